@@ -1,0 +1,208 @@
+// Package graph is Sextant's catalog model: packages, channels, bundles and
+// their properties as File-Based Catalogs (FBC) declare them, the upgrade
+// graph of each channel (replaces, skips and skipRange edges) and the
+// structural checks a catalog must pass.
+//
+// A [Catalog] is built once — by decoding FBC with [LoadFile], [LoadDir],
+// [LoadFS] or [Decode], or in code with a [Builder] — and is immutable
+// afterwards: every method is safe for concurrent use by many goroutines.
+// Values returned by a Catalog (packages, channels, bundles and the slices
+// they hold) are shared and must not be modified.
+package graph
+
+import (
+	"fmt"
+
+	"github.com/blang/semver/v4"
+)
+
+// GVK names a Kubernetes API: group, version and kind. The zero value is no
+// API. GVK is comparable and used as a map key.
+type GVK struct {
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+}
+
+// String returns "group/version Kind", or "version Kind" for the core group.
+func (g GVK) String() string {
+	if g.Group == "" {
+		return g.Version + " " + g.Kind
+	}
+	return g.Group + "/" + g.Version + " " + g.Kind
+}
+
+// BundleRef identifies a bundle inside one catalog: bundle names are unique
+// within a package. BundleRef is comparable and used as a map key.
+type BundleRef struct {
+	Package string
+	Name    string
+}
+
+// String returns "package/name".
+func (r BundleRef) String() string { return r.Package + "/" + r.Name }
+
+// ChannelRef identifies a channel inside one catalog.
+type ChannelRef struct {
+	Package string
+	Channel string
+}
+
+// String returns "package/channel".
+func (r ChannelRef) String() string { return r.Package + "/" + r.Channel }
+
+// Range is a semver range such as ">=1.2.0 <2.0.0" that keeps its source text
+// next to its parsed form, so it can be printed as the catalog wrote it.
+// The zero value is the empty range: it is not valid and contains nothing.
+type Range struct {
+	text  string
+	match semver.Range
+}
+
+// ParseRange parses a semver range in blang/semver syntax (the syntax OLM
+// uses for skipRange and olm.package.required). Surrounding white space is
+// ignored.
+func ParseRange(s string) (Range, error) {
+	r, err := semver.ParseRange(s)
+	if err != nil {
+		return Range{text: s}, fmt.Errorf("invalid semver range %q: %w", s, err)
+	}
+	return Range{text: s, match: r}, nil
+}
+
+// String returns the range's source text.
+func (r Range) String() string { return r.text }
+
+// Valid reports whether the range parsed.
+func (r Range) Valid() bool { return r.match != nil }
+
+// Contains reports whether v is in the range. An invalid range contains
+// nothing.
+func (r Range) Contains(v semver.Version) bool { return r.match != nil && r.match(v) }
+
+// Position locates an object in its source: the file (empty for a stream
+// with no name), the 1-based line, and the byte offset of the object's start.
+type Position struct {
+	File   string
+	Line   int
+	Offset int64
+}
+
+// String returns "file:line", or "offset N" when the line is unknown.
+func (p Position) String() string {
+	name := p.File
+	if name == "" {
+		name = "<input>"
+	}
+	if p.Line > 0 {
+		return fmt.Sprintf("%s:%d", name, p.Line)
+	}
+	return fmt.Sprintf("%s: offset %d", name, p.Offset)
+}
+
+// Property is one bundle property exactly as the catalog states it: its type
+// and its raw JSON value. Typed views of the properties that matter to
+// resolution are on [Bundle]; properties of unknown types are kept here.
+type Property struct {
+	Type  string
+	Value []byte
+}
+
+// PackageRequirement is an olm.package.required property (or the package
+// part of an olm.constraint): some bundle of Package whose version is in
+// Range.
+type PackageRequirement struct {
+	Package string
+	Range   Range
+}
+
+// ConstraintKind is the kind of an olm.constraint node.
+type ConstraintKind uint8
+
+// The olm.constraint kinds.
+const (
+	ConstraintPackage ConstraintKind = iota + 1 // package + versionRange
+	ConstraintGVK                               // gvk
+	ConstraintAll                               // all: every child
+	ConstraintAny                               // any: at least one child
+	ConstraintNot                               // not: none of the children
+	ConstraintCEL                               // cel: a CEL rule (not evaluated)
+)
+
+// Constraint is one node of an olm.constraint property. As in OLM, a
+// constraint is a predicate over a single bundle; the requirement it
+// expresses is "some other selected bundle satisfies it".
+type Constraint struct {
+	Kind ConstraintKind
+	// FailureMessage is the author's message, shown in explanations. Usually
+	// set on the root only.
+	FailureMessage string
+	Package        PackageRequirement // ConstraintPackage
+	GVK            GVK                // ConstraintGVK
+	Children       []Constraint       // ConstraintAll, ConstraintAny, ConstraintNot
+	CEL            string             // ConstraintCEL: the rule's source
+}
+
+// Bundle is one olm.bundle: an installable version of a package. Its typed
+// fields are derived from its properties when the catalog is built.
+type Bundle struct {
+	Name    string
+	Package string
+	Image   string
+	// Version is the olm.package property's version, parsed tolerantly
+	// (v1.2 → 1.2.0); VersionText is the text as written. When VersionText
+	// does not parse, Version is the zero version.
+	Version     semver.Version
+	VersionText string
+
+	Provides        []GVK                // olm.gvk
+	RequiresGVK     []GVK                // olm.gvk.required
+	RequiresPackage []PackageRequirement // olm.package.required
+	Labels          []string             // olm.label
+	RequiresLabel   []string             // olm.label.required
+	Constraints     []Constraint         // olm.constraint
+	Deprecated      bool                 // olm.deprecated
+
+	// Properties holds every property in source order, of every type.
+	Properties []Property
+	// Channels names the channels of the package that list this bundle,
+	// sorted.
+	Channels []string
+	// Pos is where the bundle's blob starts.
+	Pos Position
+}
+
+// Ref returns the bundle's identity within its catalog.
+func (b *Bundle) Ref() BundleRef { return BundleRef{Package: b.Package, Name: b.Name} }
+
+// Entry is one entry of a channel: a bundle name and the upgrade edges that
+// lead to it.
+type Entry struct {
+	Name     string
+	Replaces string
+	Skips    []string
+	// SkipRange is the entry's skipRange; the zero Range when it has none.
+	// An unparsable skipRange keeps its text and is not Valid.
+	SkipRange Range
+}
+
+// DeprecationRef is what an olm.deprecations entry refers to.
+type DeprecationRef struct {
+	Schema string // olm.package, olm.channel or olm.bundle
+	Name   string // empty for olm.package
+}
+
+// Deprecation is one entry of an olm.deprecations blob.
+type Deprecation struct {
+	Reference DeprecationRef
+	Message   string
+}
+
+// Meta is a blob of a schema Sextant does not model: kept, not interpreted.
+type Meta struct {
+	Schema  string
+	Package string
+	Name    string
+	Blob    []byte
+	Pos     Position
+}
