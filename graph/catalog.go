@@ -1,9 +1,6 @@
 package graph
 
 import (
-	"io"
-	"io/fs"
-
 	"github.com/blang/semver/v4"
 )
 
@@ -111,24 +108,6 @@ func (c *Catalog) LabelProviders(label string) []*Bundle { panic("not implemente
 // Others returns the blobs of schemas Sextant does not model, in source order.
 func (c *Catalog) Others() []Meta { panic("not implemented") }
 
-// Decode reads one FBC stream — concatenated JSON objects or multi-document
-// YAML — and builds a catalog. name labels positions and errors (a file name).
-func Decode(r io.Reader, name string) (*Catalog, error) { panic("not implemented") }
-
-// Load reads a catalog from a file or a folder (see LoadFile and LoadDir).
-func Load(path string) (*Catalog, error) { panic("not implemented") }
-
-// LoadFile reads a catalog from one .json, .yaml or .yml file, optionally
-// gzip-compressed (.gz).
-func LoadFile(path string) (*Catalog, error) { panic("not implemented") }
-
-// LoadDir reads every .json, .yaml and .yml file (and their .gz forms) below
-// dir, recursively, into one catalog.
-func LoadDir(dir string) (*Catalog, error) { panic("not implemented") }
-
-// LoadFS is LoadDir on a file system.
-func LoadFS(fsys fs.FS, root string) (*Catalog, error) { panic("not implemented") }
-
 // Builder assembles a catalog in code. The zero value is not usable; call
 // NewBuilder.
 type Builder struct{}
@@ -155,29 +134,6 @@ func (b *Builder) AddDeprecations(pkg string, ds ...Deprecation) { panic("not im
 // cannot form a model (such as two bundles of one name in one package);
 // everything else is reported by Validate.
 func (b *Builder) Build() (*Catalog, error) { panic("not implemented") }
-
-// Property constructors, for building catalogs in code.
-
-// PackageProperty returns an olm.package property.
-func PackageProperty(pkg, version string) Property { panic("not implemented") }
-
-// GVKProperty returns an olm.gvk property.
-func GVKProperty(g GVK) Property { panic("not implemented") }
-
-// RequiredGVKProperty returns an olm.gvk.required property.
-func RequiredGVKProperty(g GVK) Property { panic("not implemented") }
-
-// RequiredPackageProperty returns an olm.package.required property.
-func RequiredPackageProperty(pkg, versionRange string) Property { panic("not implemented") }
-
-// LabelProperty returns an olm.label property.
-func LabelProperty(label string) Property { panic("not implemented") }
-
-// RequiredLabelProperty returns an olm.label.required property.
-func RequiredLabelProperty(label string) Property { panic("not implemented") }
-
-// DeprecatedProperty returns an olm.deprecated property.
-func DeprecatedProperty() Property { panic("not implemented") }
 
 // Severity ranks a finding.
 type Severity int
