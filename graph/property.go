@@ -1,0 +1,324 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/blang/semver/v4"
+)
+
+// The property types Sextant interprets. Properties of any other type are
+// kept in Bundle.Properties and otherwise ignored.
+const (
+	TypePackage         = "olm.package"
+	TypeGVK             = "olm.gvk"
+	TypeGVKRequired     = "olm.gvk.required"
+	TypePackageRequired = "olm.package.required"
+	TypeLabel           = "olm.label"
+	TypeLabelRequired   = "olm.label.required"
+	TypeConstraint      = "olm.constraint"
+	TypeDeprecated      = "olm.deprecated"
+)
+
+// applyProperties sets b.Properties to props and derives the bundle's typed
+// fields from them. The first olm.package property gives the version; later
+// ones are kept in Properties only (validation reports them). An error names
+// the property type and what is wrong; the caller adds the bundle.
+func applyProperties(b *Bundle, props []Property) error {
+	b.Properties = props
+	b.Version, b.VersionText = semver.Version{}, ""
+	b.Provides, b.RequiresGVK, b.RequiresPackage = nil, nil, nil
+	b.Labels, b.RequiresLabel, b.Constraints = nil, nil, nil
+	b.Deprecated = false
+	var errs []error
+	havePackage := false
+	for i := range props {
+		p := &props[i]
+		var err error
+		switch p.Type {
+		case TypePackage:
+			if havePackage {
+				continue
+			}
+			havePackage = true
+			var v string
+			v, err = parsePackageValue(p.Value)
+			if err == nil {
+				b.VersionText = v
+				b.Version, _ = parseVersion(v)
+			}
+		case TypeGVK:
+			var g GVK
+			g, err = parseGVKValue(p.Value)
+			if err == nil {
+				b.Provides = append(b.Provides, g)
+			}
+		case TypeGVKRequired:
+			var g GVK
+			g, err = parseGVKValue(p.Value)
+			if err == nil {
+				b.RequiresGVK = append(b.RequiresGVK, g)
+			}
+		case TypePackageRequired:
+			var r PackageRequirement
+			r, err = parsePackageRequiredValue(p.Value)
+			if err == nil {
+				b.RequiresPackage = append(b.RequiresPackage, r)
+			}
+		case TypeLabel:
+			var l string
+			l, err = parseLabelValue(p.Value)
+			if err == nil {
+				b.Labels = append(b.Labels, l)
+			}
+		case TypeLabelRequired:
+			var l string
+			l, err = parseLabelValue(p.Value)
+			if err == nil {
+				b.RequiresLabel = append(b.RequiresLabel, l)
+			}
+		case TypeConstraint:
+			var c Constraint
+			c, err = parseConstraintValue(p.Value)
+			if err == nil {
+				b.Constraints = append(b.Constraints, c)
+			}
+		case TypeDeprecated:
+			b.Deprecated = true
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("property %d (%s): %w", i, p.Type, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// parseVersion parses a bundle version tolerantly, as OLM does: surrounding
+// space and a leading "v" are ignored and missing minor and patch numbers are
+// zero (v1.2 → 1.2.0).
+func parseVersion(s string) (semver.Version, error) {
+	if v, err := semver.Parse(s); err == nil {
+		return v, nil
+	}
+	return semver.ParseTolerant(s)
+}
+
+// jsonKind names the JSON type of a value for error messages.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 {
+		return "nothing"
+	}
+	switch v[0] {
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	default:
+		return "a number"
+	}
+}
+
+// objectFields decodes a JSON object into its raw fields. A value that is
+// not an object is an error.
+func objectFields(v []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(v, &m); err != nil || m == nil {
+		if k := jsonKind(v); k != "an object" {
+			return nil, fmt.Errorf("value is %s, want an object", k)
+		}
+		return nil, fmt.Errorf("invalid value: %w", err)
+	}
+	return m, nil
+}
+
+// stringField returns the string field name of m; a missing field or null is
+// "", another type is an error naming the field.
+func stringField(m map[string]json.RawMessage, name string) (string, error) {
+	raw, ok := m[name]
+	if !ok {
+		return "", nil
+	}
+	var s *string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("field %q is %s, want a string", name, jsonKind(raw))
+	}
+	if s == nil {
+		return "", nil
+	}
+	return *s, nil
+}
+
+func parsePackageValue(v []byte) (version string, err error) {
+	m, err := objectFields(v)
+	if err != nil {
+		return "", err
+	}
+	if _, err := stringField(m, "packageName"); err != nil {
+		return "", err
+	}
+	return stringField(m, "version")
+}
+
+func gvkFromFields(m map[string]json.RawMessage) (GVK, error) {
+	var g GVK
+	var err error
+	if g.Group, err = stringField(m, "group"); err != nil {
+		return GVK{}, err
+	}
+	if g.Version, err = stringField(m, "version"); err != nil {
+		return GVK{}, err
+	}
+	if g.Kind, err = stringField(m, "kind"); err != nil {
+		return GVK{}, err
+	}
+	return g, nil
+}
+
+func parseGVKValue(v []byte) (GVK, error) {
+	m, err := objectFields(v)
+	if err != nil {
+		return GVK{}, err
+	}
+	return gvkFromFields(m)
+}
+
+func packageRequirementFromFields(m map[string]json.RawMessage) (PackageRequirement, error) {
+	pkg, err := stringField(m, "packageName")
+	if err != nil {
+		return PackageRequirement{}, err
+	}
+	text, err := stringField(m, "versionRange")
+	if err != nil {
+		return PackageRequirement{}, err
+	}
+	r, err := parseRangeCached(text)
+	if err != nil {
+		return PackageRequirement{}, fmt.Errorf("field \"versionRange\": %w", err)
+	}
+	return PackageRequirement{Package: pkg, Range: r}, nil
+}
+
+func parsePackageRequiredValue(v []byte) (PackageRequirement, error) {
+	m, err := objectFields(v)
+	if err != nil {
+		return PackageRequirement{}, err
+	}
+	return packageRequirementFromFields(m)
+}
+
+func parseLabelValue(v []byte) (string, error) {
+	m, err := objectFields(v)
+	if err != nil {
+		return "", err
+	}
+	return stringField(m, "label")
+}
+
+// maxConstraintDepth bounds the nesting of olm.constraint values, so that a
+// hostile input cannot exhaust the stack.
+const maxConstraintDepth = 64
+
+func parseConstraintValue(v []byte) (Constraint, error) {
+	return parseConstraint(v, 0)
+}
+
+func parseConstraint(v []byte, depth int) (Constraint, error) {
+	if depth > maxConstraintDepth {
+		return Constraint{}, fmt.Errorf("constraint nested more than %d deep", maxConstraintDepth)
+	}
+	m, err := objectFields(v)
+	if err != nil {
+		return Constraint{}, err
+	}
+	var c Constraint
+	if c.FailureMessage, err = stringField(m, "failureMessage"); err != nil {
+		return Constraint{}, err
+	}
+	var kinds []string
+	for _, k := range [...]string{"package", "gvk", "all", "any", "not", "cel"} {
+		if raw, ok := m[k]; ok && !bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+			kinds = append(kinds, k)
+		}
+	}
+	switch len(kinds) {
+	case 0:
+		return Constraint{}, errors.New(`constraint has none of "package", "gvk", "all", "any", "not" or "cel"`)
+	case 1:
+	default:
+		return Constraint{}, fmt.Errorf("constraint has several kinds %q, want one", kinds)
+	}
+	k := kinds[0]
+	raw := m[k]
+	switch k {
+	case "package":
+		f, err := objectFields(raw)
+		if err != nil {
+			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
+		}
+		c.Kind = ConstraintPackage
+		if c.Package, err = packageRequirementFromFields(f); err != nil {
+			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
+		}
+	case "gvk":
+		f, err := objectFields(raw)
+		if err != nil {
+			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
+		}
+		c.Kind = ConstraintGVK
+		if c.GVK, err = gvkFromFields(f); err != nil {
+			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
+		}
+	case "cel":
+		f, err := objectFields(raw)
+		if err != nil {
+			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
+		}
+		c.Kind = ConstraintCEL
+		if c.CEL, err = stringField(f, "rule"); err != nil {
+			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
+		}
+	default: // all, any, not
+		switch k {
+		case "all":
+			c.Kind = ConstraintAll
+		case "any":
+			c.Kind = ConstraintAny
+		default:
+			c.Kind = ConstraintNot
+		}
+		f, err := objectFields(raw)
+		if err != nil {
+			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
+		}
+		list, ok := f["constraints"]
+		if !ok {
+			break
+		}
+		var items []json.RawMessage
+		if err := json.Unmarshal(list, &items); err != nil {
+			return Constraint{}, fmt.Errorf("field %q: field \"constraints\" is %s, want an array", k, jsonKind(list))
+		}
+		for i, item := range items {
+			child, err := parseConstraint(item, depth+1)
+			if err != nil {
+				return Constraint{}, fmt.Errorf("field %q: constraint %d: %w", k, i, err)
+			}
+			c.Children = append(c.Children, child)
+		}
+	}
+	return c, nil
+}
+
+// parseRangeCached parses a semver range. (Hook for a per-load cache.)
+func parseRangeCached(text string) (Range, error) {
+	return ParseRange(text)
+}

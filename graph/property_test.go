@@ -1,0 +1,167 @@
+package graph
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/blang/semver/v4"
+)
+
+func prop(typ, value string) Property { return Property{Type: typ, Value: []byte(value)} }
+
+func TestApplyProperties(t *testing.T) {
+	tests := []struct {
+		name    string
+		reason  string
+		props   []Property
+		check   func(t *testing.T, b *Bundle)
+		wantErr string // substring; empty means no error
+	}{
+		{
+			name:  "package version",
+			props: []Property{prop(TypePackage, `{"packageName":"etcd","version":"0.9.4"}`)},
+			check: func(t *testing.T, b *Bundle) {
+				if b.VersionText != "0.9.4" || !b.Version.Equals(semver.MustParse("0.9.4")) {
+					t.Errorf("version = %q %v", b.VersionText, b.Version)
+				}
+			},
+		},
+		{
+			name:   "tolerant version",
+			reason: "OLM parses bundle versions tolerantly: v1.2 is 1.2.0",
+			props:  []Property{prop(TypePackage, `{"packageName":"etcd","version":"v1.2"}`)},
+			check: func(t *testing.T, b *Bundle) {
+				if b.VersionText != "v1.2" || !b.Version.Equals(semver.MustParse("1.2.0")) {
+					t.Errorf("version = %q %v", b.VersionText, b.Version)
+				}
+			},
+		},
+		{
+			name:   "unparsable version kept as text",
+			reason: "validation reports it; decoding keeps the text and a zero version",
+			props:  []Property{prop(TypePackage, `{"packageName":"etcd","version":"latest"}`)},
+			check: func(t *testing.T, b *Bundle) {
+				if b.VersionText != "latest" || !b.Version.Equals(semver.Version{}) {
+					t.Errorf("version = %q %v", b.VersionText, b.Version)
+				}
+			},
+		},
+		{
+			name: "gvks labels deprecated and unknown",
+			props: []Property{
+				prop(TypeGVK, `{"group":"etcd.database.coreos.com","kind":"EtcdCluster","version":"v1beta2"}`),
+				prop(TypeGVKRequired, `{"group":"","kind":"Pod","version":"v1"}`),
+				prop(TypeLabel, `{"label":"fast"}`),
+				prop(TypeLabelRequired, `{"label":"slow"}`),
+				prop(TypeDeprecated, `{}`),
+				prop("olm.maxOpenShiftVersion", `"4.12"`),
+			},
+			check: func(t *testing.T, b *Bundle) {
+				if len(b.Provides) != 1 || b.Provides[0] != (GVK{"etcd.database.coreos.com", "v1beta2", "EtcdCluster"}) {
+					t.Errorf("Provides = %v", b.Provides)
+				}
+				if len(b.RequiresGVK) != 1 || b.RequiresGVK[0] != (GVK{"", "v1", "Pod"}) {
+					t.Errorf("RequiresGVK = %v", b.RequiresGVK)
+				}
+				if len(b.Labels) != 1 || b.Labels[0] != "fast" || len(b.RequiresLabel) != 1 || b.RequiresLabel[0] != "slow" {
+					t.Errorf("labels = %v %v", b.Labels, b.RequiresLabel)
+				}
+				if !b.Deprecated {
+					t.Error("not deprecated")
+				}
+				if len(b.Properties) != 6 {
+					t.Errorf("Properties has %d, want 6", len(b.Properties))
+				}
+			},
+		},
+		{
+			name:  "package required",
+			props: []Property{prop(TypePackageRequired, `{"packageName":"etcd","versionRange":">=0.9.0 <1.0.0"}`)},
+			check: func(t *testing.T, b *Bundle) {
+				if len(b.RequiresPackage) != 1 {
+					t.Fatalf("RequiresPackage = %v", b.RequiresPackage)
+				}
+				r := b.RequiresPackage[0]
+				if r.Package != "etcd" || r.Range.String() != ">=0.9.0 <1.0.0" || !r.Range.Contains(semver.MustParse("0.9.4")) || r.Range.Contains(semver.MustParse("1.0.0")) {
+					t.Errorf("requirement = %+v", r)
+				}
+			},
+		},
+		{
+			name:    "bad range",
+			props:   []Property{prop(TypePackageRequired, `{"packageName":"etcd","versionRange":"<=v0.10.1 garbage"}`)},
+			wantErr: `olm.package.required`,
+		},
+		{
+			name:    "wrong field type",
+			props:   []Property{prop(TypeGVK, `{"group":1,"kind":"X","version":"v1"}`)},
+			wantErr: `field "group" is a number, want a string`,
+		},
+		{
+			name:    "value not an object",
+			props:   []Property{prop(TypeLabel, `"fast"`)},
+			wantErr: `value is a string, want an object`,
+		},
+		{
+			name: "constraint tree",
+			props: []Property{prop(TypeConstraint, `{"failureMessage":"need one","any":{"constraints":[
+				{"package":{"packageName":"a","versionRange":">=1.0.0"}},
+				{"gvk":{"group":"g","version":"v1","kind":"K"}},
+				{"not":{"constraints":[{"cel":{"rule":"properties.exists(p, p.type == 'x')"}}]}},
+				{"all":{"constraints":[]}}]}}`)},
+			check: func(t *testing.T, b *Bundle) {
+				if len(b.Constraints) != 1 {
+					t.Fatalf("Constraints = %v", b.Constraints)
+				}
+				c := b.Constraints[0]
+				if c.Kind != ConstraintAny || c.FailureMessage != "need one" || len(c.Children) != 4 {
+					t.Fatalf("root = %+v", c)
+				}
+				if k := c.Children[0]; k.Kind != ConstraintPackage || k.Package.Package != "a" || !k.Package.Range.Valid() {
+					t.Errorf("child 0 = %+v", k)
+				}
+				if k := c.Children[1]; k.Kind != ConstraintGVK || k.GVK != (GVK{"g", "v1", "K"}) {
+					t.Errorf("child 1 = %+v", k)
+				}
+				if k := c.Children[2]; k.Kind != ConstraintNot || len(k.Children) != 1 || k.Children[0].Kind != ConstraintCEL || !strings.Contains(k.Children[0].CEL, "p.type") {
+					t.Errorf("child 2 = %+v", k)
+				}
+				if k := c.Children[3]; k.Kind != ConstraintAll || len(k.Children) != 0 {
+					t.Errorf("child 3 = %+v", k)
+				}
+			},
+		},
+		{
+			name:    "empty constraint",
+			props:   []Property{prop(TypeConstraint, `{"failureMessage":"x"}`)},
+			wantErr: `constraint has none of`,
+		},
+		{
+			name:    "constraint with bad child",
+			props:   []Property{prop(TypeConstraint, `{"all":{"constraints":[{"package":{"packageName":"a","versionRange":"!!"}}]}}`)},
+			wantErr: `constraint 0`,
+		},
+		{
+			name:    "several errors",
+			reason:  "every malformed property is reported, not only the first",
+			props:   []Property{prop(TypeGVK, `[]`), prop(TypeLabel, `{"label":true}`)},
+			wantErr: `field "label" is a boolean`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b Bundle
+			err := applyProperties(&b, tt.props)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.check(t, &b)
+		})
+	}
+}
