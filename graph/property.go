@@ -322,3 +322,77 @@ func parseConstraint(v []byte, depth int) (Constraint, error) {
 func parseRangeCached(text string) (Range, error) {
 	return ParseRange(text)
 }
+
+// Property constructors, for building catalogs in code. The values they
+// return are the JSON opm writes for these property types; each call returns
+// a fresh Value the caller may keep.
+
+// PackageProperty returns an olm.package property: the bundle's package and
+// version.
+func PackageProperty(pkg, version string) Property {
+	return marshalProperty(TypePackage, struct {
+		PackageName string `json:"packageName"`
+		Version     string `json:"version"`
+	}{pkg, version})
+}
+
+// gvkValue is the JSON form of olm.gvk and olm.gvk.required, fields in the
+// order opm writes them.
+type gvkValue struct {
+	Group   string `json:"group"`
+	Kind    string `json:"kind"`
+	Version string `json:"version"`
+}
+
+// GVKProperty returns an olm.gvk property: the bundle provides g.
+func GVKProperty(g GVK) Property {
+	return marshalProperty(TypeGVK, gvkValue{g.Group, g.Kind, g.Version})
+}
+
+// RequiredGVKProperty returns an olm.gvk.required property: the bundle needs
+// some bundle that provides g.
+func RequiredGVKProperty(g GVK) Property {
+	return marshalProperty(TypeGVKRequired, gvkValue{g.Group, g.Kind, g.Version})
+}
+
+// RequiredPackageProperty returns an olm.package.required property: the
+// bundle needs a bundle of pkg whose version is in versionRange (blang/semver
+// range syntax). The range is not checked here; AddBundle reports a bad one.
+func RequiredPackageProperty(pkg, versionRange string) Property {
+	return marshalProperty(TypePackageRequired, struct {
+		PackageName  string `json:"packageName"`
+		VersionRange string `json:"versionRange"`
+	}{pkg, versionRange})
+}
+
+// LabelProperty returns an olm.label property: the bundle provides label.
+func LabelProperty(label string) Property {
+	return marshalProperty(TypeLabel, struct {
+		Label string `json:"label"`
+	}{label})
+}
+
+// RequiredLabelProperty returns an olm.label.required property: the bundle
+// needs some bundle that provides label.
+func RequiredLabelProperty(label string) Property {
+	return marshalProperty(TypeLabelRequired, struct {
+		Label string `json:"label"`
+	}{label})
+}
+
+// DeprecatedProperty returns an olm.deprecated property: the bundle is never
+// selected.
+func DeprecatedProperty() Property {
+	return Property{Type: TypeDeprecated, Value: []byte("{}")}
+}
+
+func marshalProperty(typ string, v any) Property {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		// Structs of strings always marshal.
+		panic(fmt.Sprintf("graph: marshal %s property: %v", typ, err))
+	}
+	return Property{Type: typ, Value: bytes.TrimSuffix(buf.Bytes(), []byte("\n"))}
+}

@@ -165,3 +165,37 @@ func TestApplyProperties(t *testing.T) {
 		})
 	}
 }
+
+func TestPropertyConstructors(t *testing.T) {
+	props := []Property{
+		PackageProperty("etcd", "0.9.4"),
+		GVKProperty(GVK{"etcd.database.coreos.com", "v1beta2", "EtcdCluster"}),
+		RequiredGVKProperty(GVK{"", "v1", "Pod"}),
+		RequiredPackageProperty("prometheus", ">=0.14.0"),
+		LabelProperty("a\"b"),
+		RequiredLabelProperty("c"),
+		DeprecatedProperty(),
+	}
+	want := []string{
+		`{"packageName":"etcd","version":"0.9.4"}`,
+		`{"group":"etcd.database.coreos.com","kind":"EtcdCluster","version":"v1beta2"}`,
+		`{"group":"","kind":"Pod","version":"v1"}`,
+		`{"packageName":"prometheus","versionRange":">=0.14.0"}`,
+		`{"label":"a\"b"}`,
+		`{"label":"c"}`,
+		`{}`,
+	}
+	for i, p := range props {
+		if string(p.Value) != want[i] {
+			t.Errorf("%s value = %s, want %s", p.Type, p.Value, want[i])
+		}
+	}
+	var b Bundle
+	if err := applyProperties(&b, props); err != nil {
+		t.Fatal(err)
+	}
+	if b.VersionText != "0.9.4" || len(b.Provides) != 1 || len(b.RequiresGVK) != 1 || len(b.RequiresPackage) != 1 ||
+		b.Labels[0] != "a\"b" || b.RequiresLabel[0] != "c" || !b.Deprecated {
+		t.Errorf("bundle = %+v", b)
+	}
+}
