@@ -1,0 +1,342 @@
+package graph
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/blang/semver/v4"
+)
+
+// Builder assembles a catalog in code, or from a decoder. The zero value is
+// not usable; call NewBuilder. A Builder is not safe for concurrent use, and
+// it must not be used after Build.
+type Builder struct {
+	packages []*Package
+	channels []*Channel
+	bundles  []*Bundle
+	deps     []deprecationBlob
+	others   []Meta
+
+	// slab hands out Bundles in chunks, so that a large catalog does not
+	// pay one allocation per bundle.
+	slab []Bundle
+	// chanSlab does the same for channels.
+	chanSlab []Channel
+	built    bool
+}
+
+// deprecationBlob is one olm.deprecations blob as added.
+type deprecationBlob struct {
+	pkg     string
+	entries []Deprecation
+	pos     Position
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder { return &Builder{} }
+
+// Grow tells the builder how many bundles and channels to expect, so that it
+// allocates once. It is only a hint.
+func (b *Builder) Grow(bundles, channels int) {
+	if bundles > 0 && cap(b.bundles)-len(b.bundles) < bundles {
+		b.bundles = slices.Grow(b.bundles, bundles)
+		b.slab = make([]Bundle, 0, bundles)
+	}
+	if channels > 0 && cap(b.channels)-len(b.channels) < channels {
+		b.channels = slices.Grow(b.channels, channels)
+		b.chanSlab = make([]Channel, 0, channels)
+	}
+}
+
+// AddPackage adds an olm.package.
+func (b *Builder) AddPackage(name, defaultChannel string) {
+	b.addPackage(Position{}, name, defaultChannel)
+}
+
+// AddChannel adds an olm.channel. The builder keeps entries; the caller must
+// not modify them afterwards.
+func (b *Builder) AddChannel(pkg, name string, entries ...Entry) {
+	b.addChannel(Position{}, pkg, name, entries)
+}
+
+// AddBundle adds an olm.bundle; its typed fields are derived from props.
+// It fails when a property value of a known type is malformed; the bundle is
+// added all the same (with the properties that could be read), so that Build
+// and Validate still see it. The builder keeps props; the caller must not
+// modify them afterwards.
+func (b *Builder) AddBundle(name, pkg, image string, props ...Property) error {
+	if err := b.addBundle(Position{}, name, pkg, image, props); err != nil {
+		return fmt.Errorf("bundle %q of package %q: %w", name, pkg, err)
+	}
+	return nil
+}
+
+// AddDeprecations adds an olm.deprecations blob's entries for pkg. A package
+// should have at most one such blob; Validate reports more.
+func (b *Builder) AddDeprecations(pkg string, ds ...Deprecation) {
+	b.addDeprecations(Position{}, pkg, ds)
+}
+
+// AddMeta adds a blob of a schema Sextant does not model. It is kept and
+// returned by Catalog.Others.
+func (b *Builder) AddMeta(m Meta) { b.addMeta(m) }
+
+// addPackage adds an olm.package blob found at pos.
+func (b *Builder) addPackage(pos Position, name, defaultChannel string) {
+	b.packages = append(b.packages, &Package{
+		Name:           name,
+		DefaultChannel: defaultChannel,
+		Pos:            pos,
+		declared:       true,
+	})
+}
+
+// addChannel adds an olm.channel blob found at pos.
+func (b *Builder) addChannel(pos Position, pkg, name string, entries []Entry) {
+	if len(b.chanSlab) == cap(b.chanSlab) {
+		b.chanSlab = make([]Channel, 0, 64)
+	}
+	b.chanSlab = append(b.chanSlab, Channel{Package: pkg, Name: name, Entries: entries, Pos: pos})
+	b.channels = append(b.channels, &b.chanSlab[len(b.chanSlab)-1])
+}
+
+// addBundle adds an olm.bundle blob found at pos and derives its typed fields
+// from props. On a malformed property it still adds the bundle and returns
+// the error, which does not name the bundle: the caller does.
+func (b *Builder) addBundle(pos Position, name, pkg, image string, props []Property) error {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]Bundle, 0, 256)
+	}
+	b.slab = append(b.slab, Bundle{Name: name, Package: pkg, Image: image, Pos: pos})
+	bd := &b.slab[len(b.slab)-1]
+	b.bundles = append(b.bundles, bd)
+	return applyProperties(bd, props)
+}
+
+// addDeprecations adds an olm.deprecations blob found at pos.
+func (b *Builder) addDeprecations(pos Position, pkg string, ds []Deprecation) {
+	b.deps = append(b.deps, deprecationBlob{pkg: pkg, entries: ds, pos: pos})
+}
+
+// addMeta adds a blob of an unmodelled schema.
+func (b *Builder) addMeta(m Meta) { b.others = append(b.others, m) }
+
+// DuplicateError reports objects that cannot form a model because their
+// identities collide: two olm.package blobs with one name, two channels or
+// two bundles with one name in one package. Build joins one DuplicateError
+// per collision.
+type DuplicateError struct {
+	Schema  string // "olm.package", "olm.channel" or "olm.bundle"
+	Package string
+	Name    string // the channel or bundle name; empty for olm.package
+	First   Position
+	Second  Position
+}
+
+// Error implements error.
+func (e *DuplicateError) Error() string {
+	switch e.Schema {
+	case "olm.package":
+		return fmt.Sprintf("duplicate olm.package %q at %s (first at %s)", e.Package, e.Second, e.First)
+	case "olm.channel":
+		return fmt.Sprintf("package %q: duplicate channel %q at %s (first at %s)", e.Package, e.Name, e.Second, e.First)
+	default:
+		return fmt.Sprintf("package %q: duplicate bundle %q at %s (first at %s)", e.Package, e.Name, e.Second, e.First)
+	}
+}
+
+// Build indexes what was added into a Catalog. It fails only on input that
+// cannot form a model — two olm.package blobs with one name, two channels or
+// two bundles with one name in one package — and then reports every such
+// collision, each a *DuplicateError, joined. Channels, bundles and
+// deprecations of a package with no olm.package blob get an implicit package
+// (zero Pos) that Validate reports. Everything else is reported by Validate.
+func (b *Builder) Build() (*Catalog, error) {
+	if b.built {
+		return nil, errors.New("graph: Builder.Build called twice")
+	}
+	b.built = true
+	var errs []error
+
+	c := &Catalog{
+		byName: make(map[string]*Package, len(b.packages)),
+		others: b.others,
+	}
+	pkgOf := func(name string) *Package {
+		if p := c.byName[name]; p != nil {
+			return p
+		}
+		p := &Package{Name: name}
+		c.byName[name] = p
+		c.packages = append(c.packages, p)
+		return p
+	}
+	for _, p := range b.packages {
+		if q := c.byName[p.Name]; q != nil {
+			errs = append(errs, &DuplicateError{Schema: "olm.package", Package: p.Name, First: q.Pos, Second: p.Pos})
+			continue
+		}
+		c.byName[p.Name] = p
+		c.packages = append(c.packages, p)
+	}
+
+	// Count per package so each package's slices are carved at once.
+	for _, ch := range b.channels {
+		pkgOf(ch.Package).nch++
+	}
+	for _, bd := range b.bundles {
+		pkgOf(bd.Package).nb++
+	}
+	for _, d := range b.deps {
+		pkgOf(d.pkg)
+	}
+	slices.SortFunc(c.packages, func(x, y *Package) int { return strings.Compare(x.Name, y.Name) })
+
+	chanBack := make([]*Channel, len(b.channels))
+	bundleBack := make([]*Bundle, len(b.bundles))
+	off, boff := 0, 0
+	for _, p := range c.packages {
+		p.Channels = chanBack[off : off : off+p.nch]
+		off += p.nch
+		p.Bundles = bundleBack[boff : boff : boff+p.nb]
+		boff += p.nb
+	}
+	for _, ch := range b.channels {
+		p := c.byName[ch.Package]
+		p.Channels = append(p.Channels, ch)
+	}
+	for _, bd := range b.bundles {
+		p := c.byName[bd.Package]
+		p.Bundles = append(p.Bundles, bd)
+	}
+	for _, d := range b.deps {
+		p := c.byName[d.pkg]
+		p.Deprecations = append(p.Deprecations, d.entries...)
+		p.depBlobs = append(p.depBlobs, d.pos)
+	}
+
+	c.bundles = make(map[BundleRef]*Bundle, len(b.bundles))
+	c.named = make(map[string][]*Bundle, len(b.bundles))
+	c.providers = make(map[GVK][]*Bundle, len(b.bundles))
+	nEntries := 0
+	for _, ch := range b.channels {
+		nEntries += len(ch.Entries)
+	}
+	chanNames := make([]string, 0, nEntries)
+	var counts []int32
+	for _, p := range c.packages {
+		// Stable sorts keep the first of two duplicates first, so the
+		// error and the model both name the first one added.
+		slices.SortStableFunc(p.Channels, func(x, y *Channel) int { return strings.Compare(x.Name, y.Name) })
+		slices.SortStableFunc(p.Bundles, func(x, y *Bundle) int { return strings.Compare(x.Name, y.Name) })
+		p.Channels = dedupe(p.Channels, func(x *Channel) string { return x.Name }, func(first, dup *Channel) {
+			errs = append(errs, &DuplicateError{Schema: "olm.channel", Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
+		})
+		p.Bundles = dedupe(p.Bundles, func(x *Bundle) string { return x.Name }, func(first, dup *Bundle) {
+			errs = append(errs, &DuplicateError{Schema: "olm.bundle", Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
+		})
+		if len(errs) > 0 {
+			continue
+		}
+		p.index()
+		for _, ch := range p.Channels {
+			ch.build(p)
+		}
+		// Bundle.Channels: channels are sorted, so appending in channel
+		// order keeps every list sorted. Share one backing array.
+		counts = slices.Grow(counts[:0], len(p.Bundles))[:len(p.Bundles)]
+		clear(counts)
+		for _, ch := range p.Channels {
+			for _, bi := range ch.g.bundle {
+				if bi >= 0 {
+					counts[bi]++
+				}
+			}
+		}
+		for i, bd := range p.Bundles {
+			if n := int(counts[i]); n > 0 {
+				bd.Channels = chanNames[len(chanNames):len(chanNames):len(chanNames)+n]
+				chanNames = chanNames[:len(chanNames)+n]
+			}
+		}
+		for _, ch := range p.Channels {
+			for _, bi := range ch.g.bundle {
+				if bi >= 0 {
+					bd := p.Bundles[bi]
+					bd.Channels = append(bd.Channels, ch.Name)
+				}
+			}
+		}
+		for _, bd := range p.Bundles {
+			c.bundles[bd.Ref()] = bd
+			c.named[bd.Name] = append(c.named[bd.Name], bd)
+			for _, g := range bd.Provides {
+				c.providers[g] = append(c.providers[g], bd)
+			}
+			for _, l := range bd.Labels {
+				if c.labels == nil {
+					c.labels = make(map[string][]*Bundle)
+				}
+				c.labels[l] = append(c.labels[l], bd)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	// A bundle may state one GVK or label twice: list it once.
+	for g, bs := range c.providers {
+		c.providers[g] = slices.Compact(bs)
+	}
+	for l, bs := range c.labels {
+		c.labels[l] = slices.Compact(bs)
+	}
+	return c, nil
+}
+
+// dedupe removes from a sorted slice the elements whose key equals the
+// previous one's, calling dup for each.
+func dedupe[T any](s []T, key func(T) string, dup func(first, dup T)) []T {
+	if len(s) < 2 {
+		return s
+	}
+	out := s[:1]
+	for _, x := range s[1:] {
+		last := out[len(out)-1]
+		if key(x) == key(last) {
+			dup(last, x)
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// index prepares the package's lookups: bundles by version.
+func (p *Package) index() {
+	p.byVersion = make([]*Bundle, 0, len(p.Bundles))
+	for _, bd := range p.Bundles {
+		if bd.VersionText != "" && versionParsed(bd) {
+			p.byVersion = append(p.byVersion, bd)
+		}
+	}
+	slices.SortStableFunc(p.byVersion, func(x, y *Bundle) int {
+		return cmp.Or(x.Version.Compare(y.Version), strings.Compare(x.Name, y.Name))
+	})
+}
+
+// versionParsed reports whether the bundle's version text parsed.
+func versionParsed(bd *Bundle) bool {
+	if bd.VersionText == "" {
+		return false
+	}
+	// The zero version is only a parse result for "0.0.0"-like text.
+	if bd.Version.Major != 0 || bd.Version.Minor != 0 || bd.Version.Patch != 0 || len(bd.Version.Pre) > 0 || len(bd.Version.Build) > 0 {
+		return true
+	}
+	_, err := semver.ParseTolerant(bd.VersionText)
+	return err == nil
+}

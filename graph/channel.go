@@ -1,0 +1,381 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/blang/semver/v4"
+)
+
+// chanGraph is a channel's upgrade graph, computed once by Build.
+//
+// Names are numbered: the channel's entries first (id = index in Entries),
+// then the names that replaces or skips mention but no entry carries. A
+// duplicate entry (a second entry with a name already seen) is ignored by
+// every graph operation; Validate reports it.
+type chanGraph struct {
+	ids      map[string]int32 // name → id
+	dup      []bool           // per entry: a duplicate of an earlier entry; nil when none
+	bundle   []int32          // per entry: index in the package's Bundles, or -1
+	vers     []*semver.Version
+	inStart  []int32 // per id, CSR offsets into in (len ids+1)
+	in       []int32 // entries that replace or skip the id, by order position
+	skipped  []bool  // per id: some entry lists it in skips
+	ranged   []int32 // entries with a valid skipRange, by order position
+	heads    []string
+	chain    []string
+	order    []string
+	orderPos []int32 // per entry: index in order, -1 for duplicates
+}
+
+// build computes the channel's graph; p is the channel's package, whose
+// Bundles are sorted.
+func (c *Channel) build(p *Package) {
+	g := &c.g
+	n := len(c.Entries)
+	g.ids = make(map[string]int32, n+n/4)
+	g.bundle = make([]int32, n)
+	g.vers = make([]*semver.Version, n)
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		if _, ok := g.ids[e.Name]; ok {
+			if g.dup == nil {
+				g.dup = make([]bool, n)
+			}
+			g.dup[i] = true
+			g.bundle[i] = -1
+			continue
+		}
+		g.ids[e.Name] = int32(i)
+		bi := p.bundleIndex(e.Name)
+		g.bundle[i] = int32(bi)
+		if bi >= 0 && versionParsed(p.Bundles[bi]) {
+			g.vers[i] = &p.Bundles[bi].Version
+		}
+	}
+	// Number the names that edges mention and count incoming edges.
+	counts := make([]int32, n, n+4)
+	id := func(name string) int32 {
+		if k, ok := g.ids[name]; ok {
+			return k
+		}
+		k := int32(len(counts))
+		g.ids[name] = k
+		counts = append(counts, 0)
+		return k
+	}
+	nEdges := 0
+	for i := range c.Entries {
+		if g.isDup(i) {
+			continue
+		}
+		e := &c.Entries[i]
+		if e.Replaces != "" {
+			counts[id(e.Replaces)]++
+			nEdges++
+		}
+		for _, s := range e.Skips {
+			counts[id(s)]++
+			nEdges++
+		}
+	}
+	ids := len(counts)
+
+	// Heads: entries with no incoming edge, as opm counts them (an entry
+	// that replaces or skips itself is not a head).
+	for i := range c.Entries {
+		if !g.isDup(i) && counts[i] == 0 {
+			g.heads = append(g.heads, c.Entries[i].Name)
+		}
+	}
+	slices.Sort(g.heads)
+
+	// Chain: from the single head along replaces, to a missing entry or a
+	// cycle.
+	onChain := make([]bool, n)
+	if len(g.heads) == 1 {
+		k := g.ids[g.heads[0]]
+		for k >= 0 && int(k) < n && !onChain[k] {
+			onChain[k] = true
+			g.chain = append(g.chain, c.Entries[k].Name)
+			r := c.Entries[k].Replaces
+			if r == "" {
+				break
+			}
+			var ok bool
+			if k, ok = g.ids[r]; !ok {
+				break
+			}
+		}
+	}
+
+	// Order: the chain, then the other entries by descending version (no
+	// version last), then name.
+	g.order = make([]string, 0, n)
+	g.order = append(g.order, g.chain...)
+	rest := make([]int32, 0, n-len(g.chain))
+	for i := range c.Entries {
+		if !g.isDup(i) && !onChain[i] {
+			rest = append(rest, int32(i))
+		}
+	}
+	slices.SortFunc(rest, func(a, b int32) int {
+		va, vb := g.vers[a], g.vers[b]
+		switch {
+		case va != nil && vb != nil:
+			if d := vb.Compare(*va); d != 0 {
+				return d
+			}
+		case va != nil:
+			return -1
+		case vb != nil:
+			return 1
+		}
+		return strings.Compare(c.Entries[a].Name, c.Entries[b].Name)
+	})
+	for _, i := range rest {
+		g.order = append(g.order, c.Entries[i].Name)
+	}
+	g.orderPos = make([]int32, n)
+	for i := range g.orderPos {
+		g.orderPos[i] = -1
+	}
+	for pos, name := range g.order {
+		g.orderPos[g.ids[name]] = int32(pos)
+	}
+
+	// Incoming edges in CSR form, each list by order position; entries
+	// with a valid skipRange, by order position.
+	g.inStart = make([]int32, ids+1)
+	for k := 0; k < ids; k++ {
+		g.inStart[k+1] = g.inStart[k] + counts[k]
+	}
+	g.in = make([]int32, nEdges)
+	g.skipped = make([]bool, ids)
+	fill := counts // the counts are no longer needed: reuse them as cursors
+	copy(fill, g.inStart[:ids])
+	for _, name := range g.order {
+		j := g.ids[name]
+		e := &c.Entries[j]
+		if e.Replaces != "" {
+			k := g.ids[e.Replaces]
+			g.in[fill[k]] = j
+			fill[k]++
+		}
+		for _, s := range e.Skips {
+			k := g.ids[s]
+			g.in[fill[k]] = j
+			fill[k]++
+			g.skipped[k] = true
+		}
+		if e.SkipRange.Valid() {
+			g.ranged = append(g.ranged, j)
+		}
+	}
+}
+
+// isDup reports whether entry i repeats an earlier entry's name.
+func (g *chanGraph) isDup(i int) bool { return g.dup != nil && g.dup[i] }
+
+// incoming returns the entries that replace or skip the name with id k, by
+// order position; an entry may appear twice when it both replaces and skips.
+func (g *chanGraph) incoming(k int32) []int32 { return g.in[g.inStart[k]:g.inStart[k+1]] }
+
+// Entry returns the entry named name.
+func (c *Channel) Entry(name string) (Entry, bool) {
+	if i := c.entryIndex(name); i >= 0 {
+		return c.Entries[i], true
+	}
+	return Entry{}, false
+}
+
+// entryIndex returns the index of the entry named name, or -1.
+func (c *Channel) entryIndex(name string) int {
+	if k, ok := c.g.ids[name]; ok && int(k) < len(c.Entries) {
+		return int(k)
+	}
+	return -1
+}
+
+// Heads returns the entries that no other entry of the channel replaces or
+// skips, sorted by name. A sound channel has exactly one. As in opm, an entry
+// that replaces or skips itself is not a head. The slice is shared and must
+// not be modified.
+func (c *Channel) Heads() []string { return c.g.heads }
+
+// Head returns the channel's single head; ok is false when there is none or
+// there are several.
+func (c *Channel) Head() (name string, ok bool) {
+	if len(c.g.heads) != 1 {
+		return "", false
+	}
+	return c.g.heads[0], true
+}
+
+// Chain returns the replacement chain: the head, the entry it replaces, and
+// so on along replaces, head first. It stops at an entry missing from the
+// channel or at a cycle. Nil when the channel has no single head. The slice
+// is shared and must not be modified.
+func (c *Channel) Chain() []string { return c.g.chain }
+
+// Order returns every entry of the channel in preference order: the Chain
+// first, then the remaining entries by descending version, then name. This
+// is the "position in the channel, head first" of resolution. Entries whose
+// bundle is missing or has no valid version come after those with one. The
+// slice is shared and must not be modified.
+func (c *Channel) Order() []string { return c.g.order }
+
+// Position returns the index of name in Order, or -1.
+func (c *Channel) Position(name string) int {
+	if i := c.entryIndex(name); i >= 0 {
+		return int(c.g.orderPos[i])
+	}
+	return -1
+}
+
+// IsSkipped reports whether some entry of the channel lists name in its
+// skips. Skipped entries are never resolution candidates.
+func (c *Channel) IsSkipped(name string) bool {
+	k, ok := c.g.ids[name]
+	return ok && c.g.skipped[k]
+}
+
+// Successors returns the direct successors of a bundle named name at version
+// v — which need not be an entry of the channel (an installed CSV): entries
+// that replace name, list it in skips, or whose valid skipRange contains v.
+// name itself is excluded. The result is in Order and freshly allocated.
+func (c *Channel) Successors(name string, v semver.Version) []string {
+	idx := c.successors(name, &v, nil)
+	if len(idx) == 0 {
+		return nil
+	}
+	out := make([]string, len(idx))
+	for i, j := range idx {
+		out[i] = c.Entries[j].Name
+	}
+	return out
+}
+
+// successors appends to buf the entries that succeed name at version v (nil:
+// no skipRange edges), by order position, without duplicates or name itself.
+func (c *Channel) successors(name string, v *semver.Version, buf []int32) []int32 {
+	g := &c.g
+	var byEdge []int32
+	if k, ok := g.ids[name]; ok {
+		byEdge = g.incoming(k)
+	}
+	out := buf[:0]
+	// Merge two lists sorted by order position.
+	i := 0
+	add := func(j int32) {
+		if c.Entries[j].Name == name {
+			return
+		}
+		if n := len(out); n > 0 && out[n-1] == j {
+			return
+		}
+		out = append(out, j)
+	}
+	if v != nil {
+		for _, j := range g.ranged {
+			if !c.Entries[j].SkipRange.Contains(*v) {
+				continue
+			}
+			for i < len(byEdge) && g.orderPos[byEdge[i]] <= g.orderPos[j] {
+				add(byEdge[i])
+				i++
+			}
+			add(j)
+		}
+	}
+	for ; i < len(byEdge); i++ {
+		add(byEdge[i])
+	}
+	return out
+}
+
+// entrySuccessors returns the successors of entry i, using its bundle's
+// version for skipRange edges.
+func (c *Channel) entrySuccessors(i int32, buf []int32) []int32 {
+	return c.successors(c.Entries[i].Name, c.g.vers[i], buf)
+}
+
+// Reachable returns every entry reachable from name along successor edges
+// (excluding name), in Order. name must be an entry of the channel; the
+// skipRange edges out of each entry use its bundle's version. Cycles are
+// followed once. The result is freshly allocated; nil when nothing is
+// reachable.
+func (c *Channel) Reachable(name string) []string {
+	start := c.entryIndex(name)
+	if start < 0 || c.g.isDup(start) {
+		return nil
+	}
+	seen := make([]bool, len(c.Entries))
+	seen[start] = true
+	queue := []int32{int32(start)}
+	var buf []int32
+	for len(queue) > 0 {
+		i := queue[0]
+		queue = queue[1:]
+		buf = c.entrySuccessors(i, buf)
+		for _, j := range buf {
+			if !seen[j] {
+				seen[j] = true
+				queue = append(queue, j)
+			}
+		}
+	}
+	var out []string
+	for _, name := range c.g.order {
+		if i := c.g.ids[name]; seen[i] && int(i) != start {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// ShortestPath returns the fewest-hop upgrade path from one entry to
+// another, both included; ties are broken by taking successors in Order.
+// ok is false when to is not reachable from from, or either is not an entry
+// of the channel. A path from an entry to itself is that entry alone.
+func (c *Channel) ShortestPath(from, to string) (path []string, ok bool) {
+	s, t := c.entryIndex(from), c.entryIndex(to)
+	if s < 0 || t < 0 {
+		return nil, false
+	}
+	if s == t {
+		return []string{from}, true
+	}
+	// Breadth-first: the first time an entry is reached is by a fewest-hop
+	// path, and visiting successors in Order makes that path the one whose
+	// hops come earliest in Order.
+	parent := make([]int32, len(c.Entries))
+	for i := range parent {
+		parent[i] = -1
+	}
+	parent[s] = int32(s)
+	queue := []int32{int32(s)}
+	var buf []int32
+	for len(queue) > 0 && parent[t] < 0 {
+		i := queue[0]
+		queue = queue[1:]
+		buf = c.entrySuccessors(i, buf)
+		for _, j := range buf {
+			if parent[j] < 0 {
+				parent[j] = i
+				queue = append(queue, j)
+			}
+		}
+	}
+	if parent[t] < 0 {
+		return nil, false
+	}
+	for k := int32(t); ; k = parent[k] {
+		path = append(path, c.Entries[k].Name)
+		if int(k) == s {
+			break
+		}
+	}
+	slices.Reverse(path)
+	return path, true
+}
