@@ -258,7 +258,7 @@ func (b *Builder) Build() (*Catalog, error) {
 		}
 		for i, bd := range p.Bundles {
 			if n := int(counts[i]); n > 0 {
-				bd.Channels = chanNames[len(chanNames):len(chanNames):len(chanNames)+n]
+				bd.Channels = chanNames[len(chanNames) : len(chanNames) : len(chanNames)+n]
 				chanNames = chanNames[:len(chanNames)+n]
 			}
 		}
