@@ -1,0 +1,508 @@
+package graph
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/blang/semver/v4"
+)
+
+// Finding codes of the structural checks. Every code is stable: tools may
+// match on it. Error findings are the rules operator-registry's opm validate
+// enforces (a catalog with one is rejected); warnings are Sextant's own.
+const (
+	// Packages.
+	CodeMissingPackage       = "missing-package"         // channels or bundles name a package no olm.package declares
+	CodeInvalidPackageName   = "invalid-package-name"    // empty, or not a DNS-1123 label
+	CodeNoDefaultChannel     = "no-default-channel"      // olm.package without defaultChannel
+	CodeUnknownDefault       = "unknown-default-channel" // defaultChannel names no channel
+	CodeNoChannels           = "no-channels"             // a package with no channel
+	CodeDuplicateVersion     = "duplicate-version"       // two bundles of a package share a version
+	CodeMultipleDeprecations = "multiple-deprecations"   // more than one olm.deprecations blob
+	CodeInvalidDeprecation   = "invalid-deprecation"     // a deprecation entry that refers to nothing valid
+
+	// Channels.
+	CodeMissingChannelName = "missing-channel-name" // olm.channel with no name
+	CodeEmptyChannel       = "empty-channel"        // a channel with no entries
+	CodeDuplicateEntry     = "duplicate-entry"      // one name listed twice in a channel
+	CodeUnknownBundle      = "unknown-bundle"       // an entry names no bundle of the package
+	CodeEmptySkip          = "empty-skip"           // an empty string in skips
+	CodeNoHead             = "no-head"              // every entry is replaced or skipped
+	CodeMultipleHeads      = "multiple-heads"       // more than one entry is neither replaced nor skipped
+	CodeCycle              = "cycle"                // a cycle through replaces and skips
+	CodeStrandedBundles    = "stranded-bundles"     // entries neither on the replaces chain nor skipped
+	CodeInvalidSkipRange   = "invalid-skip-range"   // warning: a skipRange that does not parse
+	CodeDanglingReplaces   = "dangling-replaces"    // warning: replaces names no entry of the channel
+	CodeDanglingSkip       = "dangling-skip"        // warning: skips names no entry of the channel
+
+	// Bundles.
+	CodeMissingBundleName      = "missing-bundle-name"      // olm.bundle with no name
+	CodeNotInChannel           = "bundle-not-in-channel"    // no channel lists the bundle
+	CodeMissingImage           = "missing-image"            // olm.bundle with no image
+	CodeMissingPackageProperty = "missing-package-property" // no olm.package property
+	CodeMultiplePackageProps   = "multiple-package-properties"
+	CodePackageMismatch        = "package-property-mismatch" // olm.package names another package
+	CodeInvalidProperty        = "invalid-property"          // a malformed value of a known property type
+	CodeInvalidVersion         = "invalid-version"           // the version is not semver, even tolerantly
+	CodeNonStrictVersion       = "non-strict-version"        // warning: semver only when parsed tolerantly (v1.2)
+)
+
+// Validate runs the structural checks and returns their findings sorted by
+// package, channel, bundle, code (then message). The result is freshly
+// allocated; nil when the catalog is sound.
+//
+// Errors are what operator-registry v1.47's opm validate rejects (its
+// declcfg.ConvertToModel and model.Validate), one finding per problem rather
+// than the first of each package: a package with an error finding is one opm
+// rejects. Warnings (dangling replaces and skips, unparsable skipRange,
+// versions that are semver only when read tolerantly) are Sextant's own.
+// Validate is safe for concurrent use.
+func (c *Catalog) Validate() []Finding {
+	var fs []Finding
+	for _, p := range c.packages {
+		fs = p.validate(fs)
+	}
+	slices.SortFunc(fs, compareFindings)
+	return fs
+}
+
+// compareFindings orders findings by package, channel, bundle, code, message.
+func compareFindings(a, b Finding) int {
+	return cmp.Or(
+		strings.Compare(a.Package, b.Package),
+		strings.Compare(a.Channel, b.Channel),
+		strings.Compare(a.Bundle, b.Bundle),
+		strings.Compare(a.Code, b.Code),
+		strings.Compare(a.Message, b.Message),
+	)
+}
+
+// validate appends the package's findings to fs.
+func (p *Package) validate(fs []Finding) []Finding {
+	perr := func(code, format string, args ...any) {
+		fs = append(fs, Finding{Severity: SeverityError, Code: code, Package: p.Name, Message: fmt.Sprintf(format, args...), Pos: p.Pos})
+	}
+	if !p.declared {
+		perr(CodeMissingPackage, "no olm.package blob declares package %q, which %s", p.Name, p.namedBy())
+	}
+	if p.Name == "" {
+		perr(CodeInvalidPackageName, "package name is empty")
+	} else if msg := dns1123Label(p.Name); msg != "" {
+		perr(CodeInvalidPackageName, "package name %q is not a DNS-1123 label: %s", p.Name, msg)
+	}
+	if p.declared {
+		switch {
+		case p.DefaultChannel == "":
+			perr(CodeNoDefaultChannel, "package %q has no default channel", p.Name)
+		case p.Channel(p.DefaultChannel) == nil:
+			perr(CodeUnknownDefault, "default channel %q of package %q is not a channel of the package", p.DefaultChannel, p.Name)
+		}
+	}
+	if len(p.Channels) == 0 {
+		perr(CodeNoChannels, "package %q has no channel", p.Name)
+	}
+	fs = p.validateVersions(fs)
+	fs = p.validateDeprecations(fs)
+	for _, ch := range p.Channels {
+		fs = ch.validate(p, fs)
+	}
+	for _, b := range p.Bundles {
+		fs = validateBundle(b, fs)
+	}
+	return fs
+}
+
+// namedBy says what refers to an undeclared package.
+func (p *Package) namedBy() string {
+	var what []string
+	if len(p.Channels) > 0 {
+		what = append(what, fmt.Sprintf("%d channel(s)", len(p.Channels)))
+	}
+	if len(p.Bundles) > 0 {
+		what = append(what, fmt.Sprintf("%d bundle(s)", len(p.Bundles)))
+	}
+	if len(p.depBlobs) > 0 {
+		what = append(what, "an olm.deprecations blob")
+	}
+	if len(what) == 0 {
+		return "nothing names"
+	}
+	return strings.Join(what, " and ") + " name"
+}
+
+// validateVersions reports versions shared by several bundles. As opm does,
+// versions are compared by their canonical text, build metadata included.
+func (p *Package) validateVersions(fs []Finding) []Finding {
+	bv := p.byVersion // sorted by precedence, then name
+	for i := 0; i < len(bv); {
+		j := i + 1
+		for j < len(bv) && bv[j].Version.Compare(bv[i].Version) == 0 {
+			j++
+		}
+		if j-i > 1 {
+			byText := make(map[string][]string, j-i)
+			var texts []string
+			for _, b := range bv[i:j] {
+				t := b.Version.String()
+				if byText[t] == nil {
+					texts = append(texts, t)
+				}
+				byText[t] = append(byText[t], b.Name)
+			}
+			slices.Sort(texts)
+			for _, t := range texts {
+				if names := byText[t]; len(names) > 1 {
+					slices.Sort(names)
+					fs = append(fs, Finding{
+						Severity: SeverityError, Code: CodeDuplicateVersion, Package: p.Name,
+						Message: fmt.Sprintf("bundles %s of package %q share version %s", quoteList(names), p.Name, t),
+						Pos:     p.Bundle(names[1]).Pos,
+					})
+				}
+			}
+		}
+		i = j
+	}
+	return fs
+}
+
+// validateDeprecations checks the package's olm.deprecations as opm does.
+func (p *Package) validateDeprecations(fs []Finding) []Finding {
+	if len(p.depBlobs) == 0 {
+		return fs
+	}
+	pos := p.depBlobs[0]
+	derr := func(code, format string, args ...any) {
+		fs = append(fs, Finding{Severity: SeverityError, Code: code, Package: p.Name, Message: fmt.Sprintf(format, args...), Pos: pos})
+	}
+	if len(p.depBlobs) > 1 {
+		pos = p.depBlobs[1]
+		derr(CodeMultipleDeprecations, "package %q has %d olm.deprecations blobs; at most one is allowed", p.Name, len(p.depBlobs))
+		pos = p.depBlobs[0]
+	}
+	seen := make(map[DeprecationRef]bool, len(p.Deprecations))
+	for i, d := range p.Deprecations {
+		ref := d.Reference
+		if seen[ref] {
+			derr(CodeInvalidDeprecation, "deprecation entry %d of package %q repeats reference {schema %q, name %q}", i, p.Name, ref.Schema, ref.Name)
+			continue
+		}
+		seen[ref] = true
+		switch ref.Schema {
+		case "":
+			derr(CodeInvalidDeprecation, "deprecation entry %d of package %q has a reference with no schema", i, p.Name)
+		case "olm.bundle":
+			if p.Bundle(ref.Name) == nil {
+				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q names bundle %q, which the package does not have", i, p.Name, ref.Name)
+			}
+		case "olm.channel":
+			if p.Channel(ref.Name) == nil && ref.Name != p.DefaultChannel {
+				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q names channel %q, which the package does not have", i, p.Name, ref.Name)
+			}
+		case "olm.package":
+			if ref.Name != "" {
+				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q refers to the package with a name (%q); the name must be empty", i, p.Name, ref.Name)
+			}
+		default:
+			derr(CodeInvalidDeprecation, "deprecation entry %d of package %q refers to unknown schema %q", i, p.Name, ref.Schema)
+		}
+	}
+	return fs
+}
+
+// validate appends the channel's findings to fs.
+func (c *Channel) validate(p *Package, fs []Finding) []Finding {
+	add := func(sev Severity, code, bundle, format string, args ...any) {
+		fs = append(fs, Finding{Severity: sev, Code: code, Package: c.Package, Channel: c.Name, Bundle: bundle, Message: fmt.Sprintf(format, args...), Pos: c.Pos})
+	}
+	where := fmt.Sprintf("channel %q of package %q", c.Name, c.Package)
+	if c.Name == "" {
+		add(SeverityError, CodeMissingChannelName, "", "package %q has a channel with no name", c.Package)
+	}
+	if len(c.Entries) == 0 {
+		add(SeverityError, CodeEmptyChannel, "", "%s has no entries", where)
+		return fs
+	}
+	g := &c.g
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		if g.isDup(i) {
+			add(SeverityError, CodeDuplicateEntry, e.Name, "%s lists entry %q more than once", where, e.Name)
+			continue
+		}
+		if g.bundle[i] < 0 {
+			add(SeverityError, CodeUnknownBundle, e.Name, "entry %q of %s names no olm.bundle of the package", e.Name, where)
+		}
+		if e.Replaces != "" && c.entryIndex(e.Replaces) < 0 {
+			add(SeverityWarning, CodeDanglingReplaces, e.Name, "entry %q of %s replaces %q, which is not an entry of the channel", e.Name, where, e.Replaces)
+		}
+		for k, s := range e.Skips {
+			switch {
+			case s == "":
+				add(SeverityError, CodeEmptySkip, e.Name, "entry %q of %s: skips[%d] is empty", e.Name, where, k)
+			case c.entryIndex(s) < 0:
+				add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %q, which is not an entry of the channel", e.Name, where, s)
+			}
+		}
+		if e.SkipRange.String() != "" && !e.SkipRange.Valid() {
+			add(SeverityWarning, CodeInvalidSkipRange, e.Name, "entry %q of %s has skipRange %q, which is not a semver range", e.Name, where, e.SkipRange.String())
+		}
+	}
+	for _, cyc := range c.cycles() {
+		add(SeverityError, CodeCycle, "", "%s has a cycle through replaces and skips: %s", where, strings.Join(cyc, " -> "))
+	}
+	switch len(g.heads) {
+	case 0:
+		add(SeverityError, CodeNoHead, "", "%s has no head: every entry is replaced or skipped by another", where)
+		return fs
+	case 1:
+	default:
+		add(SeverityError, CodeMultipleHeads, "", "%s has %d heads (entries that nothing replaces or skips): %s", where, len(g.heads), strings.Join(g.heads, ", "))
+		return fs
+	}
+	// Stranded, as opm defines it: entries neither on the replaces chain
+	// from the head nor skipped by any entry of the channel. opm stops at
+	// a cycle on the chain; so do we (the cycle is reported above).
+	if last := g.chain[len(g.chain)-1]; slices.Contains(g.chain, c.Entries[g.ids[last]].Replaces) {
+		return fs
+	}
+	var stranded []string
+	onChain := make(map[string]bool, len(g.chain))
+	for _, n := range g.chain {
+		onChain[n] = true
+	}
+	for _, n := range g.order {
+		if !onChain[n] && !c.IsSkipped(n) {
+			stranded = append(stranded, n)
+		}
+	}
+	if len(stranded) > 0 {
+		slices.Sort(stranded)
+		add(SeverityError, CodeStrandedBundles, "", "%s has %d stranded entries, neither on the replaces chain from head %q nor skipped: %s", where, len(stranded), g.heads[0], strings.Join(stranded, ", "))
+	}
+	return fs
+}
+
+// cycles returns the cycles of the channel's replaces and skips edges: one
+// per strongly connected component with more than one entry or a self-edge,
+// each as a closed walk starting at its smallest name (sorted, so the
+// result is deterministic).
+func (c *Channel) cycles() [][]string {
+	g := &c.g
+	n := len(c.Entries)
+	// Edges: entry → the entries it replaces or skips.
+	succ := func(i int, yield func(int)) {
+		e := &c.Entries[i]
+		if j := c.entryIndex(e.Replaces); e.Replaces != "" && j >= 0 {
+			yield(j)
+		}
+		for _, s := range e.Skips {
+			if j := c.entryIndex(s); s != "" && j >= 0 {
+				yield(j)
+			}
+		}
+	}
+	// Tarjan's algorithm, iterative.
+	index := make([]int, n)
+	low := make([]int, n)
+	onStack := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var stack []int
+	var out [][]string
+	next := 0
+	type frame struct {
+		v    int
+		succ []int
+		k    int
+	}
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 || g.isDup(root) {
+			continue
+		}
+		var frames []frame
+		push := func(v int) {
+			index[v], low[v] = next, next
+			next++
+			stack = append(stack, v)
+			onStack[v] = true
+			var ss []int
+			succ(v, func(j int) { ss = append(ss, j) })
+			frames = append(frames, frame{v: v, succ: ss})
+		}
+		push(root)
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			if f.k < len(f.succ) {
+				w := f.succ[f.k]
+				f.k++
+				if index[w] < 0 {
+					push(w)
+				} else if onStack[w] {
+					low[f.v] = min(low[f.v], index[w])
+				}
+				continue
+			}
+			v := f.v
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				u := frames[len(frames)-1].v
+				low[u] = min(low[u], low[v])
+			}
+			if low[v] != index[v] {
+				continue
+			}
+			var comp []int
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				onStack[w] = false
+				comp = append(comp, w)
+				if w == v {
+					break
+				}
+			}
+			selfEdge := false
+			if len(comp) == 1 {
+				succ(v, func(j int) { selfEdge = selfEdge || j == v })
+			}
+			if len(comp) > 1 || selfEdge {
+				out = append(out, c.cycleWalk(comp, succ))
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b []string) int { return slices.Compare(a, b) })
+	return out
+}
+
+// cycleWalk returns a cycle inside the strongly connected component comp:
+// from its smallest name, the shortest way back to it (edges taken in entry
+// order), closed by repeating the start.
+func (c *Channel) cycleWalk(comp []int, succ func(int, func(int))) []string {
+	in := make(map[int]bool, len(comp))
+	start := comp[0]
+	for _, v := range comp {
+		in[v] = true
+		if c.Entries[v].Name < c.Entries[start].Name {
+			start = v
+		}
+	}
+	parent := map[int]int{}
+	queue := []int{start}
+	found := false
+	for len(queue) > 0 && !found {
+		v := queue[0]
+		queue = queue[1:]
+		succ(v, func(w int) {
+			if found || !in[w] {
+				return
+			}
+			if w == start {
+				parent[start] = v
+				found = true
+				return
+			}
+			if _, ok := parent[w]; !ok {
+				parent[w] = v
+				queue = append(queue, w)
+			}
+		})
+	}
+	// Walk back from start's parent to start.
+	var rev []int
+	for v := parent[start]; v != start; v = parent[v] {
+		rev = append(rev, v)
+	}
+	walk := []string{c.Entries[start].Name}
+	for i := len(rev) - 1; i >= 0; i-- {
+		walk = append(walk, c.Entries[rev[i]].Name)
+	}
+	return append(walk, c.Entries[start].Name)
+}
+
+// packageValue is the part of an olm.package property value validation reads.
+type packageValue struct {
+	PackageName string `json:"packageName"`
+}
+
+// validateBundle appends the bundle's findings to fs.
+func validateBundle(b *Bundle, fs []Finding) []Finding {
+	add := func(sev Severity, code, format string, args ...any) {
+		fs = append(fs, Finding{Severity: sev, Code: code, Package: b.Package, Bundle: b.Name, Message: fmt.Sprintf(format, args...), Pos: b.Pos})
+	}
+	what := fmt.Sprintf("bundle %q of package %q", b.Name, b.Package)
+	if b.Name == "" {
+		add(SeverityError, CodeMissingBundleName, "package %q has a bundle with no name", b.Package)
+	}
+	if len(b.Channels) == 0 {
+		add(SeverityError, CodeNotInChannel, "%s is not an entry of any channel", what)
+	}
+	if b.Image == "" {
+		add(SeverityError, CodeMissingImage, "%s has no image", what)
+	}
+	var tmp Bundle
+	if err := applyProperties(&tmp, b.Properties); err != nil {
+		add(SeverityError, CodeInvalidProperty, "%s: %v", what, err)
+	}
+	npkg := 0
+	for _, pr := range b.Properties {
+		if pr.Type != TypePackage {
+			continue
+		}
+		npkg++
+		if npkg > 1 {
+			continue
+		}
+		var v packageValue
+		if err := json.Unmarshal(pr.Value, &v); err == nil && v.PackageName != b.Package {
+			add(SeverityError, CodePackageMismatch, "%s has an olm.package property for package %q", what, v.PackageName)
+		}
+	}
+	switch {
+	case npkg == 0:
+		add(SeverityError, CodeMissingPackageProperty, "%s has no olm.package property", what)
+		return fs
+	case npkg > 1:
+		add(SeverityError, CodeMultiplePackageProps, "%s has %d olm.package properties; exactly one is allowed", what, npkg)
+	}
+	if _, err := semver.Parse(b.VersionText); err != nil {
+		if versionParsed(b) {
+			add(SeverityWarning, CodeNonStrictVersion, "%s has version %q, which is semver only when read tolerantly (as %s); opm rejects it", what, b.VersionText, b.Version)
+		} else {
+			add(SeverityError, CodeInvalidVersion, "%s has version %q, which is not semver: %v", what, b.VersionText, err)
+		}
+	}
+	return fs
+}
+
+// dns1123Label returns why s is not a DNS-1123 label (lower-case letters,
+// digits and '-', starting and ending with a letter or digit, at most 63
+// characters), or "" when it is one.
+func dns1123Label(s string) string {
+	if len(s) > 63 {
+		return fmt.Sprintf("longer than 63 characters (%d)", len(s))
+	}
+	alnum := func(r byte) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
+	for i := 0; i < len(s); i++ {
+		if !alnum(s[i]) && s[i] != '-' {
+			return fmt.Sprintf("character %q at %d is not a lower-case letter, digit or '-'", s[i], i)
+		}
+	}
+	if !alnum(s[0]) || !alnum(s[len(s)-1]) {
+		return "must start and end with a lower-case letter or digit"
+	}
+	return ""
+}
+
+// quoteList returns names quoted and joined with ", ".
+func quoteList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(q, ", ")
+}
