@@ -1,0 +1,152 @@
+// Package cluster holds the cluster state that resolution starts from —
+// installed ClusterServiceVersions, Subscriptions and CatalogSources — as
+// plain Go values, and decodes it from Kubernetes manifests as
+// `kubectl get csv,sub,catsrc -o yaml` (or -o json) prints them.
+//
+// The package has no Kubernetes API dependencies: manifests are converted to
+// JSON with sigs.k8s.io/yaml and checked field by field, so that a field of
+// the wrong type is reported with the file, the object and the field path.
+package cluster
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// PropertiesAnnotation is the CSV annotation in which OLM projects a bundle's
+// properties onto the CSV it installs. When a CSV carries it, its properties
+// replace the ones derived from the CSV's CRD and API service definitions.
+const PropertiesAnnotation = "operatorframework.io/properties"
+
+// CSV is an installed ClusterServiceVersion: an operator version present in
+// a namespace. The zero value is a CSV with no name.
+type CSV struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	// Version is spec.version, parsed tolerantly (v1.2 → 1.2.0);
+	// VersionText is the text as written (empty when spec.version is
+	// absent, in which case Version is the zero version).
+	Version     semver.Version `json:"-"`
+	VersionText string         `json:"version,omitempty"`
+	// Provides lists the APIs of spec.customresourcedefinitions.owned and
+	// spec.apiservicedefinitions.owned; Requires those of the required
+	// lists. A CRD named "plural.group" gives the group after the first dot.
+	// Both are sorted by group, version, kind, without duplicates.
+	Provides []graph.GVK `json:"provides,omitempty"`
+	Requires []graph.GVK `json:"requires,omitempty"`
+	// HasProperties reports whether the CSV carries the
+	// operatorframework.io/properties annotation. When it does, Properties
+	// holds its properties in annotation order and they replace, as in OLM,
+	// everything derived from Provides and Requires.
+	HasProperties bool             `json:"hasProperties,omitempty"`
+	Properties    []graph.Property `json:"properties,omitempty"`
+	// Phase is status.phase, e.g. "Succeeded".
+	Phase string `json:"phase,omitempty"`
+	// Replaces is spec.replaces. It is informational only: upgrade edges
+	// come from catalogs.
+	Replaces string `json:"replaces,omitempty"`
+}
+
+// Subscription asks for a package from a catalog, on a channel. The zero
+// value is a subscription to nothing.
+type Subscription struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	// Package is spec.name.
+	Package string `json:"package"`
+	// Channel is spec.channel; empty means every channel of the package,
+	// the default channel preferred.
+	Channel     string `json:"channel,omitempty"`
+	StartingCSV string `json:"startingCSV,omitempty"`
+	// Source and SourceNamespace name the catalog (spec.source and
+	// spec.sourceNamespace). Both empty means any catalog; Decode rejects a
+	// subscription that sets one without the other.
+	Source          string `json:"source,omitempty"`
+	SourceNamespace string `json:"sourceNamespace,omitempty"`
+	// InstalledCSV and CurrentCSV are status.installedCSV and
+	// status.currentCSV.
+	InstalledCSV string `json:"installedCSV,omitempty"`
+	CurrentCSV   string `json:"currentCSV,omitempty"`
+}
+
+// CatalogSource gives a catalog its identity (namespace/name) and its
+// priority: higher is preferred, 0 by default.
+type CatalogSource struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	Priority  int    `json:"priority,omitempty"`
+}
+
+// State is the cluster state of one or more namespaces. Decode and LoadFiles
+// return the slices sorted by namespace then name; code that builds a State
+// by hand may leave them in any order. A State is a plain value: the caller
+// owns it, and functions that take one do not modify it.
+type State struct {
+	CSVs           []CSV           `json:"csvs,omitempty"`
+	Subscriptions  []Subscription  `json:"subscriptions,omitempty"`
+	CatalogSources []CatalogSource `json:"catalogSources,omitempty"`
+}
+
+// Sort sorts every slice of s by namespace then name.
+func (s *State) Sort() {
+	slices.SortStableFunc(s.CSVs, func(a, b CSV) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	slices.SortStableFunc(s.Subscriptions, func(a, b Subscription) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	slices.SortStableFunc(s.CatalogSources, func(a, b CatalogSource) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+}
+
+// Clone returns a deep copy of s (property values and GVK slices included),
+// which the caller owns.
+func (s *State) Clone() *State {
+	if s == nil {
+		return nil
+	}
+	c := &State{
+		CSVs:           slices.Clone(s.CSVs),
+		Subscriptions:  slices.Clone(s.Subscriptions),
+		CatalogSources: slices.Clone(s.CatalogSources),
+	}
+	for i := range c.CSVs {
+		csv := &c.CSVs[i]
+		csv.Provides = slices.Clone(csv.Provides)
+		csv.Requires = slices.Clone(csv.Requires)
+		if csv.Properties != nil {
+			props := make([]graph.Property, len(csv.Properties))
+			for j, p := range csv.Properties {
+				props[j] = graph.Property{Type: p.Type, Value: slices.Clone(p.Value)}
+			}
+			csv.Properties = props
+		}
+	}
+	return c
+}
+
+// CSV returns the CSV namespace/name of s, or nil. The result points into s.
+func (s *State) CSV(namespace, name string) *CSV {
+	for i := range s.CSVs {
+		if c := &s.CSVs[i]; c.Namespace == namespace && c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// Subscription returns the subscription namespace/name of s, or nil. The
+// result points into s.
+func (s *State) Subscription(namespace, name string) *Subscription {
+	for i := range s.Subscriptions {
+		if c := &s.Subscriptions[i]; c.Namespace == namespace && c.Name == name {
+			return c
+		}
+	}
+	return nil
+}

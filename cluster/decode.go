@@ -1,0 +1,655 @@
+package cluster
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/blang/semver/v4"
+	"sigs.k8s.io/yaml"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// apiGroup is the API group of the kinds Decode reads.
+const apiGroup = "operators.coreos.com"
+
+// The kinds Decode reads.
+const (
+	KindCSV           = "ClusterServiceVersion"
+	KindSubscription  = "Subscription"
+	KindCatalogSource = "CatalogSource"
+)
+
+// Error is one problem in a manifest: where it is (file and line of the
+// document), which object (kind, namespace, name — as far as they are
+// known), which field (a path such as "spec.customresourcedefinitions.owned[0].name"),
+// and what is wrong.
+type Error struct {
+	File string
+	// Line is the 1-based line where the document (or, in a JSON stream,
+	// the value) starts; 0 when unknown.
+	Line      int
+	Kind      string
+	Namespace string
+	Name      string
+	// Field is the path of the field at fault, empty when the problem is
+	// the object as a whole.
+	Field string
+	Err   error
+}
+
+// Error returns "file:line: Kind namespace/name: field path: message".
+func (e *Error) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+	} else {
+		b.WriteString("<input>")
+	}
+	if e.Line > 0 {
+		b.WriteString(":")
+		b.WriteString(strconv.Itoa(e.Line))
+	}
+	b.WriteString(": ")
+	if e.Kind != "" || e.Name != "" {
+		if e.Kind != "" {
+			b.WriteString(e.Kind)
+			b.WriteString(" ")
+		}
+		switch {
+		case e.Namespace != "" && e.Name != "":
+			fmt.Fprintf(&b, "%q", e.Namespace+"/"+e.Name)
+		case e.Name != "":
+			fmt.Fprintf(&b, "%q", e.Name)
+		default:
+			b.WriteString("(no name)")
+		}
+		b.WriteString(": ")
+	}
+	if e.Field != "" {
+		b.WriteString("field ")
+		b.WriteString(e.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Decode reads the ClusterServiceVersions, Subscriptions and CatalogSources
+// of a manifest stream: a single object, multi-document YAML, a JSON value or
+// a stream of JSON values, and `kind: List` (or a typed list such as
+// SubscriptionList) with items, exactly as kubectl prints them. Objects of
+// other kinds or other API groups are skipped. name names the stream in
+// errors (usually the file name).
+//
+// Every problem is reported, not only the first: the error is an
+// errors.Join of *Error values. The returned state is sorted (see
+// [State.Sort]) and is nil when there is an error.
+func Decode(r io.Reader, name string) (*State, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", displayName(name), err)
+	}
+	d := &decoder{file: name, seen: map[objectKey]int{}}
+	d.decode(data)
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return &d.state, nil
+}
+
+// LoadFiles decodes the named files (see [Decode]) into one state. Every
+// problem of every file is reported, as does Decode; an object defined twice
+// (the same kind, namespace and name), in one file or across files, is an
+// error.
+func LoadFiles(paths ...string) (*State, error) {
+	d := &decoder{seen: map[objectKey]int{}}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			d.errs = append(d.errs, err)
+			continue
+		}
+		d.file = p
+		d.decode(data)
+	}
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return &d.state, nil
+}
+
+func displayName(name string) string {
+	if name == "" {
+		return "<input>"
+	}
+	return name
+}
+
+type objectKey struct{ kind, namespace, name string }
+
+type decoder struct {
+	file  string
+	state State
+	errs  []error
+	seen  map[objectKey]int // object → line of its first definition
+	files map[objectKey]string
+}
+
+func (d *decoder) finish() error {
+	if len(d.errs) > 0 {
+		return errors.Join(d.errs...)
+	}
+	d.state.Sort()
+	return nil
+}
+
+// decode reads one stream.
+func (d *decoder) decode(data []byte) {
+	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		d.decodeJSON(data)
+		return
+	}
+	d.decodeYAML(data)
+}
+
+// decodeJSON reads a stream of JSON values.
+func (d *decoder) decodeJSON(data []byte) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	for {
+		// The line where the next value starts.
+		off := dec.InputOffset()
+		rest := data[off:]
+		skip := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n\ufeff"))
+		line := 1 + bytes.Count(data[:int(off)+skip], []byte("\n"))
+		var v any
+		err := dec.Decode(&v)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid JSON: %w", err)})
+			return
+		}
+		d.document(v, line)
+	}
+}
+
+// decodeYAML splits a YAML stream into documents and reads each.
+func (d *decoder) decodeYAML(data []byte) {
+	var doc bytes.Buffer
+	start, line := 1, 0
+	flush := func() {
+		if len(bytes.TrimSpace(doc.Bytes())) > 0 {
+			d.yamlDocument(doc.Bytes(), start)
+		}
+		doc.Reset()
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
+	for sc.Scan() {
+		line++
+		text := sc.Text()
+		if isDocMarker(text, "---") {
+			flush()
+			start = line + 1
+			// "--- {a: 1}" starts a document on the marker line.
+			if rest := strings.TrimSpace(text[3:]); rest != "" && !strings.HasPrefix(rest, "#") {
+				doc.WriteString(rest)
+				doc.WriteByte('\n')
+				start = line
+			}
+			continue
+		}
+		if isDocMarker(text, "...") {
+			flush()
+			start = line + 1
+			continue
+		}
+		doc.WriteString(text)
+		doc.WriteByte('\n')
+	}
+	flush()
+}
+
+// isDocMarker reports whether line is the YAML marker m ("---" or "...")
+// alone or followed by white space.
+func isDocMarker(line, m string) bool {
+	if !strings.HasPrefix(line, m) {
+		return false
+	}
+	return len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r'
+}
+
+func (d *decoder) yamlDocument(doc []byte, line int) {
+	js, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", err)})
+		return
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", err)})
+		return
+	}
+	if v == nil { // an empty document, or only comments
+		return
+	}
+	d.document(v, line)
+}
+
+// object is the context of one manifest object, for errors.
+type object struct {
+	d                     *decoder
+	line                  int
+	prefix                string // "items[3]." inside a list
+	kind, namespace, name string
+}
+
+func (o *object) errorf(field, format string, args ...any) {
+	if field != "" {
+		field = o.prefix + field
+	} else if o.prefix != "" {
+		field = strings.TrimSuffix(o.prefix, ".")
+	}
+	o.d.errs = append(o.d.errs, &Error{
+		File: o.d.file, Line: o.line,
+		Kind: o.kind, Namespace: o.namespace, Name: o.name,
+		Field: field, Err: fmt.Errorf(format, args...),
+	})
+}
+
+// document reads one top-level value.
+func (d *decoder) document(v any, line int) {
+	d.value(v, line, "", "", "")
+}
+
+// value reads an object, or the items of a list. defaultAPIVersion and
+// defaultKind come from a typed list (a SubscriptionList's items carry no
+// kind).
+func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind string) {
+	o := &object{d: d, line: line, prefix: prefix}
+	m, ok := v.(map[string]any)
+	if !ok {
+		o.errorf("", "value is %s, want an object", kindOf(v))
+		return
+	}
+	apiVersion, ok1 := o.str(m, "apiVersion", "apiVersion")
+	kind, ok2 := o.str(m, "kind", "kind")
+	if !ok1 || !ok2 {
+		return
+	}
+	if apiVersion == "" {
+		apiVersion = defaultAPIVersion
+	}
+	if kind == "" {
+		kind = defaultKind
+	}
+	group, _, hasSlash := strings.Cut(apiVersion, "/")
+	if !hasSlash {
+		group = "" // the core group: "v1"
+	}
+	if kind == "List" || (strings.HasSuffix(kind, "List") && group == apiGroup) {
+		o.kind = kind
+		raw, present := m["items"]
+		if !present || raw == nil {
+			return
+		}
+		items, ok := raw.([]any)
+		if !ok {
+			o.errorf("items", "is %s, want an array", kindOf(raw))
+			return
+		}
+		itemKind := ""
+		if kind != "List" {
+			itemKind = strings.TrimSuffix(kind, "List")
+		}
+		for i, item := range items {
+			d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), apiVersion, itemKind)
+		}
+		return
+	}
+	if apiVersion != "" && group != apiGroup {
+		return
+	}
+	switch kind {
+	case KindCSV, KindSubscription, KindCatalogSource:
+	default:
+		return
+	}
+	o.kind = kind
+	n := len(d.errs)
+	meta, ok := o.obj(m, "metadata", "metadata")
+	if !ok {
+		if _, present := m["metadata"]; !present {
+			o.errorf("metadata", "missing")
+		}
+		return
+	}
+	o.name, _ = o.str(meta, "name", "metadata.name")
+	o.namespace, _ = o.str(meta, "namespace", "metadata.namespace")
+	if o.name == "" {
+		o.errorf("metadata.name", "missing")
+	}
+	if o.namespace == "" {
+		o.errorf("metadata.namespace", "missing")
+	}
+	key := objectKey{kind, o.namespace, o.name}
+	if o.name != "" && o.namespace != "" {
+		if first, dup := d.seen[key]; dup {
+			where := strconv.Itoa(first)
+			if f := d.files[key]; f != "" {
+				where = f + ":" + where
+			}
+			o.errorf("", "defined twice (first at line %s)", where)
+			return
+		}
+		d.seen[key] = line
+		if d.files == nil {
+			d.files = map[objectKey]string{}
+		}
+		d.files[key] = d.file
+	}
+	spec, _ := o.obj(m, "spec", "spec")
+	status, _ := o.obj(m, "status", "status")
+	switch kind {
+	case KindCSV:
+		d.csv(o, n, meta, spec, status)
+	case KindSubscription:
+		d.subscription(o, n, spec, status)
+	case KindCatalogSource:
+		d.catalogSource(o, n, spec)
+	}
+}
+
+// csv reads a ClusterServiceVersion; n is the error count before the
+// object, so that an object with errors is not kept.
+func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
+	c := CSV{Name: o.name, Namespace: o.namespace}
+	c.VersionText, _ = o.str(spec, "version", "spec.version")
+	if c.VersionText != "" {
+		v, err := parseVersion(c.VersionText)
+		if err != nil {
+			o.errorf("spec.version", "invalid version %q: %v", c.VersionText, err)
+		}
+		c.Version = v
+	}
+	c.Replaces, _ = o.str(spec, "replaces", "spec.replaces")
+	c.Phase, _ = o.str(status, "phase", "status.phase")
+	if crds, ok := o.obj(spec, "customresourcedefinitions", "spec.customresourcedefinitions"); ok {
+		c.Provides = o.crds(crds, "owned", c.Provides)
+		c.Requires = o.crds(crds, "required", c.Requires)
+	}
+	if apis, ok := o.obj(spec, "apiservicedefinitions", "spec.apiservicedefinitions"); ok {
+		c.Provides = o.apiServices(apis, "owned", c.Provides)
+		c.Requires = o.apiServices(apis, "required", c.Requires)
+	}
+	c.Provides = sortGVKs(c.Provides)
+	c.Requires = sortGVKs(c.Requires)
+	if annotations, ok := o.obj(meta, "annotations", "metadata.annotations"); ok {
+		if raw, present := annotations[PropertiesAnnotation]; present && raw != nil {
+			field := "metadata.annotations[" + strconv.Quote(PropertiesAnnotation) + "]"
+			s, ok := raw.(string)
+			if !ok {
+				o.errorf(field, "is %s, want a string", kindOf(raw))
+			} else {
+				props, err := parseProperties(s)
+				if err != nil {
+					o.errorf(field, "%v", err)
+				}
+				c.HasProperties, c.Properties = true, props
+			}
+		}
+	}
+	if len(d.errs) == n {
+		d.state.CSVs = append(d.state.CSVs, c)
+	}
+}
+
+// crds reads spec.customresourcedefinitions.<list>.
+func (o *object) crds(m map[string]any, list string, gvks []graph.GVK) []graph.GVK {
+	base := "spec.customresourcedefinitions." + list
+	items, _ := o.arr(m, list, base)
+	for i, it := range items {
+		field := fmt.Sprintf("%s[%d]", base, i)
+		def, ok := it.(map[string]any)
+		if !ok {
+			o.errorf(field, "is %s, want an object", kindOf(it))
+			continue
+		}
+		name, ok1 := o.str(def, "name", field+".name")
+		version, ok2 := o.str(def, "version", field+".version")
+		kind, ok3 := o.str(def, "kind", field+".kind")
+		if !ok1 || !ok2 || !ok3 {
+			continue
+		}
+		_, group, found := strings.Cut(name, ".")
+		if !found || group == "" {
+			o.errorf(field+".name", "CRD name %q is not of the form plural.group", name)
+			continue
+		}
+		gvks = append(gvks, graph.GVK{Group: group, Version: version, Kind: kind})
+	}
+	return gvks
+}
+
+// apiServices reads spec.apiservicedefinitions.<list>.
+func (o *object) apiServices(m map[string]any, list string, gvks []graph.GVK) []graph.GVK {
+	base := "spec.apiservicedefinitions." + list
+	items, _ := o.arr(m, list, base)
+	for i, it := range items {
+		field := fmt.Sprintf("%s[%d]", base, i)
+		def, ok := it.(map[string]any)
+		if !ok {
+			o.errorf(field, "is %s, want an object", kindOf(it))
+			continue
+		}
+		group, ok1 := o.str(def, "group", field+".group")
+		version, ok2 := o.str(def, "version", field+".version")
+		kind, ok3 := o.str(def, "kind", field+".kind")
+		if !ok1 || !ok2 || !ok3 {
+			continue
+		}
+		gvks = append(gvks, graph.GVK{Group: group, Version: version, Kind: kind})
+	}
+	return gvks
+}
+
+func (d *decoder) subscription(o *object, n int, spec, status map[string]any) {
+	s := Subscription{Name: o.name, Namespace: o.namespace}
+	s.Package, _ = o.str(spec, "name", "spec.name")
+	s.Channel, _ = o.str(spec, "channel", "spec.channel")
+	s.StartingCSV, _ = o.str(spec, "startingCSV", "spec.startingCSV")
+	s.Source, _ = o.str(spec, "source", "spec.source")
+	s.SourceNamespace, _ = o.str(spec, "sourceNamespace", "spec.sourceNamespace")
+	s.InstalledCSV, _ = o.str(status, "installedCSV", "status.installedCSV")
+	s.CurrentCSV, _ = o.str(status, "currentCSV", "status.currentCSV")
+	if len(d.errs) == n {
+		if s.Package == "" {
+			o.errorf("spec.name", "missing: a subscription must name a package")
+		}
+		switch {
+		case s.Source != "" && s.SourceNamespace == "":
+			o.errorf("spec.sourceNamespace", "missing: spec.source %q names a catalog but not its namespace", s.Source)
+		case s.Source == "" && s.SourceNamespace != "":
+			o.errorf("spec.source", "missing: spec.sourceNamespace %q names a namespace but no catalog", s.SourceNamespace)
+		}
+	}
+	if len(d.errs) == n {
+		d.state.Subscriptions = append(d.state.Subscriptions, s)
+	}
+}
+
+func (d *decoder) catalogSource(o *object, n int, spec map[string]any) {
+	c := CatalogSource{Name: o.name, Namespace: o.namespace}
+	if raw, present := spec["priority"]; present && raw != nil {
+		num, ok := raw.(json.Number)
+		if !ok {
+			o.errorf("spec.priority", "is %s, want an integer", kindOf(raw))
+		} else if p, err := strconv.ParseInt(string(num), 10, 32); err != nil {
+			o.errorf("spec.priority", "%s is not a 32-bit integer", num)
+		} else {
+			c.Priority = int(p)
+		}
+	}
+	if len(d.errs) == n {
+		d.state.CatalogSources = append(d.state.CatalogSources, c)
+	}
+}
+
+// str returns the string field key of m (absent or null: ""); another type
+// is an error naming field.
+func (o *object) str(m map[string]any, key, field string) (string, bool) {
+	raw, present := m[key]
+	if !present || raw == nil {
+		return "", true
+	}
+	s, ok := raw.(string)
+	if !ok {
+		o.errorf(field, "is %s, want a string", kindOf(raw))
+		return "", false
+	}
+	return s, true
+}
+
+// obj returns the object field key of m (absent or null: nil).
+func (o *object) obj(m map[string]any, key, field string) (map[string]any, bool) {
+	raw, present := m[key]
+	if !present || raw == nil {
+		return nil, false
+	}
+	v, ok := raw.(map[string]any)
+	if !ok {
+		o.errorf(field, "is %s, want an object", kindOf(raw))
+		return nil, false
+	}
+	return v, true
+}
+
+// arr returns the array field key of m (absent or null: nil).
+func (o *object) arr(m map[string]any, key, field string) ([]any, bool) {
+	raw, present := m[key]
+	if !present || raw == nil {
+		return nil, false
+	}
+	v, ok := raw.([]any)
+	if !ok {
+		o.errorf(field, "is %s, want an array", kindOf(raw))
+		return nil, false
+	}
+	return v, true
+}
+
+// kindOf names the JSON type of a decoded value.
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case json.Number, float64:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// parseVersion parses a CSV version tolerantly, as graph does for bundles.
+func parseVersion(s string) (semver.Version, error) {
+	if v, err := semver.Parse(s); err == nil {
+		return v, nil
+	}
+	return semver.ParseTolerant(s)
+}
+
+// parseProperties reads the operatorframework.io/properties annotation:
+// {"properties":[{"type": ..., "value": ...}, ...]}. Values are kept as
+// compact JSON. Known property types are checked as graph checks bundle
+// properties.
+func parseProperties(s string) ([]graph.Property, error) {
+	var anno map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &anno); err != nil || anno == nil {
+		return nil, fmt.Errorf("invalid properties annotation: want a JSON object {\"properties\": [...]}")
+	}
+	raw, ok := anno["properties"]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("properties annotation: \"properties\" is not an array")
+	}
+	var props []graph.Property
+	var errs []error
+	for i, item := range items {
+		var p struct {
+			Type  *string         `json:"type"`
+			Value json.RawMessage `json:"value"`
+		}
+		if err := json.Unmarshal(item, &p); err != nil {
+			errs = append(errs, fmt.Errorf("property %d: want an object with a string \"type\" and a \"value\"", i))
+			continue
+		}
+		if p.Type == nil || *p.Type == "" {
+			errs = append(errs, fmt.Errorf("property %d: missing \"type\"", i))
+			continue
+		}
+		var buf bytes.Buffer
+		if len(p.Value) == 0 {
+			buf.WriteString("null")
+		} else if err := json.Compact(&buf, p.Value); err != nil {
+			errs = append(errs, fmt.Errorf("property %d (%s): invalid value: %v", i, *p.Type, err))
+			continue
+		}
+		props = append(props, graph.Property{Type: *p.Type, Value: buf.Bytes()})
+	}
+	if len(errs) == 0 && len(props) > 0 {
+		// Check the values of the types Sextant interprets.
+		if err := graph.NewBuilder().AddBundle("csv", "", "", slices.Clone(props)...); err != nil {
+			if inner := errors.Unwrap(err); inner != nil {
+				err = inner
+			}
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return props, errors.Join(errs...)
+	}
+	return props, nil
+}
+
+// sortGVKs sorts gvks by group, version, kind and drops duplicates.
+func sortGVKs(gvks []graph.GVK) []graph.GVK {
+	slices.SortFunc(gvks, compareGVK)
+	return slices.Compact(gvks)
+}
+
+func compareGVK(a, b graph.GVK) int {
+	if c := strings.Compare(a.Group, b.Group); c != 0 {
+		return c
+	}
+	if c := strings.Compare(a.Version, b.Version); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Kind, b.Kind)
+}

@@ -1,0 +1,134 @@
+package cluster
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// Encode writes s as a YAML `kind: List` of Kubernetes manifests — CSVs,
+// then Subscriptions, then CatalogSources, each in the order of s — that
+// [Decode] reads back into an equal state. A CSV's provided and required
+// APIs with a group are written as CRD definitions named
+// "<kind>s.<group>" (lower case), the others as API service definitions.
+func Encode(w io.Writer, s *State) error {
+	items := make([]any, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources))
+	for i := range s.CSVs {
+		m, err := csvManifest(&s.CSVs[i])
+		if err != nil {
+			return err
+		}
+		items = append(items, m)
+	}
+	for _, sub := range s.Subscriptions {
+		spec := map[string]any{"name": sub.Package}
+		setNonEmpty(spec, "channel", sub.Channel)
+		setNonEmpty(spec, "startingCSV", sub.StartingCSV)
+		setNonEmpty(spec, "source", sub.Source)
+		setNonEmpty(spec, "sourceNamespace", sub.SourceNamespace)
+		status := map[string]any{}
+		setNonEmpty(status, "installedCSV", sub.InstalledCSV)
+		setNonEmpty(status, "currentCSV", sub.CurrentCSV)
+		m := manifest(KindSubscription, sub.Namespace, sub.Name)
+		m["spec"] = spec
+		if len(status) > 0 {
+			m["status"] = status
+		}
+		items = append(items, m)
+	}
+	for _, cs := range s.CatalogSources {
+		m := manifest(KindCatalogSource, cs.Namespace, cs.Name)
+		spec := map[string]any{"sourceType": "grpc"}
+		if cs.Priority != 0 {
+			spec["priority"] = cs.Priority
+		}
+		m["spec"] = spec
+		items = append(items, m)
+	}
+	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+	if err != nil {
+		return fmt.Errorf("encode cluster state: %w", err)
+	}
+	y, err := yaml.JSONToYAML(js)
+	if err != nil {
+		return fmt.Errorf("encode cluster state: %w", err)
+	}
+	_, err = w.Write(y)
+	return err
+}
+
+func manifest(kind, namespace, name string) map[string]any {
+	return map[string]any{
+		"apiVersion": apiGroup + "/v1alpha1",
+		"kind":       kind,
+		"metadata":   map[string]any{"name": name, "namespace": namespace},
+	}
+}
+
+func setNonEmpty(m map[string]any, key, value string) {
+	if value != "" {
+		m[key] = value
+	}
+}
+
+func csvManifest(c *CSV) (map[string]any, error) {
+	m := manifest(KindCSV, c.Namespace, c.Name)
+	spec := map[string]any{}
+	setNonEmpty(spec, "version", c.VersionText)
+	setNonEmpty(spec, "replaces", c.Replaces)
+	crds, apis := map[string]any{}, map[string]any{}
+	addAPIs := func(list string, gvks []graph.GVK) {
+		var crdItems, apiItems []any
+		for _, g := range gvks {
+			if g.Group != "" {
+				crdItems = append(crdItems, map[string]any{
+					"name":    strings.ToLower(g.Kind) + "s." + g.Group,
+					"version": g.Version,
+					"kind":    g.Kind,
+				})
+			} else {
+				apiItems = append(apiItems, map[string]any{
+					"group":   g.Group,
+					"version": g.Version,
+					"kind":    g.Kind,
+					"name":    strings.ToLower(g.Kind) + "s",
+				})
+			}
+		}
+		if crdItems != nil {
+			crds[list] = crdItems
+		}
+		if apiItems != nil {
+			apis[list] = apiItems
+		}
+	}
+	addAPIs("owned", c.Provides)
+	addAPIs("required", c.Requires)
+	if len(crds) > 0 {
+		spec["customresourcedefinitions"] = crds
+	}
+	if len(apis) > 0 {
+		spec["apiservicedefinitions"] = apis
+	}
+	m["spec"] = spec
+	if c.HasProperties {
+		props := make([]any, 0, len(c.Properties))
+		for _, p := range c.Properties {
+			props = append(props, map[string]any{"type": p.Type, "value": json.RawMessage(p.Value)})
+		}
+		anno, err := json.Marshal(map[string]any{"properties": props})
+		if err != nil {
+			return nil, fmt.Errorf("encode CSV %q: properties: %w", c.Namespace+"/"+c.Name, err)
+		}
+		m["metadata"].(map[string]any)["annotations"] = map[string]any{PropertiesAnnotation: string(anno)}
+	}
+	if c.Phase != "" {
+		m["status"] = map[string]any{"phase": c.Phase}
+	}
+	return m, nil
+}

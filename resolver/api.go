@@ -1,0 +1,227 @@
+// Package resolver resolves the operators of one namespace: from catalogs,
+// the installed ClusterServiceVersions and the Subscriptions of the
+// namespace, it computes an ordered install/upgrade [Plan], or a
+// [*ConflictError] that names the facts which make one impossible.
+//
+// Choices are OLM-compatible (Operator Lifecycle Manager v0.28): the same
+// candidates in the same preference order, the same uniqueness rules, the
+// same search (each dependency's most preferred satisfiable candidate, no
+// extra bundles). Unlike OLM the result is deterministic, the context bounds
+// every solve, and only what the request can reach — the subscribed
+// packages and the transitive closure of their requirements — becomes solver
+// input.
+//
+// A [Resolver] indexes its catalogs once, in [New], and is safe for
+// concurrent use by many goroutines.
+package resolver
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DefaultGlobalNamespace is the global catalog namespace when
+// Options.GlobalNamespace is empty.
+const DefaultGlobalNamespace = "olm"
+
+// CatalogKey identifies a catalog (a CatalogSource) by namespace and name.
+// It is comparable and used as a map key; the zero value names no catalog.
+type CatalogKey struct {
+	Namespace string
+	Name      string
+}
+
+// String returns "namespace/name".
+func (k CatalogKey) String() string { return k.Namespace + "/" + k.Name }
+
+// IsZero reports whether k is the zero key.
+func (k CatalogKey) IsZero() bool { return k == CatalogKey{} }
+
+// MarshalText encodes k as "namespace/name" (empty for the zero key).
+func (k CatalogKey) MarshalText() ([]byte, error) {
+	if k.IsZero() {
+		return []byte{}, nil
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText decodes "namespace/name" (or the empty string).
+func (k *CatalogKey) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*k = CatalogKey{}
+		return nil
+	}
+	ns, name, ok := strings.Cut(string(b), "/")
+	if !ok || ns == "" || name == "" {
+		return fmt.Errorf("invalid catalog key %q: want namespace/name", b)
+	}
+	*k = CatalogKey{Namespace: ns, Name: name}
+	return nil
+}
+
+// Action is what a plan step does.
+type Action string
+
+// The actions of a plan step.
+const (
+	// ActionInstall installs a bundle of a package that has no installed
+	// CSV.
+	ActionInstall Action = "install"
+	// ActionUpgrade replaces an installed CSV (Step.Replaces) by a bundle
+	// of the same subscription.
+	ActionUpgrade Action = "upgrade"
+)
+
+// Plan is the result of resolving one namespace. Steps are in dependency
+// order — every bundle after the bundles it depends on, ties broken by
+// bundle name then package — and Unchanged is sorted by CSV name. The caller
+// owns the plan and its slices.
+type Plan struct {
+	Namespace string      `json:"namespace"`
+	Steps     []Step      `json:"steps"`
+	Unchanged []Unchanged `json:"unchanged,omitempty"`
+}
+
+// Step installs or upgrades one bundle.
+type Step struct {
+	Action  Action     `json:"action"`
+	Package string     `json:"package"`
+	Bundle  string     `json:"bundle"`
+	Version string     `json:"version"`
+	Channel string     `json:"channel"`
+	Catalog CatalogKey `json:"catalog"`
+	// Replaces names the installed CSV the step replaces (ActionUpgrade).
+	Replaces string `json:"replaces,omitempty"`
+	// Reason says why the bundle is in the plan.
+	Reason Reason `json:"reason"`
+	// Dependency reports that no subscription of the namespace asks for
+	// this bundle (the package, the channel if the subscription names one,
+	// the catalog if it names one): it is pulled in by a requirement, and
+	// OLM creates a subscription for it.
+	Dependency bool `json:"dependency,omitempty"`
+	// Warnings holds the olm.deprecations messages for the package, the
+	// channel or the bundle of the step, in that order.
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// Reason says why a bundle is in a plan: a subscription asks for it, or a
+// selected bundle (or installed CSV) requires it.
+type Reason struct {
+	// Subscription names the subscription whose choice the bundle is.
+	Subscription string `json:"subscription,omitempty"`
+	// RequiredBy names the bundle or installed CSV that requires it, and
+	// Requirement the requirement, e.g.
+	// "olm.gvk.required example.com/v1 Widget".
+	RequiredBy  string `json:"requiredBy,omitempty"`
+	Requirement string `json:"requirement,omitempty"`
+}
+
+// String returns "subscription foo" or
+// "required by bar.v1.2.0 (olm.gvk.required example.com/v1 Widget)".
+func (r Reason) String() string {
+	switch {
+	case r.Subscription != "":
+		return "subscription " + r.Subscription
+	case r.RequiredBy != "" && r.Requirement != "":
+		return "required by " + r.RequiredBy + " (" + r.Requirement + ")"
+	case r.RequiredBy != "":
+		return "required by " + r.RequiredBy
+	}
+	return ""
+}
+
+// Unchanged is an installed CSV that stays as it is.
+type Unchanged struct {
+	CSV     string `json:"csv"`
+	Package string `json:"package,omitempty"`
+	Version string `json:"version,omitempty"`
+	// Subscription names the subscription whose installed CSV it is, if
+	// any.
+	Subscription string `json:"subscription,omitempty"`
+}
+
+// String renders the plan as text, one line per step, then the unchanged
+// operators.
+func (p *Plan) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "namespace %s: %d step(s)\n", p.Namespace, len(p.Steps))
+	for i, s := range p.Steps {
+		fmt.Fprintf(&b, "%d. %s %s %s (package %s, channel %s, catalog %s)", i+1, s.Action, s.Bundle, s.Version, s.Package, s.Channel, s.Catalog)
+		if s.Replaces != "" {
+			fmt.Fprintf(&b, " replacing %s", s.Replaces)
+		}
+		fmt.Fprintf(&b, ": %s", s.Reason)
+		if s.Dependency {
+			b.WriteString("; creates a subscription")
+		}
+		b.WriteString("\n")
+		for _, w := range s.Warnings {
+			fmt.Fprintf(&b, "   warning: %s\n", w)
+		}
+	}
+	for _, u := range p.Unchanged {
+		fmt.Fprintf(&b, "unchanged %s", u.CSV)
+		if u.Version != "" {
+			fmt.Fprintf(&b, " %s", u.Version)
+		}
+		if u.Package != "" {
+			fmt.Fprintf(&b, " (package %s)", u.Package)
+		}
+		if u.Subscription != "" {
+			fmt.Fprintf(&b, ": subscription %s", u.Subscription)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// EventKind is the kind of a trace event.
+type EventKind string
+
+// Trace event kinds, in the order a resolution emits them.
+const (
+	// EventCandidates: a subscription's candidates were found (Count of
+	// them) or not (Message says which level failed).
+	EventCandidates EventKind = "candidates"
+	// EventProblem: the solver input is built: Count variables and
+	// Constraints constraints.
+	EventProblem EventKind = "problem"
+	// EventSolved: the solver found a solution (Count selected variables)
+	// or a conflict (Message).
+	EventSolved EventKind = "solved"
+)
+
+// Event is one thing a resolution reports to its Tracer.
+type Event struct {
+	Kind         EventKind
+	Namespace    string
+	Subscription string // EventCandidates
+	Count        int
+	Constraints  int // EventProblem
+	Message      string
+}
+
+// Tracer observes resolutions. Trace is called synchronously from the
+// goroutine that runs Resolve; a Tracer shared by concurrent resolutions
+// must be safe for concurrent use.
+type Tracer interface {
+	Trace(Event)
+}
+
+// Options tunes a Resolver. The zero value is OLM's behaviour with the
+// global catalog namespace "olm" and no tracing.
+type Options struct {
+	// GlobalNamespace is the namespace whose catalogs serve every
+	// namespace; empty means DefaultGlobalNamespace. Catalogs of other
+	// namespaces serve only their own.
+	GlobalNamespace string
+	// Tracer, if not nil, observes every resolution.
+	Tracer Tracer
+	// SemverUpgrades adds upgrade edges derived from versions (beyond OLM,
+	// as OLM v1 offers): from an installed version v, every entry of the
+	// channel with a higher version of the same major version is a
+	// successor, besides the catalog's replaces/skips/skipRange edges.
+	SemverUpgrades bool
+	// SemverAllowMajor lets SemverUpgrades cross major versions.
+	SemverAllowMajor bool
+}

@@ -1,0 +1,202 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+)
+
+// FactKind is the kind of a [Fact].
+type FactKind string
+
+// The kinds of facts a conflict is made of.
+const (
+	// FactSubscription: a subscription exists and must be satisfied
+	// (Subscription, Package, Channel, Catalog).
+	FactSubscription FactKind = "subscription"
+	// FactNoCatalog: the subscription's catalog does not exist or is not
+	// visible from the namespace (Catalog).
+	FactNoCatalog FactKind = "no-catalog"
+	// FactNoPackage: the subscription's package is in none of its catalogs.
+	FactNoPackage FactKind = "no-package"
+	// FactNoChannel: the package has no channel of the subscription's name.
+	FactNoChannel FactKind = "no-channel"
+	// FactNoStartingCSV: the channel has no bundle named by the
+	// subscription's startingCSV (Bundle).
+	FactNoStartingCSV FactKind = "no-starting-csv"
+	// FactSubscriptionCandidates: the subscription can be satisfied only by
+	// one of Candidates (in preference order); the installed CSV, when
+	// there is one, is the last.
+	FactSubscriptionCandidates FactKind = "subscription-candidates"
+	// FactInstalled: an installed CSV that no subscription owns must stay
+	// (CSV).
+	FactInstalled FactKind = "installed"
+	// FactRequirement: a bundle (Bundle, Catalog, Channel) or an installed
+	// CSV (CSV) has a requirement (Property, Value, Requirement,
+	// FailureMessage) that only Candidates satisfy; no candidate means
+	// nothing satisfies it.
+	FactRequirement FactKind = "requirement"
+	// FactDeprecated: a bundle (or installed CSV) carries olm.deprecated and
+	// is never selected.
+	FactDeprecated FactKind = "deprecated"
+	// FactReplacement: a bundle (Bundle) that would upgrade the installed
+	// CSV (CSV) of a subscription cannot be installed beside it.
+	FactReplacement FactKind = "replacement"
+	// FactOnePerPackage: at most one of Candidates, all of package Package,
+	// can be installed.
+	FactOnePerPackage FactKind = "one-per-package"
+	// FactOnePerAPI: at most one of Candidates, which all provide the API
+	// Requirement (property olm.gvk, Value), can be installed.
+	FactOnePerAPI FactKind = "one-per-api"
+)
+
+// Candidate is a bundle of a catalog channel, or an installed CSV
+// (Installed, with a zero Catalog and no Channel).
+type Candidate struct {
+	Catalog   CatalogKey `json:"catalog,omitzero"`
+	Package   string     `json:"package,omitempty"`
+	Channel   string     `json:"channel,omitempty"`
+	Bundle    string     `json:"bundle"`
+	Version   string     `json:"version,omitempty"`
+	Installed bool       `json:"installed,omitempty"`
+}
+
+// String returns "bundle (channel, catalog)" or "installed csv".
+func (c Candidate) String() string {
+	if c.Installed {
+		return "installed " + c.Bundle
+	}
+	return fmt.Sprintf("%s (channel %s, catalog %s)", c.Bundle, c.Channel, c.Catalog)
+}
+
+// Fact is one fact of a conflict, in resolver terms: the subscription, the
+// installed CSV, the catalog, channel and bundle, the property and its
+// failureMessage. Which fields are set depends on Kind (see the FactKind
+// constants). A Fact never holds solver identifiers and encodes to JSON.
+type Fact struct {
+	Kind FactKind `json:"kind"`
+	// Subscription names the subscription the fact is about ("name", in
+	// the conflict's namespace).
+	Subscription string `json:"subscription,omitempty"`
+	// CSV names an installed CSV the fact is about.
+	CSV     string     `json:"csv,omitempty"`
+	Catalog CatalogKey `json:"catalog,omitzero"`
+	Package string     `json:"package,omitempty"`
+	Channel string     `json:"channel,omitempty"`
+	Bundle  string     `json:"bundle,omitempty"`
+	Version string     `json:"version,omitempty"`
+	// Property is the property type of a requirement (olm.gvk.required,
+	// olm.package.required, olm.label.required, olm.constraint) or olm.gvk
+	// for FactOnePerAPI, and Value its JSON value as the catalog wrote it.
+	Property string `json:"property,omitempty"`
+	Value    string `json:"value,omitempty"`
+	// Requirement says in words what is required, e.g.
+	// "example.com/v1 Widget" or "package etcd >=0.9.0".
+	Requirement string `json:"requirement,omitempty"`
+	// FailureMessage is the olm.constraint's failureMessage.
+	FailureMessage string `json:"failureMessage,omitempty"`
+	// Candidates, in preference order (see the FactKind constants).
+	Candidates []Candidate `json:"candidates,omitempty"`
+}
+
+// subject names what a fact is about: the bundle or the installed CSV.
+func (f *Fact) subject() string {
+	if f.CSV != "" && f.Bundle == "" {
+		return "installed CSV " + f.CSV
+	}
+	return "bundle " + f.Bundle
+}
+
+func candidateList(cs []Candidate, conj string) string {
+	s := make([]string, len(cs))
+	for i, c := range cs {
+		s[i] = c.String()
+	}
+	switch len(s) {
+	case 0:
+		return "nothing"
+	case 1:
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " " + conj + " " + s[len(s)-1]
+}
+
+// String states the fact in one sentence (without a final period).
+func (f *Fact) String() string {
+	switch f.Kind {
+	case FactSubscription:
+		s := fmt.Sprintf("subscription %s wants package %s", f.Subscription, f.Package)
+		var where []string
+		if f.Channel != "" {
+			where = append(where, "channel "+f.Channel)
+		}
+		if !f.Catalog.IsZero() {
+			where = append(where, "catalog "+f.Catalog.String())
+		}
+		if len(where) > 0 {
+			s += " (" + strings.Join(where, ", ") + ")"
+		}
+		return s
+	case FactNoCatalog:
+		return fmt.Sprintf("subscription %s names catalog %s, which does not exist or serves no operators to this namespace", f.Subscription, f.Catalog)
+	case FactNoPackage:
+		if f.Catalog.IsZero() {
+			return fmt.Sprintf("no catalog has package %s (subscription %s)", f.Package, f.Subscription)
+		}
+		return fmt.Sprintf("catalog %s has no package %s (subscription %s)", f.Catalog, f.Package, f.Subscription)
+	case FactNoChannel:
+		return fmt.Sprintf("package %s has no channel %s (subscription %s)", f.Package, f.Channel, f.Subscription)
+	case FactNoStartingCSV:
+		if f.Channel == "" {
+			return fmt.Sprintf("package %s has no bundle %s, the startingCSV of subscription %s", f.Package, f.Bundle, f.Subscription)
+		}
+		return fmt.Sprintf("channel %s of package %s has no bundle %s, the startingCSV of subscription %s", f.Channel, f.Package, f.Bundle, f.Subscription)
+	case FactSubscriptionCandidates:
+		if len(f.Candidates) == 0 {
+			return fmt.Sprintf("subscription %s has no candidate bundle", f.Subscription)
+		}
+		return fmt.Sprintf("subscription %s can only be satisfied by %s", f.Subscription, candidateList(f.Candidates, "or"))
+	case FactInstalled:
+		return fmt.Sprintf("installed CSV %s has no subscription and must stay", f.CSV)
+	case FactRequirement:
+		s := fmt.Sprintf("%s requires %s %s", f.subject(), f.Property, f.Requirement)
+		if f.FailureMessage != "" {
+			s += fmt.Sprintf(" (%q)", f.FailureMessage)
+		}
+		if len(f.Candidates) == 0 {
+			return s + ", which nothing satisfies"
+		}
+		return s + ", satisfied only by " + candidateList(f.Candidates, "or")
+	case FactDeprecated:
+		return fmt.Sprintf("%s is deprecated (olm.deprecated) and is never selected", f.subject())
+	case FactReplacement:
+		return fmt.Sprintf("bundle %s would replace installed CSV %s and cannot be installed beside it", f.Bundle, f.CSV)
+	case FactOnePerPackage:
+		return fmt.Sprintf("at most one bundle of package %s can be installed: %s", f.Package, candidateList(f.Candidates, "and"))
+	case FactOnePerAPI:
+		return fmt.Sprintf("at most one provider of API %s can be installed: %s", f.Requirement, candidateList(f.Candidates, "and"))
+	}
+	return string(f.Kind)
+}
+
+// ConflictError reports that the namespace's subscriptions and installed
+// CSVs cannot be resolved together. Facts is a minimal set of facts that
+// together make resolution impossible (dropping any one makes it possible),
+// in a stable order: subscriptions and installed CSVs first, then
+// requirements and uniqueness rules in the order resolution met them.
+type ConflictError struct {
+	Namespace string `json:"namespace"`
+	Facts     []Fact `json:"facts"`
+}
+
+// Error returns a first readable message: every fact, in order.
+func (e *ConflictError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "cannot resolve namespace %q: ", e.Namespace)
+	for i := range e.Facts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Facts[i].String())
+	}
+	return b.String()
+}
