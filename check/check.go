@@ -1,0 +1,393 @@
+// Package check runs semantic checks on operator catalogs — the questions a
+// catalog's maintainers and users ask beyond the structure that opm validate
+// checks: can every bundle be installed on an empty cluster from its catalog
+// alone, can every bundle upgrade to its channel head, do upgrade edges go
+// up, do skipRanges and deprecations name something, and which requirements
+// only another catalog satisfies.
+//
+// [Run] takes one or more catalogs and returns a [Report]: the findings of
+// every selected check — the structural findings of [graph.Catalog.Validate]
+// included — sorted deterministically, counts per code and the upgrade path
+// statistics of every package. The same input always gives the same report,
+// byte for byte, whatever the concurrency.
+package check
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// Input is one catalog to check. Name identifies it in findings (for
+// example "community" or "olm/community-operators"); names should be unique
+// among the inputs of one Run.
+type Input struct {
+	Name    string
+	Catalog *graph.Catalog
+}
+
+// Check names one group of checks. The values are stable and may be used on
+// a command line.
+type Check string
+
+// The checks [Run] knows, in the order they are documented.
+const (
+	// Structural runs graph.Catalog.Validate: blob validity, default
+	// channels, heads, cycles, replacement chains, versions, skipRanges.
+	Structural Check = "structural"
+	// Reachability checks that every channel entry can reach its channel
+	// head along the channel's upgrade edges and records the upgrade path
+	// lengths of every package (Report.Paths).
+	Reachability Check = "reachability"
+	// Direction checks the upgrade edges themselves: edges to a lower
+	// version, skipRanges that match nothing, replaces/skips that name a
+	// bundle of another package.
+	Direction Check = "direction"
+	// Deprecations checks olm.deprecations entries and deprecated default
+	// channel heads.
+	Deprecations Check = "deprecations"
+	// Catalogs checks, when several catalogs are given, which requirements
+	// only another catalog satisfies.
+	Catalogs Check = "catalogs"
+)
+
+// AllChecks returns every check in documentation order. The caller owns the
+// returned slice.
+func AllChecks() []Check {
+	return []Check{Structural, Reachability, Direction, Deprecations, Catalogs}
+}
+
+// ParseCheck returns the check named s, or an error listing the known names.
+func ParseCheck(s string) (Check, error) {
+	for _, c := range AllChecks() {
+		if string(c) == s {
+			return c, nil
+		}
+	}
+	names := make([]string, 0, 6)
+	for _, c := range AllChecks() {
+		names = append(names, string(c))
+	}
+	return "", fmt.Errorf("unknown check %q (known: %s)", s, strings.Join(names, ", "))
+}
+
+// Options tunes Run. The zero value runs every check with one worker per
+// CPU.
+type Options struct {
+	// Checks selects the checks to run; empty means all of them.
+	Checks []Check
+	// Concurrency is the number of workers; zero or less means
+	// runtime.GOMAXPROCS(0). It never changes the report.
+	Concurrency int
+}
+
+func (o Options) enabled(c Check) bool {
+	return len(o.Checks) == 0 || slices.Contains(o.Checks, c)
+}
+
+func (o Options) workers() int {
+	if o.Concurrency > 0 {
+		return o.Concurrency
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// Report is the result of Run. It is a plain value: JSON-serialisable, and
+// owned by the caller.
+type Report struct {
+	// Findings of every catalog, sorted by catalog (in input order), then
+	// package, channel, bundle, code and message.
+	Findings []Finding `json:"findings"`
+	// Catalogs summarises each input, in input order.
+	Catalogs []CatalogSummary `json:"catalogs"`
+	// Paths holds the upgrade path statistics of every package that has
+	// channels, sorted by catalog (in input order) then package. Empty when
+	// the Reachability check did not run.
+	Paths []PathStats `json:"paths,omitempty"`
+}
+
+// CatalogSummary counts what a catalog holds and what was found in it.
+type CatalogSummary struct {
+	Name     string `json:"name"`
+	Packages int    `json:"packages"`
+	Channels int    `json:"channels"`
+	Bundles  int    `json:"bundles"`
+	// Counts holds one entry per code found, sorted by code.
+	Counts []CodeCount `json:"counts"`
+}
+
+// CodeCount is the number of findings of one code.
+type CodeCount struct {
+	Code     string         `json:"code"`
+	Severity graph.Severity `json:"-"`
+	Count    int            `json:"count"`
+}
+
+// MarshalJSON writes the severity by name.
+func (c CodeCount) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Code     string `json:"code"`
+		Severity string `json:"severity"`
+		Count    int    `json:"count"`
+	}{c.Code, SeverityName(c.Severity), c.Count})
+}
+
+// Counts returns the number of findings per code over all catalogs, sorted
+// by code. The caller owns the returned slice.
+func (r *Report) Counts() []CodeCount {
+	return countCodes(r.Findings)
+}
+
+// Max returns the highest severity among the findings and whether there is
+// any finding at all.
+func (r *Report) Max() (graph.Severity, bool) {
+	if len(r.Findings) == 0 {
+		return graph.SeverityInfo, false
+	}
+	m := r.Findings[0].Severity
+	for _, f := range r.Findings[1:] {
+		m = max(m, f.Severity)
+	}
+	return m, true
+}
+
+// Errors returns the findings of severity error, in report order. The
+// caller owns the returned slice.
+func (r *Report) Errors() []Finding {
+	return r.AtLeast(graph.SeverityError)
+}
+
+// AtLeast returns the findings of severity s or higher, in report order.
+// The caller owns the returned slice.
+func (r *Report) AtLeast(s graph.Severity) []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Severity >= s {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func countCodes(fs []Finding) []CodeCount {
+	byCode := map[string]*CodeCount{}
+	for _, f := range fs {
+		c := byCode[f.Code]
+		if c == nil {
+			c = &CodeCount{Code: f.Code, Severity: f.Severity}
+			byCode[f.Code] = c
+		}
+		c.Count++
+		c.Severity = max(c.Severity, f.Severity)
+	}
+	out := make([]CodeCount, 0, len(byCode))
+	for _, c := range byCode {
+		out = append(out, *c)
+	}
+	slices.SortFunc(out, func(a, b CodeCount) int { return strings.Compare(a.Code, b.Code) })
+	return out
+}
+
+// Run checks every catalog of catalogs with the checks opts selects and
+// returns the report. Checks of one catalog never look at another, except
+// the Catalogs check, which compares them. Run fails only when ctx is done
+// (the error then matches errors.Is(err, ctx.Err())), when an input has no
+// catalog or repeats another's name, when a check is unknown, or when the resolver fails for a reason other than a conflict.
+// Run is safe to call concurrently; it does not modify the catalogs.
+func Run(ctx context.Context, catalogs []Input, opts Options) (*Report, error) {
+	for i, in := range catalogs {
+		if in.Catalog == nil {
+			return nil, fmt.Errorf("input %d (%q): no catalog", i, in.Name)
+		}
+	}
+	seen := map[string]bool{}
+	for i, in := range catalogs {
+		if seen[in.Name] {
+			return nil, fmt.Errorf("input %d: duplicate catalog name %q", i, in.Name)
+		}
+		seen[in.Name] = true
+	}
+	for _, c := range opts.Checks {
+		if _, err := ParseCheck(string(c)); err != nil {
+			return nil, err
+		}
+	}
+	r := &runner{opts: opts, inputs: catalogs}
+	if err := r.run(ctx); err != nil {
+		return nil, err
+	}
+	return r.report(), nil
+}
+
+// runner holds the state of one Run.
+type runner struct {
+	opts   Options
+	inputs []Input
+	// findings[i] holds the findings of inputs[i], unsorted.
+	findings [][]Finding
+	paths    [][]PathStats
+}
+
+// job is one unit of work of the worker pool; it returns findings for the
+// catalog it belongs to and, for package jobs, path statistics.
+type job struct {
+	catalog int
+	run     func(ctx context.Context) ([]Finding, *PathStats, error)
+}
+
+type jobResult struct {
+	findings []Finding
+	paths    *PathStats
+	err      error
+}
+
+func (r *runner) run(ctx context.Context) error {
+	var jobs []job
+	for i, in := range r.inputs {
+		jobs = append(jobs, r.catalogJobs(i, in)...)
+	}
+	results := make([]jobResult, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(r.opts.workers(), max(len(jobs), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				if err := ctx.Err(); err != nil {
+					results[i].err = err
+					continue
+				}
+				fs, ps, err := jobs[i].run(ctx)
+				results[i] = jobResult{fs, ps, err}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("check: %w", err)
+	}
+	r.findings = make([][]Finding, len(r.inputs))
+	r.paths = make([][]PathStats, len(r.inputs))
+	for i, res := range results {
+		if res.err != nil {
+			return res.err
+		}
+		c := jobs[i].catalog
+		r.findings[c] = append(r.findings[c], res.findings...)
+		if res.paths != nil {
+			r.paths[c] = append(r.paths[c], *res.paths)
+		}
+	}
+	return nil
+}
+
+func (r *runner) report() *Report {
+	rep := &Report{Findings: []Finding{}, Catalogs: make([]CatalogSummary, len(r.inputs))}
+	for i, in := range r.inputs {
+		fs := r.findings[i]
+		slices.SortFunc(fs, compareFindings)
+		rep.Findings = append(rep.Findings, fs...)
+		s := CatalogSummary{Name: in.Name, Counts: countCodes(fs)}
+		for _, p := range in.Catalog.Packages() {
+			s.Packages++
+			s.Channels += len(p.Channels)
+			s.Bundles += len(p.Bundles)
+		}
+		rep.Catalogs[i] = s
+		ps := r.paths[i]
+		slices.SortFunc(ps, func(a, b PathStats) int { return strings.Compare(a.Package, b.Package) })
+		rep.Paths = append(rep.Paths, ps...)
+	}
+	return rep
+}
+
+// catalogJobs lists the work for one catalog: the structural validation,
+// one job per package for the graph checks, one for the cross-catalog check
+// and the installability jobs.
+func (r *runner) catalogJobs(ci int, in Input) []job {
+	var jobs []job
+	cat := in.Catalog
+	name := in.Name
+	if r.opts.enabled(Structural) {
+		jobs = append(jobs, job{ci, func(context.Context) ([]Finding, *PathStats, error) {
+			return structural(name, cat), nil, nil
+		}})
+	}
+	graphChecks := r.opts.enabled(Reachability) || r.opts.enabled(Direction) || r.opts.enabled(Deprecations)
+	if graphChecks {
+		for _, p := range cat.Packages() {
+			jobs = append(jobs, job{ci, func(context.Context) ([]Finding, *PathStats, error) {
+				fs, ps := r.packageChecks(name, cat, p)
+				return fs, ps, nil
+			}})
+		}
+	}
+	if r.opts.enabled(Catalogs) && len(r.inputs) > 1 {
+		jobs = append(jobs, job{ci, func(context.Context) ([]Finding, *PathStats, error) {
+			return otherCatalogs(r.inputs, ci), nil, nil
+		}})
+	}
+	return jobs
+}
+
+// packageChecks runs the per-package graph checks that opts selects.
+func (r *runner) packageChecks(name string, cat *graph.Catalog, p *graph.Package) ([]Finding, *PathStats) {
+	var fs []Finding
+	var ps *PathStats
+	if r.opts.enabled(Reachability) {
+		var rf []Finding
+		rf, ps = reachability(name, p)
+		ps.Catalog = name
+		fs = append(fs, rf...)
+	}
+	if r.opts.enabled(Direction) {
+		fs = append(fs, direction(name, cat, p)...)
+	}
+	if r.opts.enabled(Deprecations) {
+		fs = append(fs, deprecations(name, p)...)
+	}
+	return fs, ps
+}
+
+func structural(name string, cat *graph.Catalog) []Finding {
+	vs := cat.Validate()
+	out := make([]Finding, len(vs))
+	for i, v := range vs {
+		out[i] = Finding{
+			Severity: v.Severity,
+			Code:     v.Code,
+			Catalog:  name,
+			Package:  v.Package,
+			Channel:  v.Channel,
+			Bundle:   v.Bundle,
+			Message:  v.Message,
+			Pos:      v.Pos,
+		}
+	}
+	return out
+}
+
+func compareFindings(a, b Finding) int {
+	return cmp.Or(
+		strings.Compare(a.Package, b.Package),
+		strings.Compare(a.Channel, b.Channel),
+		strings.Compare(a.Bundle, b.Bundle),
+		strings.Compare(a.Code, b.Code),
+		strings.Compare(a.Message, b.Message),
+		cmp.Compare(a.Severity, b.Severity),
+		strings.Compare(a.Pos.File, b.Pos.File),
+		cmp.Compare(a.Pos.Offset, b.Pos.Offset),
+	)
+}

@@ -1,0 +1,635 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// key returns "catalog code package/channel bundle" for a finding.
+func key(f Finding) string {
+	obj := f.Package
+	if f.Channel != "" {
+		obj += "/" + f.Channel
+	}
+	if f.Bundle != "" {
+		obj += " " + f.Bundle
+	}
+	return f.Catalog + " " + f.Code + " " + obj
+}
+
+type checkCase struct {
+	name   string
+	reason string
+	specs  []string
+	// want lists the keys of the findings, in report order.
+	want []string
+	// messages holds substrings that the findings' messages must contain,
+	// in order, one per finding (empty: not checked).
+	messages []string
+}
+
+func runCases(t *testing.T, checks []Check, cases []checkCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var ins []Input
+			for i, s := range tc.specs {
+				ins = append(ins, Input{Name: string(rune('a' + i)), Catalog: buildSpec(t, s)})
+			}
+			rep, err := Run(t.Context(), ins, Options{Checks: checks})
+			if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			var got []string
+			for _, f := range rep.Findings {
+				got = append(got, key(f))
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Fatalf("findings (%s):\n got %q\nwant %q\nall:\n%s", tc.reason, got, tc.want, listing(rep))
+			}
+			for i, m := range tc.messages {
+				if m != "" && !strings.Contains(rep.Findings[i].Message, m) {
+					t.Errorf("finding %d message %q does not contain %q", i, rep.Findings[i].Message, m)
+				}
+			}
+		})
+	}
+}
+
+func listing(rep *Report) string {
+	var b strings.Builder
+	for _, f := range rep.Findings {
+		b.WriteString(f.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestReachability(t *testing.T) {
+	runCases(t, []Check{Reachability}, []checkCase{
+		{
+			name: "sound chain",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+channel p stable
+  entry p.v3 replaces=p.v2
+  entry p.v2 replaces=p.v1
+  entry p.v1
+`},
+		},
+		{
+			name:   "skips without replaces strands the older entries",
+			reason: "p.v3 skips p.v2 but replaces nothing, so p.v1 (which p.v2 replaces) cannot move past p.v2; the pattern of ncn-operator",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+channel p stable
+  entry p.v3 skips=p.v2
+  entry p.v2 replaces=p.v1
+  entry p.v1
+`},
+		},
+		{
+			name:   "skips only the middle",
+			reason: "p.v3 skips p.v2; nothing leads from p.v1 anywhere: it is a second head",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+channel p stable
+  entry p.v3 skips=p.v2
+  entry p.v2
+  entry p.v1
+`},
+			want:     []string{"a no-upgrade-path p/stable p.v1"},
+			messages: []string{`"p.v1" cannot upgrade to the channel head "p.v3" (the channel has 2 heads): no entry replaces it`},
+		},
+		{
+			name:   "skipRange rescues a second head",
+			reason: "fqdn-egress-operator: v1.0.3 has only a skipRange, v1.0.2 is a second head by replaces/skips but reaches v1.0.3 through the range",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.1
+bundle p p.v2 1.0.2
+bundle p p.v3 1.0.3
+channel p stable
+  entry p.v3 skipRange='<1.0.3'
+  entry p.v2 replaces=p.v1
+  entry p.v1
+`},
+		},
+		{
+			name:   "no edges at all",
+			reason: "reportportal-operator: every entry is a head; the newest is the channel's head, the others are stranded",
+			specs: []string{`
+package p alpha
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+channel p alpha
+  entry p.v1
+  entry p.v2
+  entry p.v3
+`},
+			want: []string{"a no-upgrade-path p/alpha p.v1", "a no-upgrade-path p/alpha p.v2"},
+		},
+		{
+			name:   "stranded behind a second head",
+			reason: "camel-k: p.v2 replaces p.v0, which does not exist, so p.v1 is left behind; the message names where p.v1's upgrades end",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+bundle p p.v1a 1.1.0
+channel p stable
+  entry p.v3 replaces=p.v2
+  entry p.v2 replaces=p.v0
+  entry p.v1a replaces=p.v1
+  entry p.v1
+`},
+			want:     []string{"a no-upgrade-path p/stable p.v1", "a no-upgrade-path p/stable p.v1a"},
+			messages: []string{`its upgrades (1 reachable entries) end at "p.v1a"`, `no entry replaces it`},
+		},
+		{
+			name:   "per channel",
+			reason: "a bundle sound in one channel and stranded in another is reported for the second only",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+channel p fast
+  entry p.v2
+  entry p.v1
+channel p stable
+  entry p.v2 replaces=p.v1
+  entry p.v1
+`},
+			want: []string{"a no-upgrade-path p/fast p.v1"},
+		},
+		{
+			name:   "cycle has no head",
+			reason: "a channel with no head is reported by the structural checks only",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+channel p stable
+  entry p.v2 replaces=p.v1
+  entry p.v1 replaces=p.v2
+`},
+		},
+	})
+}
+
+func TestPathStats(t *testing.T) {
+	cat := buildSpec(t, `
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+bundle p p.v4 4.0.0
+bundle p p.x 0.1.0
+channel p stable
+  entry p.v4 replaces=p.v3 skipRange='>=1.0.0 <2.0.0'
+  entry p.v3 replaces=p.v2
+  entry p.v2 replaces=p.v1
+  entry p.v1
+  entry p.x
+channel p fast
+  entry p.v4 replaces=p.v3
+  entry p.v3
+package q stable
+bundle q q.v1 1.0.0
+channel q stable
+  entry q.v1
+`)
+	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{Checks: []Check{Reachability}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []PathStats{
+		{Catalog: "c", Package: "p", Entries: 5, Stranded: 1, Lengths: []LengthCount{{1, 3}, {2, 1}}},
+		{Catalog: "c", Package: "q", Entries: 0, Stranded: 0},
+	}
+	got, _ := json.Marshal(rep.Paths)
+	wantJSON, _ := json.Marshal(want)
+	if !bytes.Equal(got, wantJSON) {
+		t.Errorf("paths:\n got %s\nwant %s", got, wantJSON)
+	}
+	if m := rep.Paths[0].MaxHops(); m != 2 {
+		t.Errorf("MaxHops = %d, want 2", m)
+	}
+}
+
+// TestReachabilityAgreesWithGraph checks the check's own distance
+// computation against graph.Channel.ShortestPath on every entry of a few
+// channels.
+func TestReachabilityAgreesWithGraph(t *testing.T) {
+	cat := buildSpec(t, `
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 1.1.0
+bundle p p.v3 1.2.0
+bundle p p.v4 2.0.0
+bundle p p.v5 2.1.0
+bundle p p.bad notaversion
+channel p stable
+  entry p.v5 replaces=p.v4 skipRange='>=1.1.0 <2.0.0'
+  entry p.v4 skips=p.v3
+  entry p.v3 replaces=p.v2
+  entry p.v2 replaces=p.v1
+  entry p.v1
+  entry p.bad
+`)
+	p := cat.Package("p")
+	for _, c := range p.Channels {
+		head, ok := channelHead(c)
+		if !ok {
+			t.Fatalf("channel %q has no head", c.Name)
+		}
+		g := newChannelGraph(p, c)
+		dist := g.distancesTo(g.index[head])
+		for i, name := range g.names {
+			path, ok := c.ShortestPath(name, head)
+			switch {
+			case !ok && dist[i] >= 0:
+				t.Errorf("%s: graph finds no path, check finds %d hops", name, dist[i])
+			case ok && dist[i] != len(path)-1:
+				t.Errorf("%s: graph path %v (%d hops), check %d hops", name, path, len(path)-1, dist[i])
+			}
+		}
+	}
+}
+
+func TestDirection(t *testing.T) {
+	runCases(t, []Check{Direction}, []checkCase{
+		{
+			name: "upward edges",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+channel p stable
+  entry p.v3 replaces=p.v2 skips=p.v1 skipRange='<3.0.0'
+  entry p.v2 replaces=p.v1
+  entry p.v1
+`},
+		},
+		{
+			name: "replaces a higher version",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+channel p stable
+  entry p.v1 replaces=p.v2
+  entry p.v2
+`},
+			want:     []string{"a downgrade-edge p/stable p.v1"},
+			messages: []string{`"p.v1" (1.0.0) replaces "p.v2" (2.0.0): the upgrade goes to a lower version`},
+		},
+		{
+			name:   "skips and skipRange to lower versions",
+			reason: "one finding per edge; the skipRange of p.v2 contains p.v3's version as well as p.v1's",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+channel p stable
+  entry p.v2 skips=p.v3 skipRange='<4.0.0'
+  entry p.v3
+  entry p.v1
+`},
+			want: []string{"a downgrade-edge p/stable p.v2", "a downgrade-edge p/stable p.v2"},
+			messages: []string{
+				`"p.v2" (2.0.0) skips "p.v3" (3.0.0)`,
+				`skipRange "<4.0.0" of "p.v2" (2.0.0) contains "p.v3" (3.0.0)`,
+			},
+		},
+		{
+			name:   "equal versions are not a downgrade",
+			reason: "duplicate versions are the structural checks' business",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v1b 1.0.0
+channel p stable
+  entry p.v1b replaces=p.v1
+  entry p.v1
+`},
+		},
+		{
+			name:   "skipRange matching nothing",
+			reason: "only the entry's own version is in range, and a bundle outside the channel does not count",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v9 0.9.0
+channel p stable
+  entry p.v2 replaces=p.v1 skipRange='>=2.0.0 <3.0.0'
+  entry p.v1 skipRange='<1.0.0'
+channel p other
+  entry p.v9
+`},
+			want: []string{"a skip-range-matches-nothing p/stable p.v1", "a skip-range-matches-nothing p/stable p.v2"},
+		},
+		{
+			name:   "unparsable skipRange is structural",
+			reason: "'<v2.8.0' does not parse; the structural check reports it, the direction check says nothing",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+channel p stable
+  entry p.v2 replaces=p.v1 skipRange='<v2.8.0'
+  entry p.v1
+`},
+		},
+		{
+			name:   "cross-package edges",
+			reason: "q.v1 is a bundle of q, not of p; p.gone is nothing at all (dangling, structural)",
+			specs: []string{`
+package p stable
+bundle p p.v2 2.0.0
+channel p stable
+  entry p.v2 replaces=q.v1 skips=p.gone
+package q stable
+bundle q q.v1 1.0.0
+channel q stable
+  entry q.v1
+`},
+			want:     []string{"a cross-package-edge p/stable p.v2"},
+			messages: []string{`"p.v2" replaces "q.v1", which is not a bundle of package "p" but of "q"`},
+		},
+	})
+}
+
+func TestDeprecations(t *testing.T) {
+	runCases(t, []Check{Deprecations}, []checkCase{
+		{
+			name: "head deprecated",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+channel p stable
+  entry p.v2 replaces=p.v1
+  entry p.v1
+deprecate p olm.bundle p.v2
+`},
+			want: []string{"a default-channel-head-deprecated p/stable p.v2"},
+		},
+		{
+			name:   "older bundle deprecated",
+			reason: "deprecating what the head replaces is the normal way to retire a version",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+channel p stable
+  entry p.v2 replaces=p.v1
+  entry p.v1
+deprecate p olm.bundle p.v1
+`},
+		},
+		{
+			name: "head has olm.deprecated",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0 deprecated
+channel p stable
+  entry p.v1
+`},
+			want:     []string{"a default-channel-head-deprecated p/stable p.v1"},
+			messages: []string{"olm.deprecated property"},
+		},
+		{
+			name: "default channel deprecated",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+channel p stable
+  entry p.v1
+channel p fast
+  entry p.v1
+deprecate p olm.channel stable
+`},
+			want: []string{"a default-channel-deprecated p/stable"},
+		},
+		{
+			name: "other channel deprecated",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+channel p stable
+  entry p.v1
+channel p fast
+  entry p.v1
+deprecate p olm.channel fast
+`},
+		},
+		{
+			name:   "whole package deprecated",
+			reason: "a deprecated package may deprecate its default channel and head too",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+channel p stable
+  entry p.v1
+deprecate p olm.package
+deprecate p olm.bundle p.v1
+`},
+		},
+	})
+}
+
+func TestOtherCatalogs(t *testing.T) {
+	const needs = `
+package app stable
+bundle app app.v1 1.0.0 requires-package=dep:>=1.0.0 requires-gvk=example.com/v1/Widget requires-label=l
+channel app stable
+  entry app.v1
+`
+	runCases(t, []Check{Catalogs}, []checkCase{
+		{
+			name:  "single catalog",
+			specs: []string{needs},
+		},
+		{
+			name:   "all met elsewhere",
+			reason: "one finding per requirement, each naming the catalog and bundles that meet it",
+			specs: []string{needs, `
+package dep stable
+bundle dep dep.v1 1.2.0 gvk=example.com/v1/Widget label=l
+channel dep stable
+  entry dep.v1
+`},
+			want: []string{
+				"a satisfied-by-other-catalog app app.v1",
+				"a satisfied-by-other-catalog app app.v1",
+				"a satisfied-by-other-catalog app app.v1",
+			},
+			messages: []string{
+				`"app.v1" requires olm.gvk.required example.com/v1 Widget: no bundle of catalog "a" meets it, catalog "b" ("dep.v1") does`,
+				`olm.label.required "l"`,
+				`olm.package.required dep ">=1.0.0"`,
+			},
+		},
+		{
+			name:   "met at home",
+			reason: "a requirement its own catalog meets is not reported, even if another meets it too",
+			specs: []string{needs + `
+package dep stable
+bundle dep dep.v1 1.2.0 gvk=example.com/v1/Widget label=l
+channel dep stable
+  entry dep.v1
+`, `
+package dep stable
+bundle dep dep.v1 1.2.0 gvk=example.com/v1/Widget label=l
+channel dep stable
+  entry dep.v1
+`},
+		},
+		{
+			name:   "not candidates elsewhere",
+			reason: "out of range, deprecated, or skipped in its only channel: none can be selected",
+			specs: []string{needs, `
+package dep stable
+bundle dep dep.v0 0.9.0 gvk=example.com/v1/Widget
+bundle dep dep.v1 1.2.0 label=l deprecated
+bundle dep dep.v2 1.3.0
+channel dep stable
+  entry dep.v3 skips=dep.v2
+  entry dep.v2
+  entry dep.v1
+  entry dep.v0
+`},
+			want:     []string{"a satisfied-by-other-catalog app app.v1"},
+			messages: []string{`olm.gvk.required`},
+		},
+		{
+			name:   "own package does not count",
+			reason: "a bundle's own package never satisfies its own requirement, in any catalog",
+			specs: []string{`
+package app stable
+bundle app app.v1 1.0.0 requires-gvk=example.com/v1/Widget
+channel app stable
+  entry app.v1
+`, `
+package app stable
+bundle app app.v2 2.0.0 gvk=example.com/v1/Widget
+channel app stable
+  entry app.v2
+`},
+		},
+		{
+			name: "constraint",
+			specs: []string{`
+package app stable
+bundle app app.v1 1.0.0 'constraint={"failureMessage":"needs dep 1.x","all":{"constraints":[{"package":{"packageName":"dep","versionRange":">=1.0.0"}},{"not":{"constraints":[{"gvk":{"group":"x","version":"v1","kind":"Bad"}}]}}]}}'
+channel app stable
+  entry app.v1
+`, `
+package dep stable
+bundle dep dep.v1 1.2.0 gvk=x/v1/Bad
+bundle dep dep.v2 1.3.0
+channel dep stable
+  entry dep.v2 replaces=dep.v1
+  entry dep.v1
+`},
+			want:     []string{"a satisfied-by-other-catalog app app.v1"},
+			messages: []string{`olm.constraint all(package dep ">=1.0.0", not(gvk x/v1 Bad)) ("needs dep 1.x"): no bundle of catalog "a" meets it, catalog "b" ("dep.v2") does`},
+		},
+	})
+}
+
+func TestStructuralIncluded(t *testing.T) {
+	rep, err := Run(t.Context(), []Input{{Name: "a", Catalog: buildSpec(t, `
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+channel p stable
+  entry p.v1
+  entry p.v2
+`)}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, f := range rep.Findings {
+		codes = append(codes, f.Code)
+	}
+	if !slices.Contains(codes, graph.CodeMultipleHeads) || !slices.Contains(codes, CodeNoUpgradePath) {
+		t.Errorf("codes %q: want both %q and %q", codes, graph.CodeMultipleHeads, CodeNoUpgradePath)
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	cat := buildSpec(t, "package p stable\nbundle p p.v1 1.0.0\nchannel p stable\n  entry p.v1\n")
+	tests := []struct {
+		name string
+		in   []Input
+		opts Options
+		want string
+	}{
+		{"nil catalog", []Input{{Name: "x"}}, Options{}, `input 0 ("x"): no catalog`},
+		{"duplicate name", []Input{{Name: "x", Catalog: cat}, {Name: "x", Catalog: cat}}, Options{}, `input 1: duplicate catalog name "x"`},
+		{"unknown check", []Input{{Name: "x", Catalog: cat}}, Options{Checks: []Check{"speling"}}, `unknown check "speling"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(t.Context(), tc.in, tc.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	_, err := Run(ctx, []Input{{Name: "x", Catalog: cat}}, Options{})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Run: err = %v, want context.Canceled", err)
+	}
+}
+
+func TestFindingJSONRoundTrip(t *testing.T) {
+	in := []Finding{
+		{Severity: graph.SeverityError, Code: "x", Catalog: "c", Package: "p", Channel: "ch", Bundle: "b", Message: "m", Pos: graph.Position{File: "f.json", Line: 3, Offset: 10}},
+		{Severity: graph.SeverityInfo, Code: "y", Catalog: "c", Message: "n"},
+	}
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `[{"severity":"error","code":"x","catalog":"c","package":"p","channel":"ch","bundle":"b","message":"m","pos":{"File":"f.json","Line":3,"Offset":10}},{"severity":"info","code":"y","catalog":"c","message":"n"}]`
+	if string(data) != want {
+		t.Errorf("JSON:\n got %s\nwant %s", data, want)
+	}
+	var out []Finding
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(out, in) {
+		t.Errorf("round trip: got %+v, want %+v", out, in)
+	}
+	if err := json.Unmarshal([]byte(`{"severity":"fatal"}`), new(Finding)); err == nil {
+		t.Error("unknown severity: no error")
+	}
+}

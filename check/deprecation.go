@@ -1,0 +1,68 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// The reference schemas of olm.deprecations entries.
+const (
+	schemaPackage = "olm.package"
+	schemaChannel = "olm.channel"
+	schemaBundle  = "olm.bundle"
+)
+
+// deprecations checks whether the default channel of p, or that channel's
+// head, is deprecated while the package is not. Entries of olm.deprecations
+// that name nothing are reported by the structural checks
+// (graph.CodeInvalidDeprecation), not here.
+func deprecations(catalog string, p *graph.Package) []Finding {
+	var fs []Finding
+	add := func(code, channel, bundle, msg string) {
+		fs = append(fs, Finding{
+			Severity: graph.SeverityWarning, Code: code, Catalog: catalog,
+			Package: p.Name, Channel: channel, Bundle: bundle, Message: msg,
+			Pos: bundlePos(p, bundle),
+		})
+	}
+	pkgDeprecated := false
+	channels := map[string]bool{}
+	bundles := map[string]bool{}
+	for _, d := range p.Deprecations {
+		ref := d.Reference
+		switch ref.Schema {
+		case schemaPackage:
+			pkgDeprecated = true
+		case schemaChannel:
+			channels[ref.Name] = true
+		case schemaBundle:
+			bundles[ref.Name] = true
+		}
+	}
+	if pkgDeprecated {
+		return fs
+	}
+	dc := p.Channel(p.DefaultChannel)
+	if dc == nil {
+		return fs // reported by the structural checks
+	}
+	if channels[dc.Name] {
+		add(CodeDefaultChannelDeprecated, dc.Name, "",
+			fmt.Sprintf("default channel %q is deprecated but package %q is not", dc.Name, p.Name))
+		return fs
+	}
+	head, ok := channelHead(dc)
+	if !ok {
+		return fs
+	}
+	switch b := p.Bundle(head); {
+	case bundles[head]:
+		add(CodeDefaultChannelHeadDeprecated, dc.Name, head,
+			fmt.Sprintf("%q, the head of default channel %q, is deprecated (olm.deprecations) but package %q is not", head, dc.Name, p.Name))
+	case b != nil && b.Deprecated:
+		add(CodeDefaultChannelHeadDeprecated, dc.Name, head,
+			fmt.Sprintf("%q, the head of default channel %q, has the olm.deprecated property: a new subscription to the channel cannot install it", head, dc.Name))
+	}
+	return fs
+}

@@ -1,0 +1,238 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// requirement is one requirement of a bundle, in a form that can be matched
+// against the bundles of any catalog.
+type requirement struct {
+	// text describes the requirement in words, e.g. "olm.gvk.required
+	// example.com/v1 Widget".
+	text string
+	// candidates returns the bundles of cat that satisfy the requirement
+	// as a predicate, before the rules about candidates apply.
+	candidates func(cat *graph.Catalog) []*graph.Bundle
+}
+
+// requirements returns b's requirements in a fixed order: olm.gvk.required,
+// olm.package.required, olm.label.required, olm.constraint, each in property
+// order. Constraints with a cel node are left out: they cannot be evaluated
+// here.
+func requirements(b *graph.Bundle) []requirement {
+	var rs []requirement
+	for _, g := range b.RequiresGVK {
+		rs = append(rs, requirement{
+			text:       fmt.Sprintf("%s %s", graph.TypeGVKRequired, g),
+			candidates: func(cat *graph.Catalog) []*graph.Bundle { return cat.Providers(g) },
+		})
+	}
+	for _, r := range b.RequiresPackage {
+		rs = append(rs, requirement{
+			text:       fmt.Sprintf("%s %s %q", graph.TypePackageRequired, r.Package, r.Range.String()),
+			candidates: func(cat *graph.Catalog) []*graph.Bundle { return packageInRange(cat, r) },
+		})
+	}
+	for _, l := range b.RequiresLabel {
+		rs = append(rs, requirement{
+			text:       fmt.Sprintf("%s %q", graph.TypeLabelRequired, l),
+			candidates: func(cat *graph.Catalog) []*graph.Bundle { return cat.LabelProviders(l) },
+		})
+	}
+	for _, c := range b.Constraints {
+		if hasCEL(c) {
+			continue
+		}
+		text := fmt.Sprintf("%s %s", graph.TypeConstraint, describeConstraint(c))
+		if c.FailureMessage != "" {
+			text += fmt.Sprintf(" (%q)", c.FailureMessage)
+		}
+		rs = append(rs, requirement{
+			text: text,
+			candidates: func(cat *graph.Catalog) []*graph.Bundle {
+				var out []*graph.Bundle
+				for _, p := range cat.Packages() {
+					for _, x := range p.Bundles {
+						if matchConstraint(c, x) {
+							out = append(out, x)
+						}
+					}
+				}
+				return out
+			},
+		})
+	}
+	return rs
+}
+
+func packageInRange(cat *graph.Catalog, r graph.PackageRequirement) []*graph.Bundle {
+	p := cat.Package(r.Package)
+	if p == nil {
+		return nil
+	}
+	var out []*graph.Bundle
+	for _, b := range p.Bundles {
+		if v, ok := versionOf(b); ok && r.Range.Contains(v) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+func hasCEL(c graph.Constraint) bool {
+	if c.Kind == graph.ConstraintCEL {
+		return true
+	}
+	for _, ch := range c.Children {
+		if hasCEL(ch) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchConstraint reports whether bundle b satisfies constraint c as a
+// predicate (cel nodes never match).
+func matchConstraint(c graph.Constraint, b *graph.Bundle) bool {
+	switch c.Kind {
+	case graph.ConstraintPackage:
+		v, ok := versionOf(b)
+		return ok && b.Package == c.Package.Package && c.Package.Range.Contains(v)
+	case graph.ConstraintGVK:
+		for _, g := range b.Provides {
+			if g == c.GVK {
+				return true
+			}
+		}
+		return false
+	case graph.ConstraintAll:
+		for _, ch := range c.Children {
+			if !matchConstraint(ch, b) {
+				return false
+			}
+		}
+		return true
+	case graph.ConstraintAny:
+		for _, ch := range c.Children {
+			if matchConstraint(ch, b) {
+				return true
+			}
+		}
+		return false
+	case graph.ConstraintNot:
+		for _, ch := range c.Children {
+			if matchConstraint(ch, b) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func describeConstraint(c graph.Constraint) string {
+	switch c.Kind {
+	case graph.ConstraintPackage:
+		return fmt.Sprintf("package %s %q", c.Package.Package, c.Package.Range.String())
+	case graph.ConstraintGVK:
+		return fmt.Sprintf("gvk %s", c.GVK)
+	case graph.ConstraintCEL:
+		return fmt.Sprintf("cel %q", c.CEL)
+	}
+	var word string
+	switch c.Kind {
+	case graph.ConstraintAll:
+		word = "all"
+	case graph.ConstraintAny:
+		word = "any"
+	case graph.ConstraintNot:
+		word = "not"
+	default:
+		word = fmt.Sprintf("kind(%d)", c.Kind)
+	}
+	parts := make([]string, len(c.Children))
+	for i, ch := range c.Children {
+		parts[i] = describeConstraint(ch)
+	}
+	return word + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// isCandidate reports whether the resolver may select b to meet a
+// requirement: it is not deprecated and is an entry of some channel of its
+// package that no entry skips.
+func isCandidate(cat *graph.Catalog, b *graph.Bundle) bool {
+	if b.Deprecated {
+		return false
+	}
+	p := cat.Package(b.Package)
+	if p == nil {
+		return false
+	}
+	for _, name := range b.Channels {
+		if c := p.Channel(name); c != nil && !c.IsSkipped(b.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// satisfiers returns the candidates of cat, outside the requirer's package,
+// that meet req.
+func satisfiers(cat *graph.Catalog, requirer *graph.Bundle, req requirement) []*graph.Bundle {
+	var out []*graph.Bundle
+	for _, b := range req.candidates(cat) {
+		if b.Package != requirer.Package && isCandidate(cat, b) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// otherCatalogs reports the requirements of catalog inputs[ci] that no
+// bundle of that catalog satisfies and some other input does.
+func otherCatalogs(inputs []Input, ci int) []Finding {
+	cat := inputs[ci].Catalog
+	var fs []Finding
+	for _, p := range cat.Packages() {
+		for _, b := range p.Bundles {
+			if !isCandidate(cat, b) {
+				continue
+			}
+			for _, req := range requirements(b) {
+				if len(satisfiers(cat, b, req)) > 0 {
+					continue
+				}
+				var where []string
+				for j, other := range inputs {
+					if j == ci {
+						continue
+					}
+					if s := satisfiers(other.Catalog, b, req); len(s) > 0 {
+						names := make([]string, len(s))
+						for k, x := range s {
+							names[k] = x.Name
+						}
+						where = append(where, fmt.Sprintf("catalog %q (%s)", other.Name, quoteList(names, 3)))
+					}
+				}
+				if len(where) == 0 {
+					continue
+				}
+				fs = append(fs, Finding{
+					Severity: graph.SeverityInfo,
+					Code:     CodeSatisfiedByOtherCatalog,
+					Catalog:  inputs[ci].Name,
+					Package:  p.Name,
+					Bundle:   b.Name,
+					Message: fmt.Sprintf("%q requires %s: no bundle of catalog %q meets it, %s does",
+						b.Name, req.text, inputs[ci].Name, strings.Join(where, " and ")),
+					Pos: b.Pos,
+				})
+			}
+		}
+	}
+	return fs
+}

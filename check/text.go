@@ -1,0 +1,64 @@
+package check
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// WriteText writes the report for people: per catalog, a summary line, the
+// findings grouped by package (each with its channel and bundle, and the
+// explanation of installability findings indented below it), and the counts
+// per code. It writes nothing else and returns the first write error.
+func (r *Report) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	i := 0
+	for _, s := range r.Catalogs {
+		var errs, warns, infos int
+		for _, c := range s.Counts {
+			switch c.Severity {
+			case graph.SeverityError:
+				errs += c.Count
+			case graph.SeverityWarning:
+				warns += c.Count
+			default:
+				infos += c.Count
+			}
+		}
+		fmt.Fprintf(bw, "catalog %s: %d packages, %d channels, %d bundles: %d errors, %d warnings, %d info\n",
+			s.Name, s.Packages, s.Channels, s.Bundles, errs, warns, infos)
+		pkg := "\x00"
+		for ; i < len(r.Findings) && r.Findings[i].Catalog == s.Name; i++ {
+			f := r.Findings[i]
+			if f.Package != pkg {
+				pkg = f.Package
+				name := pkg
+				if name == "" {
+					name = "(no package)"
+				}
+				fmt.Fprintf(bw, "\npackage %s\n", name)
+			}
+			obj := f.Channel
+			if f.Bundle != "" {
+				if obj != "" {
+					obj += " "
+				}
+				obj += f.Bundle
+			}
+			if obj != "" {
+				obj = " " + obj
+			}
+			fmt.Fprintf(bw, "  %-7s %s%s: %s\n", SeverityName(f.Severity), f.Code, obj, f.Message)
+		}
+		if len(s.Counts) > 0 {
+			fmt.Fprintf(bw, "\ncounts (%s):\n", s.Name)
+			for _, c := range s.Counts {
+				fmt.Fprintf(bw, "  %-7s %-32s %d\n", SeverityName(c.Severity), c.Code, c.Count)
+			}
+		}
+		fmt.Fprintln(bw)
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,358 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/blang/semver/v4"
+	"github.com/sextantdev/sextant/graph"
+)
+
+// PathStats is the distribution of upgrade path lengths of one package: for
+// every entry of every channel other than the channel's head, the number of
+// hops of its shortest upgrade path to the head (counted once per channel
+// the entry is in), or stranded when there is none.
+type PathStats struct {
+	Catalog string `json:"catalog"`
+	Package string `json:"package"`
+	// Entries is the number of entries counted: every entry of every
+	// channel with a head, except the head itself.
+	Entries int `json:"entries"`
+	// Stranded is the number of those entries with no path to the head.
+	Stranded int `json:"stranded"`
+	// Lengths holds one element per path length that occurs, by increasing
+	// hops; their counts and Stranded add up to Entries.
+	Lengths []LengthCount `json:"lengths"`
+}
+
+// LengthCount is the number of entries whose shortest upgrade path to their
+// channel head has Hops hops.
+type LengthCount struct {
+	Hops  int `json:"hops"`
+	Count int `json:"count"`
+}
+
+// MaxHops returns the longest shortest path, or 0 when there is none.
+func (p PathStats) MaxHops() int {
+	if len(p.Lengths) == 0 {
+		return 0
+	}
+	return p.Lengths[len(p.Lengths)-1].Hops
+}
+
+// bundleVersion returns the version of the bundle of p named name, and
+// whether that bundle exists and has a valid version.
+func bundleVersion(p *graph.Package, name string) (semver.Version, bool) {
+	b := p.Bundle(name)
+	if b == nil {
+		return semver.Version{}, false
+	}
+	return versionOf(b)
+}
+
+// versionOf returns the bundle's version and whether its version text is a
+// valid (tolerant) semver.
+func versionOf(b *graph.Bundle) (semver.Version, bool) {
+	if b.VersionText == "" {
+		return semver.Version{}, false
+	}
+	if !b.Version.Equals(semver.Version{}) {
+		return b.Version, true
+	}
+	_, err := semver.ParseTolerant(b.VersionText)
+	return b.Version, err == nil
+}
+
+// channelHead returns the head a channel's entries must reach: its single
+// head, or with several heads the first of them in the channel's order (the
+// one a new subscription gets). ok is false when the channel has no head.
+func channelHead(c *graph.Channel) (string, bool) {
+	heads := c.Heads()
+	switch len(heads) {
+	case 0:
+		return "", false
+	case 1:
+		return heads[0], true
+	}
+	for _, name := range c.Order() {
+		if _, found := slices.BinarySearch(heads, name); found {
+			return name, true
+		}
+	}
+	return heads[0], true
+}
+
+// channelGraph is the successor graph of one channel over its entries.
+type channelGraph struct {
+	names []string       // entry names, in catalog order, first occurrence
+	index map[string]int // name → index in names
+	succ  [][]int        // successors of each entry, in the channel's order
+	preds [][]int        // predecessors of each entry, by index
+}
+
+func newChannelGraph(p *graph.Package, c *graph.Channel) *channelGraph {
+	g := &channelGraph{index: make(map[string]int, len(c.Entries))}
+	for _, e := range c.Entries {
+		if _, dup := g.index[e.Name]; dup {
+			continue
+		}
+		g.index[e.Name] = len(g.names)
+		g.names = append(g.names, e.Name)
+	}
+	g.succ = make([][]int, len(g.names))
+	g.preds = make([][]int, len(g.names))
+	for i, name := range g.names {
+		var next []string
+		if v, ok := bundleVersion(p, name); ok {
+			next = c.Successors(name, v)
+		} else {
+			// Without a version an entry has no skipRange edges out, as in
+			// Channel.Reachable: only the entries that replace or skip it.
+			next = explicitSuccessors(c, name)
+		}
+		for _, s := range next {
+			j, ok := g.index[s]
+			if !ok || j == i || slices.Contains(g.succ[i], j) {
+				continue
+			}
+			g.succ[i] = append(g.succ[i], j)
+			g.preds[j] = append(g.preds[j], i)
+		}
+	}
+	for j := range g.preds {
+		slices.Sort(g.preds[j])
+	}
+	return g
+}
+
+// explicitSuccessors returns the entries of c that replace name or list it
+// in skips, in the channel's order.
+func explicitSuccessors(c *graph.Channel, name string) []string {
+	var out []string
+	for _, n := range c.Order() {
+		e, _ := c.Entry(n)
+		if n != name && (e.Replaces == name || slices.Contains(e.Skips, name)) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// distancesTo returns, for every entry, the number of hops of its shortest
+// path to entry t, or -1 when t cannot be reached.
+func (g *channelGraph) distancesTo(t int) []int {
+	dist := make([]int, len(g.names))
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[t] = 0
+	queue := []int{t}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, m := range g.preds[n] {
+			if dist[m] < 0 {
+				dist[m] = dist[n] + 1
+				queue = append(queue, m)
+			}
+		}
+	}
+	return dist
+}
+
+// reachable returns the entries reachable from i (i excluded), by index.
+func (g *channelGraph) reachable(i int) []int {
+	seen := make([]bool, len(g.names))
+	seen[i] = true
+	queue := []int{i}
+	var out []int
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, m := range g.succ[n] {
+			if !seen[m] {
+				seen[m] = true
+				out = append(out, m)
+				queue = append(queue, m)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// reachability checks that every entry of every channel of p reaches its
+// channel head and measures the path lengths.
+func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
+	ps := &PathStats{Package: p.Name}
+	hist := map[int]int{}
+	var fs []Finding
+	for _, c := range p.Channels {
+		head, ok := channelHead(c)
+		if !ok {
+			continue // no head: a cycle, reported by the structural checks
+		}
+		g := newChannelGraph(p, c)
+		t, ok := g.index[head]
+		if !ok {
+			continue
+		}
+		dist := g.distancesTo(t)
+		heads := c.Heads()
+		for i, name := range g.names {
+			if i == t {
+				continue
+			}
+			ps.Entries++
+			if dist[i] > 0 {
+				hist[dist[i]]++
+				continue
+			}
+			ps.Stranded++
+			fs = append(fs, Finding{
+				Severity: graph.SeverityWarning,
+				Code:     CodeNoUpgradePath,
+				Catalog:  catalog,
+				Package:  p.Name,
+				Channel:  c.Name,
+				Bundle:   name,
+				Message:  strandedMessage(g, i, head, heads),
+				Pos:      bundlePos(p, name),
+			})
+		}
+	}
+	for h, n := range hist {
+		ps.Lengths = append(ps.Lengths, LengthCount{Hops: h, Count: n})
+	}
+	slices.SortFunc(ps.Lengths, func(a, b LengthCount) int { return a.Hops - b.Hops })
+	return fs, ps
+}
+
+// strandedMessage says why entry i cannot reach head: what it can reach
+// instead.
+func strandedMessage(g *channelGraph, i int, head string, heads []string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%q cannot upgrade to the channel head %q", g.names[i], head)
+	if len(heads) > 1 {
+		fmt.Fprintf(&b, " (the channel has %d heads)", len(heads))
+	}
+	r := g.reachable(i)
+	if len(r) == 0 {
+		b.WriteString(": no entry replaces it, skips it or has a skipRange containing its version")
+		return b.String()
+	}
+	var ends []string
+	for _, j := range r {
+		if len(g.succ[j]) == 0 {
+			ends = append(ends, g.names[j])
+		}
+	}
+	slices.Sort(ends)
+	fmt.Fprintf(&b, ": its upgrades (%d reachable entries) end at %s", len(r), quoteList(ends, 5))
+	return b.String()
+}
+
+// quoteList quotes the first n names and says how many more there are.
+func quoteList(names []string, n int) string {
+	var parts []string
+	for i, s := range names {
+		if i == n {
+			parts = append(parts, fmt.Sprintf("and %d more", len(names)-n))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%q", s))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func bundlePos(p *graph.Package, name string) graph.Position {
+	if b := p.Bundle(name); b != nil {
+		return b.Pos
+	}
+	return graph.Position{}
+}
+
+// direction checks the edges of every channel of p: edges to a lower
+// version, skipRanges that match nothing, and replaces/skips naming a bundle
+// of another package.
+func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
+	var fs []Finding
+	add := func(sev graph.Severity, code string, c *graph.Channel, bundle, msg string) {
+		fs = append(fs, Finding{
+			Severity: sev, Code: code, Catalog: catalog,
+			Package: p.Name, Channel: c.Name, Bundle: bundle,
+			Message: msg, Pos: bundlePos(p, bundle),
+		})
+	}
+	for _, c := range p.Channels {
+		seen := map[string]bool{}
+		for _, e := range c.Entries {
+			if seen[e.Name] {
+				continue // a duplicate entry, reported by the structural checks
+			}
+			seen[e.Name] = true
+			ve, eok := bundleVersion(p, e.Name)
+			edge := func(kind, from string) {
+				if p.Bundle(from) == nil {
+					if others := otherPackages(cat, p.Name, from); len(others) > 0 {
+						add(graph.SeverityWarning, CodeCrossPackageEdge, c, e.Name,
+							fmt.Sprintf("%q %s %q, which is not a bundle of package %q but of %s", e.Name, kind, from, p.Name, quoteList(others, 3)))
+					}
+					return
+				}
+				vf, fok := bundleVersion(p, from)
+				if eok && fok && ve.LT(vf) {
+					add(graph.SeverityWarning, CodeDowngradeEdge, c, e.Name,
+						fmt.Sprintf("%q (%s) %s %q (%s): the upgrade goes to a lower version", e.Name, ve, kind, from, vf))
+				}
+			}
+			if e.Replaces != "" {
+				edge("replaces", e.Replaces)
+			}
+			for _, s := range e.Skips {
+				edge("skips", s)
+			}
+			if !e.SkipRange.Valid() {
+				continue // none, or unparsable: reported by the structural checks
+			}
+			matched := 0
+			var higher []string
+			for _, o := range c.Entries {
+				if o.Name == e.Name {
+					continue
+				}
+				vo, ok := bundleVersion(p, o.Name)
+				if !ok || !e.SkipRange.Contains(vo) {
+					continue
+				}
+				matched++
+				if eok && ve.LT(vo) && !slices.Contains(higher, o.Name) {
+					higher = append(higher, o.Name)
+				}
+			}
+			if matched == 0 {
+				add(graph.SeverityInfo, CodeSkipRangeMatchesNothing, c, e.Name,
+					fmt.Sprintf("skipRange %q of %q contains the version of no other entry of the channel", e.SkipRange.String(), e.Name))
+			}
+			for _, o := range higher {
+				vo, _ := bundleVersion(p, o)
+				add(graph.SeverityWarning, CodeDowngradeEdge, c, e.Name,
+					fmt.Sprintf("skipRange %q of %q (%s) contains %q (%s): the upgrade goes to a lower version", e.SkipRange.String(), e.Name, ve, o, vo))
+			}
+		}
+	}
+	return fs
+}
+
+// otherPackages returns the packages other than pkg with a bundle named
+// name, sorted.
+func otherPackages(cat *graph.Catalog, pkg, name string) []string {
+	var out []string
+	for _, b := range cat.BundlesNamed(name) {
+		if b.Package != pkg {
+			out = append(out, b.Package)
+		}
+	}
+	return out
+}
