@@ -2,9 +2,9 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
-	"context"
 	"slices"
 	"strings"
 	"testing"
