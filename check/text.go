@@ -27,8 +27,9 @@ func (r *Report) WriteText(w io.Writer) error {
 				infos += c.Count
 			}
 		}
-		fmt.Fprintf(bw, "catalog %s: %d packages, %d channels, %d bundles: %d errors, %d warnings, %d info\n",
-			s.Name, s.Packages, s.Channels, s.Bundles, errs, warns, infos)
+		fmt.Fprintf(bw, "catalog %s: %s, %s, %s: %s, %s, %d info\n", s.Name,
+			plural(s.Packages, "package", "packages"), plural(s.Channels, "channel", "channels"), plural(s.Bundles, "bundle", "bundles"),
+			plural(errs, "error", "errors"), plural(warns, "warning", "warnings"), infos)
 		pkg := "\x00"
 		for ; i < len(r.Findings) && r.Findings[i].Catalog == s.Name; i++ {
 			f := r.Findings[i]

@@ -249,8 +249,16 @@ func strandedMessage(g *channelGraph, i int, head string, heads []string) string
 		}
 	}
 	slices.Sort(ends)
-	fmt.Fprintf(&b, ": its upgrades (%d reachable entries) end at %s", len(r), quoteList(ends, 5))
+	fmt.Fprintf(&b, ": its upgrades (%s) end at %s", plural(len(r), "reachable entry", "reachable entries"), quoteList(ends, 5))
 	return b.String()
+}
+
+// plural returns "1 thing" or "n things".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // quoteList quotes the first n names and says how many more there are.
