@@ -239,13 +239,21 @@ func (c *Channel) validate(p *Package, fs []Finding) []Finding {
 		if e.Replaces != "" && c.entryIndex(e.Replaces) < 0 {
 			add(SeverityWarning, CodeDanglingReplaces, e.Name, "entry %q of %s replaces %q, which is not an entry of the channel", e.Name, where, e.Replaces)
 		}
+		var dangling []string
 		for k, s := range e.Skips {
 			switch {
 			case s == "":
 				add(SeverityError, CodeEmptySkip, e.Name, "entry %q of %s: skips[%d] is empty", e.Name, where, k)
 			case c.entryIndex(s) < 0:
-				add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %q, which is not an entry of the channel", e.Name, where, s)
+				dangling = append(dangling, s)
 			}
+		}
+		switch len(dangling) {
+		case 0:
+		case 1:
+			add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %q, which is not an entry of the channel", e.Name, where, dangling[0])
+		default:
+			add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %d names that are not entries of the channel: %s", e.Name, where, len(dangling), strings.Join(dangling, ", "))
 		}
 		if e.SkipRange.String() != "" && !e.SkipRange.Valid() {
 			add(SeverityWarning, CodeInvalidSkipRange, e.Name, "entry %q of %s has skipRange %q, which is not a semver range", e.Name, where, e.SkipRange.String())
