@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/blang/semver/v4"
+	"github.com/sextantdev/sextant/graph/internal/jsonscan"
 )
 
 // The property types Sextant interprets. Properties of any other type are
@@ -32,6 +34,31 @@ func applyProperties(b *Bundle, props []Property) error {
 	b.Provides, b.RequiresGVK, b.RequiresPackage = nil, nil, nil
 	b.Labels, b.RequiresLabel, b.Constraints = nil, nil, nil
 	b.Deprecated = false
+
+	// Size the typed lists once.
+	var nGVK, nReqGVK, nLabel int
+	for i := range props {
+		switch props[i].Type {
+		case TypeGVK:
+			nGVK++
+		case TypeGVKRequired:
+			nReqGVK++
+		case TypeLabel:
+			nLabel++
+		}
+	}
+	if nGVK > 0 {
+		b.Provides = make([]GVK, 0, nGVK)
+	}
+	if nReqGVK > 0 {
+		b.RequiresGVK = make([]GVK, 0, nReqGVK)
+	}
+	if nLabel > 0 {
+		b.Labels = make([]string, 0, nLabel)
+	}
+
+	in := lockInterner()
+	defer in.unlock()
 	var errs []error
 	havePackage := false
 	for i := range props {
@@ -44,40 +71,56 @@ func applyProperties(b *Bundle, props []Property) error {
 			}
 			havePackage = true
 			var v string
-			v, err = parsePackageValue(p.Value)
+			if f, ok := fastFields(p.Value, "packageName", "version", ""); ok {
+				v = string(f[1])
+			} else {
+				v, err = parsePackageValue(p.Value)
+			}
 			if err == nil {
 				b.VersionText = v
 				b.Version, _ = parseVersion(v)
 			}
-		case TypeGVK:
+		case TypeGVK, TypeGVKRequired:
 			var g GVK
-			g, err = parseGVKValue(p.Value)
-			if err == nil {
-				b.Provides = append(b.Provides, g)
+			if f, ok := fastFields(p.Value, "group", "version", "kind"); ok {
+				g = GVK{Group: in.str(f[0]), Version: in.str(f[1]), Kind: in.str(f[2])}
+			} else {
+				g, err = parseGVKValue(p.Value)
 			}
-		case TypeGVKRequired:
-			var g GVK
-			g, err = parseGVKValue(p.Value)
 			if err == nil {
-				b.RequiresGVK = append(b.RequiresGVK, g)
+				if p.Type == TypeGVK {
+					b.Provides = append(b.Provides, g)
+				} else {
+					b.RequiresGVK = append(b.RequiresGVK, g)
+				}
 			}
 		case TypePackageRequired:
 			var r PackageRequirement
-			r, err = parsePackageRequiredValue(p.Value)
+			if f, ok := fastFields(p.Value, "packageName", "versionRange", ""); ok {
+				r.Package = in.str(f[0])
+				r.Range, err = in.parseRange(string(f[1]))
+				if err != nil {
+					err = fmt.Errorf("field \"versionRange\": %w", err)
+				}
+			} else {
+				r, err = parsePackageRequiredValue(p.Value)
+			}
 			if err == nil {
 				b.RequiresPackage = append(b.RequiresPackage, r)
 			}
-		case TypeLabel:
+		case TypeLabel, TypeLabelRequired:
 			var l string
-			l, err = parseLabelValue(p.Value)
-			if err == nil {
-				b.Labels = append(b.Labels, l)
+			if f, ok := fastFields(p.Value, "label", "", ""); ok {
+				l = in.str(f[0])
+			} else {
+				l, err = parseLabelValue(p.Value)
 			}
-		case TypeLabelRequired:
-			var l string
-			l, err = parseLabelValue(p.Value)
 			if err == nil {
-				b.RequiresLabel = append(b.RequiresLabel, l)
+				if p.Type == TypeLabel {
+					b.Labels = append(b.Labels, l)
+				} else {
+					b.RequiresLabel = append(b.RequiresLabel, l)
+				}
 			}
 		case TypeConstraint:
 			var c Constraint
@@ -93,6 +136,99 @@ func applyProperties(b *Bundle, props []Property) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// fastFields reads a property value of the common shape: an object whose
+// fields k0, k1, k2 (an empty key is unused) are plain strings without
+// escapes. It returns their raw text; ok is false when the value has any
+// other shape (a field missing or null reads as ""), and the caller then
+// takes the slow path, which also words the errors.
+func fastFields(v []byte, k0, k1, k2 string) (f [3][]byte, ok bool) {
+	s := jsonscan.Scanner{Data: v}
+	if s.BeginObject() != nil {
+		return f, false
+	}
+	for first := true; ; first = false {
+		key, esc, more, err := s.NextKey(first)
+		if err != nil || esc {
+			return f, false
+		}
+		if !more {
+			break
+		}
+		i := -1
+		switch string(key) {
+		case k0:
+			i = 0
+		case k1:
+			i = 1
+		case k2:
+			i = 2
+		}
+		if i < 0 || len(key) == 0 {
+			if s.Skip() != nil {
+				return f, false
+			}
+			continue
+		}
+		raw, esc, err := s.String()
+		if err != nil || esc {
+			return f, false
+		}
+		f[i] = raw
+	}
+	return f, s.AtEnd()
+}
+
+// interner shares the strings of property values (groups, versions, kinds,
+// package names, labels) between the bundles of all catalogs, and parsed
+// ranges between the requirements that state the same range. It is bounded:
+// past maxInterned strings it starts afresh.
+type interner struct {
+	mu     sync.Mutex
+	strs   map[string]string
+	ranges map[string]rangeResult
+}
+
+type rangeResult struct {
+	r   Range
+	err error
+}
+
+const maxInterned = 1 << 16
+
+var propInterner interner
+
+func lockInterner() *interner {
+	in := &propInterner
+	in.mu.Lock()
+	if in.strs == nil || len(in.strs) > maxInterned {
+		in.strs = make(map[string]string, 1024)
+	}
+	if in.ranges == nil || len(in.ranges) > maxInterned {
+		in.ranges = make(map[string]rangeResult)
+	}
+	return in
+}
+
+func (in *interner) unlock() { in.mu.Unlock() }
+
+func (in *interner) str(b []byte) string {
+	if s, ok := in.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	in.strs[s] = s
+	return s
+}
+
+func (in *interner) parseRange(text string) (Range, error) {
+	if rr, ok := in.ranges[text]; ok {
+		return rr.r, rr.err
+	}
+	r, err := ParseRange(text)
+	in.ranges[text] = rangeResult{r, err}
+	return r, err
 }
 
 // parseVersion parses a bundle version tolerantly, as OLM does: surrounding
@@ -318,7 +454,8 @@ func parseConstraint(v []byte, depth int) (Constraint, error) {
 	return c, nil
 }
 
-// parseRangeCached parses a semver range. (Hook for a per-load cache.)
+// parseRangeCached parses a semver range on the slow path (applyProperties
+// holds the interner's lock then).
 func parseRangeCached(text string) (Range, error) {
 	return ParseRange(text)
 }

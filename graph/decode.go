@@ -1,0 +1,804 @@
+package graph
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/sextantdev/sextant/graph/internal/jsonscan"
+	"sigs.k8s.io/yaml"
+)
+
+// Schemas of the FBC blobs Sextant models.
+const (
+	SchemaPackage      = "olm.package"
+	SchemaChannel      = "olm.channel"
+	SchemaBundle       = "olm.bundle"
+	SchemaDeprecations = "olm.deprecations"
+)
+
+// DecodeError is one problem found while decoding a catalog: malformed JSON
+// or YAML, a field of the wrong type, a blob with no schema, a malformed
+// property value. Decoding reports every problem of its input, each as a
+// *DecodeError, joined with errors.Join; use errors.As to reach the first
+// and the Unwrap() []error method of the joined error to reach them all.
+type DecodeError struct {
+	// File names the input: the file's path, or the name given to Decode.
+	File string
+	// Line is the 1-based line of the problem (for YAML, of the start of
+	// the document holding it); 0 when unknown.
+	Line int
+	// Offset is the byte offset of the problem in the (uncompressed) file;
+	// for YAML, the offset of the start of its document. -1 when the
+	// problem concerns the file as a whole (it cannot be read).
+	Offset int64
+	// Object describes the blob the problem is in, when known, e.g.
+	// `olm.bundle "etcdoperator.v0.9.4"`.
+	Object string
+	// Err is what is wrong.
+	Err error
+}
+
+// Error returns "file:line: object: what is wrong".
+func (e *DecodeError) Error() string {
+	var b strings.Builder
+	if e.File == "" {
+		b.WriteString("<input>")
+	} else {
+		b.WriteString(e.File)
+	}
+	switch {
+	case e.Line > 0:
+		b.WriteString(":")
+		b.WriteString(strconv.Itoa(e.Line))
+	case e.Offset >= 0:
+		b.WriteString(": offset ")
+		b.WriteString(strconv.FormatInt(e.Offset, 10))
+	}
+	if e.Object != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Object)
+	}
+	b.WriteString(": ")
+	if e.Err != nil {
+		b.WriteString(e.Err.Error())
+	} else {
+		b.WriteString("invalid input")
+	}
+	return b.String()
+}
+
+// Unwrap returns Err.
+func (e *DecodeError) Unwrap() error { return e.Err }
+
+// decoder feeds the blobs of one or more files into a Builder. It keeps
+// caches (interned strings, parsed ranges) across the files of one load.
+type decoder struct {
+	b    *Builder
+	errs []error
+
+	// Per file.
+	file string
+	data []byte // the JSON text being scanned (a whole JSON stream, or one converted YAML document)
+	// doc is the position of the YAML document being decoded; nil for a
+	// JSON stream, whose positions come from byte offsets in data.
+	doc *Position
+	// Lazy line counting for JSON streams: line is the 1-based line of
+	// byte lineOff.
+	lineOff int
+	line    int
+
+	// Per blob: the problems found so far, named once the blob's schema and
+	// name are known.
+	pending []pendingErr
+
+	strs   map[string]string
+	ranges map[string]Range
+	buf    []byte // scratch for unescaping
+
+	// Slabs: many small slices carved from a few large arrays.
+	propSlab  []Property
+	entrySlab []Entry
+	strSlab   []string
+	// Scratch lists reused between blobs.
+	props   []Property
+	entries []Entry
+	skips   []string
+}
+
+type pendingErr struct {
+	off int
+	err error
+}
+
+func newDecoder(b *Builder) *decoder {
+	return &decoder{
+		b:      b,
+		strs:   make(map[string]string, 1024),
+		ranges: make(map[string]Range),
+	}
+}
+
+// posAt returns the position of byte off of d.data.
+func (d *decoder) posAt(off int) Position {
+	if d.doc != nil {
+		return *d.doc
+	}
+	if off < d.lineOff {
+		d.lineOff, d.line = 0, 1
+	}
+	if off > len(d.data) {
+		off = len(d.data)
+	}
+	d.line += bytes.Count(d.data[d.lineOff:off], newline)
+	d.lineOff = off
+	return Position{File: d.file, Line: d.line, Offset: int64(off)}
+}
+
+var newline = []byte{'\n'}
+
+// errorAt records a problem at byte off of d.data, outside any blob.
+func (d *decoder) errorAt(off int, object string, err error) {
+	p := d.posAt(off)
+	d.errs = append(d.errs, &DecodeError{File: d.file, Line: p.Line, Offset: p.Offset, Object: object, Err: err})
+}
+
+// blobErr records a problem at byte off of the blob being decoded.
+func (d *decoder) blobErr(off int, err error) {
+	d.pending = append(d.pending, pendingErr{off, err})
+}
+
+func (d *decoder) blobErrf(off int, format string, args ...any) {
+	d.blobErr(off, fmt.Errorf(format, args...))
+}
+
+// flush names the pending problems of a blob with its object description.
+func (d *decoder) flush(object string) {
+	for _, p := range d.pending {
+		d.errorAt(p.off, object, p.err)
+	}
+	d.pending = d.pending[:0]
+}
+
+// intern returns b as a string, shared with every equal string interned
+// before.
+func (d *decoder) intern(b []byte) string {
+	if s, ok := d.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	d.strs[s] = s
+	return s
+}
+
+// parseRange parses a range once per distinct text.
+func (d *decoder) parseRange(text string) Range {
+	if r, ok := d.ranges[text]; ok {
+		return r
+	}
+	r, _ := ParseRange(text) // an invalid range keeps its text; Validate reports it
+	d.ranges[text] = r
+	return r
+}
+
+// decodeFile decodes one file's contents (already decompressed).
+func (d *decoder) decodeFile(name string, data []byte) {
+	d.file = name
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	i := 0
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	if i == len(data) {
+		return
+	}
+	if data[i] == '{' {
+		d.decodeJSON(data)
+	} else {
+		d.decodeYAML(data)
+	}
+}
+
+// decodeJSON decodes a stream of concatenated JSON objects. After malformed
+// JSON it resumes at the next line that starts with '{'.
+func (d *decoder) decodeJSON(data []byte) {
+	d.data, d.doc, d.lineOff, d.line = data, nil, 0, 1
+	s := jsonscan.Scanner{Data: data}
+	for !s.AtEnd() {
+		start := s.Pos
+		if c := data[start]; c != '{' {
+			d.errorAt(start, "", fmt.Errorf("top-level value is %s, want an object", jsonscan.Kind(c)))
+			if err := s.Skip(); err != nil {
+				s.Pos = resync(data, start+1)
+			}
+			continue
+		}
+		if err := d.decodeBlob(&s); err != nil {
+			off := start + 1
+			var se *jsonscan.SyntaxError
+			if errors.As(err, &se) && se.Offset > off {
+				off = se.Offset
+			}
+			s.Pos = resync(data, off)
+		}
+	}
+}
+
+// resync returns the offset of the first '{' at the start of a line at or
+// after off, or len(data). Pretty-printed and one-per-line FBC both start
+// every blob there, and a raw newline cannot occur inside a JSON string.
+func resync(data []byte, off int) int {
+	for off < len(data) {
+		i := bytes.IndexByte(data[off:], '{')
+		if i < 0 {
+			break
+		}
+		off += i
+		if off == 0 || data[off-1] == '\n' {
+			return off
+		}
+		off++
+	}
+	return len(data)
+}
+
+// blob holds the top-level fields of one blob.
+type blob struct {
+	schema, name, pkg, defaultChannel, image string
+	hasSchema                                bool
+	// Raw spans of entries and properties met before the schema.
+	entries, properties []byte
+	entriesOff, propsOff int
+	// Decoded lists, when the schema was known in time.
+	chanEntries  []Entry
+	deprecations []Deprecation
+	props        []Property
+}
+
+// object describes the blob for messages: `olm.bundle "name"`.
+func (b *blob) object() string {
+	if b.schema == "" {
+		if b.name != "" {
+			return fmt.Sprintf("blob %q", b.name)
+		}
+		return ""
+	}
+	if b.schema == SchemaDeprecations && b.name == "" && b.pkg != "" {
+		return fmt.Sprintf("%s of package %q", b.schema, b.pkg)
+	}
+	if b.name == "" {
+		return b.schema
+	}
+	return fmt.Sprintf("%s %q", b.schema, b.name)
+}
+
+// decodeBlob decodes one top-level object at s and hands it to the builder.
+// It returns only a syntax error, after recording it; other problems are
+// recorded and decoding goes on.
+func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
+	d.pending = d.pending[:0]
+	start := s.Pos
+	var f blob
+	err := d.blobFields(s, &f)
+	if err != nil {
+		var se *jsonscan.SyntaxError
+		off := start
+		if errors.As(err, &se) {
+			off = se.Offset
+		}
+		d.blobErr(off, err)
+		d.flush(f.object())
+		return err
+	}
+	end := s.Pos
+	// Fields met before the schema: decode their spans now.
+	if f.entries != nil {
+		sub := jsonscan.Scanner{Data: d.data, Pos: f.entriesOff}
+		switch f.schema {
+		case SchemaChannel:
+			f.chanEntries, _ = d.channelEntries(&sub)
+		case SchemaDeprecations:
+			f.deprecations, _ = d.deprecationEntries(&sub)
+		}
+	}
+	if f.properties != nil && f.schema == SchemaBundle {
+		sub := jsonscan.Scanner{Data: d.data, Pos: f.propsOff}
+		f.props, _ = d.properties(&sub)
+	}
+	if !f.hasSchema {
+		d.blobErr(start, errors.New(`blob has no "schema"`))
+	}
+	if len(d.pending) > 0 {
+		d.flush(f.object())
+		return nil
+	}
+	pos := d.posAt(start)
+	switch f.schema {
+	case "":
+		if f.hasSchema {
+			d.errorAt(start, "", errors.New(`blob has an empty "schema"`))
+		}
+	case SchemaPackage:
+		d.b.addPackage(pos, f.name, f.defaultChannel)
+	case SchemaChannel:
+		d.b.addChannel(pos, f.pkg, f.name, f.chanEntries)
+	case SchemaBundle:
+		if err := d.b.addBundle(pos, f.name, f.pkg, f.image, f.props); err != nil {
+			d.errorAt(start, f.object(), err)
+		}
+	case SchemaDeprecations:
+		d.b.addDeprecations(pos, f.pkg, f.deprecations)
+	default:
+		d.b.addMeta(Meta{Schema: f.schema, Package: f.pkg, Name: f.name, Blob: d.data[start:end:end], Pos: pos})
+	}
+	return nil
+}
+
+// blobFields reads the top-level fields of a blob into f.
+func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
+	if err := s.BeginObject(); err != nil {
+		return err
+	}
+	for first := true; ; first = false {
+		key, esc, ok, err := s.NextKey(first)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return nil
+		}
+		if esc {
+			key = jsonscan.Unescape(nil, key)
+		}
+		switch string(key) {
+		case "schema":
+			f.hasSchema = true
+			f.schema, err = d.str(s, "schema", true)
+		case "name":
+			f.name, err = d.str(s, "name", f.schema == SchemaChannel)
+		case "package":
+			f.pkg, err = d.str(s, "package", true)
+		case "defaultChannel":
+			f.defaultChannel, err = d.str(s, "defaultChannel", true)
+		case "image":
+			f.image, err = d.str(s, "image", false)
+		case "entries":
+			switch f.schema {
+			case SchemaChannel:
+				f.chanEntries, err = d.channelEntries(s)
+			case SchemaDeprecations:
+				f.deprecations, err = d.deprecationEntries(s)
+			case "":
+				f.entriesOff = s.Pos
+				f.entries, err = s.Value()
+			default:
+				err = s.Skip()
+			}
+		case "properties":
+			switch f.schema {
+			case SchemaBundle:
+				f.props, err = d.properties(s)
+			case "":
+				f.propsOff = s.Pos
+				f.properties, err = s.Value()
+			default:
+				err = s.Skip()
+			}
+		default:
+			err = s.Skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// str reads a string field; null is "". A value of another type is
+// recorded as a problem naming field, and skipped.
+func (d *decoder) str(s *jsonscan.Scanner, field string, intern bool) (string, error) {
+	switch s.Peek() {
+	case '"':
+		raw, esc, err := s.String()
+		if err != nil {
+			return "", err
+		}
+		if esc {
+			d.buf = jsonscan.Unescape(d.buf[:0], raw)
+			raw = d.buf
+		}
+		if intern {
+			return d.intern(raw), nil
+		}
+		return string(raw), nil
+	case 'n':
+		return "", s.Skip()
+	default:
+		return "", d.wrongType(s, field, "a string")
+	}
+}
+
+// wrongType records that field holds a value of the wrong type and skips it.
+func (d *decoder) wrongType(s *jsonscan.Scanner, field, want string) error {
+	off := s.Pos
+	kind := jsonscan.Kind(s.Peek())
+	if err := s.Skip(); err != nil {
+		return err
+	}
+	d.blobErrf(off, "field %q is %s, want %s", field, kind, want)
+	return nil
+}
+
+// array begins an array field; ok is false when it is null or of the wrong
+// type (recorded, and skipped).
+func (d *decoder) array(s *jsonscan.Scanner, field string) (ok bool, err error) {
+	switch s.Peek() {
+	case '[':
+		return true, s.BeginArray()
+	case 'n':
+		return false, s.Skip()
+	default:
+		return false, d.wrongType(s, field, "an array")
+	}
+}
+
+// object begins an object field; ok is false when it is null or of the
+// wrong type (recorded, and skipped).
+func (d *decoder) object(s *jsonscan.Scanner, field string) (ok bool, err error) {
+	switch s.Peek() {
+	case '{':
+		return true, s.BeginObject()
+	case 'n':
+		return false, s.Skip()
+	default:
+		return false, d.wrongType(s, field, "an object")
+	}
+}
+
+// channelEntries reads an olm.channel's entries.
+func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
+	ok, err := d.array(s, "entries")
+	if !ok || err != nil {
+		return nil, err
+	}
+	d.entries = d.entries[:0]
+	for i, first := 0, true; ; i, first = i+1, false {
+		more, err := s.NextElem(first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			break
+		}
+		field := "entries[" + strconv.Itoa(i) + "]"
+		ok, err := d.object(s, field)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		var e Entry
+		for first := true; ; first = false {
+			key, esc, more, err := s.NextKey(first)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				break
+			}
+			if esc {
+				key = jsonscan.Unescape(nil, key)
+			}
+			switch string(key) {
+			case "name":
+				e.Name, err = d.str(s, field+".name", false)
+			case "replaces":
+				e.Replaces, err = d.str(s, field+".replaces", false)
+			case "skipRange":
+				var text string
+				text, err = d.str(s, field+".skipRange", false)
+				if err == nil && text != "" {
+					e.SkipRange = d.parseRange(text)
+				}
+			case "skips":
+				e.Skips, err = d.stringList(s, field+".skips")
+			default:
+				err = s.Skip()
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		d.entries = append(d.entries, e)
+	}
+	if len(d.entries) == 0 {
+		return nil, nil
+	}
+	if cap(d.entrySlab)-len(d.entrySlab) < len(d.entries) {
+		d.entrySlab = make([]Entry, 0, max(len(d.entries), 1024))
+	}
+	n := len(d.entrySlab)
+	d.entrySlab = append(d.entrySlab, d.entries...)
+	return d.entrySlab[n:len(d.entrySlab):len(d.entrySlab)], nil
+}
+
+// stringList reads an array of strings.
+func (d *decoder) stringList(s *jsonscan.Scanner, field string) ([]string, error) {
+	ok, err := d.array(s, field)
+	if !ok || err != nil {
+		return nil, err
+	}
+	d.skips = d.skips[:0]
+	for i, first := 0, true; ; i, first = i+1, false {
+		more, err := s.NextElem(first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			break
+		}
+		if s.Peek() != '"' {
+			if err := d.wrongType(s, field+"["+strconv.Itoa(i)+"]", "a string"); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		v, err := d.str(s, field, false)
+		if err != nil {
+			return nil, err
+		}
+		d.skips = append(d.skips, v)
+	}
+	if len(d.skips) == 0 {
+		return nil, nil
+	}
+	if cap(d.strSlab)-len(d.strSlab) < len(d.skips) {
+		d.strSlab = make([]string, 0, max(len(d.skips), 1024))
+	}
+	n := len(d.strSlab)
+	d.strSlab = append(d.strSlab, d.skips...)
+	return d.strSlab[n:len(d.strSlab):len(d.strSlab)], nil
+}
+
+// deprecationEntries reads an olm.deprecations blob's entries.
+func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error) {
+	ok, err := d.array(s, "entries")
+	if !ok || err != nil {
+		return nil, err
+	}
+	var out []Deprecation
+	for i, first := 0, true; ; i, first = i+1, false {
+		more, err := s.NextElem(first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			break
+		}
+		field := "entries[" + strconv.Itoa(i) + "]"
+		ok, err := d.object(s, field)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		var e Deprecation
+		for first := true; ; first = false {
+			key, esc, more, err := s.NextKey(first)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				break
+			}
+			if esc {
+				key = jsonscan.Unescape(nil, key)
+			}
+			switch string(key) {
+			case "message":
+				e.Message, err = d.str(s, field+".message", false)
+			case "reference":
+				var ok bool
+				ok, err = d.object(s, field+".reference")
+				if !ok || err != nil {
+					break
+				}
+				for first := true; ; first = false {
+					key, esc, more, err2 := s.NextKey(first)
+					if err2 != nil {
+						return nil, err2
+					}
+					if !more {
+						break
+					}
+					if esc {
+						key = jsonscan.Unescape(nil, key)
+					}
+					switch string(key) {
+					case "schema":
+						e.Reference.Schema, err = d.str(s, field+".reference.schema", true)
+					case "name":
+						e.Reference.Name, err = d.str(s, field+".reference.name", false)
+					default:
+						err = s.Skip()
+					}
+					if err != nil {
+						return nil, err
+					}
+				}
+			default:
+				err = s.Skip()
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// properties reads an olm.bundle's properties, keeping each value as raw
+// bytes of the input.
+func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
+	ok, err := d.array(s, "properties")
+	if !ok || err != nil {
+		return nil, err
+	}
+	d.props = d.props[:0]
+	for i, first := 0, true; ; i, first = i+1, false {
+		more, err := s.NextElem(first)
+		if err != nil {
+			return nil, err
+		}
+		if !more {
+			break
+		}
+		field := "properties[" + strconv.Itoa(i) + "]"
+		ok, err := d.object(s, field)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		var p Property
+		for first := true; ; first = false {
+			key, esc, more, err := s.NextKey(first)
+			if err != nil {
+				return nil, err
+			}
+			if !more {
+				break
+			}
+			if esc {
+				key = jsonscan.Unescape(nil, key)
+			}
+			switch string(key) {
+			case "type":
+				p.Type, err = d.str(s, field+".type", true)
+			case "value":
+				var v []byte
+				v, err = s.Value()
+				p.Value = v[:len(v):len(v)]
+			default:
+				err = s.Skip()
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
+		d.props = append(d.props, p)
+	}
+	if len(d.props) == 0 {
+		return nil, nil
+	}
+	if cap(d.propSlab)-len(d.propSlab) < len(d.props) {
+		d.propSlab = make([]Property, 0, max(len(d.props), 4096))
+	}
+	n := len(d.propSlab)
+	d.propSlab = append(d.propSlab, d.props...)
+	return d.propSlab[n:len(d.propSlab):len(d.propSlab)], nil
+}
+
+// decodeYAML decodes a multi-document YAML stream, one blob per document.
+func (d *decoder) decodeYAML(data []byte) {
+	for doc := range yamlDocuments(data) {
+		pos := Position{File: d.file, Line: doc.line, Offset: int64(doc.off)}
+		d.doc = &pos
+		j, err := yaml.YAMLToJSON(doc.text)
+		if err != nil {
+			d.errs = append(d.errs, yamlError(pos, doc.firstLine, err))
+			continue
+		}
+		j = bytes.TrimSpace(j)
+		if len(j) == 0 || string(j) == "null" {
+			continue // an empty document
+		}
+		d.data = j
+		if j[0] != '{' {
+			d.errorAt(0, "", fmt.Errorf("document is %s, want a mapping", jsonscan.Kind(j[0])))
+			continue
+		}
+		s := jsonscan.Scanner{Data: j}
+		_ = d.decodeBlob(&s) // recorded
+	}
+	d.doc = nil
+}
+
+// yamlError makes a DecodeError of a YAML syntax error, moving the line the
+// YAML library names (relative to the document) to the file.
+func yamlError(pos Position, firstLine int, err error) *DecodeError {
+	msg := err.Error()
+	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if n, after, ok := strings.Cut(rest, ":"); ok {
+			if l, err := strconv.Atoi(n); err == nil {
+				pos.Line = firstLine + l - 1
+				msg = strings.TrimSpace(after)
+			}
+		}
+	}
+	return &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Err: fmt.Errorf("invalid YAML: %s", msg)}
+}
+
+// yamlDoc is one document of a YAML stream.
+type yamlDoc struct {
+	text      []byte
+	off       int // offset of the document's first content line
+	line      int // its 1-based line
+	firstLine int // line of text[0]
+}
+
+// yamlDocuments splits a YAML stream at "---" and "..." lines.
+func yamlDocuments(data []byte) func(yield func(yamlDoc) bool) {
+	return func(yield func(yamlDoc) bool) {
+		docStart, docLine := 0, 1
+		contentOff, contentLine := -1, 0
+		emit := func(end int) bool {
+			if contentOff < 0 {
+				return true // nothing but blank lines and comments
+			}
+			return yield(yamlDoc{text: data[docStart:end], off: contentOff, line: contentLine, firstLine: docLine})
+		}
+		line := 1
+		for off := 0; off < len(data); line++ {
+			end := bytes.IndexByte(data[off:], '\n')
+			next := len(data)
+			if end >= 0 {
+				end += off
+				next = end + 1
+			} else {
+				end = len(data)
+			}
+			l := bytes.TrimRight(data[off:end], "\r")
+			if isDocMarker(l, "---") || isDocMarker(l, "...") {
+				if !emit(off) {
+					return
+				}
+				docStart, docLine = next, line+1
+				contentOff = -1
+				if rest := bytes.TrimSpace(l[3:]); len(rest) > 0 && rest[0] != '#' && l[0] == '-' {
+					// "--- value": the document starts on this line.
+					docStart, docLine = off+3, line
+					contentOff, contentLine = off, line
+				}
+			} else if contentOff < 0 {
+				t := bytes.TrimSpace(l)
+				if len(t) > 0 && t[0] != '#' {
+					contentOff, contentLine = off, line
+				}
+			}
+			off = next
+		}
+		emit(len(data))
+	}
+}
+
+func isDocMarker(l []byte, marker string) bool {
+	return bytes.HasPrefix(l, []byte(marker)) && (len(l) == 3 || l[3] == ' ' || l[3] == '\t')
+}
