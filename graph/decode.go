@@ -249,7 +249,7 @@ type blob struct {
 	schema, name, pkg, defaultChannel, image string
 	hasSchema                                bool
 	// Raw spans of entries and properties met before the schema.
-	entries, properties []byte
+	entries, properties  []byte
 	entriesOff, propsOff int
 	// Decoded lists, when the schema was known in time.
 	chanEntries  []Entry
