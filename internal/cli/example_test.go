@@ -1,0 +1,29 @@
+package cli_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sextantdev/sextant/internal/cli"
+)
+
+// Run is what cmd/sextant's main calls; tests call it in-process.
+func ExampleRun() {
+	catalog := `{"schema":"olm.package","name":"hello","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"hello","name":"stable","entries":[{"name":"hello.v1.0.0"},{"name":"hello.v1.1.0","replaces":"hello.v1.0.0"}]}
+{"schema":"olm.bundle","name":"hello.v1.0.0","package":"hello","image":"example.com/hello@sha256:10","properties":[{"type":"olm.package","value":{"packageName":"hello","version":"1.0.0"}}]}
+{"schema":"olm.bundle","name":"hello.v1.1.0","package":"hello","image":"example.com/hello@sha256:11","properties":[{"type":"olm.package","value":{"packageName":"hello","version":"1.1.0"}}]}
+`
+	code := cli.Run(context.Background(), []string{"graph", "-", "--package", "hello"},
+		strings.NewReader(catalog), os.Stdout, os.Stdout)
+	fmt.Println("exit status", code)
+	// Output:
+	// package hello (default channel stable)
+	// channel stable (default)
+	//   hello.v1.1.0 1.1.0 [head]
+	//     replaces hello.v1.0.0
+	//   hello.v1.0.0 1.0.0
+	// exit status 0
+}

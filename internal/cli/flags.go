@@ -1,0 +1,152 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// choice is a flag value restricted to a fixed set of words. An invalid
+// value is a flag error, which Run maps to exit status 2.
+type choice struct {
+	value   string
+	allowed []string
+}
+
+func (c *choice) String() string { return c.value }
+
+func (c *choice) Type() string { return "string" }
+
+func (c *choice) Set(s string) error {
+	for _, a := range c.allowed {
+		if s == a {
+			c.value = s
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s", strings.Join(c.allowed, ", "))
+}
+
+// addChoiceFlag adds a flag whose value must be one of allowed; the first
+// is the default.
+func addChoiceFlag(cmd *cobra.Command, name, short, usage string, allowed ...string) *choice {
+	c := &choice{value: allowed[0], allowed: allowed}
+	cmd.Flags().VarP(c, name, short, fmt.Sprintf("%s: %s", usage, strings.Join(allowed, "|")))
+	return c
+}
+
+// addOutputFlag adds -o/--output with the given formats; the first is the
+// default.
+func addOutputFlag(cmd *cobra.Command, formats ...string) *choice {
+	return addChoiceFlag(cmd, "output", "o", "output format", formats...)
+}
+
+// addFilenameFlag adds the repeatable -f/--filename flag ("-" is standard
+// input) for commands that read manifests; read them with env.readInputs.
+func addFilenameFlag(cmd *cobra.Command, files *[]string, usage string) {
+	cmd.Flags().StringArrayVarP(files, "filename", "f", nil, usage+` (repeatable; "-" reads standard input)`)
+}
+
+// addNamespaceFlag adds -n/--namespace.
+func addNamespaceFlag(cmd *cobra.Command, ns *string, usage string) {
+	cmd.Flags().StringVarP(ns, "namespace", "n", "", usage)
+}
+
+// stdinName names standard input in messages and positions.
+const stdinName = "<stdin>"
+
+// input is one file given with -f, read whole.
+type input struct {
+	Name string // the path, or "<stdin>"
+	Data []byte
+}
+
+// readInputs reads the files named with -f in order; "-" reads standard
+// input. Every unreadable file is reported, each naming its path.
+func (e *env) readInputs(names []string) ([]input, error) {
+	var ins []input
+	var errs []error
+	for _, name := range names {
+		if name == "-" {
+			r, err := e.takeStdin(`-f "-"`)
+			if err != nil {
+				return nil, err
+			}
+			data, err := io.ReadAll(r)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s: %w", stdinName, err))
+				continue
+			}
+			ins = append(ins, input{Name: stdinName, Data: data})
+			continue
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			errs = append(errs, pathError(name, err))
+			continue
+		}
+		ins = append(ins, input{Name: name, Data: data})
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return ins, nil
+}
+
+// loadCatalog reads the catalog at path — an FBC file or folder, or "-" for
+// standard input. The error names the path.
+func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
+	if path == "-" {
+		r, err := e.takeStdin(`catalog "-"`)
+		if err != nil {
+			return nil, err
+		}
+		cat, err := graph.Decode(r, stdinName)
+		if err != nil {
+			return nil, naming(err, stdinName)
+		}
+		return cat, nil
+	}
+	if _, err := os.Stat(path); err != nil {
+		return nil, pathError(path, err)
+	}
+	cat, err := graph.Load(path)
+	if err != nil {
+		return nil, naming(err, path)
+	}
+	return cat, nil
+}
+
+// naming makes sure every problem in err names the file: a message that
+// does not mention name gets it as a prefix. Joined errors stay joined.
+func naming(err error, name string) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs := j.Unwrap()
+		out := make([]error, len(errs))
+		for i, e := range errs {
+			out[i] = naming(e, name)
+		}
+		return errors.Join(out...)
+	}
+	if strings.Contains(err.Error(), name) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// pathError turns "open PATH: no such file or directory" into "PATH: no such
+// file or directory"; errors.Is still sees the cause.
+func pathError(path string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", path, pe.Err)
+	}
+	return naming(err, path)
+}

@@ -1,0 +1,546 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/blang/semver/v4"
+	"github.com/spf13/cobra"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+func newGraphCmd(e *env) *cobra.Command {
+	var pkgName, chName string
+	var fenced bool
+	cmd := &cobra.Command{
+		Use:   "graph PATH --package P [--channel C]",
+		Short: "Draw the upgrade graph of a package as Mermaid, Graphviz dot or text",
+		Long: `Graph draws the upgrade graph of one channel of a package, or of every
+channel (one box per channel), from the catalog at PATH — an FBC file or
+folder, or "-" for standard input.
+
+Nodes are bundles (name and version), in channel order, head first. An edge
+goes from a bundle to the entry that upgrades it: solid for replaces, dashed
+for skips, dotted and labelled with the range for skipRange. Diagrams draw
+one edge per pair of bundles, the first of replaces, skips, skipRange that
+holds; -o text lists every edge. Heads and deprecated bundles (olm.deprecated
+property or olm.deprecations entry) are marked, and names that an edge
+refers to but that are not in the channel are drawn dashed.
+
+-o mermaid prints a raw "graph LR" (paste it into a GitHub comment inside a
+` + "```mermaid" + ` fence, or use --fenced); -o dot is for "dot -Tsvg".`,
+		Example: `  sextant graph catalog/ --package etcd --channel alpha -o mermaid --fenced
+  sextant graph index.json.gz --package etcd -o dot | dot -Tsvg > etcd.svg`,
+		Args: cobra.ExactArgs(1),
+	}
+	output := addOutputFlag(cmd, "text", "mermaid", "dot")
+	cmd.Flags().StringVar(&pkgName, "package", "", "the package to draw (required)")
+	cmd.Flags().StringVar(&chName, "channel", "", "the channel to draw (default: every channel of the package)")
+	cmd.Flags().BoolVar(&fenced, "fenced", false, "wrap the output in a Markdown code fence (```mermaid, ```dot or ```text)")
+	_ = cmd.MarkFlagRequired("package")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		path := args[0]
+		cat, err := e.loadCatalog(path)
+		if err != nil {
+			return err
+		}
+		v, err := buildGraphView(cat, path, pkgName, chName)
+		if err != nil {
+			return err
+		}
+		bw := &errWriter{w: e.stdout}
+		if fenced {
+			fmt.Fprintf(bw, "```%s\n", output.value)
+		}
+		switch output.value {
+		case "mermaid":
+			writeMermaid(bw, v)
+		case "dot":
+			writeDot(bw, v)
+		default:
+			writeGraphText(bw, v)
+		}
+		if fenced {
+			fmt.Fprintln(bw, "```")
+		}
+		return bw.err
+	}
+	return cmd
+}
+
+// edgeKind is why one bundle upgrades to another.
+type edgeKind int
+
+// Edge kinds, strongest first.
+const (
+	edgeReplaces edgeKind = iota
+	edgeSkips
+	edgeSkipRange
+)
+
+func (k edgeKind) String() string {
+	switch k {
+	case edgeReplaces:
+		return "replaces"
+	case edgeSkips:
+		return "skips"
+	}
+	return "skipRange"
+}
+
+// graphView is the drawable upgrade graph of a package: what the renderers
+// print, in the order they print it.
+type graphView struct {
+	Package        string
+	DefaultChannel string
+	Deprecated     bool   // olm.deprecations names the package
+	Deprecation    string // its message
+	Channels       []channelView
+}
+
+type channelView struct {
+	Name        string
+	Default     bool
+	Deprecated  bool
+	Deprecation string
+	// Nodes are the channel's entries in Channel.Order, then the names that
+	// edges refer to but that are not entries, sorted.
+	Nodes []nodeView
+	// Edges are sorted by target node, kind, then source node. Every
+	// (from, to, kind) appears once.
+	Edges []edgeView
+}
+
+type nodeView struct {
+	Name       string
+	Version    string // as written; "" when there is no bundle
+	Head       bool
+	Deprecated bool
+	Missing    bool // not an entry of the channel
+	NoBundle   bool // no bundle of this name in the package
+}
+
+type edgeView struct {
+	From, To int // node indexes
+	Kind     edgeKind
+	Range    string // skipRange: the range's text
+}
+
+// maxListed is how many names an unknown-name error lists.
+const maxListed = 10
+
+// buildGraphView builds the view of channel chName of package pkgName, or of
+// every channel when chName is empty. Unknown names are usage errors that
+// list what exists.
+func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphView, error) {
+	pkg := cat.Package(pkgName)
+	if pkg == nil {
+		var names []string
+		for _, p := range cat.Packages() {
+			names = append(names, p.Name)
+		}
+		return nil, &exitError{code: ExitBadInput, err: fmt.Errorf("%s: no package %q in the catalog (%s)", path, pkgName, available("packages", names))}
+	}
+	chans := pkg.Channels
+	if chName != "" {
+		ch := pkg.Channel(chName)
+		if ch == nil {
+			var names []string
+			for _, c := range pkg.Channels {
+				names = append(names, c.Name)
+			}
+			return nil, &exitError{code: ExitBadInput, err: fmt.Errorf("%s: no channel %q in package %q (%s)", path, chName, pkgName, available("channels", names))}
+		}
+		chans = []*graph.Channel{ch}
+	}
+	v := &graphView{Package: pkg.Name, DefaultChannel: pkg.DefaultChannel}
+	deprecatedBundles := map[string]string{}
+	deprecatedChannels := map[string]string{}
+	for _, d := range pkg.Deprecations {
+		switch d.Reference.Schema {
+		case "olm.package":
+			v.Deprecated, v.Deprecation = true, d.Message
+		case "olm.channel":
+			deprecatedChannels[d.Reference.Name] = d.Message
+		case "olm.bundle":
+			deprecatedBundles[d.Reference.Name] = d.Message
+		}
+	}
+	for _, ch := range chans {
+		cv := channelView{Name: ch.Name, Default: ch.Name == pkg.DefaultChannel}
+		cv.Deprecation, cv.Deprecated = deprecatedChannels[ch.Name]
+		cv.Nodes, cv.Edges = channelGraph(pkg, ch, deprecatedBundles)
+		v.Channels = append(v.Channels, cv)
+	}
+	return v, nil
+}
+
+// available describes the names that exist, listing them when there are
+// few.
+func available(what string, names []string) string {
+	switch {
+	case len(names) == 0:
+		return "it has no " + what
+	case len(names) <= maxListed:
+		return what + ": " + strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%d %s", len(names), what)
+}
+
+// bundleVersion returns a bundle's version when it has one that parses.
+func bundleVersion(b *graph.Bundle) (semver.Version, bool) {
+	if b == nil || b.VersionText == "" {
+		return semver.Version{}, false
+	}
+	if _, err := semver.ParseTolerant(b.VersionText); err != nil {
+		return semver.Version{}, false
+	}
+	return b.Version, true
+}
+
+// channelGraph returns the nodes and edges of one channel.
+func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]string) ([]nodeView, []edgeView) {
+	index := map[string]int{}
+	var nodes []nodeView
+	heads := map[string]bool{}
+	for _, h := range ch.Heads() {
+		heads[h] = true
+	}
+	addNode := func(name string, missing bool) int {
+		if i, ok := index[name]; ok {
+			return i
+		}
+		n := nodeView{Name: name, Head: heads[name] && !missing, Missing: missing}
+		if b := pkg.Bundle(name); b != nil {
+			n.Version = b.VersionText
+			n.Deprecated = b.Deprecated
+		} else {
+			n.NoBundle = true
+		}
+		if _, ok := deprecated[name]; ok {
+			n.Deprecated = true
+		}
+		index[name] = len(nodes)
+		nodes = append(nodes, n)
+		return index[name]
+	}
+	for _, name := range ch.Order() {
+		addNode(name, false)
+	}
+	// Names that edges refer to but that are not entries, sorted.
+	var missing []string
+	for _, en := range ch.Entries {
+		for _, name := range append([]string{en.Replaces}, en.Skips...) {
+			if _, ok := ch.Entry(name); name != "" && !ok {
+				missing = append(missing, name)
+			}
+		}
+	}
+	sort.Strings(missing)
+	for _, name := range missing {
+		addNode(name, true)
+	}
+
+	type key struct {
+		from, to int
+		kind     edgeKind
+	}
+	seen := map[key]bool{}
+	var edges []edgeView
+	add := func(from string, to int, kind edgeKind, rng string) {
+		k := key{index[from], to, kind}
+		if seen[k] {
+			return
+		}
+		seen[k] = true
+		edges = append(edges, edgeView{From: k.from, To: to, Kind: kind, Range: rng})
+	}
+	for _, en := range ch.Entries {
+		to := index[en.Name]
+		if en.Replaces != "" {
+			add(en.Replaces, to, edgeReplaces, "")
+		}
+		for _, s := range en.Skips {
+			if s != "" {
+				add(s, to, edgeSkips, "")
+			}
+		}
+		if !en.SkipRange.Valid() {
+			continue
+		}
+		for _, other := range ch.Entries {
+			if other.Name == en.Name {
+				continue
+			}
+			if ver, ok := bundleVersion(pkg.Bundle(other.Name)); ok && en.SkipRange.Contains(ver) {
+				add(other.Name, to, edgeSkipRange, en.SkipRange.String())
+			}
+		}
+	}
+	sort.Slice(edges, func(i, j int) bool {
+		a, b := edges[i], edges[j]
+		switch {
+		case a.To != b.To:
+			return a.To < b.To
+		case a.Kind != b.Kind:
+			return a.Kind < b.Kind
+		}
+		return a.From < b.From
+	})
+	return nodes, edges
+}
+
+// drawnEdges returns the edges a diagram draws: one per (from, to) pair, the
+// strongest kind. The order is kept.
+func drawnEdges(edges []edgeView) []edgeView {
+	best := map[[2]int]edgeKind{}
+	for _, e := range edges {
+		p := [2]int{e.From, e.To}
+		if k, ok := best[p]; !ok || e.Kind < k {
+			best[p] = e.Kind
+		}
+	}
+	var out []edgeView
+	for _, e := range edges {
+		if best[[2]int{e.From, e.To}] == e.Kind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// channelTitle is "channel NAME" with its marks.
+func channelTitle(c channelView) string {
+	s := "channel " + c.Name
+	var marks []string
+	if c.Default {
+		marks = append(marks, "default")
+	}
+	if c.Deprecated {
+		marks = append(marks, "deprecated")
+	}
+	if len(marks) > 0 {
+		s += " (" + strings.Join(marks, ", ") + ")"
+	}
+	return s
+}
+
+// nodeMarks are the words that qualify a node: head, deprecated, not in
+// channel, no bundle.
+func nodeMarks(n nodeView) []string {
+	var marks []string
+	if n.Head {
+		marks = append(marks, "head")
+	}
+	if n.Deprecated {
+		marks = append(marks, "deprecated")
+	}
+	if n.Missing {
+		marks = append(marks, "not in channel")
+	}
+	if n.NoBundle {
+		marks = append(marks, "no bundle")
+	}
+	return marks
+}
+
+// writeGraphText writes an indented list per channel: each entry with its
+// version and marks, then the edges that lead to it.
+func writeGraphText(w io.Writer, v *graphView) {
+	fmt.Fprintf(w, "package %s (default channel %s)\n", v.Package, v.DefaultChannel)
+	if v.Deprecated {
+		fmt.Fprintf(w, "  deprecated: %s\n", v.Deprecation)
+	}
+	for _, c := range v.Channels {
+		fmt.Fprintf(w, "%s\n", channelTitle(c))
+		if c.Deprecated {
+			fmt.Fprintf(w, "  deprecated: %s\n", c.Deprecation)
+		}
+		for i, n := range c.Nodes {
+			if n.Missing {
+				continue
+			}
+			line := "  " + n.Name
+			if n.Version != "" {
+				line += " " + n.Version
+			}
+			if marks := nodeMarks(n); len(marks) > 0 {
+				line += " [" + strings.Join(marks, ", ") + "]"
+			}
+			fmt.Fprintln(w, line)
+			var skips []string
+			var rangeFrom []string
+			rng := ""
+			for _, e := range c.Edges {
+				if e.To != i {
+					continue
+				}
+				from := c.Nodes[e.From]
+				name := from.Name
+				if from.Missing {
+					name += " (not in channel)"
+				}
+				switch e.Kind {
+				case edgeReplaces:
+					fmt.Fprintf(w, "    replaces %s\n", name)
+				case edgeSkips:
+					skips = append(skips, name)
+				case edgeSkipRange:
+					rng = e.Range
+					rangeFrom = append(rangeFrom, name)
+				}
+			}
+			if len(skips) > 0 {
+				fmt.Fprintf(w, "    skips %s\n", strings.Join(skips, ", "))
+			}
+			if len(rangeFrom) > 0 {
+				fmt.Fprintf(w, "    skipRange %q: %s\n", rng, strings.Join(rangeFrom, ", "))
+			}
+		}
+	}
+}
+
+// mermaidText escapes s for a quoted Mermaid label with entity codes; line
+// breaks become spaces.
+func mermaidText(s string) string {
+	return strings.NewReplacer(
+		"#", "#35;",
+		`"`, "#quot;",
+		"<", "#lt;",
+		">", "#gt;",
+		"&", "#amp;",
+		"`", "#96;",
+		"\r", " ",
+		"\n", " ",
+	).Replace(s)
+}
+
+// writeMermaid writes a Mermaid flowchart: one subgraph per channel, node
+// ids c<channel>n<node>, class and link styles for marks and edge kinds.
+func writeMermaid(w io.Writer, v *graphView) {
+	fmt.Fprintln(w, "graph LR")
+	title := "package " + v.Package
+	if v.Deprecated {
+		title += " (deprecated)"
+	}
+	fmt.Fprintf(w, "  %%%% %s; edges: solid = replaces, dashed = skips, dotted = skipRange\n", title)
+	var classes = map[string][]string{}
+	var dashed, dotted []string
+	link := 0
+	for ci, c := range v.Channels {
+		fmt.Fprintf(w, "  subgraph c%d[\"%s\"]\n", ci, mermaidText(channelTitle(c)))
+		for ni, n := range c.Nodes {
+			id := fmt.Sprintf("c%dn%d", ci, ni)
+			label := []string{mermaidText(n.Name)}
+			if n.Version != "" {
+				label = append(label, mermaidText(n.Version))
+			}
+			if marks := nodeMarks(n); len(marks) > 0 {
+				label = append(label, mermaidText(strings.Join(marks, ", ")))
+			}
+			fmt.Fprintf(w, "    %s[\"%s\"]\n", id, strings.Join(label, "<br/>"))
+			if n.Head {
+				classes["head"] = append(classes["head"], id)
+			}
+			if n.Deprecated {
+				classes["deprecated"] = append(classes["deprecated"], id)
+			}
+			if n.Missing || n.NoBundle {
+				classes["missing"] = append(classes["missing"], id)
+			}
+		}
+		fmt.Fprintln(w, "  end")
+		for _, e := range drawnEdges(c.Edges) {
+			from, to := fmt.Sprintf("c%dn%d", ci, e.From), fmt.Sprintf("c%dn%d", ci, e.To)
+			switch e.Kind {
+			case edgeReplaces:
+				fmt.Fprintf(w, "  %s --> %s\n", from, to)
+			case edgeSkips:
+				fmt.Fprintf(w, "  %s -.-> %s\n", from, to)
+				dashed = append(dashed, fmt.Sprint(link))
+			case edgeSkipRange:
+				fmt.Fprintf(w, "  %s -.->|\"%s\"| %s\n", from, mermaidText(e.Range), to)
+				dotted = append(dotted, fmt.Sprint(link))
+			}
+			link++
+		}
+	}
+	fmt.Fprintln(w, "  classDef head stroke-width:3px")
+	fmt.Fprintln(w, "  classDef deprecated fill:#eeeeee,color:#777777")
+	fmt.Fprintln(w, "  classDef missing stroke-dasharray:3 3,color:#777777")
+	for _, name := range []string{"head", "deprecated", "missing"} {
+		if ids := classes[name]; len(ids) > 0 {
+			fmt.Fprintf(w, "  class %s %s\n", strings.Join(ids, ","), name)
+		}
+	}
+	if len(dashed) > 0 {
+		fmt.Fprintf(w, "  linkStyle %s stroke-dasharray:8 4\n", strings.Join(dashed, ","))
+	}
+	if len(dotted) > 0 {
+		fmt.Fprintf(w, "  linkStyle %s stroke-dasharray:2 3\n", strings.Join(dotted, ","))
+	}
+}
+
+// dotText quotes s as a Graphviz string.
+func dotText(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s) + `"`
+}
+
+// writeDot writes a Graphviz digraph with one cluster per channel.
+func writeDot(w io.Writer, v *graphView) {
+	title := "package " + v.Package
+	if v.Deprecated {
+		title += " (deprecated)"
+	}
+	fmt.Fprintf(w, "digraph %s {\n", dotText(v.Package))
+	fmt.Fprintln(w, "  // edges: solid = replaces, dashed = skips, dotted = skipRange")
+	fmt.Fprintf(w, "  label=%s;\n  labelloc=t;\n  rankdir=LR;\n  node [shape=box];\n", dotText(title))
+	for ci, c := range v.Channels {
+		fmt.Fprintf(w, "  subgraph \"cluster_%d\" {\n    label=%s;\n", ci, dotText(channelTitle(c)))
+		for ni, n := range c.Nodes {
+			label := n.Name
+			if n.Version != "" {
+				label += "\n" + n.Version
+			}
+			if marks := nodeMarks(n); len(marks) > 0 {
+				label += "\n" + strings.Join(marks, ", ")
+			}
+			attrs := []string{"label=" + dotText(label)}
+			if n.Head {
+				attrs = append(attrs, "penwidth=3")
+			}
+			var style []string
+			if n.Missing || n.NoBundle {
+				style = append(style, "dashed")
+				attrs = append(attrs, `fontcolor="gray40"`)
+			}
+			if n.Deprecated {
+				style = append(style, "filled")
+				attrs = append(attrs, `fillcolor="gray90"`)
+			}
+			if len(style) > 0 {
+				attrs = append(attrs, "style="+dotText(strings.Join(style, ",")))
+			}
+			fmt.Fprintf(w, "    \"c%dn%d\" [%s];\n", ci, ni, strings.Join(attrs, ", "))
+		}
+		fmt.Fprintln(w, "  }")
+		for _, e := range drawnEdges(c.Edges) {
+			var attrs []string
+			switch e.Kind {
+			case edgeSkips:
+				attrs = []string{"style=dashed"}
+			case edgeSkipRange:
+				attrs = []string{"style=dotted", "label=" + dotText(e.Range)}
+			}
+			a := ""
+			if len(attrs) > 0 {
+				a = " [" + strings.Join(attrs, ", ") + "]"
+			}
+			fmt.Fprintf(w, "  \"c%dn%d\" -> \"c%dn%d\"%s;\n", ci, e.From, ci, e.To, a)
+		}
+	}
+	fmt.Fprintln(w, "}")
+}

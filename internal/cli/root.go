@@ -1,0 +1,211 @@
+// Package cli implements the sextant command line: the commands, their
+// flags, their output formats and their exit status. cmd/sextant is a thin
+// main around [Run]; tests run the same code in-process.
+//
+// Conventions shared by every command:
+//   - -f/--filename is repeatable and "-" reads standard input (which may be
+//     read once per invocation); catalog paths given as arguments accept "-"
+//     too.
+//   - -n/--namespace names the namespace, -o/--output the output format
+//     where a command has several.
+//   - Errors go to standard error, one line per problem, naming the file and
+//     what is wrong; results go to standard output.
+//   - The exit status is [ExitOK], [ExitNo] (the answer is no: checks failed,
+//     no plan) or [ExitBadInput] (bad input or usage).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses of [Run].
+const (
+	ExitOK       = 0 // success
+	ExitNo       = 1 // the answer is no: checks failed, no plan
+	ExitBadInput = 2 // bad input or usage
+)
+
+// Run runs the sextant command line with args (without the program name)
+// and returns the exit status. It reads stdin only for inputs named "-" and
+// writes results to stdout and errors to stderr. Run keeps no state between
+// calls and may be called concurrently with distinct writers.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	if cmd == nil {
+		cmd = root
+	}
+	return report(stderr, cmd, err)
+}
+
+// env is what the commands of one Run share: the standard streams and
+// whether standard input was consumed.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	stdinUsedBy    string // the input that read standard input, if any
+}
+
+// takeStdin returns standard input for the input named what, or an error if
+// another input already read it.
+func (e *env) takeStdin(what string) (io.Reader, error) {
+	if e.stdinUsedBy != "" {
+		return nil, usageErrorf("%s: standard input is already read by %s; \"-\" may be given once", what, e.stdinUsedBy)
+	}
+	e.stdinUsedBy = what
+	if e.stdin == nil {
+		return strings.NewReader(""), nil
+	}
+	return e.stdin, nil
+}
+
+// commands lists the constructors of the subcommands, in help order. New
+// commands (resolve, rollout) add themselves here.
+var commands = []func(*env) *cobra.Command{
+	newCheckCmd,
+	newGraphCmd,
+	newVersionCmd,
+}
+
+// newRootCmd builds the root command and its subcommands.
+func newRootCmd(e *env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "sextant",
+		Short: "Resolve, check and draw Kubernetes operator (OLM) catalogs",
+		Long: `sextant resolves and checks File-Based Catalogs of Kubernetes operators (OLM).
+
+Exit status: 0 success, 1 the answer is no (checks failed, no plan),
+2 bad input or usage.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q", args[0])
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+			}
+			return &exitError{code: ExitBadInput, usage: true, err: errors.New(msg)}
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return cmd.Help()
+		},
+		SilenceErrors:              true,
+		SilenceUsage:               true,
+		DisableSuggestions:         true,
+		SuggestionsMinimumDistance: 2,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: ExitBadInput, usage: true, err: err}
+	})
+	root.CompletionOptions.HiddenDefaultCmd = true
+	for _, newCmd := range commands {
+		cmd := newCmd(e)
+		if run := cmd.RunE; run != nil {
+			// Errors of a command's own work are bad input, not usage
+			// errors: only cobra's errors (arguments, flags) point at --help.
+			cmd.RunE = func(cmd *cobra.Command, args []string) error {
+				err := run(cmd, args)
+				var xe *exitError
+				if err != nil && !errors.As(err, &xe) {
+					err = &exitError{code: ExitBadInput, err: err}
+				}
+				return err
+			}
+		}
+		root.AddCommand(cmd)
+	}
+	return root
+}
+
+// exitError is an error with an exit status. With a nil err it carries only
+// the status (the command already printed its answer).
+type exitError struct {
+	code  int
+	usage bool // a usage error: point at --help
+	err   error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// errNo is returned by a command whose answer is no and that has printed it.
+var errNo = &exitError{code: ExitNo}
+
+// usageErrorf returns a usage error (exit status 2).
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: ExitBadInput, usage: true, err: fmt.Errorf(format, args...)}
+}
+
+// report prints err on stderr, one line per problem prefixed with the
+// command's path, and returns the exit status. Errors that are not an
+// exitError come from cobra itself (unknown command or flag, wrong number of
+// arguments, missing required flag): usage errors, exit status 2. A usage
+// error's line ends with a pointer to --help.
+func report(stderr io.Writer, cmd *cobra.Command, err error) int {
+	code, usage := ExitBadInput, true
+	var xe *exitError
+	if errors.As(err, &xe) {
+		code, usage = xe.code, xe.usage
+		if xe.err == nil {
+			return code
+		}
+	}
+	lines := errorLines(err)
+	if usage && len(lines) > 0 {
+		lines[len(lines)-1] += fmt.Sprintf(" (see %q)", cmd.CommandPath()+" --help")
+	}
+	for _, line := range lines {
+		fmt.Fprintf(stderr, "%s: %s\n", cmd.CommandPath(), line)
+	}
+	return code
+}
+
+// errorLines flattens err into one line per problem: the errors joined at
+// the top (errors.Join) each get a line, and a newline left inside a message
+// becomes "; " so that every line still names its file.
+func errorLines(err error) []string {
+	var xe *exitError
+	if errors.As(err, &xe) && xe.err != nil {
+		err = xe.err
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	var lines []string
+	for _, e := range errs {
+		var parts []string
+		for _, part := range strings.Split(e.Error(), "\n") {
+			if part = strings.TrimSpace(part); part != "" {
+				parts = append(parts, part)
+			}
+		}
+		if len(parts) > 0 {
+			lines = append(lines, strings.Join(parts, "; "))
+		}
+	}
+	return lines
+}

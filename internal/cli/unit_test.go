@@ -1,0 +1,267 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+func TestErrorLines(t *testing.T) {
+	tests := []struct {
+		name   string
+		err    error
+		want   []string
+		reason string
+	}{
+		{name: "plain", err: errors.New("a.json: bad"), want: []string{"a.json: bad"}},
+		{
+			name:   "joined",
+			err:    errors.Join(errors.New("a.json: bad"), errors.New("b.json: worse")),
+			want:   []string{"a.json: bad", "b.json: worse"},
+			reason: "each problem gets its own line",
+		},
+		{
+			name:   "wrapped multi-line",
+			err:    fmt.Errorf("a.json: %w", errors.Join(errors.New("line 1: x"), errors.New("line 2: y"))),
+			want:   []string{"a.json: line 1: x; line 2: y"},
+			reason: "a wrapped multi-line message stays on the line that names the file",
+		},
+		{
+			name: "exit error around joined",
+			err:  &exitError{code: ExitBadInput, err: errors.Join(errors.New("a"), errors.New("b"))},
+			want: []string{"a", "b"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := errorLines(tt.err); !slices.Equal(got, tt.want) {
+				t.Errorf("errorLines = %q, want %q (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{name: "no command shows help", args: nil, want: ExitOK},
+		{name: "help flag", args: []string{"--help"}, want: ExitOK},
+		{name: "command help", args: []string{"check", "--help"}, want: ExitOK},
+		{name: "unknown command", args: []string{"nope"}, want: ExitBadInput},
+		{name: "unknown root flag", args: []string{"--nope"}, want: ExitBadInput},
+		{name: "version with argument", args: []string{"version", "extra"}, want: ExitBadInput},
+		{name: "graph with two paths", args: []string{"graph", "a", "b", "--package", "p"}, want: ExitBadInput},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			stdout, stderr, code := run("", tt.args...)
+			if code != tt.want {
+				t.Errorf("sextant %q: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", tt.args, code, tt.want, stdout, stderr)
+			}
+			if code == ExitBadInput && (strings.Count(stderr, "\n") != 1 || !strings.HasSuffix(stderr, " --help\")\n")) {
+				t.Errorf("stderr should be one line ending with the usage hint, got:\n%s", stderr)
+			}
+		})
+	}
+}
+
+func TestVersion(t *testing.T) {
+	stdout, stderr, code := run("", "version")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "sextant ") || !strings.Contains(stdout, "go "+runtime.Version()+"\n") {
+		t.Errorf("version output %q", stdout)
+	}
+
+	defer func(f func() (*debug.BuildInfo, bool)) { readBuildInfo = f }(readBuildInfo)
+	readBuildInfo = func() (*debug.BuildInfo, bool) {
+		return &debug.BuildInfo{
+			GoVersion: "go1.99.1",
+			Main:      debug.Module{Path: "github.com/sextantdev/sextant", Version: "v1.2.3"},
+			Settings:  []debug.BuildSetting{{Key: "vcs.revision", Value: "abc123"}, {Key: "vcs.modified", Value: "true"}},
+		}, true
+	}
+	stdout, _, _ = run("", "version")
+	if want := "sextant v1.2.3\nrevision abc123 (modified)\ngo go1.99.1\n"; stdout != want {
+		t.Errorf("version = %q, want %q", stdout, want)
+	}
+	stdout, _, _ = run("", "version", "-o", "json")
+	if want := "{\n  \"version\": \"v1.2.3\",\n  \"revision\": \"abc123\",\n  \"modified\": true,\n  \"go\": \"go1.99.1\"\n}\n"; stdout != want {
+		t.Errorf("version -o json = %q, want %q", stdout, want)
+	}
+	readBuildInfo = func() (*debug.BuildInfo, bool) { return nil, false }
+	stdout, _, _ = run("", "version")
+	if want := "sextant (devel)\ngo " + runtime.Version() + "\n"; stdout != want {
+		t.Errorf("version without build info = %q, want %q", stdout, want)
+	}
+}
+
+func TestReadInputs(t *testing.T) {
+	dir := t.TempDir()
+	a := dir + "/a.yaml"
+	if err := os.WriteFile(a, []byte("kind: List\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := &env{stdin: strings.NewReader("kind: Subscription\n")}
+	ins, err := e.readInputs([]string{a, "-"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []input{{Name: a, Data: []byte("kind: List\n")}, {Name: stdinName, Data: []byte("kind: Subscription\n")}}
+	if len(ins) != 2 || ins[0].Name != want[0].Name || string(ins[0].Data) != string(want[0].Data) ||
+		ins[1].Name != want[1].Name || string(ins[1].Data) != string(want[1].Data) {
+		t.Errorf("readInputs = %q, want %q", ins, want)
+	}
+
+	// Standard input is read once.
+	if _, err := e.readInputs([]string{"-"}); err == nil {
+		t.Error("second read of standard input: no error")
+	} else if xe, ok := err.(*exitError); !ok || xe.code != ExitBadInput || !xe.usage {
+		t.Errorf("second read of standard input: %v, want a usage error", err)
+	}
+
+	// Every missing file is reported, each by name.
+	e = &env{}
+	_, err = e.readInputs([]string{dir + "/x.yaml", a, dir + "/y.yaml"})
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing files: %v, want fs.ErrNotExist", err)
+	}
+	lines := errorLines(err)
+	if len(lines) != 2 || !strings.Contains(lines[0], "x.yaml") || !strings.Contains(lines[1], "y.yaml") {
+		t.Errorf("missing files: lines %q, want one per file", lines)
+	}
+}
+
+func TestAvailable(t *testing.T) {
+	tests := []struct {
+		names []string
+		want  string
+	}{
+		{nil, "it has no channels"},
+		{[]string{"alpha", "stable"}, "channels: alpha, stable"},
+		{strings.Fields("a b c d e f g h i j"), "channels: a, b, c, d, e, f, g, h, i, j"},
+		{strings.Fields("a b c d e f g h i j k"), "11 channels"},
+	}
+	for _, tt := range tests {
+		if got := available("channels", tt.names); got != tt.want {
+			t.Errorf("available(%q) = %q, want %q", tt.names, got, tt.want)
+		}
+	}
+}
+
+// checkGraphAgreesWithSuccessors checks that the edges drawn out of every
+// entry with a version are exactly the channel's Successors of it.
+func checkGraphAgreesWithSuccessors(t *testing.T, cat *graph.Catalog) {
+	t.Helper()
+	for _, pkg := range cat.Packages() {
+		for _, ch := range pkg.Channels {
+			nodes, edges := channelGraph(pkg, ch, nil)
+			for i, n := range nodes {
+				if n.Missing {
+					continue
+				}
+				v, ok := bundleVersion(pkg.Bundle(n.Name))
+				if !ok {
+					continue
+				}
+				var got []string
+				for _, e := range edges {
+					if e.From == i && e.To != i && !slices.Contains(got, nodes[e.To].Name) {
+						got = append(got, nodes[e.To].Name)
+					}
+				}
+				slices.SortFunc(got, func(a, b string) int { return ch.Position(a) - ch.Position(b) })
+				if want := ch.Successors(n.Name, v); !slices.Equal(got, want) {
+					t.Errorf("%s/%s: edges out of %s go to %q, Successors = %q", pkg.Name, ch.Name, n.Name, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestGraphAgreesWithSuccessors(t *testing.T) {
+	for _, path := range []string{"testdata/cli/catalogs/etcd.yaml", "testdata/cli/catalogs/clean.json", "testdata/cli/catalogs/broken"} {
+		t.Run(path, func(t *testing.T) {
+			cat, err := graph.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGraphAgreesWithSuccessors(t, cat)
+		})
+	}
+	if testing.Short() {
+		return
+	}
+	t.Run("community", func(t *testing.T) {
+		cat, err := graph.Load(communityCatalog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGraphAgreesWithSuccessors(t, cat)
+	})
+}
+
+// unescapeDot undoes dotText.
+func unescapeDot(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return "", false
+	}
+	var b strings.Builder
+	s = s[1 : len(s)-1]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '"' {
+			return "", false // an unescaped quote ends the string early
+		}
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i == len(s) {
+			return "", false
+		}
+		switch s[i] {
+		case '\\', '"':
+			b.WriteByte(s[i])
+		case 'n':
+			b.WriteByte('\n')
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// FuzzLabels checks that labels survive escaping: a dot string unescapes to
+// its text, and a Mermaid label has no character that would end or break
+// it.
+func FuzzLabels(f *testing.F) {
+	for _, s := range []string{"etcdoperator.v0.9.4", ">=0.9.0 <0.9.4", `a "quoted" \ name`, "#1 & co\nnext"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, ok := unescapeDot(dotText(s)); !ok || got != s {
+			t.Errorf("dotText(%q) = %s, unescapes to %q, %v", s, dotText(s), got, ok)
+		}
+		m := mermaidText(s)
+		if strings.ContainsAny(m, "\"<>`\r\n") {
+			t.Errorf("mermaidText(%q) = %q keeps a quote, angle bracket, backtick or line break", s, m)
+		}
+		if strings.Count(m, "#") != strings.Count(m, ";")-strings.Count(s, ";") {
+			t.Errorf("mermaidText(%q) = %q: every # must start an entity code", s, m)
+		}
+	})
+}
