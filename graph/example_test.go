@@ -1,0 +1,121 @@
+package graph_test
+
+import (
+	"fmt"
+
+	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// etcd builds a small catalog: channel "stable" of package etcd, where
+// v0.9.4 replaces v0.9.2 and skips v0.9.3, and takes any 0.9.x below it
+// with its skipRange.
+func etcd() *graph.Catalog {
+	b := graph.NewBuilder()
+	b.AddPackage("etcd", "stable")
+	b.AddChannel("etcd", "stable",
+		graph.Entry{Name: "etcdoperator.v0.9.0"},
+		graph.Entry{Name: "etcdoperator.v0.9.2", Replaces: "etcdoperator.v0.9.0"},
+		graph.Entry{Name: "etcdoperator.v0.9.3", Replaces: "etcdoperator.v0.9.2"},
+		graph.Entry{
+			Name:      "etcdoperator.v0.9.4",
+			Replaces:  "etcdoperator.v0.9.2",
+			Skips:     []string{"etcdoperator.v0.9.3"},
+			SkipRange: mustRange(">=0.9.0 <0.9.4"),
+		},
+	)
+	for _, v := range []string{"0.9.0", "0.9.2", "0.9.3", "0.9.4"} {
+		err := b.AddBundle("etcdoperator.v"+v, "etcd", "quay.io/coreos/etcd-operator:v"+v,
+			graph.PackageProperty("etcd", v),
+			graph.GVKProperty(graph.GVK{Group: "etcd.database.coreos.com", Version: "v1beta2", Kind: "EtcdCluster"}),
+		)
+		if err != nil {
+			panic(err)
+		}
+	}
+	cat, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return cat
+}
+
+func mustRange(s string) graph.Range {
+	r, err := graph.ParseRange(s)
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+func ExampleBuilder() {
+	cat := etcd()
+	ch := cat.Package("etcd").Channel("stable")
+	head, _ := ch.Head()
+	fmt.Println("head:", head)
+	fmt.Println("chain:", ch.Chain())
+	fmt.Println("order:", ch.Order())
+	fmt.Println("skipped v0.9.3:", ch.IsSkipped("etcdoperator.v0.9.3"))
+	for _, b := range cat.Providers(graph.GVK{Group: "etcd.database.coreos.com", Version: "v1beta2", Kind: "EtcdCluster"}) {
+		fmt.Println("provider:", b.Name, b.Version)
+	}
+	// Output:
+	// head: etcdoperator.v0.9.4
+	// chain: [etcdoperator.v0.9.4 etcdoperator.v0.9.2 etcdoperator.v0.9.0]
+	// order: [etcdoperator.v0.9.4 etcdoperator.v0.9.2 etcdoperator.v0.9.0 etcdoperator.v0.9.3]
+	// skipped v0.9.3: true
+	// provider: etcdoperator.v0.9.0 0.9.0
+	// provider: etcdoperator.v0.9.2 0.9.2
+	// provider: etcdoperator.v0.9.3 0.9.3
+	// provider: etcdoperator.v0.9.4 0.9.4
+}
+
+func ExampleChannel_Successors() {
+	ch := etcd().Package("etcd").Channel("stable")
+	// An entry of the channel.
+	fmt.Println(ch.Successors("etcdoperator.v0.9.2", semver.MustParse("0.9.2")))
+	// An installed CSV the channel never listed: only the skipRange
+	// reaches it.
+	fmt.Println(ch.Successors("etcdoperator.v0.9.1", semver.MustParse("0.9.1")))
+	// Too old for any edge.
+	fmt.Println(ch.Successors("etcdoperator.v0.8.0", semver.MustParse("0.8.0")))
+	// Output:
+	// [etcdoperator.v0.9.4 etcdoperator.v0.9.3]
+	// [etcdoperator.v0.9.4]
+	// []
+}
+
+func ExampleChannel_ShortestPath() {
+	ch := etcd().Package("etcd").Channel("stable")
+	path, ok := ch.ShortestPath("etcdoperator.v0.9.0", "etcdoperator.v0.9.4")
+	fmt.Println(path, ok)
+	fmt.Println(ch.Reachable("etcdoperator.v0.9.0"))
+	// Output:
+	// [etcdoperator.v0.9.0 etcdoperator.v0.9.4] true
+	// [etcdoperator.v0.9.4 etcdoperator.v0.9.2 etcdoperator.v0.9.3]
+}
+
+func ExampleCatalog_Validate() {
+	b := graph.NewBuilder()
+	b.AddPackage("demo", "stable")
+	b.AddChannel("demo", "stable",
+		graph.Entry{Name: "demo.v1"},
+		graph.Entry{Name: "demo.v2", Replaces: "demo.v1"},
+		graph.Entry{Name: "demo.v3", Replaces: "demo.v1", Skips: []string{"demo.v0"}},
+	)
+	for i, v := range []string{"1.0.0", "2.0.0", "v3"} {
+		_ = b.AddBundle(fmt.Sprintf("demo.v%d", i+1), "demo", "example.com/demo", graph.PackageProperty("demo", v))
+	}
+	cat, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range cat.Validate() {
+		fmt.Println(f)
+	}
+	// Output:
+	// warning non-strict-version demo demo.v3: bundle "demo.v3" of package "demo" has version "v3", which is semver only when read tolerantly (as 3.0.0); opm rejects it
+	// error multiple-heads demo/stable: channel "stable" of package "demo" has 2 heads (entries that nothing replaces or skips): demo.v2, demo.v3
+	// warning dangling-skip demo/stable demo.v3: entry "demo.v3" of channel "stable" of package "demo" skips "demo.v0", which is not an entry of the channel
+}
