@@ -121,6 +121,10 @@ type nodeView struct {
 	Deprecated bool
 	Missing    bool // not an entry of the channel
 	NoBundle   bool // no bundle of this name in the package
+	// SkipRange is the entry's skipRange as written, "" when it has none;
+	// SkipRangeValid reports whether it parses.
+	SkipRange      string
+	SkipRangeValid bool
 }
 
 type edgeView struct {
@@ -228,7 +232,10 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 		return index[name]
 	}
 	for _, name := range ch.Order() {
-		addNode(name, false)
+		i := addNode(name, false)
+		if en, ok := ch.Entry(name); ok && en.SkipRange.String() != "" {
+			nodes[i].SkipRange, nodes[i].SkipRangeValid = en.SkipRange.String(), en.SkipRange.Valid()
+		}
 	}
 	// Names that edges refer to but that are not entries, sorted.
 	var missing []string
@@ -350,7 +357,11 @@ func nodeMarks(n nodeView) []string {
 // writeGraphText writes an indented list per channel: each entry with its
 // version and marks, then the edges that lead to it.
 func writeGraphText(w io.Writer, v *graphView) {
-	fmt.Fprintf(w, "package %s (default channel %s)\n", v.Package, v.DefaultChannel)
+	if v.DefaultChannel == "" {
+		fmt.Fprintf(w, "package %s (no default channel)\n", v.Package)
+	} else {
+		fmt.Fprintf(w, "package %s (default channel %s)\n", v.Package, v.DefaultChannel)
+	}
 	if v.Deprecated {
 		fmt.Fprintf(w, "  deprecated: %s\n", v.Deprecation)
 	}
@@ -373,7 +384,6 @@ func writeGraphText(w io.Writer, v *graphView) {
 			fmt.Fprintln(w, line)
 			var skips []string
 			var rangeFrom []string
-			rng := ""
 			for _, e := range c.Edges {
 				if e.To != i {
 					continue
@@ -389,15 +399,20 @@ func writeGraphText(w io.Writer, v *graphView) {
 				case edgeSkips:
 					skips = append(skips, name)
 				case edgeSkipRange:
-					rng = e.Range
 					rangeFrom = append(rangeFrom, name)
 				}
 			}
 			if len(skips) > 0 {
 				fmt.Fprintf(w, "    skips %s\n", strings.Join(skips, ", "))
 			}
-			if len(rangeFrom) > 0 {
-				fmt.Fprintf(w, "    skipRange %q: %s\n", rng, strings.Join(rangeFrom, ", "))
+			switch {
+			case n.SkipRange == "":
+			case !n.SkipRangeValid:
+				fmt.Fprintf(w, "    skipRange %q: not a semver range\n", n.SkipRange)
+			case len(rangeFrom) == 0:
+				fmt.Fprintf(w, "    skipRange %q: matches no entry of the channel\n", n.SkipRange)
+			default:
+				fmt.Fprintf(w, "    skipRange %q: %s\n", n.SkipRange, strings.Join(rangeFrom, ", "))
 			}
 		}
 	}
@@ -409,9 +424,9 @@ func mermaidText(s string) string {
 	return strings.NewReplacer(
 		"#", "#35;",
 		`"`, "#quot;",
-		"<", "#lt;",
-		">", "#gt;",
-		"&", "#amp;",
+		"<", "#60;",
+		">", "#62;",
+		"&", "#38;",
 		"`", "#96;",
 		"\r", " ",
 		"\n", " ",
@@ -421,12 +436,14 @@ func mermaidText(s string) string {
 // writeMermaid writes a Mermaid flowchart: one subgraph per channel, node
 // ids c<channel>n<node>, class and link styles for marks and edge kinds.
 func writeMermaid(w io.Writer, v *graphView) {
-	fmt.Fprintln(w, "graph LR")
 	title := "package " + v.Package
 	if v.Deprecated {
 		title += " (deprecated)"
 	}
-	fmt.Fprintf(w, "  %%%% %s; edges: solid = replaces, dashed = skips, dotted = skipRange\n", title)
+	// The front matter's title is drawn above the chart.
+	fmt.Fprintf(w, "---\ntitle: %q\n---\n", title)
+	fmt.Fprintln(w, "graph LR")
+	fmt.Fprintln(w, "  %% edges: solid = replaces, dashed = skips, dotted = skipRange")
 	var classes = map[string][]string{}
 	var dashed, dotted []string
 	link := 0
