@@ -319,8 +319,30 @@ channel p stable
 			want: []string{"a downgrade-edge p/stable p.v2", "a downgrade-edge p/stable p.v2"},
 			messages: []string{
 				`"p.v2" (2.0.0) skips "p.v3" (3.0.0)`,
-				`skipRange "<4.0.0" of "p.v2" (2.0.0) contains "p.v3" (3.0.0)`,
+				`skipRange "<4.0.0" of "p.v2" (2.0.0) contains "p.v3" (3.0.0): 1 upgrade goes to a lower version`,
 			},
+		},
+		{
+			name:   "open-ended skipRange",
+			reason: "one finding per skipRange, listing the higher versions it contains by version",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+bundle p p.v4 4.0.0
+bundle p p.v5 5.0.0
+bundle p p.v10 10.0.0
+channel p stable
+  entry p.v1 skipRange='>=0.0.1'
+  entry p.v2
+  entry p.v10
+  entry p.v3
+  entry p.v4
+  entry p.v5
+`},
+			want:     []string{"a downgrade-edge p/stable p.v1"},
+			messages: []string{`skipRange ">=0.0.1" of "p.v1" (1.0.0) contains "p.v2" (2.0.0), "p.v3" (3.0.0), "p.v4" (4.0.0) and 2 more: 5 upgrades go to a lower version`},
 		},
 		{
 			name:   "equal versions are not a downgrade",

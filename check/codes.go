@@ -44,3 +44,5 @@ const (
 	// explanation.
 	CodeNotInstallable = "not-installable"
 )
+
+func isInstallCode(code string) bool { return false }

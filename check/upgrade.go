@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -263,15 +264,20 @@ func plural(n int, one, many string) string {
 
 // quoteList quotes the first n names and says how many more there are.
 func quoteList(names []string, n int) string {
-	var parts []string
+	q := make([]string, len(names))
 	for i, s := range names {
-		if i == n {
-			parts = append(parts, fmt.Sprintf("and %d more", len(names)-n))
-			break
-		}
-		parts = append(parts, fmt.Sprintf("%q", s))
+		q[i] = fmt.Sprintf("%q", s)
 	}
-	return strings.Join(parts, ", ")
+	return listN(q, n)
+}
+
+// listN joins the first n items with commas and says how many more there
+// are.
+func listN(items []string, n int) string {
+	if len(items) > n {
+		return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
+	}
+	return strings.Join(items, ", ")
 }
 
 func bundlePos(p *graph.Package, name string) graph.Position {
@@ -343,10 +349,22 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 				add(graph.SeverityInfo, CodeSkipRangeMatchesNothing, c, e.Name,
 					fmt.Sprintf("skipRange %q of %q contains the version of no other entry of the channel", e.SkipRange.String(), e.Name))
 			}
-			for _, o := range higher {
-				vo, _ := bundleVersion(p, o)
+			if len(higher) > 0 {
+				// One finding per skipRange: open-ended ranges such as
+				// ">=0.0.1" contain every later version.
+				slices.SortFunc(higher, func(a, b string) int {
+					va, _ := bundleVersion(p, a)
+					vb, _ := bundleVersion(p, b)
+					return cmp.Or(va.Compare(vb), strings.Compare(a, b))
+				})
+				desc := make([]string, len(higher))
+				for k, o := range higher {
+					vo, _ := bundleVersion(p, o)
+					desc[k] = fmt.Sprintf("%q (%s)", o, vo)
+				}
 				add(graph.SeverityWarning, CodeDowngradeEdge, c, e.Name,
-					fmt.Sprintf("skipRange %q of %q (%s) contains %q (%s): the upgrade goes to a lower version", e.SkipRange.String(), e.Name, ve, o, vo))
+					fmt.Sprintf("skipRange %q of %q (%s) contains %s: %s to a lower version", e.SkipRange.String(), e.Name, ve,
+						listN(desc, 3), plural(len(higher), "upgrade goes", "upgrades go")))
 			}
 		}
 	}

@@ -1,0 +1,140 @@
+package check
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// shipped are the real catalogs of testdata/catalogs, by base name.
+var shipped = []string{
+	"community-operators-prod.v4.20-index",
+	"community-operators-prod.declared",
+	"certified-operators.v4.20-index",
+	"certified-operators.declared",
+}
+
+func loadShipped(t testing.TB, name string) *graph.Catalog {
+	t.Helper()
+	cat, err := graph.LoadFile(filepath.Join("..", "testdata", "catalogs", name+".json.gz"))
+	if err != nil {
+		t.Fatalf("load %s: %v", name, err)
+	}
+	return cat
+}
+
+// structuralCodes are the codes graph.Validate reports; their golden
+// listing leaves out the message, which the graph package's own tests pin.
+func isStructural(code string) bool {
+	return !slices.Contains([]string{
+		CodeNoUpgradePath, CodeDowngradeEdge, CodeSkipRangeMatchesNothing, CodeCrossPackageEdge,
+		CodeDefaultChannelDeprecated, CodeDefaultChannelHeadDeprecated, CodeSatisfiedByOtherCatalog,
+	}, code) && !isInstallCode(code)
+}
+
+// goldenText renders a report for the golden files: the counts per code,
+// the upgrade path statistics summed over the catalog, and one line per
+// finding (with its message, except for structural findings).
+func goldenText(rep *Report) string {
+	var b strings.Builder
+	for _, s := range rep.Catalogs {
+		fmt.Fprintf(&b, "catalog %s: %d packages, %d channels, %d bundles\n", s.Name, s.Packages, s.Channels, s.Bundles)
+		for _, c := range s.Counts {
+			fmt.Fprintf(&b, "count %s %s %d\n", SeverityName(c.Severity), c.Code, c.Count)
+		}
+		var entries, stranded int
+		hops := map[int]int{}
+		maxHops := 0
+		for _, p := range rep.Paths {
+			if p.Catalog != s.Name {
+				continue
+			}
+			entries += p.Entries
+			stranded += p.Stranded
+			for _, l := range p.Lengths {
+				hops[l.Hops] += l.Count
+			}
+			maxHops = max(maxHops, p.MaxHops())
+		}
+		fmt.Fprintf(&b, "paths: %d entries, %d stranded, hops:", entries, stranded)
+		for h := 1; h <= maxHops; h++ {
+			if hops[h] > 0 {
+				fmt.Fprintf(&b, " %d:%d", h, hops[h])
+			}
+		}
+		b.WriteString("\n")
+	}
+	for _, f := range rep.Findings {
+		fmt.Fprintf(&b, "%s %s %s", SeverityName(f.Severity), f.Code, f.Package)
+		if f.Channel != "" {
+			fmt.Fprintf(&b, "/%s", f.Channel)
+		}
+		if f.Bundle != "" {
+			fmt.Fprintf(&b, " %s", f.Bundle)
+		}
+		if !isStructural(f.Code) {
+			fmt.Fprintf(&b, ": %s", f.Message)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func checkGolden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
+		for i := range max(len(gl), len(wl)) {
+			var g, w string
+			if i < len(gl) {
+				g = gl[i]
+			}
+			if i < len(wl) {
+				w = wl[i]
+			}
+			if g != w {
+				t.Fatalf("%s differs at line %d (go test -update rewrites it):\n got %q\nwant %q", path, i+1, g, w)
+			}
+		}
+	}
+}
+
+// TestGoldenShipped runs every check on each shipped catalog and compares
+// the findings with testdata/golden/<catalog>.txt.
+func TestGoldenShipped(t *testing.T) {
+	for _, name := range shipped {
+		t.Run(name, func(t *testing.T) {
+			if testing.Short() && strings.HasSuffix(name, ".declared") {
+				t.Skip("large declared catalog: skipped in -short mode")
+			}
+			cat := loadShipped(t, name)
+			rep, err := Run(t.Context(), []Input{{Name: name, Catalog: cat}}, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, filepath.Join("testdata", "golden", name+".txt"), []byte(goldenText(rep)))
+		})
+	}
+}
