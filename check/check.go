@@ -176,6 +176,33 @@ func (r *Report) AtLeast(s graph.Severity) []Finding {
 	return out
 }
 
+// Filter returns a copy of the report with only the findings of severity
+// min or higher, and the counts of its catalogs recomputed. Paths are kept.
+// The copy shares nothing with r that the caller could modify.
+func (r *Report) Filter(min graph.Severity) *Report {
+	out := &Report{
+		Findings: r.AtLeast(min),
+		Catalogs: slices.Clone(r.Catalogs),
+		Paths:    slices.Clone(r.Paths),
+	}
+	if out.Findings == nil {
+		out.Findings = []Finding{}
+	}
+	for i := range out.Catalogs {
+		var fs []Finding
+		for _, f := range out.Findings {
+			if f.Catalog == out.Catalogs[i].Name {
+				fs = append(fs, f)
+			}
+		}
+		out.Catalogs[i].Counts = countCodes(fs)
+	}
+	for i := range out.Paths {
+		out.Paths[i].Lengths = slices.Clone(out.Paths[i].Lengths)
+	}
+	return out
+}
+
 func countCodes(fs []Finding) []CodeCount {
 	byCode := map[string]*CodeCount{}
 	for _, f := range fs {
