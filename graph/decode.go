@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,8 +88,9 @@ type decoder struct {
 	doc *Position
 	// Lazy line counting for JSON streams: line is the 1-based line of
 	// byte lineOff.
-	lineOff int
-	line    int
+	lineOff  int
+	line     int
+	newlines []int // offsets of every '\n', built on demand
 
 	// Per blob: the problems found so far, named once the blob's schema and
 	// name are known.
@@ -126,11 +128,20 @@ func (d *decoder) posAt(off int) Position {
 	if d.doc != nil {
 		return *d.doc
 	}
-	if off < d.lineOff {
-		d.lineOff, d.line = 0, 1
-	}
 	if off > len(d.data) {
 		off = len(d.data)
+	}
+	if off < d.lineOff {
+		// Out of order (rare): index every line start once.
+		if d.newlines == nil {
+			for i, c := range d.data {
+				if c == '\n' {
+					d.newlines = append(d.newlines, i)
+				}
+			}
+		}
+		n, _ := slices.BinarySearch(d.newlines, off)
+		return Position{File: d.file, Line: n + 1, Offset: int64(off)}
 	}
 	d.line += bytes.Count(d.data[d.lineOff:off], newline)
 	d.lineOff = off
@@ -141,6 +152,10 @@ var newline = []byte{'\n'}
 
 // errorAt records a problem at byte off of d.data, outside any blob.
 func (d *decoder) errorAt(off int, object string, err error) {
+	if off >= len(d.data) {
+		// At the end of the input: name the last line that has text.
+		off = len(bytes.TrimRight(d.data, " \t\r\n"))
+	}
 	p := d.posAt(off)
 	d.errs = append(d.errs, &DecodeError{File: d.file, Line: p.Line, Offset: p.Offset, Object: object, Err: err})
 }
@@ -204,7 +219,7 @@ func (d *decoder) decodeFile(name string, data []byte) {
 // decodeJSON decodes a stream of concatenated JSON objects. After malformed
 // JSON it resumes at the next line that starts with '{'.
 func (d *decoder) decodeJSON(data []byte) {
-	d.data, d.doc, d.lineOff, d.line = data, nil, 0, 1
+	d.data, d.doc, d.lineOff, d.line, d.newlines = data, nil, 0, 1, nil
 	s := jsonscan.Scanner{Data: data}
 	for !s.AtEnd() {
 		start := s.Pos

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -136,7 +137,7 @@ func (d *decoder) decodeData(name string, data []byte) {
 	if isGzip(data) {
 		var err error
 		if data, err = gunzip(data); err != nil {
-			d.errs = append(d.errs, &DecodeError{File: name, Offset: -1, Err: err})
+			d.errs = append(d.errs, &DecodeError{File: name, Offset: -1, Err: fmt.Errorf("invalid gzip data: %w", err)})
 			return
 		}
 	}

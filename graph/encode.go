@@ -1,0 +1,202 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// Encode writes c as a File-Based Catalog JSON stream, one blob per line:
+// for each package in name order its olm.package blob, its olm.channel blobs
+// by channel name, its olm.bundle blobs by bundle name and one
+// olm.deprecations blob holding all its deprecation entries; then the blobs
+// of other schemas (Catalog.Others) in source order. Property values and
+// other blobs are written compacted but otherwise as the catalog holds them.
+//
+// The output is deterministic, and decoding it gives back the same model:
+// decode → Encode → decode → Encode yields the same bytes twice. What the
+// model does not keep is not written: package icons and descriptions, bundle
+// relatedImages and unknown fields of known schemas. A package that had no
+// olm.package blob (see Builder.Build) gets none.
+//
+// Encode fails when a property value or an unknown blob is not valid JSON
+// (possible only for catalogs built in code), or when w fails.
+func Encode(w io.Writer, c *Catalog) error {
+	e := encoder{w: w}
+	for _, p := range c.Packages() {
+		if p.declared {
+			e.start(SchemaPackage)
+			e.field("name", p.Name)
+			e.fieldOmit("defaultChannel", p.DefaultChannel)
+			e.end()
+		}
+		for _, ch := range p.Channels {
+			e.start(SchemaChannel)
+			e.field("package", ch.Package)
+			e.field("name", ch.Name)
+			e.buf = append(e.buf, `,"entries":[`...)
+			for i, en := range ch.Entries {
+				if i > 0 {
+					e.buf = append(e.buf, ',')
+				}
+				e.buf = append(e.buf, `{"name":`...)
+				e.buf = appendString(e.buf, en.Name)
+				e.fieldOmit("replaces", en.Replaces)
+				if len(en.Skips) > 0 {
+					e.buf = append(e.buf, `,"skips":[`...)
+					for j, s := range en.Skips {
+						if j > 0 {
+							e.buf = append(e.buf, ',')
+						}
+						e.buf = appendString(e.buf, s)
+					}
+					e.buf = append(e.buf, ']')
+				}
+				e.fieldOmit("skipRange", en.SkipRange.String())
+				e.buf = append(e.buf, '}')
+			}
+			e.buf = append(e.buf, ']')
+			e.end()
+		}
+		for _, b := range p.Bundles {
+			e.start(SchemaBundle)
+			e.field("name", b.Name)
+			e.field("package", b.Package)
+			e.fieldOmit("image", b.Image)
+			if len(b.Properties) > 0 {
+				e.buf = append(e.buf, `,"properties":[`...)
+				for i, pr := range b.Properties {
+					if i > 0 {
+						e.buf = append(e.buf, ',')
+					}
+					e.buf = append(e.buf, `{"type":`...)
+					e.buf = appendString(e.buf, pr.Type)
+					if pr.Value != nil {
+						e.buf = append(e.buf, `,"value":`...)
+						if err := e.raw(pr.Value); err != nil {
+							return fmt.Errorf("encode bundle %q of package %q: property %d (%s): %w", b.Name, b.Package, i, pr.Type, err)
+						}
+					}
+					e.buf = append(e.buf, '}')
+				}
+				e.buf = append(e.buf, ']')
+			}
+			e.end()
+		}
+		if len(p.Deprecations) > 0 {
+			e.start(SchemaDeprecations)
+			e.field("package", p.Name)
+			e.buf = append(e.buf, `,"entries":[`...)
+			for i, d := range p.Deprecations {
+				if i > 0 {
+					e.buf = append(e.buf, ',')
+				}
+				e.buf = append(e.buf, `{"reference":{"schema":`...)
+				e.buf = appendString(e.buf, d.Reference.Schema)
+				e.fieldOmit("name", d.Reference.Name)
+				e.buf = append(e.buf, '}')
+				e.fieldOmit("message", d.Message)
+				e.buf = append(e.buf, '}')
+			}
+			e.buf = append(e.buf, ']')
+			e.end()
+		}
+		if e.err != nil {
+			return e.err
+		}
+	}
+	for _, m := range c.Others() {
+		if m.Blob == nil {
+			e.start(m.Schema)
+			e.fieldOmit("package", m.Package)
+			e.fieldOmit("name", m.Name)
+			e.end()
+			continue
+		}
+		if err := e.raw(m.Blob); err != nil {
+			return fmt.Errorf("encode %s blob %q: %w", m.Schema, m.Name, err)
+		}
+		e.buf = append(e.buf, '\n')
+		e.flush()
+	}
+	return e.err
+}
+
+// encoder builds one blob at a time and writes it.
+type encoder struct {
+	w   io.Writer
+	buf []byte
+	err error
+}
+
+func (e *encoder) start(schema string) {
+	e.buf = append(e.buf[:0], `{"schema":`...)
+	e.buf = appendString(e.buf, schema)
+}
+
+func (e *encoder) end() {
+	e.buf = append(e.buf, "}\n"...)
+	e.flush()
+}
+
+func (e *encoder) flush() {
+	if e.err == nil {
+		_, e.err = e.w.Write(e.buf)
+	}
+	e.buf = e.buf[:0]
+}
+
+func (e *encoder) field(key, value string) {
+	e.buf = append(e.buf, ',', '"')
+	e.buf = append(e.buf, key...)
+	e.buf = append(e.buf, '"', ':')
+	e.buf = appendString(e.buf, value)
+}
+
+func (e *encoder) fieldOmit(key, value string) {
+	if value != "" {
+		e.field(key, value)
+	}
+}
+
+// raw appends a JSON value compacted.
+func (e *encoder) raw(v []byte) error {
+	var b bytes.Buffer
+	if err := json.Compact(&b, v); err != nil {
+		return err
+	}
+	e.buf = append(e.buf, b.Bytes()...)
+	return nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Unlike encoding/json it leaves
+// <, > and & alone; invalid UTF-8 is kept as is, as decoding keeps it.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+		}
+		start = i + 1
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
