@@ -5,77 +5,70 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
 )
 
-// A checkFunc is one family of catalog checks. It must return its findings
-// in a deterministic order and must not modify the catalog.
-type checkFunc func(ctx context.Context, cat *graph.Catalog) ([]graph.Finding, error)
-
-// checkFamilies are the check families `sextant check` runs, in order: the
-// structural checks of package graph first. The semantic checks of package
-// check plug in here.
-var checkFamilies = []checkFunc{
-	func(_ context.Context, cat *graph.Catalog) ([]graph.Finding, error) { return cat.Validate(), nil },
-}
+// runChecks is the seam between the command and the checks: check.Run runs
+// graph's structural checks and the semantic ones of package check.
+var runChecks = check.Run
 
 // catalogReport is the result of checking one catalog.
 type catalogReport struct {
 	Path     string
-	Packages int // packages in the catalog
-	Findings []graph.Finding
+	Summary  check.CatalogSummary
+	Findings []check.Finding // sorted by package, channel, bundle, code
 }
 
-// gatherFindings loads the catalog at path and runs every check family on
-// it. The findings are sorted by package, channel, bundle, code, then most
-// severe first, then message.
-func (e *env) gatherFindings(ctx context.Context, path string) (catalogReport, error) {
-	cat, err := e.loadCatalog(path)
-	if err != nil {
-		return catalogReport{}, err
-	}
-	if path == "-" {
-		path = stdinName
-	}
-	r := catalogReport{Path: path, Packages: len(cat.Packages())}
-	for _, check := range checkFamilies {
-		if err := ctx.Err(); err != nil {
-			return catalogReport{}, err
+// gatherFindings loads the catalogs at paths and runs the checks on them
+// (all checks when checks is empty), one report per path in order. Every
+// catalog that cannot be read is reported, each naming its path.
+func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check) ([]catalogReport, error) {
+	inputs := make([]check.Input, 0, len(paths))
+	var errs []error
+	seen := map[string]bool{}
+	for _, path := range paths {
+		name := path
+		if path == "-" {
+			name = stdinName
 		}
-		fs, err := check(ctx, cat)
+		if seen[name] {
+			return nil, usageErrorf("catalog %q is given twice", path)
+		}
+		seen[name] = true
+		cat, err := e.loadCatalog(path)
 		if err != nil {
-			return catalogReport{}, fmt.Errorf("%s: %w", path, err)
+			errs = append(errs, err)
+			continue
 		}
-		r.Findings = append(r.Findings, fs...)
+		inputs = append(inputs, check.Input{Name: name, Catalog: cat})
 	}
-	sortFindings(r.Findings)
-	return r, nil
-}
-
-func sortFindings(fs []graph.Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := &fs[i], &fs[j]
-		switch {
-		case a.Package != b.Package:
-			return a.Package < b.Package
-		case a.Channel != b.Channel:
-			return a.Channel < b.Channel
-		case a.Bundle != b.Bundle:
-			return a.Bundle < b.Bundle
-		case a.Code != b.Code:
-			return a.Code < b.Code
-		case a.Severity != b.Severity:
-			return a.Severity > b.Severity
-		default:
-			return a.Message < b.Message
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
+	}
+	rep, err := runChecks(ctx, inputs, check.Options{Checks: checks})
+	if err != nil {
+		return nil, err
+	}
+	reports := make([]catalogReport, len(rep.Catalogs))
+	fs := rep.Findings
+	for i, sum := range rep.Catalogs {
+		n := 0
+		for n < len(fs) && fs[n].Catalog == sum.Name {
+			n++
 		}
-	})
+		reports[i] = catalogReport{Path: sum.Name, Summary: sum, Findings: fs[:n:n]}
+		fs = fs[n:]
+	}
+	if len(fs) > 0 {
+		return nil, fmt.Errorf("internal error: %d findings of catalog %q out of report order", len(fs), fs[0].Catalog)
+	}
+	return reports, nil
 }
 
 // checkSummary counts findings by severity.
@@ -85,7 +78,7 @@ type checkSummary struct {
 	Info    int `json:"info"`
 }
 
-func summarize(fs []graph.Finding) checkSummary {
+func summarize(fs []check.Finding) checkSummary {
 	var s checkSummary
 	for _, f := range fs {
 		switch {
@@ -105,41 +98,47 @@ func newCheckCmd(e *env) *cobra.Command {
 		Use:   "check PATH...",
 		Short: "Check catalogs for problems that break installs and upgrades",
 		Long: `Check loads each catalog — an FBC file (.json, .yaml, .yml, optionally .gz),
-a folder of them, or "-" for standard input — and runs the catalog checks on it.
+a folder of them, or "-" for standard input — and runs the catalog checks on
+them: the structural rules opm validate enforces, and semantic checks beyond
+it (upgrade paths to the channel head, edges to lower versions, skipRanges
+that match nothing, deprecations; with several catalogs, requirements only
+another catalog meets). --check selects some of them: ` + checkNames() + `.
 
-Text output groups the findings by package, one line per finding (severity,
-code, channel and bundle, message, position), then a summary per catalog.
-JSON output is:
+Text output groups the findings of each catalog by package, one line per
+finding (severity, code, channel and bundle, message, position), then a
+summary line. JSON output is:
 
-  {"catalogs": [{"path": "...", "packages": N,
+  {"catalogs": [{"path": "...", "packages": N, "channels": N, "bundles": N,
     "findings": [{"severity": "error"|"warning"|"info", "code": "...",
       "package": "...", "channel": "...", "bundle": "...", "message": "...",
       "file": "...", "line": N}],
-    "summary": {"error": N, "warning": N, "info": N}}]}
+    "summary": {"error": N, "warning": N, "info": N},
+    "counts": [{"code": "...", "severity": "...", "count": N}]}]}
 
 Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 when a
-catalog cannot be read.`,
+catalog cannot be read or the command line is wrong.`,
 		Example: `  sextant check catalog/
-  sextant check -o json --fail-on warning index.json.gz`,
+  sextant check -o json --fail-on warning index.json.gz
+  sextant check --check structural --check reachability catalog/`,
 		Args: cobra.MinimumNArgs(1),
 	}
 	output := addOutputFlag(cmd, "text", "json")
 	failOn := addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
+	var checkFlags []string
+	cmd.Flags().StringSliceVar(&checkFlags, "check", nil, "run only these checks (repeatable or comma-separated): "+checkNames())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		reports := make([]catalogReport, 0, len(args))
-		var errs []error
-		for _, path := range args {
-			r, err := e.gatherFindings(cmd.Context(), path)
+		var checks []check.Check
+		for _, name := range checkFlags {
+			c, err := check.ParseCheck(name)
 			if err != nil {
-				errs = append(errs, err)
-				continue
+				return usageErrorf("--check: %w", err)
 			}
-			reports = append(reports, r)
+			checks = append(checks, c)
 		}
-		if len(errs) > 0 {
-			return joinErrors(errs)
+		reports, err := e.gatherFindings(cmd.Context(), args, checks)
+		if err != nil {
+			return err
 		}
-		var err error
 		if output.value == "json" {
 			err = writeCheckJSON(e.stdout, reports)
 		} else {
@@ -162,6 +161,15 @@ catalog cannot be read.`,
 		return nil
 	}
 	return cmd
+}
+
+// checkNames lists the names --check accepts.
+func checkNames() string {
+	var names []string
+	for _, c := range check.AllChecks() {
+		names = append(names, string(c))
+	}
+	return strings.Join(names, ", ")
 }
 
 // joinErrors joins errs; a usage error among them wins, to keep its exit
@@ -188,10 +196,13 @@ type findingJSON struct {
 }
 
 type catalogJSON struct {
-	Path     string        `json:"path"`
-	Packages int           `json:"packages"`
-	Findings []findingJSON `json:"findings"`
-	Summary  checkSummary  `json:"summary"`
+	Path     string            `json:"path"`
+	Packages int               `json:"packages"`
+	Channels int               `json:"channels"`
+	Bundles  int               `json:"bundles"`
+	Findings []findingJSON     `json:"findings"`
+	Summary  checkSummary      `json:"summary"`
+	Counts   []check.CodeCount `json:"counts"`
 }
 
 func writeCheckJSON(w io.Writer, reports []catalogReport) error {
@@ -199,7 +210,18 @@ func writeCheckJSON(w io.Writer, reports []catalogReport) error {
 		Catalogs []catalogJSON `json:"catalogs"`
 	}{Catalogs: make([]catalogJSON, 0, len(reports))}
 	for _, r := range reports {
-		c := catalogJSON{Path: r.Path, Packages: r.Packages, Findings: make([]findingJSON, 0, len(r.Findings)), Summary: summarize(r.Findings)}
+		c := catalogJSON{
+			Path:     r.Path,
+			Packages: r.Summary.Packages,
+			Channels: r.Summary.Channels,
+			Bundles:  r.Summary.Bundles,
+			Findings: make([]findingJSON, 0, len(r.Findings)),
+			Summary:  summarize(r.Findings),
+			Counts:   r.Summary.Counts,
+		}
+		if c.Counts == nil {
+			c.Counts = []check.CodeCount{}
+		}
 		for _, f := range r.Findings {
 			c.Findings = append(c.Findings, findingJSON{
 				Severity: f.Severity.String(),
@@ -218,7 +240,8 @@ func writeCheckJSON(w io.Writer, reports []catalogReport) error {
 }
 
 // writeCheckText writes the findings of each catalog grouped by package,
-// one aligned line per finding, then a summary line.
+// one aligned line per finding (the further lines of a multi-line message
+// indented below it), then a summary line.
 func writeCheckText(w io.Writer, reports []catalogReport) error {
 	bw := &errWriter{w: w}
 	for i, r := range reports {
@@ -239,20 +262,27 @@ func writeCheckText(w io.Writer, reports []catalogReport) error {
 				// columns align within a package.
 				fmt.Fprintf(tw, "  %s\n", name)
 			}
-			fmt.Fprintf(tw, "    %s\t%s\t%s\n", f.Severity.String(), f.Code, findingText(f))
+			first, rest, _ := strings.Cut(findingText(f), "\n")
+			fmt.Fprintf(tw, "    %s\t%s\t%s\n", f.Severity, f.Code, first)
+			for _, l := range strings.Split(rest, "\n") {
+				if l = strings.TrimRight(l, " \t"); l != "" {
+					fmt.Fprintf(tw, "\t\t  %s\n", l)
+				}
+			}
 		}
 		tw.Flush()
 		s := summarize(r.Findings)
 		fmt.Fprintf(bw, "%s: %s, %s, %d info in %d of %s\n", r.Path,
 			plural(s.Error, "error"), plural(s.Warning, "warning"), s.Info,
-			pkgs, plural(r.Packages, "package"))
+			pkgs, plural(r.Summary.Packages, "package"))
 	}
 	return bw.err
 }
 
-// findingText is a finding's location and message: "channel C, bundle B:
-// message (file:line)".
-func findingText(f graph.Finding) string {
+// findingText is a finding's location, message and position: "channel C,
+// bundle B: message (file:line)". The position ends the message's first
+// line.
+func findingText(f check.Finding) string {
 	var where []string
 	if f.Channel != "" {
 		where = append(where, "channel "+f.Channel)
@@ -260,14 +290,17 @@ func findingText(f graph.Finding) string {
 	if f.Bundle != "" {
 		where = append(where, "bundle "+f.Bundle)
 	}
-	s := f.Message
+	first, rest, multi := strings.Cut(f.Message, "\n")
 	if len(where) > 0 {
-		s = strings.Join(where, ", ") + ": " + s
+		first = strings.Join(where, ", ") + ": " + first
 	}
 	if f.Pos.File != "" || f.Pos.Line > 0 {
-		s += " (" + f.Pos.String() + ")"
+		first += " (" + f.Pos.String() + ")"
 	}
-	return s
+	if multi {
+		return first + "\n" + rest
+	}
+	return first
 }
 
 func plural(n int, word string) string {

@@ -2,52 +2,92 @@ package cli
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/sextantdev/sextant/check"
+	"github.com/sextantdev/sextant/graph"
 )
 
 const communityCatalog = "testdata/catalogs/community-operators-prod.declared.json.gz"
 
 // TestCheckCommunity checks the real community catalog end to end: the
-// whole text output is golden (testdata/cli/community.check.txt), and the
-// packages with error findings in the JSON output are exactly those
-// operator-registry rejects.
+// whole text output of the structural checks is golden
+// (testdata/cli/community.check.txt); the packages with error findings are
+// exactly those operator-registry rejects; and with every check, the JSON
+// output carries exactly the findings of check.Run.
 func TestCheckCommunity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads a 16 MB catalog")
 	}
-	stdout, stderr, code := run("", "check", communityCatalog)
+	stdout, stderr, code := run("", "check", "--check", "structural", communityCatalog)
 	if code != ExitNo || stderr != "" {
 		t.Fatalf("exit %d, want %d; stderr:\n%s", code, ExitNo, stderr)
 	}
 	golden(t, filepath.Join("testdata", "cli", "community.check.txt"), stdout)
 
-	// The packages with an error are those opm validate rejects.
 	stdout, _, code = run("", "check", "-o", "json", communityCatalog)
 	if code != ExitNo {
 		t.Fatalf("-o json: exit %d", code)
 	}
 	var report struct {
 		Catalogs []struct {
-			Findings []struct{ Severity, Package string }
-			Summary  struct{ Error, Warning, Info int }
+			Findings []findingJSON
+			Summary  checkSummary
 		}
 	}
 	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
 		t.Fatal(err)
 	}
+	if len(report.Catalogs) != 1 {
+		t.Fatalf("%d catalogs in the report, want 1", len(report.Catalogs))
+	}
+	got := report.Catalogs[0].Findings
+
+	// The packages with an error are those opm validate rejects.
 	var failing []string
-	for _, f := range report.Catalogs[0].Findings {
+	for _, f := range got {
 		if f.Severity == "error" && !slices.Contains(failing, f.Package) {
 			failing = append(failing, f.Package)
 		}
 	}
-	want := problemPackages(t)
-	if !slices.Equal(failing, want) {
+	if want := problemPackages(t); !slices.Equal(failing, want) {
 		t.Errorf("packages with errors:\n%q\nopm rejects:\n%q", failing, want)
+	}
+
+	// The command drops, adds and changes nothing.
+	cat, err := graph.Load(communityCatalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := check.Run(context.Background(), []check.Input{{Name: communityCatalog, Catalog: cat}}, check.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(rep.Findings) {
+		t.Fatalf("%d findings in the JSON, check.Run has %d", len(got), len(rep.Findings))
+	}
+	var sum checkSummary
+	for i, f := range rep.Findings {
+		want := findingJSON{f.Severity.String(), f.Code, f.Package, f.Channel, f.Bundle, f.Message, f.Pos.File, f.Pos.Line}
+		if got[i] != want {
+			t.Errorf("finding %d: got %+v, want %+v", i, got[i], want)
+		}
+		switch f.Severity {
+		case graph.SeverityError:
+			sum.Error++
+		case graph.SeverityWarning:
+			sum.Warning++
+		default:
+			sum.Info++
+		}
+	}
+	if report.Catalogs[0].Summary != sum {
+		t.Errorf("summary %+v, want %+v", report.Catalogs[0].Summary, sum)
 	}
 }
 
