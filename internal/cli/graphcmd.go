@@ -265,6 +265,7 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 		seen[k] = true
 		edges = append(edges, edgeView{From: k.from, To: to, Kind: kind, Range: rng})
 	}
+	var versions []*semver.Version // of ch.Entries, nil when none parses; computed on first use
 	for _, en := range ch.Entries {
 		to := index[en.Name]
 		if en.Replaces != "" {
@@ -278,11 +279,16 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 		if !en.SkipRange.Valid() {
 			continue
 		}
-		for _, other := range ch.Entries {
-			if other.Name == en.Name {
-				continue
+		if versions == nil {
+			versions = make([]*semver.Version, len(ch.Entries))
+			for i, other := range ch.Entries {
+				if v, ok := bundleVersion(pkg.Bundle(other.Name)); ok {
+					versions[i] = &v
+				}
 			}
-			if ver, ok := bundleVersion(pkg.Bundle(other.Name)); ok && en.SkipRange.Contains(ver) {
+		}
+		for i, other := range ch.Entries {
+			if other.Name != en.Name && versions[i] != nil && en.SkipRange.Contains(*versions[i]) {
 				add(other.Name, to, edgeSkipRange, en.SkipRange.String())
 			}
 		}
@@ -418,20 +424,21 @@ func writeGraphText(w io.Writer, v *graphView) {
 	}
 }
 
-// mermaidText escapes s for a quoted Mermaid label with entity codes; line
-// breaks become spaces.
-func mermaidText(s string) string {
-	return strings.NewReplacer(
-		"#", "#35;",
-		`"`, "#quot;",
-		"<", "#60;",
-		">", "#62;",
-		"&", "#38;",
-		"`", "#96;",
-		"\r", " ",
-		"\n", " ",
-	).Replace(s)
-}
+// mermaidEscaper replaces what would end or break a quoted Mermaid label
+// with entity codes; line breaks become spaces.
+var mermaidEscaper = strings.NewReplacer(
+	"#", "#35;",
+	`"`, "#quot;",
+	"<", "#60;",
+	">", "#62;",
+	"&", "#38;",
+	"`", "#96;",
+	"\r", " ",
+	"\n", " ",
+)
+
+// mermaidText escapes s for a quoted Mermaid label.
+func mermaidText(s string) string { return mermaidEscaper.Replace(s) }
 
 // writeMermaid writes a Mermaid flowchart: one subgraph per channel, node
 // ids c<channel>n<node>, class and link styles for marks and edge kinds.
@@ -501,10 +508,10 @@ func writeMermaid(w io.Writer, v *graphView) {
 	}
 }
 
+var dotEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
 // dotText quotes s as a Graphviz string.
-func dotText(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s) + `"`
-}
+func dotText(s string) string { return `"` + dotEscaper.Replace(s) + `"` }
 
 // writeDot writes a Graphviz digraph with one cluster per channel.
 func writeDot(w io.Writer, v *graphView) {
