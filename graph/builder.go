@@ -219,14 +219,19 @@ func (b *Builder) Build() (*Catalog, error) {
 	}
 
 	c.bundles = make(map[BundleRef]*Bundle, len(b.bundles))
-	c.named = make(map[string][]*Bundle, len(b.bundles))
-	c.providers = make(map[GVK][]*Bundle, len(b.bundles))
-	nEntries := 0
+	nEntries, nEdges := 0, 0
 	for _, ch := range b.channels {
 		nEntries += len(ch.Entries)
+		for i := range ch.Entries {
+			nEdges += len(ch.Entries[i].Skips)
+			if ch.Entries[i].Replaces != "" {
+				nEdges++
+			}
+		}
 	}
 	chanNames := make([]string, 0, nEntries)
 	var counts []int32
+	ar := newArena(len(b.channels), nEntries, nEdges)
 	for _, p := range c.packages {
 		// Stable sorts keep the first of two duplicates first, so the
 		// error and the model both name the first one added.
@@ -243,7 +248,7 @@ func (b *Builder) Build() (*Catalog, error) {
 		}
 		p.index()
 		for _, ch := range p.Channels {
-			ch.build(p)
+			ch.build(p, &ar)
 		}
 		// Bundle.Channels: channels are sorted, so appending in channel
 		// order keeps every list sorted. Share one backing array.
@@ -272,29 +277,92 @@ func (b *Builder) Build() (*Catalog, error) {
 		}
 		for _, bd := range p.Bundles {
 			c.bundles[bd.Ref()] = bd
-			c.named[bd.Name] = append(c.named[bd.Name], bd)
-			for _, g := range bd.Provides {
-				c.providers[g] = append(c.providers[g], bd)
-			}
-			for _, l := range bd.Labels {
-				if c.labels == nil {
-					c.labels = make(map[string][]*Bundle)
-				}
-				c.labels[l] = append(c.labels[l], bd)
-			}
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	// A bundle may state one GVK or label twice: list it once.
-	for g, bs := range c.providers {
-		c.providers[g] = slices.Compact(bs)
+	// Packages and their bundles are sorted, so every inverted list is
+	// sorted by package then name.
+	c.named = invert(c.packages, len(b.bundles), len(b.bundles), func(bd *Bundle, yield func(string)) { yield(bd.Name) })
+	nProvides, nLabels := 0, 0
+	for _, bd := range b.bundles {
+		nProvides += len(bd.Provides)
+		nLabels += len(bd.Labels)
 	}
-	for l, bs := range c.labels {
-		c.labels[l] = slices.Compact(bs)
-	}
+	c.providers = invert(c.packages, nProvides, nProvides/16, func(bd *Bundle, yield func(GVK)) {
+		for _, g := range bd.Provides {
+			yield(g)
+		}
+	})
+	c.labels = invert(c.packages, nLabels, 0, func(bd *Bundle, yield func(string)) {
+		for _, l := range bd.Labels {
+			yield(l)
+		}
+	})
 	return c, nil
+}
+
+// invert maps each key that keys yields for some bundle to the bundles that
+// yield it, in package then bundle order, each bundle once per key. The
+// lists share one backing array; there is one map operation per key
+// occurrence plus one per distinct key. hint is the expected number of
+// occurrences, distinctHint of distinct keys (0: unknown).
+func invert[K comparable](pkgs []*Package, hint, distinctHint int, keys func(*Bundle, func(K))) map[K][]*Bundle {
+	ids := make(map[K]int32, distinctHint)
+	var distinct []K
+	var counts []int32
+	occ := make([]int32, 0, hint)
+	count := func(k K) {
+		id, ok := ids[k]
+		if !ok {
+			id = int32(len(distinct))
+			ids[k] = id
+			distinct = append(distinct, k)
+			counts = append(counts, 0)
+		}
+		counts[id]++
+		occ = append(occ, id)
+	}
+	for _, p := range pkgs {
+		for _, bd := range p.Bundles {
+			keys(bd, count)
+		}
+	}
+	if len(distinct) == 0 {
+		return nil
+	}
+	// Offsets, then fill; a bundle yielding one key twice is listed once.
+	back := make([]*Bundle, len(occ))
+	next := counts // reuse as fill cursors
+	off := int32(0)
+	for id, n := range counts {
+		next[id] = off
+		off += n
+	}
+	startOf := slices.Clone(next)
+	i := 0
+	var cur *Bundle
+	fill := func(K) {
+		id := occ[i]
+		i++
+		if at := next[id]; at > startOf[id] && back[at-1] == cur {
+			return
+		}
+		back[next[id]] = cur
+		next[id]++
+	}
+	for _, p := range pkgs {
+		for _, bd := range p.Bundles {
+			cur = bd
+			keys(bd, fill)
+		}
+	}
+	out := make(map[K][]*Bundle, len(distinct))
+	for id, k := range distinct {
+		out[k] = back[startOf[id]:next[id]:next[id]]
+	}
+	return out
 }
 
 // dedupe removes from a sorted slice the elements whose key equals the

@@ -28,19 +28,91 @@ type chanGraph struct {
 	orderPos []int32 // per entry: index in order, -1 for duplicates
 }
 
+// arena hands out the small slices of many channel graphs from shared
+// chunks, so that Build allocates per catalog rather than per channel.
+// Scratch slices are reused from one channel to the next.
+type arena struct {
+	i32  []int32
+	str  []string
+	flag []bool
+	vers []*semver.Version
+
+	scratch    []int32
+	scratch2   []int32
+	scratchStr []string
+	scratchOn  []bool
+}
+
+const arenaChunk = 1 << 12
+
+// newArena returns an arena sized for channels with entries and edges in
+// all: what the channel graphs need at most.
+func newArena(channels, entries, edges int) arena {
+	return arena{
+		i32:  make([]int32, 0, 4*entries+2*edges+channels),
+		str:  make([]string, 0, 2*entries),
+		flag: make([]bool, 0, 2*entries+edges),
+		vers: make([]*semver.Version, 0, entries),
+	}
+}
+
+func (a *arena) ints(n int) []int32 {
+	if len(a.i32)+n > cap(a.i32) {
+		a.i32 = make([]int32, 0, max(n, arenaChunk))
+	}
+	k := len(a.i32)
+	a.i32 = a.i32[:k+n]
+	return a.i32[k : k+n : k+n]
+}
+
+func (a *arena) strings(n int) []string {
+	if len(a.str)+n > cap(a.str) {
+		a.str = make([]string, 0, max(n, arenaChunk))
+	}
+	k := len(a.str)
+	a.str = a.str[:k+n]
+	return a.str[k : k+n : k+n]
+}
+
+func (a *arena) flags(n int) []bool {
+	if len(a.flag)+n > cap(a.flag) {
+		a.flag = make([]bool, 0, max(n, arenaChunk))
+	}
+	k := len(a.flag)
+	a.flag = a.flag[:k+n]
+	return a.flag[k : k+n : k+n]
+}
+
+func (a *arena) versions(n int) []*semver.Version {
+	if len(a.vers)+n > cap(a.vers) {
+		a.vers = make([]*semver.Version, 0, max(n, arenaChunk))
+	}
+	k := len(a.vers)
+	a.vers = a.vers[:k+n]
+	return a.vers[k : k+n : k+n]
+}
+
 // build computes the channel's graph; p is the channel's package, whose
 // Bundles are sorted.
-func (c *Channel) build(p *Package) {
+func (c *Channel) build(p *Package, a *arena) {
 	g := &c.g
 	n := len(c.Entries)
-	g.ids = make(map[string]int32, n+n/4)
-	g.bundle = make([]int32, n)
-	g.vers = make([]*semver.Version, n)
+	nEdges := 0
+	for i := range c.Entries {
+		e := &c.Entries[i]
+		nEdges += len(e.Skips)
+		if e.Replaces != "" {
+			nEdges++
+		}
+	}
+	g.ids = make(map[string]int32, n)
+	g.bundle = a.ints(n)
+	g.vers = a.versions(n)
 	for i := range c.Entries {
 		e := &c.Entries[i]
 		if _, ok := g.ids[e.Name]; ok {
 			if g.dup == nil {
-				g.dup = make([]bool, n)
+				g.dup = a.flags(n)
 			}
 			g.dup[i] = true
 			g.bundle[i] = -1
@@ -54,7 +126,9 @@ func (c *Channel) build(p *Package) {
 		}
 	}
 	// Number the names that edges mention and count incoming edges.
-	counts := make([]int32, n, n+4)
+	a.scratch = slices.Grow(a.scratch[:0], n+nEdges)[:n]
+	clear(a.scratch)
+	counts := a.scratch
 	id := func(name string) int32 {
 		if k, ok := g.ids[name]; ok {
 			return k
@@ -64,7 +138,6 @@ func (c *Channel) build(p *Package) {
 		counts = append(counts, 0)
 		return k
 	}
-	nEdges := 0
 	for i := range c.Entries {
 		if g.isDup(i) {
 			continue
@@ -72,71 +145,81 @@ func (c *Channel) build(p *Package) {
 		e := &c.Entries[i]
 		if e.Replaces != "" {
 			counts[id(e.Replaces)]++
-			nEdges++
 		}
 		for _, s := range e.Skips {
 			counts[id(s)]++
-			nEdges++
 		}
 	}
 	ids := len(counts)
 
 	// Heads: entries with no incoming edge, as opm counts them (an entry
 	// that replaces or skips itself is not a head).
+	heads := a.scratchStr[:0]
 	for i := range c.Entries {
 		if !g.isDup(i) && counts[i] == 0 {
-			g.heads = append(g.heads, c.Entries[i].Name)
+			heads = append(heads, c.Entries[i].Name)
 		}
 	}
-	slices.Sort(g.heads)
+	a.scratchStr = heads
+	if len(heads) > 0 {
+		g.heads = a.strings(len(heads))
+		copy(g.heads, heads)
+		slices.Sort(g.heads)
+	}
 
-	// Chain: from the single head along replaces, to a missing entry or a
-	// cycle.
-	onChain := make([]bool, n)
+	// Order starts with the chain: from the single head along replaces, to
+	// a missing entry or a cycle.
+	nOrder := n
+	for i := range c.Entries {
+		if g.isDup(i) {
+			nOrder--
+		}
+	}
+	g.order = a.strings(nOrder)[:0]
+	a.scratchOn = slices.Grow(a.scratchOn[:0], n)[:n]
+	onChain := a.scratchOn
+	clear(onChain)
 	if len(g.heads) == 1 {
 		k := g.ids[g.heads[0]]
-		for k >= 0 && int(k) < n && !onChain[k] {
+		for int(k) < n && !onChain[k] {
 			onChain[k] = true
-			g.chain = append(g.chain, c.Entries[k].Name)
+			g.order = append(g.order, c.Entries[k].Name)
 			r := c.Entries[k].Replaces
 			if r == "" {
 				break
 			}
-			var ok bool
-			if k, ok = g.ids[r]; !ok {
-				break
-			}
+			k = g.ids[r] // every replaces was numbered above
 		}
+		g.chain = g.order[:len(g.order):len(g.order)]
 	}
 
-	// Order: the chain, then the other entries by descending version (no
-	// version last), then name.
-	g.order = make([]string, 0, n)
-	g.order = append(g.order, g.chain...)
-	rest := make([]int32, 0, n-len(g.chain))
+	// Then the other entries by descending version (no version last), then
+	// name.
+	rest := a.scratch2[:0]
 	for i := range c.Entries {
 		if !g.isDup(i) && !onChain[i] {
 			rest = append(rest, int32(i))
 		}
 	}
-	slices.SortFunc(rest, func(a, b int32) int {
-		va, vb := g.vers[a], g.vers[b]
+	slices.SortFunc(rest, func(x, y int32) int {
+		vx, vy := g.vers[x], g.vers[y]
 		switch {
-		case va != nil && vb != nil:
-			if d := vb.Compare(*va); d != 0 {
+		case vx != nil && vy != nil:
+			if d := vy.Compare(*vx); d != 0 {
 				return d
 			}
-		case va != nil:
+		case vx != nil:
 			return -1
-		case vb != nil:
+		case vy != nil:
 			return 1
 		}
-		return strings.Compare(c.Entries[a].Name, c.Entries[b].Name)
+		return strings.Compare(c.Entries[x].Name, c.Entries[y].Name)
 	})
 	for _, i := range rest {
 		g.order = append(g.order, c.Entries[i].Name)
 	}
-	g.orderPos = make([]int32, n)
+	a.scratch2 = rest[:0]
+	g.orderPos = a.ints(n)
 	for i := range g.orderPos {
 		g.orderPos[i] = -1
 	}
@@ -146,14 +229,16 @@ func (c *Channel) build(p *Package) {
 
 	// Incoming edges in CSR form, each list by order position; entries
 	// with a valid skipRange, by order position.
-	g.inStart = make([]int32, ids+1)
+	g.inStart = a.ints(ids + 1)
+	g.inStart[0] = 0
 	for k := 0; k < ids; k++ {
 		g.inStart[k+1] = g.inStart[k] + counts[k]
 	}
-	g.in = make([]int32, nEdges)
-	g.skipped = make([]bool, ids)
+	g.in = a.ints(int(g.inStart[ids]))
+	g.skipped = a.flags(ids)
 	fill := counts // the counts are no longer needed: reuse them as cursors
 	copy(fill, g.inStart[:ids])
+	nRanged := 0
 	for _, name := range g.order {
 		j := g.ids[name]
 		e := &c.Entries[j]
@@ -169,9 +254,18 @@ func (c *Channel) build(p *Package) {
 			g.skipped[k] = true
 		}
 		if e.SkipRange.Valid() {
-			g.ranged = append(g.ranged, j)
+			nRanged++
 		}
 	}
+	if nRanged > 0 {
+		g.ranged = a.ints(nRanged)[:0]
+		for _, name := range g.order {
+			if j := g.ids[name]; c.Entries[j].SkipRange.Valid() {
+				g.ranged = append(g.ranged, j)
+			}
+		}
+	}
+	a.scratch = counts[:0]
 }
 
 // isDup reports whether entry i repeats an earlier entry's name.
