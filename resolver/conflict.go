@@ -137,6 +137,9 @@ func (f *Fact) String() string {
 		}
 		return s
 	case FactNoCatalog:
+		if f.Catalog.IsZero() {
+			return fmt.Sprintf("no catalog serves operators to the namespace of subscription %s", f.Subscription)
+		}
 		return fmt.Sprintf("subscription %s names catalog %s, which does not exist or serves no operators to this namespace", f.Subscription, f.Catalog)
 	case FactNoPackage:
 		if f.Catalog.IsZero() {

@@ -1,0 +1,150 @@
+package resolver
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// Catalog is a catalog as a resolver sees it: its identity, its priority
+// (higher is preferred; a CatalogSource of the same identity in the cluster
+// state overrides it) and its content.
+type Catalog struct {
+	Key      CatalogKey
+	Priority int
+	Catalog  *graph.Catalog
+}
+
+// Resolver resolves namespaces against a fixed set of catalogs. It is
+// immutable after New and safe for concurrent use by many goroutines.
+type Resolver struct {
+	opts     Options
+	global   string
+	catalogs []*catalogIndex // sorted by key
+	byKey    map[CatalogKey]*catalogIndex
+}
+
+// catalogIndex is one catalog with the per-channel candidate lists that
+// resolution reads.
+type catalogIndex struct {
+	key      CatalogKey
+	priority int
+	cat      *graph.Catalog
+	ord      int // index in Resolver.catalogs
+	pkgs     map[string]*pkgIndex
+}
+
+// pkgIndex is one package of a catalog.
+type pkgIndex struct {
+	cat      *catalogIndex
+	pkg      *graph.Package
+	channels []*chanIndex // the default channel first, then by name
+	byName   map[string]*chanIndex
+}
+
+// chanIndex is one channel: its candidates are the replacement chain from
+// the head minus the entries some entry skips (OLM's chain walk).
+type chanIndex struct {
+	pkg       *pkgIndex
+	ch        *graph.Channel
+	isDefault bool
+	cands     []*graph.Bundle
+	pos       map[string]int32 // candidate name → index in cands
+	err       error            // no single head: the channel has no order
+}
+
+// New indexes catalogs for resolution. Keys must be unique and every
+// Catalog non-nil. The resolver keeps the catalogs; they must not change
+// afterwards (graph catalogs are immutable).
+func New(catalogs []Catalog, opts Options) (*Resolver, error) {
+	r := &Resolver{opts: opts, global: opts.GlobalNamespace, byKey: make(map[CatalogKey]*catalogIndex, len(catalogs))}
+	if r.global == "" {
+		r.global = DefaultGlobalNamespace
+	}
+	var errs []error
+	for _, c := range catalogs {
+		switch {
+		case c.Key.Namespace == "" || c.Key.Name == "":
+			errs = append(errs, fmt.Errorf("catalog %q: key needs a namespace and a name", c.Key))
+			continue
+		case c.Catalog == nil:
+			errs = append(errs, fmt.Errorf("catalog %q: no catalog content", c.Key))
+			continue
+		case r.byKey[c.Key] != nil:
+			errs = append(errs, fmt.Errorf("catalog %q given twice", c.Key))
+			continue
+		}
+		ci := &catalogIndex{key: c.Key, priority: c.Priority, cat: c.Catalog}
+		r.byKey[c.Key] = ci
+		r.catalogs = append(r.catalogs, ci)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	slices.SortFunc(r.catalogs, func(a, b *catalogIndex) int {
+		return cmp.Or(cmp.Compare(a.key.Namespace, b.key.Namespace), cmp.Compare(a.key.Name, b.key.Name))
+	})
+	for i, ci := range r.catalogs {
+		ci.ord = i
+		ci.index()
+	}
+	return r, nil
+}
+
+func (ci *catalogIndex) index() {
+	pkgs := ci.cat.Packages()
+	ci.pkgs = make(map[string]*pkgIndex, len(pkgs))
+	for _, p := range pkgs {
+		pi := &pkgIndex{cat: ci, pkg: p, byName: make(map[string]*chanIndex, len(p.Channels))}
+		for _, ch := range p.Channels {
+			x := &chanIndex{pkg: pi, ch: ch, isDefault: ch.Name == p.DefaultChannel}
+			x.index(p)
+			pi.byName[ch.Name] = x
+			if x.isDefault {
+				pi.channels = append([]*chanIndex{x}, pi.channels...)
+			} else {
+				pi.channels = append(pi.channels, x)
+			}
+		}
+		ci.pkgs[p.Name] = pi
+	}
+}
+
+func (x *chanIndex) index(p *graph.Package) {
+	chain := x.ch.Chain()
+	if chain == nil {
+		heads := x.ch.Heads()
+		if len(heads) == 0 {
+			x.err = fmt.Errorf("channel %q of package %q has no head (an entry no other entry replaces or skips)", x.ch.Name, p.Name)
+		} else {
+			x.err = fmt.Errorf("channel %q of package %q has %d heads %q: a unique replacement chain is required to order its entries", x.ch.Name, p.Name, len(heads), heads)
+		}
+		return
+	}
+	x.pos = make(map[string]int32, len(chain))
+	for _, name := range chain {
+		if x.ch.IsSkipped(name) {
+			continue
+		}
+		b := p.Bundle(name)
+		if b == nil {
+			continue
+		}
+		if _, dup := x.pos[name]; dup {
+			continue
+		}
+		x.pos[name] = int32(len(x.cands))
+		x.cands = append(x.cands, b)
+	}
+}
+
+// position returns the index of name among the channel's candidates, or -1.
+func (x *chanIndex) position(name string) int {
+	if p, ok := x.pos[name]; ok {
+		return int(p)
+	}
+	return -1
+}

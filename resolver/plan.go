@@ -1,0 +1,266 @@
+package resolver
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/sextantdev/sextant/constraints"
+	"github.com/sextantdev/sextant/graph"
+)
+
+// plan turns a solution into a Plan.
+func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
+	plan := &Plan{Namespace: res.ns, Steps: []Step{}}
+	// The subscription whose choice each selected bundle is.
+	chosenBy := map[variable]*subNode{}
+	for _, s := range res.subs {
+		for _, c := range s.cands {
+			if _, ok := chosenBy[c]; !ok && sol.IsSelected(c) {
+				chosenBy[c] = s
+			}
+		}
+	}
+	stepOf := map[variable]int{}
+	var selected []variable
+	for _, v := range res.vars {
+		if !sol.IsSelected(v) {
+			continue
+		}
+		switch v.kind {
+		case varInstalled:
+			n := res.installed[v.idx]
+			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner})
+		case varBundle:
+			st := Step{
+				Action:  ActionInstall,
+				Package: v.b.Package,
+				Bundle:  v.b.Name,
+				Version: v.b.VersionText,
+				Channel: v.ch.ch.Name,
+				Catalog: v.ch.pkg.cat.key,
+			}
+			if s := chosenBy[v]; s != nil {
+				st.Reason.Subscription = s.sub.Name
+				if s.current != nil {
+					st.Action, st.Replaces = ActionUpgrade, s.current.csv.Name
+				}
+			}
+			st.Dependency = !res.subscribed(v)
+			st.Warnings = deprecationWarnings(v)
+			stepOf[v] = len(plan.Steps)
+			plan.Steps = append(plan.Steps, st)
+			selected = append(selected, v)
+		}
+	}
+	// Requirements between selected bundles: reasons and order.
+	after := make([][]int, len(plan.Steps)) // step → steps it depends on
+	for _, d := range res.deps {
+		if !sol.IsSelected(d.subject) {
+			continue
+		}
+		from, fromStep := stepOf[d.subject]
+		for _, c := range d.cands {
+			if !sol.IsSelected(c) {
+				continue
+			}
+			i, ok := stepOf[c]
+			if !ok {
+				continue
+			}
+			st := &plan.Steps[i]
+			if st.Reason == (Reason{}) {
+				st.Reason = Reason{RequiredBy: res.name(d.subject), Requirement: d.req.prop.Type + " " + d.req.words()}
+			}
+			if fromStep && from != i {
+				after[from] = append(after[from], i)
+			}
+		}
+	}
+	plan.Steps = orderSteps(plan.Steps, after)
+	slices.SortFunc(plan.Unchanged, func(a, b Unchanged) int { return cmp.Compare(a.CSV, b.CSV) })
+	return plan
+}
+
+// name names a bundle or an installed CSV.
+func (res *resolution) name(v variable) string {
+	switch v.kind {
+	case varInstalled:
+		return res.installed[v.idx].csv.Name
+	case varBundle:
+		return v.b.Name
+	}
+	return ""
+}
+
+// subscribed reports whether some subscription of the namespace asks for
+// the bundle v, as OLM decides whether to create a subscription for it: the
+// same package, the same channel if the subscription names one, the same
+// catalog if it names one.
+func (res *resolution) subscribed(v variable) bool {
+	for _, s := range res.subs {
+		sub := s.sub
+		if sub.Package != v.b.Package {
+			continue
+		}
+		if sub.Channel != "" && sub.Channel != v.ch.ch.Name {
+			continue
+		}
+		if sub.Source != "" && (CatalogKey{Namespace: sub.SourceNamespace, Name: sub.Source}) != v.ch.pkg.cat.key {
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// deprecationWarnings returns the olm.deprecations messages that concern the
+// package, the channel or the bundle of v.
+func deprecationWarnings(v variable) []string {
+	var pkgW, chW, bW []string
+	for _, d := range v.ch.pkg.pkg.Deprecations {
+		switch d.Reference.Schema {
+		case "olm.package":
+			pkgW = append(pkgW, warning("package", v.b.Package, d.Message))
+		case "olm.channel":
+			if d.Reference.Name == v.ch.ch.Name {
+				chW = append(chW, warning("channel", v.ch.ch.Name, d.Message))
+			}
+		case "olm.bundle":
+			if d.Reference.Name == v.b.Name {
+				bW = append(bW, warning("bundle", v.b.Name, d.Message))
+			}
+		}
+	}
+	return slices.Concat(pkgW, chW, bW)
+}
+
+func warning(what, name, msg string) string {
+	if msg == "" {
+		return fmt.Sprintf("%s %s is deprecated", what, name)
+	}
+	return fmt.Sprintf("%s %s is deprecated: %s", what, name, msg)
+}
+
+// orderSteps orders steps so that each comes after the steps it depends on
+// (after[i]), ties broken by bundle name then package; a dependency cycle is
+// broken at its smallest step.
+func orderSteps(steps []Step, after [][]int) []Step {
+	n := len(steps)
+	less := func(i, j int) int {
+		return cmp.Or(cmp.Compare(steps[i].Bundle, steps[j].Bundle), cmp.Compare(steps[i].Package, steps[j].Package),
+			cmp.Compare(steps[i].Channel, steps[j].Channel), cmp.Compare(steps[i].Catalog.String(), steps[j].Catalog.String()))
+	}
+	waiting := make([]int, n) // unmet dependencies
+	users := make([][]int, n) // steps that depend on i
+	for i, deps := range after {
+		deps = slices.Compact(slices.Sorted(slices.Values(deps)))
+		waiting[i] = len(deps)
+		for _, d := range deps {
+			users[d] = append(users[d], i)
+		}
+	}
+	done := make([]bool, n)
+	out := make([]Step, 0, n)
+	for len(out) < n {
+		// The smallest ready step; if none (a cycle), the smallest left.
+		best := -1
+		for i := 0; i < n; i++ {
+			if !done[i] && waiting[i] == 0 && (best < 0 || less(i, best) < 0) {
+				best = i
+			}
+		}
+		if best < 0 {
+			for i := 0; i < n; i++ {
+				if !done[i] && (best < 0 || less(i, best) < 0) {
+					best = i
+				}
+			}
+		}
+		done[best] = true
+		out = append(out, steps[best])
+		for _, u := range users[best] {
+			waiting[u]--
+		}
+	}
+	return out
+}
+
+// conflict translates a conflict core into facts.
+func (res *resolution) conflict(core []constraints.Constraint[variable, reason]) *ConflictError {
+	ce := &ConflictError{Namespace: res.ns, Facts: make([]Fact, 0, len(core))}
+	for _, c := range core {
+		ce.Facts = append(ce.Facts, res.fact(c))
+	}
+	return ce
+}
+
+func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
+	r := c.Reason
+	f := Fact{Kind: r.kind}
+	if s := r.sub; s != nil {
+		f.Subscription = s.sub.Name
+		f.Package = s.sub.Package
+		f.Channel = s.sub.Channel
+		f.Catalog = s.catalog
+		if r.kind == FactNoStartingCSV {
+			f.Bundle = s.sub.StartingCSV
+		}
+	}
+	switch r.kind {
+	case FactSubscriptionCandidates:
+		f.Candidates = res.candidateList(c.Vars)
+	case FactInstalled, FactDeprecated, FactRequirement:
+		res.subjectFact(&f, r.subject)
+		if q := r.req; q != nil {
+			f.Property = q.prop.Type
+			f.Value = string(q.prop.Value)
+			f.Requirement = q.words()
+			if q.c != nil {
+				f.FailureMessage = q.c.FailureMessage
+			}
+			f.Candidates = res.candidateList(c.Vars)
+		}
+	case FactReplacement:
+		f.Channel, f.Catalog = "", CatalogKey{}
+		res.subjectFact(&f, r.subject)
+		if s := r.sub; s != nil && s.current != nil {
+			f.CSV = s.current.csv.Name
+		}
+	case FactOnePerPackage:
+		f.Package = r.pkg
+		f.Candidates = res.candidateList(c.Vars)
+	case FactOnePerAPI:
+		f.Property = graph.TypeGVK
+		f.Value = string(graph.GVKProperty(r.gvk).Value)
+		f.Requirement = r.gvk.String()
+		f.Candidates = res.candidateList(c.Vars)
+	}
+	return f
+}
+
+// subjectFact fills the subject of a fact: a bundle or an installed CSV.
+func (res *resolution) subjectFact(f *Fact, v variable) {
+	switch v.kind {
+	case varInstalled:
+		n := res.installed[v.idx]
+		f.CSV, f.Package, f.Version = n.csv.Name, n.pkg, n.csv.VersionText
+	case varBundle:
+		f.Bundle, f.Package, f.Version = v.b.Name, v.b.Package, v.b.VersionText
+		f.Channel, f.Catalog = v.ch.ch.Name, v.ch.pkg.cat.key
+	}
+}
+
+func (res *resolution) candidateList(vs []variable) []Candidate {
+	out := make([]Candidate, 0, len(vs))
+	for _, v := range vs {
+		switch v.kind {
+		case varInstalled:
+			n := res.installed[v.idx]
+			out = append(out, Candidate{Package: n.pkg, Bundle: n.csv.Name, Version: n.csv.VersionText, Installed: true})
+		case varBundle:
+			out = append(out, Candidate{Catalog: v.ch.pkg.cat.key, Package: v.b.Package, Channel: v.ch.ch.Name, Bundle: v.b.Name, Version: v.b.VersionText})
+		}
+	}
+	return out
+}

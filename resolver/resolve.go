@@ -1,0 +1,952 @@
+package resolver
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/constraints"
+	"github.com/sextantdev/sextant/graph"
+)
+
+// varKind tells the three kinds of solver variables apart.
+type varKind uint8
+
+const (
+	varSubscription varKind = iota + 1 // a subscription (mandatory)
+	varInstalled                       // an installed CSV
+	varBundle                          // a (catalog, channel, bundle) entry
+)
+
+// variable is a solver variable's identity: a comparable struct, never a
+// string. For varSubscription and varInstalled, idx indexes the resolution's
+// subscriptions or installed CSVs; for varBundle, ch and b name the channel
+// entry (the channel knows its catalog).
+type variable struct {
+	kind varKind
+	idx  int32
+	ch   *chanIndex
+	b    *graph.Bundle
+}
+
+// reason is the caller-side reason of every constraint: enough to turn a
+// conflict core into facts.
+type reason struct {
+	kind    FactKind
+	sub     *subNode
+	subject variable
+	req     *requirement
+	pkg     string
+	gvk     graph.GVK
+}
+
+// reqKind is the kind of a requirement.
+type reqKind uint8
+
+const (
+	reqGVK reqKind = iota + 1
+	reqPackage
+	reqLabel
+	reqConstraint
+)
+
+// requirement is one requirement of a bundle or an installed CSV.
+type requirement struct {
+	kind  reqKind
+	prop  graph.Property
+	gvk   graph.GVK
+	pkg   graph.PackageRequirement
+	label string
+	c     *graph.Constraint
+}
+
+// words states what is required, without the property type.
+func (q *requirement) words() string {
+	switch q.kind {
+	case reqGVK:
+		return q.gvk.String()
+	case reqPackage:
+		return q.pkg.Package + " " + q.pkg.Range.String()
+	case reqLabel:
+		return q.label
+	case reqConstraint:
+		return describeConstraint(q.c)
+	}
+	return ""
+}
+
+func describeConstraint(c *graph.Constraint) string {
+	children := func() string {
+		s := make([]string, len(c.Children))
+		for i := range c.Children {
+			s[i] = describeConstraint(&c.Children[i])
+		}
+		return strings.Join(s, ", ")
+	}
+	switch c.Kind {
+	case graph.ConstraintPackage:
+		return "package " + c.Package.Package + " " + c.Package.Range.String()
+	case graph.ConstraintGVK:
+		return "gvk " + c.GVK.String()
+	case graph.ConstraintAll:
+		return "all of (" + children() + ")"
+	case graph.ConstraintAny:
+		return "any of (" + children() + ")"
+	case graph.ConstraintNot:
+		return "none of (" + children() + ")"
+	case graph.ConstraintCEL:
+		return "cel " + c.CEL
+	}
+	return "?"
+}
+
+// subNode is a subscription of the namespace being resolved.
+type subNode struct {
+	idx     int32
+	sub     *cluster.Subscription
+	current *instNode
+	cands   []variable // catalog candidates, most preferred first
+	missing FactKind   // the no-candidate level, or ""
+	catalog CatalogKey // the catalog the subscription names, if any
+}
+
+// instNode is an installed CSV of the namespace, with the properties
+// resolution reads (the annotation's, or those derived as OLM does).
+type instNode struct {
+	idx        int32
+	csv        *cluster.CSV
+	pkg        string
+	versions   []semver.Version // spec.version, and the olm.package version
+	provides   []graph.GVK
+	labels     []string
+	reqs       []requirement
+	deprecated bool
+	subscribed bool
+	owner      string // the first subscription (by name) owning it
+}
+
+// dependency is one Dependency constraint of a selected-able subject, kept
+// to explain and order the plan.
+type dependency struct {
+	subject variable
+	req     *requirement
+	cands   []variable
+}
+
+// reqKey caches the candidates of a requirement: per requirement, the
+// dependent's catalog (preferred) and package (excluded).
+type reqKey struct {
+	kind  reqKind
+	gvk   graph.GVK
+	name  string // package or label
+	text  string // range text
+	c     *graph.Constraint
+	cat   *catalogIndex
+	owner string
+}
+
+// resolution is the state of one Resolve call.
+type resolution struct {
+	r         *Resolver
+	ctx       context.Context
+	ns        string
+	visible   []*catalogIndex // in base preference order
+	rank      []int           // per catalog ord: base rank, -1 when invisible
+	subs      []*subNode
+	installed []*instNode // sorted by name
+	instOrder []*instNode // by package, then name: candidate order
+	byName    map[string]*instNode
+	p         constraints.Problem[variable, reason]
+	seen      map[variable]bool
+	queue     []variable
+	vars      []variable // installed and bundle variables, in creation order
+	deps      []dependency
+	cache     map[reqKey][]variable
+	reqs      map[*graph.Bundle][]requirement
+	nCons     int
+}
+
+// Resolve computes the plan for namespace from state: its installed CSVs
+// and subscriptions (objects of other namespaces are ignored) and the
+// CatalogSources' priorities. Catalogs of namespace and of the global
+// namespace are visible. It returns a *ConflictError when the subscriptions
+// and installed CSVs cannot be satisfied together, an error wrapping
+// errors.ErrUnsupported for an olm.constraint cel rule it would have to
+// evaluate, an error for a channel with no single head it would have to
+// order (as OLM), and an error e with errors.Is(e, ctx.Err()) when ctx ends
+// first. State is not modified.
+func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster.State) (*Plan, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if state == nil {
+		state = &cluster.State{}
+	}
+	res := &resolution{
+		r: r, ctx: ctx, ns: namespace,
+		seen:  make(map[variable]bool),
+		cache: make(map[reqKey][]variable),
+		reqs:  make(map[*graph.Bundle][]requirement),
+	}
+	res.catalogOrder(state)
+	if err := res.readState(state); err != nil {
+		return nil, err
+	}
+	if err := res.build(); err != nil {
+		return nil, err
+	}
+	r.trace(Event{Kind: EventProblem, Namespace: namespace, Count: len(res.vars) + len(res.subs), Constraints: res.nCons})
+	sol, err := constraints.Solve(ctx, &res.p)
+	if err != nil {
+		var unsat *constraints.UnsatError[variable, reason]
+		if errors.As(err, &unsat) {
+			ce := res.conflict(unsat.Core)
+			r.trace(Event{Kind: EventSolved, Namespace: namespace, Message: ce.Error()})
+			return nil, ce
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
+			return nil, fmt.Errorf("resolve namespace %q: %w", namespace, errors.Join(ctxErr, err))
+		}
+		return nil, fmt.Errorf("resolve namespace %q: %w", namespace, err)
+	}
+	plan := res.plan(sol)
+	r.trace(Event{Kind: EventSolved, Namespace: namespace, Count: len(plan.Steps)})
+	return plan, nil
+}
+
+func (r *Resolver) trace(e Event) {
+	if r.opts.Tracer != nil {
+		r.opts.Tracer.Trace(e)
+	}
+}
+
+// catalogOrder computes the visible catalogs and their base preference:
+// higher priority, then the resolution namespace before the global one, then
+// name.
+func (res *resolution) catalogOrder(state *cluster.State) {
+	r := res.r
+	res.rank = make([]int, len(r.catalogs))
+	prio := make([]int, len(r.catalogs))
+	for i, ci := range r.catalogs {
+		res.rank[i] = -1
+		prio[i] = ci.priority
+		if ci.key.Namespace == res.ns || ci.key.Namespace == r.global {
+			res.visible = append(res.visible, ci)
+		}
+	}
+	for _, cs := range state.CatalogSources {
+		if ci := r.byKey[CatalogKey{Namespace: cs.Namespace, Name: cs.Name}]; ci != nil {
+			prio[ci.ord] = cs.Priority
+		}
+	}
+	slices.SortStableFunc(res.visible, func(a, b *catalogIndex) int {
+		if c := cmp.Compare(prio[b.ord], prio[a.ord]); c != 0 {
+			return c
+		}
+		if ain, bin := a.key.Namespace == res.ns, b.key.Namespace == res.ns; ain != bin {
+			if ain {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(cmp.Compare(a.key.Name, b.key.Name), cmp.Compare(a.key.Namespace, b.key.Namespace))
+	})
+	for i, ci := range res.visible {
+		res.rank[ci.ord] = i
+	}
+}
+
+// readState reads the namespace's subscriptions and installed CSVs.
+func (res *resolution) readState(state *cluster.State) error {
+	var subs []*cluster.Subscription
+	for i := range state.Subscriptions {
+		if s := &state.Subscriptions[i]; s.Namespace == res.ns {
+			subs = append(subs, s)
+		}
+	}
+	slices.SortStableFunc(subs, func(a, b *cluster.Subscription) int { return cmp.Compare(a.Name, b.Name) })
+	var errs []error
+	for i, s := range subs {
+		if i > 0 && subs[i-1].Name == s.Name {
+			errs = append(errs, fmt.Errorf("subscription %q in namespace %q appears twice", s.Name, res.ns))
+		}
+		if (s.Source == "") != (s.SourceNamespace == "") {
+			errs = append(errs, fmt.Errorf("subscription %q in namespace %q: spec.source %q and spec.sourceNamespace %q must be both set or both empty", s.Name, res.ns, s.Source, s.SourceNamespace))
+		}
+		if s.Package == "" {
+			errs = append(errs, fmt.Errorf("subscription %q in namespace %q names no package (spec.name)", s.Name, res.ns))
+		}
+		res.subs = append(res.subs, &subNode{idx: int32(i), sub: s})
+	}
+	var csvs []*cluster.CSV
+	for i := range state.CSVs {
+		if c := &state.CSVs[i]; c.Namespace == res.ns {
+			csvs = append(csvs, c)
+		}
+	}
+	slices.SortStableFunc(csvs, func(a, b *cluster.CSV) int { return cmp.Compare(a.Name, b.Name) })
+	res.byName = make(map[string]*instNode, len(csvs))
+	for i, c := range csvs {
+		if i > 0 && csvs[i-1].Name == c.Name {
+			errs = append(errs, fmt.Errorf("CSV %q in namespace %q appears twice", c.Name, res.ns))
+			continue
+		}
+		n, err := res.installedNode(int32(len(res.installed)), c, subs)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		res.installed = append(res.installed, n)
+		res.byName[c.Name] = n
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	res.instOrder = slices.Clone(res.installed)
+	slices.SortStableFunc(res.instOrder, func(a, b *instNode) int {
+		return cmp.Or(cmp.Compare(a.pkg, b.pkg), cmp.Compare(a.csv.Name, b.csv.Name))
+	})
+	for _, s := range res.subs {
+		if n := res.byName[s.sub.InstalledCSV]; n != nil && s.sub.InstalledCSV != "" {
+			s.current = n
+		}
+	}
+	return nil
+}
+
+// installedNode reads an installed CSV as OLM does: the properties
+// annotation when present, otherwise the APIs of its CRD and API service
+// definitions and the package of the one subscription that owns it.
+func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.Subscription) (*instNode, error) {
+	n := &instNode{idx: idx, csv: c, versions: []semver.Version{c.Version}}
+	pkgs := map[string]bool{}
+	for _, s := range subs {
+		if s.InstalledCSV == c.Name && s.InstalledCSV != "" {
+			if !n.subscribed {
+				n.owner = s.Name
+			}
+			n.subscribed = true
+			if s.Package != "" {
+				pkgs[s.Package] = true
+			}
+		}
+	}
+	if !c.HasProperties {
+		n.provides = c.Provides
+		for _, g := range c.Requires {
+			n.reqs = append(n.reqs, requirement{kind: reqGVK, prop: graph.RequiredGVKProperty(g), gvk: g})
+		}
+		if len(pkgs) == 1 {
+			for p := range pkgs {
+				n.pkg = p
+			}
+		}
+		return n, nil
+	}
+	// The annotation's properties replace the derived ones.
+	var pkgName, pkgVersion string
+	for _, p := range c.Properties {
+		if p.Type != graph.TypePackage {
+			continue
+		}
+		var v struct {
+			PackageName string `json:"packageName"`
+			Version     string `json:"version"`
+		}
+		if err := json.Unmarshal(p.Value, &v); err != nil {
+			return nil, fmt.Errorf("installed CSV %q in namespace %q: property olm.package: %w", c.Name, res.ns, err)
+		}
+		pkgName, pkgVersion = v.PackageName, v.Version
+		break
+	}
+	b := graph.NewBuilder()
+	if err := b.AddBundle(c.Name, pkgName, "", slices.Clone(c.Properties)...); err != nil {
+		return nil, fmt.Errorf("installed CSV %q in namespace %q: %w", c.Name, res.ns, err)
+	}
+	cat, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("installed CSV %q in namespace %q: %w", c.Name, res.ns, err)
+	}
+	bd := cat.Bundle(graph.BundleRef{Package: pkgName, Name: c.Name})
+	if bd == nil {
+		return nil, fmt.Errorf("installed CSV %q in namespace %q: properties could not be read", c.Name, res.ns)
+	}
+	n.pkg = pkgName
+	if v, err := semver.Parse(pkgVersion); err == nil {
+		n.versions = append(n.versions, v)
+	}
+	n.provides = bd.Provides
+	n.labels = bd.Labels
+	n.deprecated = bd.Deprecated
+	n.reqs = bundleRequirements(bd)
+	return n, nil
+}
+
+// bundleRequirements lists a bundle's requirements in property order.
+func bundleRequirements(b *graph.Bundle) []requirement {
+	var reqs []requirement
+	var ng, np, nl, nc int
+	for _, p := range b.Properties {
+		switch p.Type {
+		case graph.TypeGVKRequired:
+			if ng < len(b.RequiresGVK) {
+				reqs = append(reqs, requirement{kind: reqGVK, prop: p, gvk: b.RequiresGVK[ng]})
+				ng++
+			}
+		case graph.TypePackageRequired:
+			if np < len(b.RequiresPackage) {
+				reqs = append(reqs, requirement{kind: reqPackage, prop: p, pkg: b.RequiresPackage[np]})
+				np++
+			}
+		case graph.TypeLabelRequired:
+			if nl < len(b.RequiresLabel) {
+				reqs = append(reqs, requirement{kind: reqLabel, prop: p, label: b.RequiresLabel[nl]})
+				nl++
+			}
+		case graph.TypeConstraint:
+			if nc < len(b.Constraints) {
+				reqs = append(reqs, requirement{kind: reqConstraint, prop: p, c: &b.Constraints[nc]})
+				nc++
+			}
+		}
+	}
+	return reqs
+}
+
+// build turns the request into constraints: subscriptions, installed CSVs,
+// and the transitive closure of their requirements.
+func (res *resolution) build() error {
+	p := &res.p
+	for _, s := range res.subs {
+		v := variable{kind: varSubscription, idx: s.idx}
+		p.Mandatory(reason{kind: FactSubscription, sub: s}, v)
+		res.nCons++
+	}
+	for _, n := range res.installed {
+		v := variable{kind: varInstalled, idx: n.idx}
+		res.add(v)
+		if !n.subscribed {
+			p.Mandatory(reason{kind: FactInstalled, subject: v}, v)
+			res.nCons++
+		}
+	}
+	for _, s := range res.subs {
+		if err := res.subscription(s); err != nil {
+			return err
+		}
+		v := variable{kind: varSubscription, idx: s.idx}
+		if s.missing != "" {
+			p.Prohibited(reason{kind: s.missing, sub: s}, v)
+			res.nCons++
+			continue
+		}
+		cands := s.cands
+		if s.current != nil {
+			cur := variable{kind: varInstalled, idx: s.current.idx}
+			cands = append(slices.Clip(cands), cur)
+		}
+		p.Dependency(reason{kind: FactSubscriptionCandidates, sub: s}, v, cands...)
+		res.nCons++
+		for _, c := range s.cands {
+			res.add(c)
+		}
+		if s.current != nil {
+			cur := variable{kind: varInstalled, idx: s.current.idx}
+			for _, c := range s.cands {
+				p.Conflict(reason{kind: FactReplacement, sub: s, subject: c}, c, cur)
+				res.nCons++
+			}
+		}
+	}
+	for i := 0; i < len(res.queue); i++ {
+		if i%256 == 0 {
+			if err := res.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := res.expand(res.queue[i]); err != nil {
+			return err
+		}
+	}
+	res.uniqueness()
+	return nil
+}
+
+// add declares an installed or bundle variable once and queues it for
+// expansion.
+func (res *resolution) add(v variable) {
+	if res.seen[v] {
+		return
+	}
+	res.seen[v] = true
+	res.p.Var(v)
+	res.vars = append(res.vars, v)
+	res.queue = append(res.queue, v)
+}
+
+// expand adds the requirements of v (or, for a deprecated bundle, its
+// prohibition).
+func (res *resolution) expand(v variable) error {
+	var reqs []requirement
+	var owner string
+	var cat *catalogIndex
+	switch v.kind {
+	case varInstalled:
+		n := res.installed[v.idx]
+		if n.deprecated {
+			res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
+			res.nCons++
+			return nil
+		}
+		reqs, owner = n.reqs, n.pkg
+	case varBundle:
+		if v.b.Deprecated {
+			res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
+			res.nCons++
+			return nil
+		}
+		var ok bool
+		if reqs, ok = res.reqs[v.b]; !ok {
+			reqs = bundleRequirements(v.b)
+			res.reqs[v.b] = reqs
+		}
+		owner, cat = v.b.Package, v.ch.pkg.cat
+	}
+	for i := range reqs {
+		q := &reqs[i]
+		cands, err := res.candidates(q, cat, owner, v)
+		if err != nil {
+			return err
+		}
+		res.p.Dependency(reason{kind: FactRequirement, subject: v, req: q}, v, cands...)
+		res.nCons++
+		res.deps = append(res.deps, dependency{subject: v, req: q, cands: cands})
+		for _, c := range cands {
+			res.add(c)
+		}
+	}
+	return nil
+}
+
+// uniqueness adds at most one bundle per package and one provider per API,
+// over every variable built, in sorted key order.
+func (res *resolution) uniqueness() {
+	byPkg := map[string][]variable{}
+	byGVK := map[graph.GVK][]variable{}
+	for _, v := range res.vars {
+		pkg, provides := res.pkgOf(v), res.providesOf(v)
+		if pkg != "" {
+			byPkg[pkg] = append(byPkg[pkg], v)
+		}
+		for _, g := range provides {
+			byGVK[g] = append(byGVK[g], v)
+		}
+	}
+	pkgs := make([]string, 0, len(byPkg))
+	for k, vs := range byPkg {
+		if len(vs) > 1 {
+			pkgs = append(pkgs, k)
+		}
+	}
+	slices.Sort(pkgs)
+	for _, k := range pkgs {
+		res.p.AtMost(reason{kind: FactOnePerPackage, pkg: k}, 1, byPkg[k]...)
+		res.nCons++
+	}
+	gvks := make([]graph.GVK, 0, len(byGVK))
+	for k, vs := range byGVK {
+		if len(vs) > 1 {
+			gvks = append(gvks, k)
+		}
+	}
+	slices.SortFunc(gvks, compareGVK)
+	for _, k := range gvks {
+		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: k}, 1, byGVK[k]...)
+		res.nCons++
+	}
+}
+
+func compareGVK(a, b graph.GVK) int {
+	return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Version, b.Version), cmp.Compare(a.Kind, b.Kind))
+}
+
+func (res *resolution) pkgOf(v variable) string {
+	switch v.kind {
+	case varInstalled:
+		return res.installed[v.idx].pkg
+	case varBundle:
+		return v.b.Package
+	}
+	return ""
+}
+
+func (res *resolution) providesOf(v variable) []graph.GVK {
+	switch v.kind {
+	case varInstalled:
+		return res.installed[v.idx].provides
+	case varBundle:
+		return v.b.Provides
+	}
+	return nil
+}
+
+// subscription finds a subscription's candidates, or the level at which it
+// has none.
+func (res *resolution) subscription(s *subNode) error {
+	sub := s.sub
+	catalogs := res.visible
+	if sub.Source != "" {
+		s.catalog = CatalogKey{Namespace: sub.SourceNamespace, Name: sub.Source}
+		ci := res.r.byKey[s.catalog]
+		if ci == nil || res.rank[ci.ord] < 0 || len(ci.pkgs) == 0 {
+			return res.noCandidates(s, FactNoCatalog)
+		}
+		catalogs = []*catalogIndex{ci}
+	}
+	if len(catalogs) == 0 {
+		return res.noCandidates(s, FactNoCatalog)
+	}
+	var channels []*chanIndex
+	foundPkg := false
+	for _, ci := range catalogs {
+		pi := ci.pkgs[sub.Package]
+		if pi == nil || len(pi.pkg.Bundles) == 0 {
+			continue
+		}
+		foundPkg = true
+		if sub.Channel == "" {
+			channels = append(channels, pi.channels...)
+		} else if x := pi.byName[sub.Channel]; x != nil && len(x.ch.Entries) > 0 {
+			channels = append(channels, x)
+		}
+	}
+	switch {
+	case !foundPkg:
+		return res.noCandidates(s, FactNoPackage)
+	case len(channels) == 0:
+		return res.noCandidates(s, FactNoChannel)
+	}
+	if s.current == nil && sub.StartingCSV != "" {
+		for _, x := range channels {
+			if _, ok := x.ch.Entry(sub.StartingCSV); !ok {
+				continue
+			}
+			if b := x.pkg.pkg.Bundle(sub.StartingCSV); b != nil {
+				s.cands = append(s.cands, variable{kind: varBundle, ch: x, b: b})
+			}
+		}
+		if len(s.cands) == 0 {
+			return res.noCandidates(s, FactNoStartingCSV)
+		}
+		res.traceCandidates(s)
+		return nil
+	}
+	for _, x := range channels {
+		if x.err != nil {
+			return fmt.Errorf("subscription %q in namespace %q: catalog %s: %w", sub.Name, res.ns, x.pkg.cat.key, x.err)
+		}
+		if s.current == nil {
+			for _, b := range x.cands {
+				s.cands = append(s.cands, variable{kind: varBundle, ch: x, b: b})
+			}
+			continue
+		}
+		s.cands = res.successors(s.cands, x, s.current)
+	}
+	res.traceCandidates(s)
+	return nil
+}
+
+// successors appends the candidates of channel x that upgrade the installed
+// CSV n, in channel order.
+func (res *resolution) successors(dst []variable, x *chanIndex, n *instNode) []variable {
+	mark := make([]bool, len(x.cands))
+	any := false
+	for _, name := range x.ch.Successors(n.csv.Name, n.csv.Version) {
+		if p := x.position(name); p >= 0 {
+			mark[p], any = true, true
+		}
+	}
+	if o := res.r.opts; o.SemverUpgrades {
+		cur := n.csv.Version
+		for i, b := range x.cands {
+			if b.Name != n.csv.Name && b.VersionText != "" && b.Version.GT(cur) && (o.SemverAllowMajor || b.Version.Major == cur.Major) {
+				mark[i], any = true, true
+			}
+		}
+	}
+	if !any {
+		return dst
+	}
+	for i, b := range x.cands {
+		if mark[i] {
+			dst = append(dst, variable{kind: varBundle, ch: x, b: b})
+		}
+	}
+	return dst
+}
+
+func (res *resolution) noCandidates(s *subNode, kind FactKind) error {
+	s.missing = kind
+	res.r.trace(Event{Kind: EventCandidates, Namespace: res.ns, Subscription: s.sub.Name, Message: (&Fact{Kind: kind, Subscription: s.sub.Name, Package: s.sub.Package, Channel: s.sub.Channel, Bundle: s.sub.StartingCSV, Catalog: s.catalog}).String()})
+	return nil
+}
+
+func (res *resolution) traceCandidates(s *subNode) {
+	if res.r.opts.Tracer != nil {
+		res.r.trace(Event{Kind: EventCandidates, Namespace: res.ns, Subscription: s.sub.Name, Count: len(s.cands)})
+	}
+}
+
+// candidates returns the variables that satisfy q for a dependent of
+// package owner in catalog cat (nil for an installed CSV), most preferred
+// first: installed CSVs, then catalog entries by catalog (the dependent's
+// first, then base preference), default channel first, package, channel
+// name and position in the channel.
+func (res *resolution) candidates(q *requirement, cat *catalogIndex, owner string, self variable) ([]variable, error) {
+	key := reqKey{kind: q.kind, cat: cat, owner: owner}
+	switch q.kind {
+	case reqGVK:
+		key.gvk = q.gvk
+	case reqPackage:
+		key.name, key.text = q.pkg.Package, q.pkg.Range.String()
+	case reqLabel:
+		key.name = q.label
+	case reqConstraint:
+		key.c = q.c
+	}
+	if owner == "" && self.kind == varInstalled {
+		// An installed CSV of unknown package: only itself is excluded.
+		key.owner = "\x00csv:" + res.installed[self.idx].csv.Name
+	}
+	if c, ok := res.cache[key]; ok {
+		return c, nil
+	}
+	if q.kind == reqConstraint {
+		if err := checkCEL(q.c); err != nil {
+			return nil, fmt.Errorf("%s: %w", res.describe(self), err)
+		}
+	}
+	var out []variable
+	for _, n := range res.instOrder {
+		if owner != "" && n.pkg == owner {
+			continue
+		}
+		if self.kind == varInstalled && self.idx == n.idx {
+			continue
+		}
+		if matchInstalled(q, n) {
+			out = append(out, variable{kind: varInstalled, idx: n.idx})
+		}
+	}
+	type entry struct {
+		v    variable
+		rank int
+	}
+	var entries []entry
+	for _, ci := range res.visible {
+		rank := res.rank[ci.ord]
+		if ci == cat {
+			rank = -1
+		}
+		for _, b := range res.generate(ci, q) {
+			if b.Package == owner || !matchBundle(q, b) {
+				continue
+			}
+			pi := ci.pkgs[b.Package]
+			if pi == nil {
+				continue
+			}
+			for _, chName := range b.Channels {
+				x := pi.byName[chName]
+				if x == nil {
+					continue
+				}
+				if x.err != nil {
+					return nil, fmt.Errorf("%s: candidate %q: catalog %s: %w", res.describe(self), b.Name, ci.key, x.err)
+				}
+				if x.position(b.Name) < 0 {
+					continue
+				}
+				entries = append(entries, entry{variable{kind: varBundle, ch: x, b: b}, rank})
+			}
+		}
+	}
+	slices.SortFunc(entries, func(a, b entry) int {
+		if c := cmp.Compare(a.rank, b.rank); c != 0 {
+			return c
+		}
+		if a.v.ch.isDefault != b.v.ch.isDefault {
+			if a.v.ch.isDefault {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Or(
+			cmp.Compare(a.v.b.Package, b.v.b.Package),
+			cmp.Compare(a.v.ch.ch.Name, b.v.ch.ch.Name),
+			cmp.Compare(a.v.ch.position(a.v.b.Name), b.v.ch.position(b.v.b.Name)),
+		)
+	})
+	for _, e := range entries {
+		out = append(out, e.v)
+	}
+	res.cache[key] = out
+	return out, nil
+}
+
+// describe names a variable for errors.
+func (res *resolution) describe(v variable) string {
+	switch v.kind {
+	case varInstalled:
+		return fmt.Sprintf("installed CSV %q in namespace %q", res.installed[v.idx].csv.Name, res.ns)
+	case varBundle:
+		return fmt.Sprintf("bundle %q (package %q, catalog %s)", v.b.Name, v.b.Package, v.ch.pkg.cat.key)
+	}
+	return ""
+}
+
+func checkCEL(c *graph.Constraint) error {
+	if c.Kind == graph.ConstraintCEL {
+		return fmt.Errorf("olm.constraint with a cel rule (%q): %w", c.CEL, errors.ErrUnsupported)
+	}
+	for i := range c.Children {
+		if err := checkCEL(&c.Children[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// generate returns a superset of the catalog bundles that satisfy q, from
+// the catalog's indexes.
+func (res *resolution) generate(ci *catalogIndex, q *requirement) []*graph.Bundle {
+	switch q.kind {
+	case reqGVK:
+		return ci.cat.Providers(q.gvk)
+	case reqPackage:
+		if pi := ci.pkgs[q.pkg.Package]; pi != nil {
+			return pi.pkg.Bundles
+		}
+		return nil
+	case reqLabel:
+		return ci.cat.LabelProviders(q.label)
+	}
+	bs, all := generateConstraint(ci, q.c)
+	if all {
+		for _, pi := range ci.cat.Packages() {
+			bs = append(bs, pi.Bundles...)
+		}
+	}
+	return bs
+}
+
+// generateConstraint returns the bundles of ci that may satisfy c, or
+// all=true when that is every bundle.
+func generateConstraint(ci *catalogIndex, c *graph.Constraint) (bs []*graph.Bundle, all bool) {
+	switch c.Kind {
+	case graph.ConstraintPackage:
+		if pi := ci.pkgs[c.Package.Package]; pi != nil {
+			return pi.pkg.Bundles, false
+		}
+		return nil, false
+	case graph.ConstraintGVK:
+		return ci.cat.Providers(c.GVK), false
+	case graph.ConstraintAll:
+		for i := range c.Children {
+			if bs, all := generateConstraint(ci, &c.Children[i]); !all {
+				return bs, false
+			}
+		}
+		return nil, true
+	case graph.ConstraintAny:
+		seen := map[*graph.Bundle]bool{}
+		for i := range c.Children {
+			cbs, all := generateConstraint(ci, &c.Children[i])
+			if all {
+				return nil, true
+			}
+			for _, b := range cbs {
+				if !seen[b] {
+					seen[b] = true
+					bs = append(bs, b)
+				}
+			}
+		}
+		return bs, false
+	}
+	return nil, true
+}
+
+func matchBundle(q *requirement, b *graph.Bundle) bool {
+	switch q.kind {
+	case reqGVK:
+		return slices.Contains(b.Provides, q.gvk)
+	case reqPackage:
+		return b.Package == q.pkg.Package && q.pkg.Range.Contains(b.Version)
+	case reqLabel:
+		return slices.Contains(b.Labels, q.label)
+	}
+	return evalConstraint(q.c, b.Package, []semver.Version{b.Version}, b.Provides)
+}
+
+func matchInstalled(q *requirement, n *instNode) bool {
+	switch q.kind {
+	case reqGVK:
+		return slices.Contains(n.provides, q.gvk)
+	case reqPackage:
+		return n.pkg == q.pkg.Package && anyInRange(q.pkg.Range, n.versions)
+	case reqLabel:
+		return slices.Contains(n.labels, q.label)
+	}
+	return evalConstraint(q.c, n.pkg, n.versions, n.provides)
+}
+
+func anyInRange(r graph.Range, vs []semver.Version) bool {
+	for _, v := range vs {
+		if r.Contains(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// evalConstraint evaluates an olm.constraint as a predicate over a single
+// bundle, as OLM does.
+func evalConstraint(c *graph.Constraint, pkg string, versions []semver.Version, provides []graph.GVK) bool {
+	switch c.Kind {
+	case graph.ConstraintPackage:
+		return pkg == c.Package.Package && anyInRange(c.Package.Range, versions)
+	case graph.ConstraintGVK:
+		return slices.Contains(provides, c.GVK)
+	case graph.ConstraintAll:
+		for i := range c.Children {
+			if !evalConstraint(&c.Children[i], pkg, versions, provides) {
+				return false
+			}
+		}
+		return true
+	case graph.ConstraintAny:
+		for i := range c.Children {
+			if evalConstraint(&c.Children[i], pkg, versions, provides) {
+				return true
+			}
+		}
+		return false
+	case graph.ConstraintNot:
+		for i := range c.Children {
+			if evalConstraint(&c.Children[i], pkg, versions, provides) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
