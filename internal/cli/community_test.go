@@ -30,27 +30,9 @@ func TestCheckCommunity(t *testing.T) {
 	}
 	golden(t, filepath.Join("testdata", "cli", "community.check.txt"), stdout)
 
-	stdout, _, code = run("", "check", "-o", "json", communityCatalog)
-	if code != ExitNo {
-		t.Fatalf("-o json: exit %d", code)
-	}
-	var report struct {
-		Catalogs []struct {
-			Findings []findingJSON
-			Summary  checkSummary
-		}
-	}
-	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
-		t.Fatal(err)
-	}
-	if len(report.Catalogs) != 1 {
-		t.Fatalf("%d catalogs in the report, want 1", len(report.Catalogs))
-	}
-	got := report.Catalogs[0].Findings
-
-	// The packages with an error are those opm validate rejects.
+	// The packages with a structural error are those opm validate rejects.
 	var failing []string
-	for _, f := range got {
+	for _, f := range checkJSON(t, "--check", "structural").Findings {
 		if f.Severity == "error" && !slices.Contains(failing, f.Package) {
 			failing = append(failing, f.Package)
 		}
@@ -68,6 +50,8 @@ func TestCheckCommunity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	all := checkJSON(t)
+	got := all.Findings
 	if len(got) != len(rep.Findings) {
 		t.Fatalf("%d findings in the JSON, check.Run has %d", len(got), len(rep.Findings))
 	}
@@ -86,9 +70,33 @@ func TestCheckCommunity(t *testing.T) {
 			sum.Info++
 		}
 	}
-	if report.Catalogs[0].Summary != sum {
-		t.Errorf("summary %+v, want %+v", report.Catalogs[0].Summary, sum)
+	if all.Summary != sum {
+		t.Errorf("summary %+v, want %+v", all.Summary, sum)
 	}
+}
+
+// catalogResult is one catalog of `check -o json`.
+type catalogResult struct {
+	Findings []findingJSON
+	Summary  checkSummary
+}
+
+// checkJSON runs `sextant check -o json` with flags on the community catalog
+// and returns its one catalog.
+func checkJSON(t *testing.T, flags ...string) catalogResult {
+	t.Helper()
+	stdout, stderr, code := run("", append(append([]string{"check", "-o", "json"}, flags...), communityCatalog)...)
+	if code != ExitNo {
+		t.Fatalf("check -o json %q: exit %d, want %d; stderr:\n%s", flags, code, ExitNo, stderr)
+	}
+	var report struct{ Catalogs []catalogResult }
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Catalogs) != 1 {
+		t.Fatalf("%d catalogs in the report, want 1", len(report.Catalogs))
+	}
+	return report.Catalogs[0]
 }
 
 // problemPackages reads the packages operator-registry rejects from the

@@ -101,25 +101,35 @@ func (e *env) readInputs(names []string) ([]input, error) {
 }
 
 // loadCatalog reads the catalog at path — an FBC file or folder, or "-" for
-// standard input. The error names the path.
+// standard input. The error names the path. A catalog with no blob at all
+// (an empty file, a folder with no catalog file) is an error: it is almost
+// always a wrong path, and checking it would pass silently.
 func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
+	var cat *graph.Catalog
+	name := path
 	if path == "-" {
+		name = stdinName
 		r, err := e.takeStdin(`catalog "-"`)
 		if err != nil {
 			return nil, err
 		}
-		cat, err := graph.Decode(r, stdinName)
-		if err != nil {
+		if cat, err = graph.Decode(r, stdinName); err != nil {
 			return nil, naming(err, stdinName)
 		}
-		return cat, nil
+	} else {
+		fi, err := os.Stat(path)
+		if err != nil {
+			return nil, pathError(path, err)
+		}
+		if cat, err = graph.Load(path); err != nil {
+			return nil, naming(err, path)
+		}
+		if fi.IsDir() && len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
+			return nil, fmt.Errorf("%s: no catalog in the folder (no .json, .yaml or .yml file, plain or .gz, with a blob)", path)
+		}
 	}
-	if _, err := os.Stat(path); err != nil {
-		return nil, pathError(path, err)
-	}
-	cat, err := graph.Load(path)
-	if err != nil {
-		return nil, naming(err, path)
+	if len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
+		return nil, fmt.Errorf("%s: the catalog is empty (no blob)", name)
 	}
 	return cat, nil
 }

@@ -30,8 +30,9 @@ holds; -o text lists every edge. Heads and deprecated bundles (olm.deprecated
 property or olm.deprecations entry) are marked, and names that an edge
 refers to but that are not in the channel are drawn dashed.
 
--o mermaid prints a raw "graph LR" (paste it into a GitHub comment inside a
-` + "```mermaid" + ` fence, or use --fenced); -o dot is for "dot -Tsvg".`,
+-o mermaid prints a raw Mermaid flowchart (a front matter title, then
+"graph LR"): paste it into a GitHub comment inside a ` + "```mermaid" + ` fence, or
+use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		Example: `  sextant graph catalog/ --package etcd --channel alpha -o mermaid --fenced
   sextant graph index.json.gz --package etcd -o dot | dot -Tsvg > etcd.svg`,
 		Args: cobra.ExactArgs(1),
@@ -39,7 +40,7 @@ refers to but that are not in the channel are drawn dashed.
 	output := addOutputFlag(cmd, "text", "mermaid", "dot")
 	cmd.Flags().StringVar(&pkgName, "package", "", "the package to draw (required)")
 	cmd.Flags().StringVar(&chName, "channel", "", "the channel to draw (default: every channel of the package)")
-	cmd.Flags().BoolVar(&fenced, "fenced", false, "wrap the output in a Markdown code fence (```mermaid, ```dot or ```text)")
+	cmd.Flags().BoolVar(&fenced, "fenced", false, "wrap the output in a Markdown code fence named after the format, ready for a GitHub comment")
 	_ = cmd.MarkFlagRequired("package")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		path := args[0]
