@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
 )
 
@@ -264,4 +265,34 @@ func FuzzLabels(f *testing.F) {
 			t.Errorf("mermaidText(%q) = %q: every # must start an entity code", s, m)
 		}
 	})
+}
+
+func TestWriteCheckText(t *testing.T) {
+	reports := []catalogReport{{
+		Path:    "cat.json",
+		Summary: check.CatalogSummary{Name: "cat.json", Packages: 3},
+		Findings: []check.Finding{
+			{Severity: graph.SeverityError, Code: "no-default-channel", Message: "a blob without package"},
+			{Severity: graph.SeverityError, Code: "head-not-installable", Package: "app", Channel: "stable", Bundle: "app.v2.0.0",
+				Message: "cannot be installed:\n  app.v2.0.0 requires db\n  no bundle provides db\n", Pos: graph.Position{File: "cat.json", Line: 7}},
+			{Severity: graph.SeverityInfo, Code: "x", Package: "app", Message: "short"},
+		},
+	}}
+	var b strings.Builder
+	if err := writeCheckText(&b, reports); err != nil {
+		t.Fatal(err)
+	}
+	want := `catalog cat.json
+  (catalog)
+    error  no-default-channel  a blob without package
+  app
+    error  head-not-installable  channel stable, bundle app.v2.0.0: cannot be installed: (cat.json:7)
+                                     app.v2.0.0 requires db
+                                     no bundle provides db
+    info   x                     short
+cat.json: 2 errors, 0 warnings, 1 info in 2 of 3 packages
+`
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
 }
