@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -383,6 +384,41 @@ func TestConcurrentReads(t *testing.T) {
 				ch.Heads()
 				ch.Order()
 				ch.IsSkipped("c")
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// TestConcurrentCatalogReads reads one catalog from many goroutines, Validate
+// included, and checks they all see the same thing.
+func TestConcurrentCatalogReads(t *testing.T) {
+	b := NewBuilder()
+	sound(b)
+	b.AddChannel("p", "d", Entry{Name: "p.v1"}, Entry{Name: "p.v2"})
+	g := GVK{Group: "g", Version: "v1", Kind: "K"}
+	bundle(b, "q.v1", "q", "1.0.0", GVKProperty(g))
+	b.AddChannel("q", "c", Entry{Name: "q.v1"})
+	cat, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprint(cat.Validate())
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 50 {
+				if got := fmt.Sprint(cat.Validate()); got != want {
+					t.Errorf("Validate differs: %s", got)
+					return
+				}
+				if len(cat.Providers(g)) != 1 || cat.Package("p").Bundle("p.v2") == nil || len(cat.BundlesNamed("q.v1")) != 1 {
+					t.Error("lookups differ")
+					return
+				}
+				cat.Package("p").Channel("c").Successors("p.v1", semver.MustParse("1.0.0"))
 			}
 		}()
 	}

@@ -218,7 +218,7 @@ func (c *Channel) validate(p *Package, fs []Finding) []Finding {
 	add := func(sev Severity, code, bundle, format string, args ...any) {
 		fs = append(fs, Finding{Severity: sev, Code: code, Package: c.Package, Channel: c.Name, Bundle: bundle, Message: fmt.Sprintf(format, args...), Pos: c.Pos})
 	}
-	where := fmt.Sprintf("channel %q of package %q", c.Name, c.Package)
+	where := channelWhere{c}
 	if c.Name == "" {
 		add(SeverityError, CodeMissingChannelName, "", "package %q has a channel with no name", c.Package)
 	}
@@ -437,12 +437,39 @@ type packageValue struct {
 	PackageName string `json:"packageName"`
 }
 
+// packageNameOf returns the packageName of an olm.package property value;
+// ok is false when the value is malformed (Validate reports that apart).
+func packageNameOf(v []byte) (name string, ok bool) {
+	if f, ok := fastFields(v, "packageName", "", ""); ok {
+		return string(f[0]), true
+	}
+	var pv packageValue
+	if err := json.Unmarshal(v, &pv); err != nil {
+		return "", false
+	}
+	return pv.PackageName, true
+}
+
+// channelWhere and bundleWhat name a channel or bundle in messages; they
+// are formatted only when a finding is made.
+type channelWhere struct{ c *Channel }
+
+func (w channelWhere) String() string {
+	return fmt.Sprintf("channel %q of package %q", w.c.Name, w.c.Package)
+}
+
+type bundleWhat struct{ b *Bundle }
+
+func (w bundleWhat) String() string {
+	return fmt.Sprintf("bundle %q of package %q", w.b.Name, w.b.Package)
+}
+
 // validateBundle appends the bundle's findings to fs.
 func validateBundle(b *Bundle, fs []Finding) []Finding {
 	add := func(sev Severity, code, format string, args ...any) {
 		fs = append(fs, Finding{Severity: sev, Code: code, Package: b.Package, Bundle: b.Name, Message: fmt.Sprintf(format, args...), Pos: b.Pos})
 	}
-	what := fmt.Sprintf("bundle %q of package %q", b.Name, b.Package)
+	what := bundleWhat{b}
 	if b.Name == "" {
 		add(SeverityError, CodeMissingBundleName, "package %q has a bundle with no name", b.Package)
 	}
@@ -465,9 +492,8 @@ func validateBundle(b *Bundle, fs []Finding) []Finding {
 		if npkg > 1 {
 			continue
 		}
-		var v packageValue
-		if err := json.Unmarshal(pr.Value, &v); err == nil && v.PackageName != b.Package {
-			add(SeverityError, CodePackageMismatch, "%s has an olm.package property for package %q", what, v.PackageName)
+		if name, ok := packageNameOf(pr.Value); ok && name != b.Package {
+			add(SeverityError, CodePackageMismatch, "%s has an olm.package property for package %q", what, name)
 		}
 	}
 	switch {
