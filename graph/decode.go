@@ -724,7 +724,7 @@ func (d *decoder) decodeYAML(data []byte) {
 	for doc := range yamlDocuments(data) {
 		pos := Position{File: d.file, Line: doc.line, Offset: int64(doc.off)}
 		d.doc = &pos
-		j, err := yaml.YAMLToJSON(doc.text)
+		j, err := yamlToJSON(doc.text)
 		if err != nil {
 			d.errs = append(d.errs, yamlError(pos, doc.firstLine, err))
 			continue
@@ -742,6 +742,17 @@ func (d *decoder) decodeYAML(data []byte) {
 		_ = d.decodeBlob(&s) // recorded
 	}
 	d.doc = nil
+}
+
+// yamlToJSON converts one YAML document to JSON. A panic in the YAML library
+// (it has had some on hostile input) becomes an error.
+func yamlToJSON(doc []byte) (j []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			j, err = nil, fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return yaml.YAMLToJSON(doc)
 }
 
 // yamlError makes a DecodeError of a YAML syntax error, moving the line the
