@@ -1,0 +1,220 @@
+package graph
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/blang/semver/v4"
+)
+
+// channelFromBytes turns fuzz input into a small channel: up to 7 entries
+// named e0..e6 with versions, replaces, skips and skipRanges chosen by the
+// bytes, so that cycles, dangling names, duplicates and missing bundles all
+// occur.
+func channelFromBytes(t testing.TB, data []byte) *Channel {
+	next := func() int {
+		if len(data) == 0 {
+			return 0
+		}
+		b := data[0]
+		data = data[1:]
+		return int(b)
+	}
+	n := 1 + next()%7
+	var entries []Entry
+	versions := map[string]string{}
+	for i := 0; i < n; i++ {
+		name := fmt.Sprintf("e%d", next()%8) // e7 is never declared first: duplicates and gaps
+		ent := Entry{Name: name}
+		if r := next() % 10; r < 8 {
+			ent.Replaces = fmt.Sprintf("e%d", r)
+		}
+		for k := next() % 3; k > 0; k-- {
+			ent.Skips = append(ent.Skips, fmt.Sprintf("e%d", next()%9))
+		}
+		switch next() % 4 {
+		case 1:
+			ent.SkipRange = mustRange(fmt.Sprintf("<%d.0.0", next()%8))
+		case 2:
+			ent.SkipRange = mustRange(fmt.Sprintf(">=%d.0.0 <%d.0.0", next()%4, 4+next()%4))
+		case 3:
+			ent.SkipRange, _ = ParseRange("junk")
+		}
+		entries = append(entries, ent)
+		if next()%5 != 0 {
+			versions[name] = fmt.Sprintf("%d.%d.0", next()%8, next()%2)
+		}
+	}
+	return testChannel(t, entries, versions)
+}
+
+// checkChannelGraph compares the channel's graph operations with
+// brute-force definitions.
+func checkChannelGraph(t *testing.T, ch *Channel) {
+	t.Helper()
+	// The first entry of each name counts; later ones are ignored.
+	var live []Entry
+	seen := map[string]bool{}
+	for _, e := range ch.Entries {
+		if !seen[e.Name] {
+			seen[e.Name] = true
+			live = append(live, e)
+		}
+	}
+	version := func(name string) *semver.Version { return ch.g.vers[ch.entryIndex(name)] }
+
+	// Heads: no entry replaces or skips it.
+	var heads []string
+	for _, x := range live {
+		in := false
+		for _, y := range live {
+			if y.Replaces == x.Name || slices.Contains(y.Skips, x.Name) {
+				in = true
+			}
+		}
+		if !in {
+			heads = append(heads, x.Name)
+		}
+	}
+	slices.Sort(heads)
+	if !slices.Equal(ch.Heads(), heads) {
+		t.Fatalf("Heads() = %q, brute force %q", ch.Heads(), heads)
+	}
+	// Order: a permutation of the live entries with the chain first.
+	order := ch.Order()
+	if len(order) != len(live) {
+		t.Fatalf("Order() = %q has %d names, want %d", order, len(order), len(live))
+	}
+	for _, x := range live {
+		if ch.Position(x.Name) < 0 || order[ch.Position(x.Name)] != x.Name {
+			t.Fatalf("Position(%q) inconsistent with Order %q", x.Name, order)
+		}
+	}
+	chain := ch.Chain()
+	if !slices.Equal(order[:len(chain)], chain) {
+		t.Fatalf("Chain %q is not a prefix of Order %q", chain, order)
+	}
+	for i := 1; i < len(chain); i++ {
+		if e, _ := ch.Entry(chain[i-1]); e.Replaces != chain[i] {
+			t.Fatalf("Chain %q: %s does not replace %s", chain, chain[i-1], chain[i])
+		}
+	}
+	// Successors, for every name and a few versions.
+	succ := func(name string, v *semver.Version) []string {
+		var out []string
+		for _, n := range order {
+			y, _ := ch.Entry(n)
+			if n == name {
+				continue
+			}
+			if y.Replaces == name || slices.Contains(y.Skips, name) || (v != nil && y.SkipRange.Contains(*v)) {
+				out = append(out, n)
+			}
+		}
+		return out
+	}
+	for i := 0; i < 9; i++ {
+		name := fmt.Sprintf("e%d", i)
+		for _, vs := range []string{"0.0.0", "1.0.0", "2.1.0", "5.0.0"} {
+			v := semver.MustParse(vs)
+			if got, want := ch.Successors(name, v), succ(name, &v); !slices.Equal(got, want) {
+				t.Fatalf("Successors(%s, %s) = %q, brute force %q", name, vs, got, want)
+			}
+		}
+		if got := ch.IsSkipped(name); got != slices.ContainsFunc(live, func(e Entry) bool { return slices.Contains(e.Skips, name) }) {
+			t.Fatalf("IsSkipped(%s) = %v", name, got)
+		}
+	}
+	// Reachable and ShortestPath against breadth-first search over the
+	// brute-force successors.
+	for _, from := range live {
+		dist := map[string]int{from.Name: 0}
+		parent := map[string]string{}
+		queue := []string{from.Name}
+		for len(queue) > 0 {
+			x := queue[0]
+			queue = queue[1:]
+			for _, y := range succ(x, version(x)) {
+				if _, ok := dist[y]; !ok {
+					dist[y] = dist[x] + 1
+					parent[y] = x
+					queue = append(queue, y)
+				}
+			}
+		}
+		var reach []string
+		for _, n := range order {
+			if _, ok := dist[n]; ok && n != from.Name {
+				reach = append(reach, n)
+			}
+		}
+		if got := ch.Reachable(from.Name); !slices.Equal(got, reach) {
+			t.Fatalf("Reachable(%s) = %q, brute force %q", from.Name, got, reach)
+		}
+		for _, to := range live {
+			path, ok := ch.ShortestPath(from.Name, to.Name)
+			d, reachable := dist[to.Name]
+			if ok != reachable {
+				t.Fatalf("ShortestPath(%s, %s) ok = %v, want %v", from.Name, to.Name, ok, reachable)
+			}
+			if !ok {
+				continue
+			}
+			if len(path) != d+1 || path[0] != from.Name || path[len(path)-1] != to.Name {
+				t.Fatalf("ShortestPath(%s, %s) = %q, want %d hops", from.Name, to.Name, path, d)
+			}
+			for i := 1; i < len(path); i++ {
+				if !slices.Contains(succ(path[i-1], version(path[i-1])), path[i]) {
+					t.Fatalf("ShortestPath(%s, %s) = %q: %s is no successor of %s", from.Name, to.Name, path, path[i], path[i-1])
+				}
+			}
+			// Ties: the path whose hops are discovered first in Order.
+			want := []string{to.Name}
+			for x := to.Name; x != from.Name; x = parent[x] {
+				want = append(want, parent[x])
+			}
+			slices.Reverse(want)
+			if !slices.Equal(path, want) {
+				t.Fatalf("ShortestPath(%s, %s) = %q, want %q (ties by Order)", from.Name, to.Name, path, want)
+			}
+		}
+	}
+	// Validate terminates and is sorted.
+	cat := &Catalog{packages: []*Package{{Name: "p", Channels: []*Channel{ch}}}}
+	if fs := cat.Validate(); !slices.IsSortedFunc(fs, compareFindings) {
+		t.Fatal("findings not sorted")
+	}
+}
+
+// FuzzChannelGraph checks the channel graph operations against brute-force
+// definitions on small generated channels.
+func FuzzChannelGraph(f *testing.F) {
+	f.Add([]byte{3, 1, 0, 0, 0, 2, 1, 1, 1, 1})
+	f.Add([]byte{6, 0, 1, 2, 1, 3, 1, 2, 2, 3, 3, 0, 4, 2, 5, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkChannelGraph(t, channelFromBytes(t, data))
+	})
+}
+
+// TestChannelGraphRandom runs the fuzz property on seeded random inputs.
+func TestChannelGraphRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	runs := 3000
+	if testing.Short() {
+		runs = 300
+	}
+	for i := 0; i < runs; i++ {
+		data := make([]byte, 64)
+		for k := range data {
+			data[k] = byte(r.IntN(256))
+		}
+		ch := channelFromBytes(t, data)
+		t.Run(fmt.Sprint(i), func(t *testing.T) { checkChannelGraph(t, ch) })
+		if t.Failed() {
+			t.Logf("input %v", data)
+			return
+		}
+	}
+}
