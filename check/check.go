@@ -56,12 +56,17 @@ const (
 	// Catalogs checks, when several catalogs are given, which requirements
 	// only another catalog satisfies.
 	Catalogs Check = "catalogs"
+	// Installability resolves, for every bundle of every channel, a
+	// subscription asking for exactly that bundle (startingCSV) on an empty
+	// cluster with its own catalog alone, and reports those that fail with
+	// the resolver's explanation.
+	Installability Check = "installability"
 )
 
 // AllChecks returns every check in documentation order. The caller owns the
 // returned slice.
 func AllChecks() []Check {
-	return []Check{Structural, Reachability, Direction, Deprecations, Catalogs}
+	return []Check{Structural, Reachability, Direction, Deprecations, Catalogs, Installability}
 }
 
 // ParseCheck returns the check named s, or an error listing the known names.
@@ -86,6 +91,10 @@ type Options struct {
 	// Concurrency is the number of workers; zero or less means
 	// runtime.GOMAXPROCS(0). It never changes the report.
 	Concurrency int
+
+	// resolveAll sends every bundle through the resolver, even those the
+	// installability check decides without it (tests compare both).
+	resolveAll bool
 }
 
 func (o Options) enabled(c Check) bool {
@@ -278,7 +287,11 @@ type jobResult struct {
 func (r *runner) run(ctx context.Context) error {
 	var jobs []job
 	for i, in := range r.inputs {
-		jobs = append(jobs, r.catalogJobs(i, in)...)
+		js, err := r.catalogJobs(i, in)
+		if err != nil {
+			return err
+		}
+		jobs = append(jobs, js...)
 	}
 	results := make([]jobResult, len(jobs))
 	next := make(chan int)
@@ -343,7 +356,7 @@ func (r *runner) report() *Report {
 // catalogJobs lists the work for one catalog: the structural validation,
 // one job per package for the graph checks, one for the cross-catalog check
 // and the installability jobs.
-func (r *runner) catalogJobs(ci int, in Input) []job {
+func (r *runner) catalogJobs(ci int, in Input) ([]job, error) {
 	var jobs []job
 	cat := in.Catalog
 	name := in.Name
@@ -366,7 +379,14 @@ func (r *runner) catalogJobs(ci int, in Input) []job {
 			return otherCatalogs(r.inputs, ci), nil, nil
 		}})
 	}
-	return jobs
+	if r.opts.enabled(Installability) {
+		js, err := installJobs(ci, in, r.opts)
+		if err != nil {
+			return nil, err
+		}
+		jobs = append(jobs, js...)
+	}
+	return jobs, nil
 }
 
 // packageChecks runs the per-package graph checks that opts selects.

@@ -33,6 +33,9 @@ type checkCase struct {
 	// messages holds substrings that the findings' messages must contain,
 	// in order, one per finding (empty: not checked).
 	messages []string
+	// explain holds substrings that the findings' explanations must
+	// contain, in order, one per finding (empty: not checked).
+	explain []string
 }
 
 func runCases(t *testing.T, checks []Check, cases []checkCase) {
@@ -57,6 +60,14 @@ func runCases(t *testing.T, checks []Check, cases []checkCase) {
 			for i, m := range tc.messages {
 				if m != "" && !strings.Contains(rep.Findings[i].Message, m) {
 					t.Errorf("finding %d message %q does not contain %q", i, rep.Findings[i].Message, m)
+				}
+			}
+			for i, m := range tc.explain {
+				if m == "" {
+					continue
+				}
+				if e := rep.Findings[i].Explanation; e == nil || !strings.Contains(e.String(), m) {
+					t.Errorf("finding %d explanation %v does not contain %q", i, e, m)
 				}
 			}
 		})
@@ -485,7 +496,7 @@ deprecate p olm.bundle p.v1
 func TestOtherCatalogs(t *testing.T) {
 	const needs = `
 package app stable
-bundle app app.v1 1.0.0 requires-package=dep:>=1.0.0 requires-gvk=example.com/v1/Widget requires-label=l
+bundle app app.v1 1.0.0 'requires-package=dep:>=1.0.0 <2.0.0' requires-gvk=example.com/v1/Widget requires-label=l
 channel app stable
   entry app.v1
 `
@@ -511,7 +522,7 @@ channel dep stable
 			messages: []string{
 				`"app.v1" requires olm.gvk.required example.com/v1 Widget: no bundle of catalog "a" meets it, catalog "b" ("dep.v1") does`,
 				`olm.label.required "l"`,
-				`olm.package.required dep ">=1.0.0"`,
+				`olm.package.required dep ">=1.0.0 <2.0.0"`,
 			},
 		},
 		{
@@ -531,20 +542,21 @@ channel dep stable
 		},
 		{
 			name:   "not candidates elsewhere",
-			reason: "out of range, deprecated, or skipped in its only channel: none can be selected",
+			reason: "out of range (dep.v0, dep.v3), deprecated (dep.v1) or skipped (dep.v2): nothing meets the package or the label requirement; dep.v0 meets the API one",
 			specs: []string{needs, `
 package dep stable
 bundle dep dep.v0 0.9.0 gvk=example.com/v1/Widget
 bundle dep dep.v1 1.2.0 label=l deprecated
 bundle dep dep.v2 1.3.0
+bundle dep dep.v3 3.0.0
 channel dep stable
-  entry dep.v3 skips=dep.v2
+  entry dep.v3 replaces=dep.v1 skips=dep.v2
   entry dep.v2
-  entry dep.v1
+  entry dep.v1 replaces=dep.v0
   entry dep.v0
 `},
 			want:     []string{"a satisfied-by-other-catalog app app.v1"},
-			messages: []string{`olm.gvk.required`},
+			messages: []string{`olm.gvk.required example.com/v1 Widget: no bundle of catalog "a" meets it, catalog "b" ("dep.v0") does`},
 		},
 		{
 			name:   "own package does not count",

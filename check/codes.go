@@ -44,5 +44,3 @@ const (
 	// explanation.
 	CodeNotInstallable = "not-installable"
 )
-
-func isInstallCode(code string) bool { return false }

@@ -23,6 +23,9 @@ type Finding struct {
 	Message string
 	// Pos is where the object is in its source, when known.
 	Pos graph.Position
+	// Explanation says why a bundle cannot be installed (installability
+	// findings only); nil otherwise.
+	Explanation *Explanation
 }
 
 // String formats the finding on one line: "severity code package/channel
@@ -42,27 +45,29 @@ func (f Finding) String() string {
 }
 
 type findingJSON struct {
-	Severity string          `json:"severity"`
-	Code     string          `json:"code"`
-	Catalog  string          `json:"catalog"`
-	Package  string          `json:"package,omitempty"`
-	Channel  string          `json:"channel,omitempty"`
-	Bundle   string          `json:"bundle,omitempty"`
-	Message  string          `json:"message"`
-	Pos      *graph.Position `json:"pos,omitempty"`
+	Severity    string          `json:"severity"`
+	Code        string          `json:"code"`
+	Catalog     string          `json:"catalog"`
+	Package     string          `json:"package,omitempty"`
+	Channel     string          `json:"channel,omitempty"`
+	Bundle      string          `json:"bundle,omitempty"`
+	Message     string          `json:"message"`
+	Pos         *graph.Position `json:"pos,omitempty"`
+	Explanation *Explanation    `json:"explanation,omitempty"`
 }
 
 // MarshalJSON writes the finding with its severity by name and without an
 // unknown position.
 func (f Finding) MarshalJSON() ([]byte, error) {
 	j := findingJSON{
-		Severity: SeverityName(f.Severity),
-		Code:     f.Code,
-		Catalog:  f.Catalog,
-		Package:  f.Package,
-		Channel:  f.Channel,
-		Bundle:   f.Bundle,
-		Message:  f.Message,
+		Severity:    SeverityName(f.Severity),
+		Code:        f.Code,
+		Catalog:     f.Catalog,
+		Package:     f.Package,
+		Channel:     f.Channel,
+		Bundle:      f.Bundle,
+		Message:     f.Message,
+		Explanation: f.Explanation,
 	}
 	if f.Pos != (graph.Position{}) {
 		p := f.Pos
@@ -82,13 +87,14 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*f = Finding{
-		Severity: s,
-		Code:     j.Code,
-		Catalog:  j.Catalog,
-		Package:  j.Package,
-		Channel:  j.Channel,
-		Bundle:   j.Bundle,
-		Message:  j.Message,
+		Severity:    s,
+		Code:        j.Code,
+		Catalog:     j.Catalog,
+		Package:     j.Package,
+		Channel:     j.Channel,
+		Bundle:      j.Bundle,
+		Message:     j.Message,
+		Explanation: j.Explanation,
 	}
 	if j.Pos != nil {
 		f.Pos = *j.Pos

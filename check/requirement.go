@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
@@ -161,8 +162,9 @@ func describeConstraint(c graph.Constraint) string {
 }
 
 // isCandidate reports whether the resolver may select b to meet a
-// requirement: it is not deprecated and is an entry of some channel of its
-// package that no entry skips.
+// requirement: it is not deprecated and, in some channel of its package, it
+// is on the replacement chain from the head and no entry skips it (OLM's
+// chain walk).
 func isCandidate(cat *graph.Catalog, b *graph.Bundle) bool {
 	if b.Deprecated {
 		return false
@@ -172,7 +174,7 @@ func isCandidate(cat *graph.Catalog, b *graph.Bundle) bool {
 		return false
 	}
 	for _, name := range b.Channels {
-		if c := p.Channel(name); c != nil && !c.IsSkipped(b.Name) {
+		if c := p.Channel(name); c != nil && !c.IsSkipped(b.Name) && slices.Contains(c.Chain(), b.Name) {
 			return true
 		}
 	}

@@ -52,6 +52,12 @@ func (r *Report) WriteText(w io.Writer) error {
 				obj = " " + obj
 			}
 			fmt.Fprintf(bw, "  %-7s %s%s: %s\n", SeverityName(f.Severity), f.Code, obj, f.Message)
+			if e := f.Explanation; e != nil && len(e.Facts) > 1 {
+				bw.WriteString("          because:\n")
+				for i := range e.Facts {
+					fmt.Fprintf(bw, "          - %s\n", e.Facts[i].String())
+				}
+			}
 		}
 		if len(s.Counts) > 0 {
 			fmt.Fprintf(bw, "\ncounts (%s):\n", s.Name)

@@ -1,0 +1,189 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// Explanation says why a bundle cannot be installed: the resolver's minimal
+// set of facts, or, when resolution stopped before solving (a candidate's
+// channel without a single head, an olm.constraint cel rule), its error.
+type Explanation struct {
+	// Facts is the resolver's conflict (resolver.ConflictError.Facts) minus
+	// the facts about the synthetic subscription that asks for the bundle:
+	// together with "install this bundle" they make installation
+	// impossible, and dropping any one makes it possible.
+	Facts []resolver.Fact `json:"facts,omitempty"`
+	// Error is the resolver's error when it failed for another reason than
+	// a conflict.
+	Error string `json:"error,omitempty"`
+}
+
+// String returns the facts, one per line, or the error.
+func (e *Explanation) String() string {
+	if e.Error != "" {
+		return e.Error
+	}
+	lines := make([]string, len(e.Facts))
+	for i := range e.Facts {
+		lines[i] = e.Facts[i].String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// The identity under which a checked catalog is given to the resolver, and
+// the namespace of the synthetic subscriptions.
+const (
+	installCatalogNamespace = resolver.DefaultGlobalNamespace
+	installNamespace        = "sextant-check"
+)
+
+// installCatalogKey returns the resolver identity of a checked catalog.
+func installCatalogKey(name string) resolver.CatalogKey {
+	if name == "" {
+		name = "catalog"
+	}
+	return resolver.CatalogKey{Namespace: installCatalogNamespace, Name: name}
+}
+
+// installer resolves bundles of one catalog on an empty cluster. It is safe
+// for concurrent use: the resolver's index is built once and shared.
+type installer struct {
+	name string
+	key  resolver.CatalogKey
+	cat  *graph.Catalog
+	r    *resolver.Resolver
+	// always makes every bundle go through the resolver, even those the
+	// fast path would decide (tests compare both).
+	always bool
+}
+
+func newInstaller(in Input) (*installer, error) {
+	key := installCatalogKey(in.Name)
+	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: in.Catalog}}, resolver.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("catalog %q: %w", in.Name, err)
+	}
+	return &installer{name: in.Name, key: key, cat: in.Catalog, r: r}, nil
+}
+
+// hasRequirements reports whether b needs any other bundle.
+func hasRequirements(b *graph.Bundle) bool {
+	return len(b.RequiresGVK) > 0 || len(b.RequiresPackage) > 0 || len(b.RequiresLabel) > 0 || len(b.Constraints) > 0
+}
+
+// installJobs returns one job per bundle of the catalog that needs the
+// resolver. Bundles in no channel (structural finding bundle-not-in-channel)
+// and bundles with the olm.deprecated property (never selected, by design)
+// are not checked. A bundle with no requirement is installable alone — its
+// subscription's only candidate, nothing to depend on, nothing to conflict
+// with — and is decided without the resolver.
+func installJobs(ci int, in Input, opts Options) ([]job, error) {
+	ins, err := newInstaller(in)
+	if err != nil {
+		return nil, err
+	}
+	ins.always = opts.resolveAll
+	var jobs []job
+	for _, p := range in.Catalog.Packages() {
+		for _, b := range p.Bundles {
+			if len(b.Channels) == 0 || b.Deprecated || (!hasRequirements(b) && !ins.always) {
+				continue
+			}
+			jobs = append(jobs, job{ci, func(ctx context.Context) ([]Finding, *PathStats, error) {
+				f, err := ins.check(ctx, p, b)
+				if err != nil || f == nil {
+					return nil, nil, err
+				}
+				return []Finding{*f}, nil, nil
+			}})
+		}
+	}
+	return jobs, nil
+}
+
+// check resolves a subscription that asks for exactly b (startingCSV) in
+// the first channel b heads, or else its first channel, and returns the
+// finding when b cannot be installed.
+func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bundle) (*Finding, error) {
+	channel, head := b.Channels[0], false
+	for _, name := range b.Channels {
+		if c := p.Channel(name); c != nil {
+			if h, ok := channelHead(c); ok && h == b.Name {
+				channel, head = name, true
+				break
+			}
+		}
+	}
+	sub := cluster.Subscription{
+		Name:            b.Name,
+		Namespace:       installNamespace,
+		Package:         b.Package,
+		Channel:         channel,
+		StartingCSV:     b.Name,
+		Source:          ins.key.Name,
+		SourceNamespace: ins.key.Namespace,
+	}
+	plan, err := ins.r.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}})
+	if err == nil {
+		if !slices.ContainsFunc(plan.Steps, func(s resolver.Step) bool { return s.Bundle == b.Name && s.Package == b.Package }) {
+			return nil, fmt.Errorf("catalog %q: bundle %q: the resolver's plan does not install it", ins.name, b.Name)
+		}
+		return nil, nil
+	}
+	if ctxErr := ctx.Err(); ctxErr != nil {
+		return nil, fmt.Errorf("check: %w", ctxErr)
+	}
+	ex := &Explanation{}
+	var conflict *resolver.ConflictError
+	if errors.As(err, &conflict) {
+		for _, f := range conflict.Facts {
+			if f.Subscription == sub.Name && (f.Kind == resolver.FactSubscription || f.Kind == resolver.FactSubscriptionCandidates) {
+				continue
+			}
+			ex.Facts = append(ex.Facts, f)
+		}
+		if len(ex.Facts) == 0 {
+			ex.Facts = conflict.Facts
+		}
+	} else {
+		ex.Error = err.Error()
+	}
+	f := &Finding{
+		Severity:    graph.SeverityWarning,
+		Code:        CodeNotInstallable,
+		Catalog:     ins.name,
+		Package:     b.Package,
+		Channel:     channel,
+		Bundle:      b.Name,
+		Pos:         b.Pos,
+		Explanation: ex,
+	}
+	if head {
+		f.Severity, f.Code = graph.SeverityError, CodeHeadNotInstallable
+	}
+	what := fmt.Sprintf("%q", b.Name)
+	if head {
+		what = fmt.Sprintf("%q, the head of channel %q,", b.Name, channel)
+	}
+	reason := ex.Error
+	if reason == "" {
+		reason = ex.Facts[0].String()
+		if n := len(ex.Facts); n > 1 {
+			reason += fmt.Sprintf(" (and %s)", plural(n-1, "more fact", "more facts"))
+		}
+	}
+	f.Message = fmt.Sprintf("%s cannot be installed on an empty cluster from this catalog alone: %s", what, reason)
+	return f, nil
+}
+
+func isInstallCode(code string) bool {
+	return code == CodeNotInstallable || code == CodeHeadNotInstallable
+}
