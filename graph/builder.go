@@ -136,16 +136,22 @@ type DuplicateError struct {
 	Second  Position
 }
 
-// Error implements error.
+// Error implements error. Positions are left out when unknown (a catalog
+// built in code).
 func (e *DuplicateError) Error() string {
+	var what string
 	switch e.Schema {
 	case "olm.package":
-		return fmt.Sprintf("duplicate olm.package %q at %s (first at %s)", e.Package, e.Second, e.First)
+		what = fmt.Sprintf("duplicate olm.package %q", e.Package)
 	case "olm.channel":
-		return fmt.Sprintf("package %q: duplicate channel %q at %s (first at %s)", e.Package, e.Name, e.Second, e.First)
+		what = fmt.Sprintf("package %q: duplicate channel %q", e.Package, e.Name)
 	default:
-		return fmt.Sprintf("package %q: duplicate bundle %q at %s (first at %s)", e.Package, e.Name, e.Second, e.First)
+		what = fmt.Sprintf("package %q: duplicate bundle %q", e.Package, e.Name)
 	}
+	if e.First == (Position{}) && e.Second == (Position{}) {
+		return what
+	}
+	return fmt.Sprintf("%s at %s (first at %s)", what, e.Second, e.First)
 }
 
 // Build indexes what was added into a Catalog. It fails only on input that

@@ -197,3 +197,13 @@ func TestZeroCatalog(t *testing.T) {
 func hasCode(fs []Finding, code string) bool {
 	return slices.ContainsFunc(fs, func(f Finding) bool { return f.Code == code })
 }
+
+func TestDuplicateErrorWithoutPositions(t *testing.T) {
+	b := NewBuilder()
+	b.AddPackage("p", "c")
+	b.AddPackage("p", "c")
+	_, err := b.Build()
+	if err == nil || err.Error() != `duplicate olm.package "p"` {
+		t.Errorf("Build() error = %v", err)
+	}
+}

@@ -90,9 +90,9 @@ func (p *Package) BundlesWithVersion(v semver.Version) []*Bundle {
 	return p.byVersion[lo:hi:hi]
 }
 
-// DefaultChannelRef returns the package's default channel, or nil when it
+// Default returns the package's default channel, or nil when it
 // names no channel of the package.
-func (p *Package) DefaultChannelRef() *Channel { return p.Channel(p.DefaultChannel) }
+func (p *Package) Default() *Channel { return p.Channel(p.DefaultChannel) }
 
 // Catalog is an indexed, immutable File-Based Catalog. The zero value is an
 // empty catalog. A Catalog is safe for concurrent use by many goroutines;
