@@ -191,12 +191,13 @@ func (d *decoder) decodeJSON(data []byte) {
 // decodeYAML splits a YAML stream into documents and reads each.
 func (d *decoder) decodeYAML(data []byte) {
 	var doc bytes.Buffer
-	start, line := 1, 0
+	start, line := 0, 0 // start: the document's first line with content
 	flush := func() {
 		if len(bytes.TrimSpace(doc.Bytes())) > 0 {
-			d.yamlDocument(doc.Bytes(), start)
+			d.yamlDocument(doc.Bytes(), max(start, 1))
 		}
 		doc.Reset()
+		start = 0
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
@@ -205,7 +206,6 @@ func (d *decoder) decodeYAML(data []byte) {
 		text := sc.Text()
 		if isDocMarker(text, "---") {
 			flush()
-			start = line + 1
 			// "--- {a: 1}" starts a document on the marker line.
 			if rest := strings.TrimSpace(text[3:]); rest != "" && !strings.HasPrefix(rest, "#") {
 				doc.WriteString(rest)
@@ -216,8 +216,10 @@ func (d *decoder) decodeYAML(data []byte) {
 		}
 		if isDocMarker(text, "...") {
 			flush()
-			start = line + 1
 			continue
+		}
+		if t := strings.TrimSpace(text); start == 0 && t != "" && !strings.HasPrefix(t, "#") {
+			start = line
 		}
 		doc.WriteString(text)
 		doc.WriteByte('\n')

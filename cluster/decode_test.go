@@ -1,0 +1,266 @@
+package cluster_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+)
+
+func TestDecodeKubectlList(t *testing.T) {
+	s, err := cluster.LoadFiles("testdata/kubectl-list.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.CSVs) != 2 || len(s.Subscriptions) != 1 || len(s.CatalogSources) != 1 {
+		t.Fatalf("decoded %d CSVs, %d subscriptions, %d catalog sources; want 2, 1, 1", len(s.CSVs), len(s.Subscriptions), len(s.CatalogSources))
+	}
+	etcd := s.CSV("operators", "etcdoperator.v0.9.2")
+	if etcd == nil || !etcd.HasProperties || len(etcd.Properties) != 2 || etcd.Properties[1].Type != "olm.package" ||
+		string(etcd.Properties[1].Value) != `{"packageName":"etcd","version":"0.9.2"}` || etcd.Replaces != "etcdoperator.v0.9.0" ||
+		etcd.Version.String() != "0.9.2" || etcd.Phase != "Succeeded" {
+		t.Errorf("etcd CSV = %+v", etcd)
+	}
+	prom := s.CSV("operators", "prometheusoperator.0.47.0")
+	wantProvides := []graph.GVK{{Group: "metrics.example.com", Version: "v1", Kind: "Metric"}, {Group: "monitoring.coreos.com", Version: "v1", Kind: "Prometheus"}}
+	wantRequires := []graph.GVK{{Group: "etcd.database.coreos.com", Version: "v1beta2", Kind: "EtcdCluster"}}
+	if prom == nil || prom.HasProperties || !reflect.DeepEqual(prom.Provides, wantProvides) || !reflect.DeepEqual(prom.Requires, wantRequires) ||
+		prom.VersionText != "v0.47" || prom.Version.String() != "0.47.0" {
+		t.Errorf("prometheus CSV = %+v", prom)
+	}
+	want := cluster.Subscription{Name: "etcd", Namespace: "operators", Package: "etcd", Channel: "singlenamespace-alpha",
+		StartingCSV: "etcdoperator.v0.9.2", Source: "community-operators", SourceNamespace: "openshift-marketplace",
+		InstalledCSV: "etcdoperator.v0.9.2", CurrentCSV: "etcdoperator.v0.9.4"}
+	if s.Subscriptions[0] != want {
+		t.Errorf("subscription = %+v\nwant %+v", s.Subscriptions[0], want)
+	}
+	if cs := s.CatalogSources[0]; cs != (cluster.CatalogSource{Name: "community-operators", Namespace: "openshift-marketplace", Priority: -200}) {
+		t.Errorf("catalog source = %+v", cs)
+	}
+}
+
+func TestDecode(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		// want is a compact rendering of the state: kind/ns/name per object.
+		want    []string
+		wantErr []string // substrings, one per reported error
+	}{
+		{
+			name: "single object",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: s, namespace: ns}
+spec: {name: etcd}`,
+			want: []string{"Subscription ns/s"},
+		},
+		{
+			name: "multi-document YAML with empty documents and comments",
+			input: `---
+# nothing here
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata: {name: c, namespace: olm}
+spec: {priority: 3}
+--- # a comment
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: s, namespace: ns}
+spec: {name: etcd}
+...
+`,
+			want: []string{"Subscription ns/s", "CatalogSource olm/c"},
+		},
+		{
+			name:  "JSON stream",
+			input: `{"apiVersion":"operators.coreos.com/v1alpha1","kind":"Subscription","metadata":{"name":"b","namespace":"ns"},"spec":{"name":"x"}} {"apiVersion":"operators.coreos.com/v1alpha1","kind":"Subscription","metadata":{"name":"a","namespace":"ns"},"spec":{"name":"x"}}`,
+			want:  []string{"Subscription ns/a", "Subscription ns/b"},
+		},
+		{
+			name:  "typed list without item kinds",
+			input: `{"apiVersion":"operators.coreos.com/v1alpha1","kind":"SubscriptionList","items":[{"metadata":{"name":"a","namespace":"ns"},"spec":{"name":"x"}}]}`,
+			want:  []string{"Subscription ns/a"},
+		},
+		{
+			name: "other kinds and groups are skipped",
+			input: `apiVersion: v1
+kind: ConfigMap
+metadata: {name: c, namespace: ns}
+---
+apiVersion: messaging.knative.dev/v1
+kind: Subscription
+metadata: {name: s, namespace: ns}
+spec: {name: 3}`,
+			want: nil,
+		},
+		{
+			name: "wrong types are errors naming file, object and field",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata: {name: c, namespace: ns}
+spec:
+  version: 1.0
+  customresourcedefinitions:
+    owned:
+    - {name: widgets, version: v1, kind: Widget}
+    - {name: gadgets.example.com, version: [v1], kind: Gadget}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata: {name: c, namespace: olm}
+spec: {priority: high}
+`,
+			wantErr: []string{
+				`in.yaml:1: ClusterServiceVersion "ns/c": field spec.version: is a number, want a string`,
+				`in.yaml:1: ClusterServiceVersion "ns/c": field spec.customresourcedefinitions.owned[0].name: CRD name "widgets" is not of the form plural.group`,
+				`in.yaml:1: ClusterServiceVersion "ns/c": field spec.customresourcedefinitions.owned[1].version: is an array, want a string`,
+				`in.yaml:11: CatalogSource "olm/c": field spec.priority: is a string, want an integer`,
+			},
+		},
+		{
+			name:    "list items are named by index",
+			input:   `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"operators.coreos.com/v1alpha1","kind":"Subscription","metadata":{"name":"a","namespace":"ns"},"spec":{"name":"x","channel":7}}]}`,
+			wantErr: []string{`in.yaml:1: Subscription "ns/a": field items[0].spec.channel: is a number, want a string`},
+		},
+		{
+			name: "source without sourceNamespace",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: s, namespace: ns}
+spec: {name: etcd, source: community}`,
+			wantErr: []string{`Subscription "ns/s": field spec.sourceNamespace: missing: spec.source "community" names a catalog but not its namespace`},
+		},
+		{
+			name: "sourceNamespace without source",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: s, namespace: ns}
+spec: {name: etcd, sourceNamespace: olm}`,
+			wantErr: []string{`field spec.source: missing: spec.sourceNamespace "olm" names a namespace but no catalog`},
+		},
+		{
+			name: "missing name and namespace",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {}
+spec: {name: etcd}`,
+			wantErr: []string{"field metadata.name: missing", "field metadata.namespace: missing"},
+		},
+		{
+			name: "duplicate objects",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: s, namespace: ns}
+spec: {name: etcd}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: s, namespace: ns}
+spec: {name: etcd}`,
+			wantErr: []string{`in.yaml:6: Subscription "ns/s": defined twice (first at line in.yaml:1)`},
+		},
+		{
+			name: "bad properties annotation",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: c
+  namespace: ns
+  annotations:
+    operatorframework.io/properties: '{"properties":[{"type":"olm.gvk","value":{"group":1}}]}'
+`,
+			wantErr: []string{`field metadata.annotations["operatorframework.io/properties"]: property 0 (olm.gvk): field "group" is a number, want a string`},
+		},
+		{
+			name:    "invalid YAML",
+			input:   "kind: [\n",
+			wantErr: []string{"in.yaml:1: invalid YAML"},
+		},
+		{
+			name:    "a document that is not an object",
+			input:   "- a\n- b\n",
+			wantErr: []string{"in.yaml:1: value is an array, want an object"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := cluster.Decode(strings.NewReader(tt.input), "in.yaml")
+			if tt.wantErr != nil {
+				if err == nil {
+					t.Fatalf("Decode succeeded, want errors %q", tt.wantErr)
+				}
+				lines := strings.Split(err.Error(), "\n")
+				if len(lines) < len(tt.wantErr) {
+					t.Errorf("got %d error lines, want at least %d:\n%v", len(lines), len(tt.wantErr), err)
+				}
+				for _, w := range tt.wantErr {
+					if !strings.Contains(err.Error(), w) {
+						t.Errorf("error:\n%v\nwant it to contain %q", err, w)
+					}
+				}
+				var de *cluster.Error
+				if !errors.As(err, &de) {
+					t.Errorf("error %v holds no *cluster.Error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range s.CSVs {
+				got = append(got, "ClusterServiceVersion "+c.Namespace+"/"+c.Name)
+			}
+			for _, c := range s.Subscriptions {
+				got = append(got, "Subscription "+c.Namespace+"/"+c.Name)
+			}
+			for _, c := range s.CatalogSources {
+				got = append(got, "CatalogSource "+c.Namespace+"/"+c.Name)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("objects = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	s, err := cluster.LoadFiles("testdata/kubectl-list.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	again, err := cluster.Decode(bytes.NewReader(buf.Bytes()), "encoded")
+	if err != nil {
+		t.Fatalf("decode of encoded state: %v\n%s", err, buf.String())
+	}
+	if !reflect.DeepEqual(s, again) {
+		t.Errorf("round trip changed the state:\n%+v\n%+v", s, again)
+	}
+}
+
+func TestLoadFilesReportsEveryFile(t *testing.T) {
+	dir := t.TempDir()
+	bad1, bad2 := dir+"/a.yaml", dir+"/b.yaml"
+	os.WriteFile(bad1, []byte("apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: s, namespace: ns}\nspec: {name: 1}\n"), 0o644)
+	os.WriteFile(bad2, []byte("apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: s, namespace: ns}\nspec: {name: x}\n"), 0o644)
+	_, err := cluster.LoadFiles(bad1, bad2, dir+"/missing.yaml")
+	if err == nil {
+		t.Fatal("LoadFiles succeeded")
+	}
+	for _, w := range []string{"a.yaml:1: Subscription \"ns/s\": field spec.name: is a number", "missing.yaml"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error:\n%v\nwant it to contain %q", err, w)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+package cluster_test
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+)
+
+// FuzzDecode checks that Decode never panics and that, when it succeeds,
+// encoding the state and decoding it again gives the same state.
+func FuzzDecode(f *testing.F) {
+	if data, err := os.ReadFile("testdata/kubectl-list.yaml"); err == nil {
+		f.Add(data)
+	}
+	f.Add([]byte(`{"apiVersion":"operators.coreos.com/v1alpha1","kind":"SubscriptionList","items":[{"metadata":{"name":"a","namespace":"ns"},"spec":{"name":"x","source":"s","sourceNamespace":"o"}}]}`))
+	f.Add([]byte("apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata: {name: c, namespace: ns, annotations: {operatorframework.io/properties: '{\"properties\":[]}'}}\nspec: {version: 1.2.3}\n---\nkind: CatalogSource\nmetadata: {name: c, namespace: o}\nspec: {priority: 2}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := cluster.Decode(bytes.NewReader(data), "fuzz")
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := cluster.Encode(&buf, s); err != nil {
+			t.Fatalf("Encode of a decoded state: %v", err)
+		}
+		again, err := cluster.Decode(bytes.NewReader(buf.Bytes()), "encoded")
+		if err != nil {
+			t.Fatalf("Decode of an encoded state: %v\n%s", err, buf.String())
+		}
+		if !reflect.DeepEqual(normalize(s), normalize(again)) {
+			t.Fatalf("round trip changed the state:\n%+v\n%+v\n%s", s, again, buf.String())
+		}
+	})
+}
+
+// normalize clears what encoding legitimately canonicalises: an empty
+// properties list is nil.
+func normalize(s *cluster.State) *cluster.State {
+	c := s.Clone()
+	for i := range c.CSVs {
+		if len(c.CSVs[i].Properties) == 0 {
+			c.CSVs[i].Properties = nil
+		}
+	}
+	return c
+}
