@@ -41,7 +41,7 @@ const (
 	// Bundles.
 	CodeMissingBundleName      = "missing-bundle-name"      // olm.bundle with no name
 	CodeNotInChannel           = "bundle-not-in-channel"    // no channel lists the bundle
-	CodeMissingImage           = "missing-image"            // olm.bundle with no image
+	CodeMissingImage           = "missing-image"            // olm.bundle with no image nor embedded objects
 	CodeMissingPackageProperty = "missing-package-property" // no olm.package property
 	CodeMultiplePackageProps   = "multiple-package-properties"
 	CodePackageMismatch        = "package-property-mismatch" // olm.package names another package
@@ -476,8 +476,10 @@ func validateBundle(b *Bundle, fs []Finding) []Finding {
 	if len(b.Channels) == 0 {
 		add(SeverityError, CodeNotInChannel, "%s is not an entry of any channel", what)
 	}
-	if b.Image == "" {
-		add(SeverityError, CodeMissingImage, "%s has no image", what)
+	// As in opm, a bundle may do without an image when it embeds its
+	// manifests (olm.bundle.object properties).
+	if b.Image == "" && !slices.ContainsFunc(b.Properties, func(p Property) bool { return p.Type == "olm.bundle.object" }) {
+		add(SeverityError, CodeMissingImage, "%s has no image and no olm.bundle.object property", what)
 	}
 	var tmp Bundle
 	if err := applyProperties(&tmp, b.Properties); err != nil {

@@ -238,12 +238,14 @@ func TestValidate(t *testing.T) {
 				sound(b)
 				bundle(b, "p.loose", "p", "9.0.0")
 				_ = b.AddBundle("p.noimage", "p", "", PackageProperty("p", "3.0.0"))
+				_ = b.AddBundle("p.objects", "p", "", PackageProperty("p", "3.5.0"), Property{Type: "olm.bundle.object", Value: []byte(`{"data":"e30="}`)})
 				_ = b.AddBundle("p.noprop", "p", "img")
 				_ = b.AddBundle("p.twoprops", "p", "img", PackageProperty("p", "4.0.0"), PackageProperty("p", "4.0.1"))
 				_ = b.AddBundle("p.other", "p", "img", PackageProperty("q", "5.0.0"))
 				_ = b.AddBundle("p.badver", "p", "img", PackageProperty("p", "five"))
 				b.AddChannel("p", "all",
-					Entry{Name: "p.noimage"},
+					Entry{Name: "p.objects"},
+					Entry{Name: "p.noimage", Replaces: "p.objects"},
 					Entry{Name: "p.noprop", Replaces: "p.noimage"},
 					Entry{Name: "p.twoprops", Replaces: "p.noprop"},
 					Entry{Name: "p.other", Replaces: "p.twoprops"},
