@@ -370,15 +370,15 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 		switch string(key) {
 		case "schema":
 			f.hasSchema = true
-			f.schema, err = d.str(s, "schema", true)
+			f.schema, err = d.str(s, fieldPath{key: "schema"}, true)
 		case "name":
-			f.name, err = d.str(s, "name", f.schema == SchemaChannel)
+			f.name, err = d.str(s, fieldPath{key: "name"}, f.schema == SchemaChannel)
 		case "package":
-			f.pkg, err = d.str(s, "package", true)
+			f.pkg, err = d.str(s, fieldPath{key: "package"}, true)
 		case "defaultChannel":
-			f.defaultChannel, err = d.str(s, "defaultChannel", true)
+			f.defaultChannel, err = d.str(s, fieldPath{key: "defaultChannel"}, true)
 		case "image":
-			f.image, err = d.str(s, "image", false)
+			f.image, err = d.str(s, fieldPath{key: "image"}, false)
 		case "entries":
 			switch f.schema {
 			case SchemaChannel:
@@ -412,7 +412,7 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 
 // str reads a string field; null is "". A value of another type is
 // recorded as a problem naming field, and skipped.
-func (d *decoder) str(s *jsonscan.Scanner, field string, intern bool) (string, error) {
+func (d *decoder) str(s *jsonscan.Scanner, field fieldPath, intern bool) (string, error) {
 	switch s.Peek() {
 	case '"':
 		raw, esc, err := s.String()
@@ -434,20 +434,53 @@ func (d *decoder) str(s *jsonscan.Scanner, field string, intern bool) (string, e
 	}
 }
 
+// fieldPath names a field for messages without building the name unless a
+// message needs it: key, list[i], list[i].key or list[i].key[sub-1].
+type fieldPath struct {
+	list string
+	i    int
+	key  string
+	sub  int // 1 + the index in key's list; 0 for none
+}
+
+func (p fieldPath) with(key string) fieldPath { p.key = key; return p }
+
+func (p fieldPath) elem(j int) fieldPath { p.sub = j + 1; return p }
+
+func (p fieldPath) String() string {
+	var b strings.Builder
+	if p.list != "" {
+		b.WriteString(p.list)
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(p.i))
+		b.WriteByte(']')
+		if p.key != "" {
+			b.WriteByte('.')
+		}
+	}
+	b.WriteString(p.key)
+	if p.sub > 0 {
+		b.WriteByte('[')
+		b.WriteString(strconv.Itoa(p.sub - 1))
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
 // wrongType records that field holds a value of the wrong type and skips it.
-func (d *decoder) wrongType(s *jsonscan.Scanner, field, want string) error {
+func (d *decoder) wrongType(s *jsonscan.Scanner, field fieldPath, want string) error {
 	off := s.Pos
 	kind := jsonscan.Kind(s.Peek())
 	if err := s.Skip(); err != nil {
 		return err
 	}
-	d.blobErrf(off, "field %q is %s, want %s", field, kind, want)
+	d.blobErrf(off, "field %q is %s, want %s", field.String(), kind, want)
 	return nil
 }
 
 // array begins an array field; ok is false when it is null or of the wrong
 // type (recorded, and skipped).
-func (d *decoder) array(s *jsonscan.Scanner, field string) (ok bool, err error) {
+func (d *decoder) array(s *jsonscan.Scanner, field fieldPath) (ok bool, err error) {
 	switch s.Peek() {
 	case '[':
 		return true, s.BeginArray()
@@ -460,7 +493,7 @@ func (d *decoder) array(s *jsonscan.Scanner, field string) (ok bool, err error) 
 
 // object begins an object field; ok is false when it is null or of the
 // wrong type (recorded, and skipped).
-func (d *decoder) object(s *jsonscan.Scanner, field string) (ok bool, err error) {
+func (d *decoder) object(s *jsonscan.Scanner, field fieldPath) (ok bool, err error) {
 	switch s.Peek() {
 	case '{':
 		return true, s.BeginObject()
@@ -473,7 +506,7 @@ func (d *decoder) object(s *jsonscan.Scanner, field string) (ok bool, err error)
 
 // channelEntries reads an olm.channel's entries.
 func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
-	ok, err := d.array(s, "entries")
+	ok, err := d.array(s, fieldPath{key: "entries"})
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -486,7 +519,7 @@ func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 		if !more {
 			break
 		}
-		field := "entries[" + strconv.Itoa(i) + "]"
+		field := fieldPath{list: "entries", i: i}
 		ok, err := d.object(s, field)
 		if err != nil {
 			return nil, err
@@ -508,17 +541,17 @@ func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 			}
 			switch string(key) {
 			case "name":
-				e.Name, err = d.str(s, field+".name", false)
+				e.Name, err = d.str(s, field.with("name"), false)
 			case "replaces":
-				e.Replaces, err = d.str(s, field+".replaces", false)
+				e.Replaces, err = d.str(s, field.with("replaces"), false)
 			case "skipRange":
 				var text string
-				text, err = d.str(s, field+".skipRange", false)
+				text, err = d.str(s, field.with("skipRange"), false)
 				if err == nil && text != "" {
 					e.SkipRange = d.parseRange(text)
 				}
 			case "skips":
-				e.Skips, err = d.stringList(s, field+".skips")
+				e.Skips, err = d.stringList(s, field.with("skips"))
 			default:
 				err = s.Skip()
 			}
@@ -540,7 +573,7 @@ func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 }
 
 // stringList reads an array of strings.
-func (d *decoder) stringList(s *jsonscan.Scanner, field string) ([]string, error) {
+func (d *decoder) stringList(s *jsonscan.Scanner, field fieldPath) ([]string, error) {
 	ok, err := d.array(s, field)
 	if !ok || err != nil {
 		return nil, err
@@ -555,7 +588,7 @@ func (d *decoder) stringList(s *jsonscan.Scanner, field string) ([]string, error
 			break
 		}
 		if s.Peek() != '"' {
-			if err := d.wrongType(s, field+"["+strconv.Itoa(i)+"]", "a string"); err != nil {
+			if err := d.wrongType(s, field.elem(i), "a string"); err != nil {
 				return nil, err
 			}
 			continue
@@ -579,7 +612,7 @@ func (d *decoder) stringList(s *jsonscan.Scanner, field string) ([]string, error
 
 // deprecationEntries reads an olm.deprecations blob's entries.
 func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error) {
-	ok, err := d.array(s, "entries")
+	ok, err := d.array(s, fieldPath{key: "entries"})
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -592,7 +625,7 @@ func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error)
 		if !more {
 			break
 		}
-		field := "entries[" + strconv.Itoa(i) + "]"
+		field := fieldPath{list: "entries", i: i}
 		ok, err := d.object(s, field)
 		if err != nil {
 			return nil, err
@@ -614,10 +647,10 @@ func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error)
 			}
 			switch string(key) {
 			case "message":
-				e.Message, err = d.str(s, field+".message", false)
+				e.Message, err = d.str(s, field.with("message"), false)
 			case "reference":
 				var ok bool
-				ok, err = d.object(s, field+".reference")
+				ok, err = d.object(s, field.with("reference"))
 				if !ok || err != nil {
 					break
 				}
@@ -634,9 +667,9 @@ func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error)
 					}
 					switch string(key) {
 					case "schema":
-						e.Reference.Schema, err = d.str(s, field+".reference.schema", true)
+						e.Reference.Schema, err = d.str(s, field.with("reference.schema"), true)
 					case "name":
-						e.Reference.Name, err = d.str(s, field+".reference.name", false)
+						e.Reference.Name, err = d.str(s, field.with("reference.name"), false)
 					default:
 						err = s.Skip()
 					}
@@ -659,7 +692,7 @@ func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error)
 // properties reads an olm.bundle's properties, keeping each value as raw
 // bytes of the input.
 func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
-	ok, err := d.array(s, "properties")
+	ok, err := d.array(s, fieldPath{key: "properties"})
 	if !ok || err != nil {
 		return nil, err
 	}
@@ -672,7 +705,7 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 		if !more {
 			break
 		}
-		field := "properties[" + strconv.Itoa(i) + "]"
+		field := fieldPath{list: "properties", i: i}
 		ok, err := d.object(s, field)
 		if err != nil {
 			return nil, err
@@ -694,7 +727,7 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 			}
 			switch string(key) {
 			case "type":
-				p.Type, err = d.str(s, field+".type", true)
+				p.Type, err = d.str(s, field.with("type"), true)
 			case "value":
 				var v []byte
 				v, err = s.Value()

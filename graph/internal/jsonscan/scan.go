@@ -9,6 +9,7 @@
 package jsonscan
 
 import (
+	"encoding/binary"
 	"fmt"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -198,6 +199,14 @@ func (s *Scanner) String() (raw []byte, escaped bool, err error) {
 	start := s.Pos + 1
 	i := start
 	for {
+		// Eight bytes at a time while none of them needs attention.
+		for i+8 <= len(d) {
+			x := binary.LittleEndian.Uint64(d[i:])
+			if (x-lo*0x20)&^x&hi|hasZero(x^(lo*'"'))|hasZero(x^(lo*'\\')) != 0 {
+				break
+			}
+			i += 8
+		}
 		for i < len(d) && strSafe[d[i]] {
 			i++
 		}
@@ -234,6 +243,14 @@ func (s *Scanner) String() (raw []byte, escaped bool, err error) {
 		}
 	}
 }
+
+const (
+	lo = 0x0101010101010101
+	hi = 0x8080808080808080
+)
+
+// hasZero is non-zero when some byte of x is zero.
+func hasZero(x uint64) uint64 { return (x - lo) &^ x & hi }
 
 func unhex(c byte) int {
 	switch {
