@@ -1,76 +1,331 @@
-// Package constraints is a small constraint model over identified boolean
-// variables, solved with preference-ordered search.
-//
-// CONTRACT FILE: the signatures below are the API the resolver builds on.
-// Bodies marked "not implemented" are filled in by the constraints work;
-// signatures and documented semantics must stay (adding is fine).
 package constraints
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+)
 
 // Problem is a set of constraints over variables identified by values of
 // type V; every constraint carries a caller-supplied reason of type R that
 // conflict cores return. The zero value is an empty problem ready to use.
-// A Problem is not safe for concurrent mutation; Solve does not modify it.
+// A Problem is not safe for concurrent mutation; Solve does not modify it,
+// so any number of goroutines may call Solve on the same Problem at once as
+// long as none of them mutates it.
 //
 // Variables are ordered by first mention (in Var or any constraint); that
 // order is the order in which mandatory variables anchor the search.
-type Problem[V comparable, R any] struct{}
+type Problem[V comparable, R any] struct {
+	index map[V]int32 // variable → dense index
+	vars  []V         // dense index → variable, in first-mention order
+	cons  []con[V, R] // constraints in insertion order
+	ints  []int32     // arena of variable lists referenced by cons and nodes
+	nodes []node      // arena of compiled expressions (Requires)
+	kids  []int32     // arena of expression children (node indices)
+	nreq  int         // number of Requires constraints (sizing hint)
+}
+
+// con is the internal form of one constraint.
+type con[V comparable, R any] struct {
+	kind   Kind
+	n      int   // AtMost
+	subj   int32 // subject (Dependency, Requires) or -1
+	lo, hi int32 // variable list in Problem.ints
+	root   int32 // Requires: root node in Problem.nodes
+	bad    bool  // Requires: None nested in None
+	reason R
+	expr   Expr[V] // Requires: the expression as given
+}
+
+// node is the internal form of one expression node: for OneOf, lo..hi index
+// Problem.ints; otherwise they index Problem.kids.
+type node struct {
+	op     ExprOp
+	lo, hi int32
+}
+
+func (p *Problem[V, R]) id(v V) int32 {
+	if i, ok := p.index[v]; ok {
+		return i
+	}
+	if p.index == nil {
+		p.index = make(map[V]int32)
+	}
+	i := int32(len(p.vars))
+	p.index[v] = i
+	p.vars = append(p.vars, v)
+	return i
+}
+
+func (p *Problem[V, R]) list(vs []V) (lo, hi int32) {
+	lo = int32(len(p.ints))
+	for _, v := range vs {
+		p.ints = append(p.ints, p.id(v))
+	}
+	return lo, int32(len(p.ints))
+}
+
+func (p *Problem[V, R]) add(c con[V, R]) {
+	p.cons = append(p.cons, c)
+}
 
 // Var declares v (a no-op if already known).
-func (p *Problem[V, R]) Var(v V) { panic("not implemented") }
+func (p *Problem[V, R]) Var(v V) { p.id(v) }
 
 // Mandatory: v must be selected.
-func (p *Problem[V, R]) Mandatory(reason R, v V) { panic("not implemented") }
+func (p *Problem[V, R]) Mandatory(reason R, v V) {
+	lo, hi := p.list([]V{v})
+	p.add(con[V, R]{kind: KindMandatory, subj: -1, lo: lo, hi: hi, reason: reason})
+}
 
 // Prohibited: v must not be selected.
-func (p *Problem[V, R]) Prohibited(reason R, v V) { panic("not implemented") }
+func (p *Problem[V, R]) Prohibited(reason R, v V) {
+	lo, hi := p.list([]V{v})
+	p.add(con[V, R]{kind: KindProhibited, subj: -1, lo: lo, hi: hi, reason: reason})
+}
 
 // Dependency: if subject is selected, at least one of candidates is; the
 // order of candidates is the preference, most preferred first. With no
-// candidates, subject cannot be selected.
-func (p *Problem[V, R]) Dependency(reason R, subject V, candidates ...V) { panic("not implemented") }
+// candidates, subject cannot be selected. Repeated candidates count once,
+// at their first position. The candidates slice is copied.
+func (p *Problem[V, R]) Dependency(reason R, subject V, candidates ...V) {
+	s := p.id(subject)
+	lo, hi := p.list(candidates)
+	p.add(con[V, R]{kind: KindDependency, subj: s, lo: lo, hi: hi, reason: reason})
+}
 
-// Conflict: a and b are not both selected.
-func (p *Problem[V, R]) Conflict(reason R, a, b V) { panic("not implemented") }
+// Conflict: a and b are not both selected. Conflict(r, a, a) prohibits a.
+func (p *Problem[V, R]) Conflict(reason R, a, b V) {
+	lo, hi := p.list([]V{a, b})
+	p.add(con[V, R]{kind: KindConflict, subj: -1, lo: lo, hi: hi, reason: reason})
+}
 
-// AtMost: at most n of vs are selected.
-func (p *Problem[V, R]) AtMost(reason R, n int, vs ...V) { panic("not implemented") }
+// AtMost: at most n of vs are selected. vs is a set: a variable listed twice
+// counts once. With n < 0 the constraint cannot be satisfied. The vs slice
+// is copied.
+func (p *Problem[V, R]) AtMost(reason R, n int, vs ...V) {
+	lo, hi := p.list(vs)
+	p.add(con[V, R]{kind: KindAtMost, n: n, subj: -1, lo: lo, hi: hi, reason: reason})
+}
 
 // Requires: if subject is selected, e holds. See Expr.
-func (p *Problem[V, R]) Requires(reason R, subject V, e Expr[V]) { panic("not implemented") }
+//
+// A None must not contain another None at any depth (the search relies on
+// every requirement below a None being monotone); Solve rejects a problem
+// holding such a Requires with an error naming it.
+func (p *Problem[V, R]) Requires(reason R, subject V, e Expr[V]) {
+	s := p.id(subject)
+	p.nreq++
+	c := con[V, R]{kind: KindRequires, subj: s, reason: reason, expr: e}
+	c.root, c.bad = p.compile(e, false)
+	p.add(c)
+}
+
+// compile appends e to the node arena and returns its index; bad reports a
+// None below a None.
+func (p *Problem[V, R]) compile(e Expr[V], underNone bool) (int32, bool) {
+	i := int32(len(p.nodes))
+	p.nodes = append(p.nodes, node{op: e.op})
+	if e.op == OpOneOf {
+		lo, hi := p.list(e.vars)
+		p.nodes[i].lo, p.nodes[i].hi = lo, hi
+		return i, false
+	}
+	bad := underNone && e.op == OpNone
+	kids := make([]int32, len(e.kids))
+	for k, child := range e.kids {
+		var b bool
+		kids[k], b = p.compile(child, underNone || e.op == OpNone)
+		bad = bad || b
+	}
+	lo := int32(len(p.kids))
+	p.kids = append(p.kids, kids...)
+	p.nodes[i].lo, p.nodes[i].hi = lo, int32(len(p.kids))
+	return i, bad
+}
+
+// Vars returns the variables of p in variable order (first mention). The
+// caller owns the slice.
+func (p *Problem[V, R]) Vars() []V {
+	return append([]V(nil), p.vars...)
+}
+
+// Len returns the number of constraints added to p.
+func (p *Problem[V, R]) Len() int { return len(p.cons) }
+
+// Constraints returns the constraints of p in the order they were added.
+// The caller owns the slice and the Vars slices inside it (Expr values are
+// shared and immutable).
+func (p *Problem[V, R]) Constraints() []Constraint[V, R] {
+	out := make([]Constraint[V, R], len(p.cons))
+	for i := range p.cons {
+		out[i] = p.constraint(i)
+	}
+	return out
+}
+
+func (p *Problem[V, R]) constraint(i int) Constraint[V, R] {
+	c := &p.cons[i]
+	out := Constraint[V, R]{Kind: c.kind, Reason: c.reason, Expr: c.expr}
+	vs := make([]V, 0, c.hi-c.lo)
+	for _, x := range p.ints[c.lo:c.hi] {
+		vs = append(vs, p.vars[x])
+	}
+	switch c.kind {
+	case KindMandatory, KindProhibited:
+		out.Subject = vs[0]
+	case KindConflict:
+		out.Subject, out.Vars = vs[0], vs[1:]
+	case KindDependency:
+		out.Subject, out.Vars = p.vars[c.subj], vs
+	case KindAtMost:
+		out.Vars, out.N = vs, c.n
+	case KindRequires:
+		out.Subject = p.vars[c.subj]
+	}
+	return out
+}
+
+// ExprOp is the operator of an Expr.
+type ExprOp uint8
+
+// Expression operators. The zero Expr is All() (it always holds).
+const (
+	OpAll ExprOp = iota
+	OpOneOf
+	OpAny
+	OpNone
+)
+
+func (o ExprOp) String() string {
+	switch o {
+	case OpAll:
+		return "all"
+	case OpOneOf:
+		return "oneOf"
+	case OpAny:
+		return "any"
+	case OpNone:
+		return "none"
+	}
+	return fmt.Sprintf("ExprOp(%d)", uint8(o))
+}
 
 // Expr is a compound requirement over sets of candidates, built with OneOf,
-// All, Any and None.
-type Expr[V comparable] struct{}
+// All, Any and None. Expr values are immutable and may be shared. The zero
+// Expr is All(): it always holds.
+//
+// Inside a Requires, choices are made in the order of the expression: see
+// the package documentation.
+type Expr[V comparable] struct {
+	op   ExprOp
+	vars []V
+	kids []Expr[V]
+}
 
 // OneOf holds when at least one of vs is selected (preference order).
-func OneOf[V comparable](vs ...V) Expr[V] { panic("not implemented") }
+// OneOf() never holds. The vs slice is copied.
+func OneOf[V comparable](vs ...V) Expr[V] {
+	return Expr[V]{op: OpOneOf, vars: append([]V(nil), vs...)}
+}
 
-// All holds when every child holds.
-func All[V comparable](es ...Expr[V]) Expr[V] { panic("not implemented") }
+// All holds when every child holds. All() always holds.
+func All[V comparable](es ...Expr[V]) Expr[V] {
+	return Expr[V]{op: OpAll, kids: append([]Expr[V](nil), es...)}
+}
 
 // Any holds when at least one child holds; children are tried in order.
-func Any[V comparable](es ...Expr[V]) Expr[V] { panic("not implemented") }
+// Any() never holds.
+func Any[V comparable](es ...Expr[V]) Expr[V] {
+	return Expr[V]{op: OpAny, kids: append([]Expr[V](nil), es...)}
+}
 
-// None holds when no child holds.
-func None[V comparable](es ...Expr[V]) Expr[V] { panic("not implemented") }
+// None holds when no child holds. None() always holds. A None must not
+// contain another None (see Problem.Requires).
+func None[V comparable](es ...Expr[V]) Expr[V] {
+	return Expr[V]{op: OpNone, kids: append([]Expr[V](nil), es...)}
+}
 
-// Solution is a satisfying selection.
-type Solution[V comparable] struct{}
+// Op returns the operator of e.
+func (e Expr[V]) Op() ExprOp { return e.op }
+
+// Vars returns the candidates of a OneOf in preference order (nil for other
+// operators). The caller owns the slice.
+func (e Expr[V]) Vars() []V { return append([]V(nil), e.vars...) }
+
+// Children returns the children of an All, Any or None in order (nil for
+// OneOf). The caller owns the slice.
+func (e Expr[V]) Children() []Expr[V] { return append([]Expr[V](nil), e.kids...) }
+
+// String renders e as, for example, any(oneOf(a, b), none(oneOf(c))).
+func (e Expr[V]) String() string {
+	var b strings.Builder
+	e.write(&b)
+	return b.String()
+}
+
+func (e Expr[V]) write(b *strings.Builder) {
+	b.WriteString(e.op.String())
+	b.WriteByte('(')
+	if e.op == OpOneOf {
+		for i, v := range e.vars {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprint(b, v)
+		}
+	} else {
+		for i, k := range e.kids {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			k.write(b)
+		}
+	}
+	b.WriteByte(')')
+}
+
+// Solution is a satisfying selection. The zero value selects nothing. A
+// Solution is immutable and safe for concurrent use.
+type Solution[V comparable] struct {
+	selected []V
+	once     sync.Once
+	set      map[V]struct{}
+}
 
 // Selected returns the selected variables in variable order (first mention).
 // The caller owns the slice.
-func (s *Solution[V]) Selected() []V { panic("not implemented") }
+func (s *Solution[V]) Selected() []V {
+	return append([]V(nil), s.selected...)
+}
+
+// Len returns the number of selected variables.
+func (s *Solution[V]) Len() int { return len(s.selected) }
 
 // IsSelected reports whether v is selected.
-func (s *Solution[V]) IsSelected(v V) bool { panic("not implemented") }
+func (s *Solution[V]) IsSelected(v V) bool {
+	s.once.Do(func() {
+		s.set = make(map[V]struct{}, len(s.selected))
+		for _, x := range s.selected {
+			s.set[x] = struct{}{}
+		}
+	})
+	_, ok := s.set[v]
+	return ok
+}
 
 // Solve finds the preferred solution of p (see the package documentation),
 // or returns an *UnsatError[V, R] holding a minimal conflict core. When ctx
-// ends first it returns an error e with errors.Is(e, ctx.Err()).
+// ends first it returns an error e with errors.Is(e, ctx.Err()). A problem
+// holding a None nested in a None gets an error naming that Requires.
+//
+// Solve does not modify p and builds fresh solver state on every call, so
+// concurrent calls on the same unmodified Problem are safe. The answer
+// depends only on p: the same problem always gives the same solution or the
+// same core.
 func Solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solution[V], error) {
-	panic("not implemented")
+	return solve(ctx, p)
 }
 
 // Kind is the kind of a constraint.
@@ -86,6 +341,24 @@ const (
 	KindRequires
 )
 
+func (k Kind) String() string {
+	switch k {
+	case KindMandatory:
+		return "mandatory"
+	case KindProhibited:
+		return "prohibited"
+	case KindDependency:
+		return "dependency"
+	case KindConflict:
+		return "conflict"
+	case KindAtMost:
+		return "at most"
+	case KindRequires:
+		return "requires"
+	}
+	return fmt.Sprintf("Kind(%d)", uint8(k))
+}
+
 // Constraint is one constraint as the caller added it.
 type Constraint[V comparable, R any] struct {
 	Kind    Kind
@@ -96,6 +369,23 @@ type Constraint[V comparable, R any] struct {
 	Expr    Expr[V]
 }
 
+// String renders c as, for example, "dependency a -> [b c] (reason)".
+func (c Constraint[V, R]) String() string {
+	switch c.Kind {
+	case KindMandatory, KindProhibited:
+		return fmt.Sprintf("%v %v (%v)", c.Kind, c.Subject, c.Reason)
+	case KindDependency:
+		return fmt.Sprintf("dependency %v -> %v (%v)", c.Subject, c.Vars, c.Reason)
+	case KindConflict:
+		return fmt.Sprintf("conflict %v %v (%v)", c.Subject, c.Vars[0], c.Reason)
+	case KindAtMost:
+		return fmt.Sprintf("at most %d of %v (%v)", c.N, c.Vars, c.Reason)
+	case KindRequires:
+		return fmt.Sprintf("requires %v -> %v (%v)", c.Subject, c.Expr, c.Reason)
+	}
+	return fmt.Sprintf("%v (%v)", c.Kind, c.Reason)
+}
+
 // UnsatError reports an unsatisfiable problem. Core is a minimal
 // unsatisfiable subset of the problem's constraints — dropping any one makes
 // the rest satisfiable — in the order they were added.
@@ -103,4 +393,16 @@ type UnsatError[V comparable, R any] struct {
 	Core []Constraint[V, R]
 }
 
-func (e *UnsatError[V, R]) Error() string { panic("not implemented") }
+// Error lists the reasons of the core, formatted with %v, in core order:
+// "unsatisfiable: r1; r2; r3".
+func (e *UnsatError[V, R]) Error() string {
+	var b strings.Builder
+	b.WriteString("unsatisfiable: ")
+	for i, c := range e.Core {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprint(&b, c.Reason)
+	}
+	return b.String()
+}

@@ -1,0 +1,799 @@
+package constraints
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/go-air/gini"
+	"github.com/go-air/gini/z"
+)
+
+// errInternal marks a broken solver invariant; it is a bug if ever seen.
+var errInternal = errors.New("constraints: internal error")
+
+// slice bounds one uninterrupted SAT call when the context can be cancelled,
+// so that cancellation is noticed well within 50 ms.
+const slice = 20 * time.Millisecond
+
+// Choice kinds.
+const (
+	cVars uint8 = iota // candidates are variables Problem.ints[a:b]
+	cAny               // candidates are the selectors of Any node a
+)
+
+// choice is an entry of the FIFO queue of choices.
+type choice struct {
+	kind uint8
+	a, b int32
+	next int32 // first candidate not yet rejected
+	by   int32 // stack entry whose assumption enqueued the choice, -1 for Mandatory
+}
+
+// entry is one processed choice on the search stack.
+type entry struct {
+	qpos int32 // position of the choice in the queue
+	cand int32 // accepted candidate, or -1 when the choice was already satisfied
+	v    z.Var // assumed variable (0 when nothing was assumed)
+	kids int32 // number of choices enqueued when v was assumed
+}
+
+// solver is the state of one Solve call. It is never shared.
+type solver[V comparable, R any] struct {
+	p  *Problem[V, R]
+	g  *gini.Gini
+	nv int32 // real variables: solver variables 1..nv
+	nc int32 // constraints: activation variables nv+1..nv+nc when acts
+
+	acts bool // clauses carry activation literals (for cores)
+
+	top     z.Var   // highest solver variable allocated
+	selBase []z.Var // per node: first selector variable of an Any in positive context
+	adjOff  []int32 // per variable: range in adj
+	adj     []int32 // Dependency and Requires constraints by subject, insertion order
+	chosen  []bool  // per real variable: assumed on the current search path
+	level   []int32 // per solver variable: index of the stack entry assuming it, or -1
+
+	q     []choice
+	qh    int32
+	stack []entry
+
+	clause []z.Lit
+	buf    []z.Lit
+	mark   []uint32
+	stamp  uint32
+	uniq   []int32
+
+	ctx   context.Context
+	done  <-chan struct{}
+	steps int
+}
+
+func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solution[V], error) {
+	for j := range p.cons {
+		if c := &p.cons[j]; c.bad {
+			return nil, fmt.Errorf("constraints: constraint %d (requires %v, reason %v): a none must not contain another none", j, p.vars[c.subj], c.reason)
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("constraints: solve not started: %w", err)
+	}
+	s := newSolver(ctx, p, false)
+	s.encode()
+	sat, err := s.search()
+	if err != nil {
+		return nil, err
+	}
+	if sat {
+		n := 0
+		for _, c := range s.chosen {
+			if c {
+				n++
+			}
+		}
+		sel := make([]V, 0, n)
+		for i, c := range s.chosen {
+			if c {
+				sel = append(sel, p.vars[i])
+			}
+		}
+		return &Solution[V]{selected: sel}, nil
+	}
+	// Cores need activation literals; satisfiable problems, the common
+	// case, are cheaper without them.
+	s = newSolver(ctx, p, true)
+	s.encode()
+	core, err := s.core()
+	if err != nil {
+		return nil, err
+	}
+	e := &UnsatError[V, R]{Core: make([]Constraint[V, R], len(core))}
+	for i, j := range core {
+		e.Core[i] = p.constraint(int(j))
+	}
+	return nil, e
+}
+
+func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts bool) *solver[V, R] {
+	nv, nc := int32(len(p.vars)), int32(len(p.cons))
+	s := &solver[V, R]{
+		p:    p,
+		nv:   nv,
+		nc:   nc,
+		top:  z.Var(nv),
+		acts: acts,
+		ctx:  ctx,
+		done: ctx.Done(),
+	}
+	// Estimate auxiliary variables and literals to size gini once.
+	aux, lits := 0, 0
+	for j := range p.cons {
+		c := &p.cons[j]
+		k := int(c.hi - c.lo)
+		switch c.kind {
+		case KindAtMost:
+			if c.n > 0 && c.n < k {
+				aux += (k - 1) * c.n
+				lits += 3 * 2 * (k - 1) * c.n
+			}
+		case KindRequires:
+			aux += 4
+			lits += 8
+		}
+		lits += k + 3
+	}
+	aux += len(p.kids)
+	if acts {
+		s.top += z.Var(nc)
+	} else {
+		s.top++ // the single activation literal
+	}
+	// gini preallocates per-literal watch lists up to its capacity hint
+	// but grows lazily beyond it: start small and grow once to the
+	// largest variable with a tautology (which gini drops).
+	s.g = gini.NewVc(0, lits+int(nv+nc))
+	maxVar := (s.top + z.Var(aux) + 1).Pos()
+	s.g.Add(maxVar)
+	s.g.Add(maxVar.Not())
+	s.g.Add(z.LitNull)
+	// Adjacency of Dependency and Requires constraints by subject.
+	s.adjOff = make([]int32, nv+1)
+	for j := range p.cons {
+		if c := &p.cons[j]; c.kind == KindDependency || c.kind == KindRequires {
+			s.adjOff[c.subj+1]++
+		}
+	}
+	for i := int32(1); i <= nv; i++ {
+		s.adjOff[i] += s.adjOff[i-1]
+	}
+	s.adj = make([]int32, s.adjOff[nv])
+	fill := make([]int32, nv)
+	copy(fill, s.adjOff[:nv])
+	for j := range p.cons {
+		if c := &p.cons[j]; c.kind == KindDependency || c.kind == KindRequires {
+			s.adj[fill[c.subj]] = int32(j)
+			fill[c.subj]++
+		}
+	}
+	s.chosen = make([]bool, nv)
+	s.mark = make([]uint32, nv)
+	if len(p.nodes) > 0 {
+		s.selBase = make([]z.Var, len(p.nodes))
+	}
+	s.clause = make([]z.Lit, 0, 16)
+	return s
+}
+
+func lit(v int32) z.Lit { return z.Var(v + 1).Pos() }
+
+func (s *solver[V, R]) act(j int) z.Lit { return z.Var(int(s.nv) + 1 + j).Pos() }
+
+// head starts the clause of constraint j: its negated activation literal
+// when the solver has them.
+func (s *solver[V, R]) head(j int) []z.Lit {
+	if s.acts {
+		return append(s.clause[:0], s.act(j).Not())
+	}
+	return append(s.clause[:0], s.act(0).Not())
+}
+
+func (s *solver[V, R]) fresh() z.Var {
+	s.top++
+	return s.top
+}
+
+// flush adds s.clause to gini.
+var Debug bool
+
+func (s *solver[V, R]) flush() {
+	if Debug {
+		fmt.Println("clause", s.clause)
+	}
+	for _, m := range s.clause {
+		s.g.Add(m)
+	}
+	s.g.Add(z.LitNull)
+}
+
+// encode adds the clauses of every constraint, each guarded by its
+// activation literal: a constraint holds exactly when its activation
+// literal is assumed true. Auxiliary variables (counter registers,
+// selectors, negation tags) are existentially quantified: every clause that
+// mentions them can be satisfied by some choice of their values whatever
+// the real variables are, unless the constraint is active.
+func (s *solver[V, R]) encode() {
+	p := s.p
+	for j := range p.cons {
+		c := &p.cons[j]
+		switch c.kind {
+		case KindMandatory:
+			s.clause = append(s.head(j), lit(p.ints[c.lo]))
+			s.flush()
+		case KindProhibited:
+			s.clause = append(s.head(j), lit(p.ints[c.lo]).Not())
+			s.flush()
+		case KindDependency:
+			s.clause = append(s.head(j), lit(c.subj).Not())
+			for _, v := range p.ints[c.lo:c.hi] {
+				s.clause = append(s.clause, lit(v))
+			}
+			s.flush()
+		case KindConflict:
+			s.clause = append(s.head(j), lit(p.ints[c.lo]).Not(), lit(p.ints[c.lo+1]).Not())
+			s.flush()
+		case KindAtMost:
+			s.atMost(j, c.n, p.ints[c.lo:c.hi])
+		case KindRequires:
+			var guard [2]z.Lit
+			s.pos(c.root, append(append(guard[:0], s.head(j)...), lit(c.subj).Not()))
+		}
+	}
+	s.level = make([]int32, s.top+1)
+	for i := range s.level {
+		s.level[i] = -1
+	}
+}
+
+// atMost encodes "at most n of vs" with a sequential counter (Sinz 2005),
+// whose registers are implied upward by the variables, and whose overflow
+// clauses alone carry the activation literal. Unit propagation enforces the
+// bound as soon as n variables are true.
+func (s *solver[V, R]) atMost(j int, n int, vs []int32) {
+	s.stamp++
+	u := s.uniq[:0]
+	for _, v := range vs {
+		if s.mark[v] != s.stamp {
+			s.mark[v] = s.stamp
+			u = append(u, v)
+		}
+	}
+	s.uniq = u
+	k := len(u)
+	switch {
+	case n < 0:
+		s.clause = s.head(j)
+		s.flush()
+		return
+	case n >= k:
+		return
+	case n == 0:
+		for _, v := range u {
+			s.clause = append(s.head(j), lit(v).Not())
+			s.flush()
+		}
+		return
+	case n == 1 && k <= 5:
+		for i := range k {
+			for l := i + 1; l < k; l++ {
+				s.clause = append(s.head(j), lit(u[i]).Not(), lit(u[l]).Not())
+				s.flush()
+			}
+		}
+		return
+	}
+	// r(i, j): "at least j+1 of u[0..i] are true" (implied upward).
+	var prev z.Var // first register of row i-1
+	for i := range k {
+		x := lit(u[i])
+		if i > 0 {
+			s.clause = append(s.head(j), x.Not(), (prev + z.Var(n-1)).Pos().Not())
+			s.flush()
+		}
+		if i == k-1 {
+			break
+		}
+		cur := s.top + 1
+		s.top += z.Var(n)
+		s.clause = append(s.clause[:0], x.Not(), cur.Pos())
+		s.flush()
+		for b := range n {
+			r := (cur + z.Var(b)).Pos()
+			if i == 0 {
+				if b > 0 {
+					s.clause = append(s.head(j), r.Not())
+					s.flush()
+				}
+				continue
+			}
+			s.clause = append(s.clause[:0], (prev + z.Var(b)).Pos().Not(), r)
+			s.flush()
+			if b > 0 {
+				s.clause = append(s.clause[:0], x.Not(), (prev + z.Var(b-1)).Pos().Not(), r)
+				s.flush()
+			}
+		}
+		prev = cur
+	}
+}
+
+// pos encodes guard → e for node x, where guard is a list of negated
+// literals (the clause prefix).
+func (s *solver[V, R]) pos(x int32, guard []z.Lit) {
+	p := s.p
+	nd := p.nodes[x]
+	switch nd.op {
+	case OpOneOf:
+		s.clause = append(s.clause[:0], guard...)
+		for _, v := range p.ints[nd.lo:nd.hi] {
+			s.clause = append(s.clause, lit(v))
+		}
+		s.flush()
+	case OpAll:
+		for _, k := range p.kids[nd.lo:nd.hi] {
+			s.pos(k, guard)
+		}
+	case OpAny:
+		base := s.top + 1
+		s.top += z.Var(nd.hi - nd.lo)
+		s.selBase[x] = base
+		s.clause = append(s.clause[:0], guard...)
+		for i := range nd.hi - nd.lo {
+			s.clause = append(s.clause, (base + z.Var(i)).Pos())
+		}
+		s.flush()
+		for i, k := range p.kids[nd.lo:nd.hi] {
+			g := [1]z.Lit{(base + z.Var(i)).Neg()}
+			s.pos(k, g[:])
+		}
+	case OpNone:
+		for _, k := range p.kids[nd.lo:nd.hi] {
+			s.neg(k, guard)
+		}
+	}
+}
+
+// neg encodes guard → ¬e for node x (x contains no None).
+func (s *solver[V, R]) neg(x int32, guard []z.Lit) {
+	p := s.p
+	nd := p.nodes[x]
+	switch nd.op {
+	case OpOneOf:
+		for _, v := range p.ints[nd.lo:nd.hi] {
+			s.clause = append(s.clause[:0], guard...)
+			s.clause = append(s.clause, lit(v).Not())
+			s.flush()
+		}
+	case OpAny:
+		for _, k := range p.kids[nd.lo:nd.hi] {
+			s.neg(k, guard)
+		}
+	case OpAll:
+		n := nd.hi - nd.lo
+		switch n {
+		case 0:
+			s.clause = append(s.clause[:0], guard...)
+			s.flush()
+		case 1:
+			s.neg(p.kids[nd.lo], guard)
+		default:
+			// guard → some child fails: tag t_i → child i fails.
+			base := s.top + 1
+			s.top += z.Var(n)
+			s.clause = append(s.clause[:0], guard...)
+			for i := range n {
+				s.clause = append(s.clause, (base + z.Var(i)).Pos())
+			}
+			s.flush()
+			for i, k := range p.kids[nd.lo:nd.hi] {
+				g := [1]z.Lit{(base + z.Var(i)).Neg()}
+				s.neg(k, g[:])
+			}
+		}
+	}
+}
+
+// ncand returns the number of candidates of c.
+func (s *solver[V, R]) ncand(c choice) int32 {
+	if c.kind == cVars {
+		return c.b - c.a
+	}
+	nd := s.p.nodes[c.a]
+	return nd.hi - nd.lo
+}
+
+// cand returns the solver variable of candidate i of c.
+func (s *solver[V, R]) cand(c choice, i int32) z.Var {
+	if c.kind == cVars {
+		return z.Var(s.p.ints[c.a+i] + 1)
+	}
+	return s.selBase[c.a] + z.Var(i)
+}
+
+// satisfied reports whether some candidate of c is already chosen; for an
+// Any, whether some child is settled.
+func (s *solver[V, R]) satisfied(c choice) bool {
+	if c.kind == cVars {
+		for _, v := range s.p.ints[c.a:c.b] {
+			if s.chosen[v] {
+				return true
+			}
+		}
+		return false
+	}
+	nd := s.p.nodes[c.a]
+	for _, k := range s.p.kids[nd.lo:nd.hi] {
+		if s.settled(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// settled reports whether node x holds whatever else is selected later:
+// OneOf when a candidate is chosen, All when every child is settled, Any
+// when one child is, None never (it is enforced only by assuming a
+// selector).
+func (s *solver[V, R]) settled(x int32) bool {
+	p := s.p
+	nd := p.nodes[x]
+	switch nd.op {
+	case OpOneOf:
+		for _, v := range p.ints[nd.lo:nd.hi] {
+			if s.chosen[v] {
+				return true
+			}
+		}
+		return false
+	case OpAll:
+		for _, k := range p.kids[nd.lo:nd.hi] {
+			if !s.settled(k) {
+				return false
+			}
+		}
+		return true
+	case OpAny:
+		for _, k := range p.kids[nd.lo:nd.hi] {
+			if s.settled(k) {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// enqueue appends the choices of node x (positive context).
+func (s *solver[V, R]) enqueue(x, by int32) {
+	p := s.p
+	nd := p.nodes[x]
+	switch nd.op {
+	case OpOneOf:
+		s.q = append(s.q, choice{kind: cVars, a: nd.lo, b: nd.hi, by: by})
+	case OpAll:
+		for _, k := range p.kids[nd.lo:nd.hi] {
+			s.enqueue(k, by)
+		}
+	case OpAny:
+		s.q = append(s.q, choice{kind: cAny, a: x, by: by})
+	}
+}
+
+// push records the processing of the choice at the queue head: candidate
+// i (variable v, already assumed and tested) or, with i < 0, nothing.
+func (s *solver[V, R]) push(c choice, i int32, v z.Var) {
+	e := entry{qpos: s.qh, cand: i, v: v}
+	by := int32(len(s.stack))
+	s.qh++
+	if i < 0 {
+		s.stack = append(s.stack, e)
+		return
+	}
+	s.level[v] = int32(len(s.stack))
+	before := len(s.q)
+	if c.kind == cVars {
+		x := s.p.ints[c.a+i]
+		s.chosen[x] = true
+		for _, j := range s.adj[s.adjOff[x]:s.adjOff[x+1]] {
+			cj := &s.p.cons[j]
+			if cj.kind == KindDependency {
+				s.q = append(s.q, choice{kind: cVars, a: cj.lo, b: cj.hi, by: by})
+			} else {
+				s.enqueue(cj.root, by)
+			}
+		}
+	} else {
+		nd := s.p.nodes[c.a]
+		s.enqueue(s.p.kids[nd.lo+i], by)
+	}
+	e.kids = int32(len(s.q) - before)
+	s.stack = append(s.stack, e)
+}
+
+// pop undoes the top stack entry and puts its choice back at the queue
+// head, resuming after the popped candidate when advance is set and from
+// its first candidate otherwise. It returns gini's Untest result (-1 when
+// the remaining assumptions are now inconsistent under propagation).
+func (s *solver[V, R]) pop(advance bool) int {
+	e := s.stack[len(s.stack)-1]
+	s.stack = s.stack[:len(s.stack)-1]
+	r := 0
+	if e.v != 0 {
+		r = s.g.Untest()
+		s.level[e.v] = -1
+		if int32(e.v) <= s.nv {
+			s.chosen[e.v-1] = false
+		}
+		s.q = s.q[:len(s.q)-int(e.kids)]
+	}
+	s.qh--
+	if s.qh != e.qpos {
+		panic("constraints: internal error: queue out of step with the search stack")
+	}
+	if advance && e.cand >= 0 {
+		s.q[s.qh].next = e.cand + 1
+	} else {
+		s.q[s.qh].next = 0
+	}
+	return r
+}
+
+// whyLevel returns the latest stack entry among gini's failed assumptions
+// of the last unsatisfiable call, or -1 when no guess is involved.
+func (s *solver[V, R]) whyLevel() int32 {
+	s.buf = s.g.Why(s.buf[:0])
+	k := int32(-1)
+	for _, m := range s.buf {
+		if l := s.level[m.Var()]; l > k {
+			k = l
+		}
+	}
+	return k
+}
+
+// backjump undoes the search down to stack entry k, whose guess is known to
+// fail, and retries its choice with the next candidate. It reports false
+// when the constraints alone turn out to be unsatisfiable.
+func (s *solver[V, R]) backjump(k int32) bool {
+	for k >= 0 {
+		for int32(len(s.stack)) > k+1 {
+			s.pop(false)
+		}
+		if s.pop(true) == 0 {
+			return true
+		}
+		// Learned clauses make the remaining path inconsistent under
+		// propagation: gini recorded the conflict.
+		k = s.whyLevel()
+	}
+	return false
+}
+
+// explain returns the latest stack entry that the failure of choice c
+// depends on, when every candidate of c failed unit propagation: the entry
+// that enqueued c (its assumption implies some candidate holds) and the
+// failed assumptions of each candidate's test. ok is false when a test no
+// longer fails (then the caller asks the complete solver).
+func (s *solver[V, R]) explain(c choice) (k int32, ok bool) {
+	k = c.by
+	for i, n := int32(0), s.ncand(c); i < n; i++ {
+		s.g.Assume(s.cand(c, i).Pos())
+		r, _ := s.g.Test(nil)
+		if r != -1 {
+			s.g.Untest()
+			return 0, false
+		}
+		k = max(k, s.whyLevel())
+		if s.g.Untest() == -1 {
+			return s.whyLevel(), true
+		}
+	}
+	return k, true
+}
+
+func (s *solver[V, R]) interrupted() error {
+	return fmt.Errorf("constraints: solve interrupted: %w", s.ctx.Err())
+}
+
+// full runs a complete SAT call under the tested assumptions plus assume,
+// in slices of bounded time when the context can end.
+func (s *solver[V, R]) full(assume []z.Lit) (int, error) {
+	if s.done == nil {
+		s.g.Assume(assume...)
+		return s.g.Try(1 << 62), nil
+	}
+	for {
+		select {
+		case <-s.done:
+			return 0, s.interrupted()
+		default:
+		}
+		d := slice
+		if dl, ok := s.ctx.Deadline(); ok {
+			if left := time.Until(dl) + time.Millisecond; left < d {
+				d = max(left, time.Microsecond)
+			}
+		}
+		s.g.Assume(assume...)
+		if r := s.g.Try(d); r != 0 {
+			return r, nil
+		}
+	}
+}
+
+// search runs the preference-ordered search (see doc.go) and reports
+// whether the constraints are satisfiable; on true, s.chosen is the
+// solution.
+//
+// The greedy definition asks, for every choice, for the first candidate c
+// such that constraints + assumptions + c is satisfiable. Rather than one
+// complete SAT call per choice, search assumes the first candidate that
+// survives unit propagation (gini's Test), and calls the complete solver
+// only when the queue is empty (and propagation did not already find a
+// model) or when no candidate survives propagation. When that call fails,
+// the failed assumptions (Why) name a prefix of the guesses that is
+// unsatisfiable; every path below the latest guess in it fails, so the
+// search resumes there with its next candidate. This is depth-first search
+// in the greedy order with sound pruning, so it finds the leftmost
+// successful path, and the leftmost path is the greedy one: a guess whose
+// prefix is satisfiable always has a successful completion (see doc.go),
+// and a guess whose prefix is not never does. After such a backjump, the
+// next guess is confirmed by a complete call before going deeper, so a
+// wrong guess is never explored twice.
+func (s *solver[V, R]) search() (bool, error) {
+	p, g := s.p, s.g
+	s.buf = make([]z.Lit, 0, 16)
+	g.Assume(s.act(0))
+	if r, _ := g.Test(nil); r == -1 {
+		return false, nil
+	}
+	nq := 0
+	for j := range p.cons {
+		if p.cons[j].kind == KindMandatory {
+			nq++
+		}
+	}
+	s.q = make([]choice, 0, max(nq*4, 64))
+	s.stack = make([]entry, 0, cap(s.q))
+	for j := range p.cons {
+		if c := &p.cons[j]; c.kind == KindMandatory {
+			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
+		}
+	}
+	for {
+		if s.done != nil {
+			if s.steps++; s.steps&63 == 0 {
+				select {
+				case <-s.done:
+					return false, s.interrupted()
+				default:
+				}
+			}
+		}
+		if s.qh == int32(len(s.q)) {
+			// Every assumption passed unit propagation, so the chosen set
+			// is a model (see doc.go): no complete call is needed.
+			return true, nil
+		}
+		c := s.q[s.qh]
+		if s.satisfied(c) {
+			s.push(c, -1, 0)
+			continue
+		}
+		accepted, broken := false, false
+		for i, n := c.next, s.ncand(c); i < n; i++ {
+			v := s.cand(c, i)
+			g.Assume(v.Pos())
+			r, _ := g.Test(nil)
+			if r == -1 {
+				if g.Untest() == -1 {
+					// What gini learned from the failed test shows the
+					// path itself inconsistent.
+					broken = true
+					break
+				}
+				continue
+			}
+			s.push(c, i, v)
+			accepted = true
+			break
+		}
+		if accepted {
+			continue
+		}
+		// No candidate survives: the path so far is unsatisfiable. Find
+		// the latest guess it depends on, without a complete call when
+		// propagation explains it.
+		var k int32
+		ok := false
+		switch {
+		case broken:
+			k, ok = s.whyLevel(), true
+		case c.next == 0:
+			k, ok = s.explain(c)
+		}
+		if !ok {
+			r, err := s.full(nil)
+			if err != nil {
+				return false, err
+			}
+			if r == 1 {
+				return false, fmt.Errorf("%w: a choice has no candidate on a satisfiable path", errInternal)
+			}
+			k = s.whyLevel()
+		}
+		if !s.backjump(k) {
+			return false, nil
+		}
+	}
+}
+
+// core returns a minimal unsatisfiable subset of the constraints, as
+// constraint indices in insertion order. It starts from gini's failed
+// activation literals and removes constraints one at a time in insertion
+// order, keeping a removal whenever the rest stays unsatisfiable (and then
+// narrowing to the new failed set). A constraint that is kept stays
+// necessary when the set shrinks later (a subset of a satisfiable set of
+// clauses is satisfiable), so the result is minimal; every step depends
+// only on the problem, so the core is the same on every call.
+func (s *solver[V, R]) core() ([]int32, error) {
+	all := make([]z.Lit, s.nc)
+	for j := range all {
+		all[j] = s.act(j)
+	}
+	r, err := s.full(all)
+	if err != nil {
+		return nil, err
+	}
+	if r != -1 {
+		return nil, fmt.Errorf("%w: core of a satisfiable problem", errInternal)
+	}
+	set := s.failed(nil)
+	assume := all[:0]
+	for i := 0; i < len(set); i++ {
+		assume = assume[:0]
+		for k, j := range set {
+			if k != i {
+				assume = append(assume, s.act(int(j)))
+			}
+		}
+		r, err := s.full(assume)
+		if err != nil {
+			return nil, err
+		}
+		if r == 1 {
+			continue // set[i] is necessary
+		}
+		drop := set[i]
+		set = s.failed(set[:0])
+		// Keep i pointing at the first constraint after drop.
+		i, _ = slices.BinarySearch(set, drop)
+		i--
+	}
+	return set, nil
+}
+
+// failed appends to dst the constraints whose activation literals are in
+// gini's failed assumptions, sorted.
+func (s *solver[V, R]) failed(dst []int32) []int32 {
+	s.buf = s.g.Why(s.buf[:0])
+	for _, m := range s.buf {
+		j := int32(m.Var()) - s.nv - 1
+		if j >= 0 && j < s.nc && m.IsPos() {
+			dst = append(dst, j)
+		}
+	}
+	slices.Sort(dst)
+	return slices.Compact(dst)
+}
