@@ -339,7 +339,8 @@ func (c *Channel) IsSkipped(name string) bool {
 // that replace name, list it in skips, or whose valid skipRange contains v.
 // name itself is excluded. The result is in Order and freshly allocated.
 func (c *Channel) Successors(name string, v semver.Version) []string {
-	idx := c.successors(name, &v, nil)
+	var stack [16]int32
+	idx := c.successors(name, &v, stack[:0])
 	if len(idx) == 0 {
 		return nil
 	}
