@@ -520,7 +520,7 @@ channel dep stable
 				"a satisfied-by-other-catalog app app.v1",
 			},
 			messages: []string{
-				`"app.v1" requires olm.gvk.required example.com/v1 Widget: no bundle of catalog "a" meets it, catalog "b" ("dep.v1") does`,
+				`"app.v1" requires olm.gvk.required example.com/v1 Widget: no candidate of catalog "a" meets it, catalog "b" ("dep.v1") does`,
 				`olm.label.required "l"`,
 				`olm.package.required dep ">=1.0.0 <2.0.0"`,
 			},
@@ -556,7 +556,7 @@ channel dep stable
   entry dep.v0
 `},
 			want:     []string{"a satisfied-by-other-catalog app app.v1"},
-			messages: []string{`olm.gvk.required example.com/v1 Widget: no bundle of catalog "a" meets it, catalog "b" ("dep.v0") does`},
+			messages: []string{`olm.gvk.required example.com/v1 Widget: no candidate of catalog "a" meets it, catalog "b" ("dep.v0") does`},
 		},
 		{
 			name:   "own package does not count",
@@ -589,7 +589,7 @@ channel dep stable
   entry dep.v1
 `},
 			want:     []string{"a satisfied-by-other-catalog app app.v1"},
-			messages: []string{`olm.constraint all(package dep ">=1.0.0", not(gvk x/v1 Bad)) ("needs dep 1.x"): no bundle of catalog "a" meets it, catalog "b" ("dep.v2") does`},
+			messages: []string{`olm.constraint all(package dep ">=1.0.0", not(gvk x/v1 Bad)) ("needs dep 1.x"): no candidate of catalog "a" meets it, catalog "b" ("dep.v2") does`},
 		},
 	})
 }

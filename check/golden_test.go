@@ -65,6 +65,9 @@ func goldenText(rep *Report) string {
 			}
 			maxHops = max(maxHops, p.MaxHops())
 		}
+		if entries == 0 {
+			continue
+		}
 		fmt.Fprintf(&b, "paths: %d entries, %d stranded, hops:", entries, stranded)
 		for h := 1; h <= maxHops; h++ {
 			if hops[h] > 0 {
@@ -137,4 +140,21 @@ func TestGoldenShipped(t *testing.T) {
 			checkGolden(t, filepath.Join("testdata", "golden", name+".txt"), []byte(goldenText(rep)))
 		})
 	}
+}
+
+// TestGoldenTwoCatalogs checks the two declared catalogs together with the
+// Catalogs check: the requirements that only the other catalog meets.
+func TestGoldenTwoCatalogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large declared catalogs: skipped in -short mode")
+	}
+	var ins []Input
+	for _, name := range []string{"community-operators-prod.declared", "certified-operators.declared"} {
+		ins = append(ins, Input{Name: name, Catalog: loadShipped(t, name)})
+	}
+	rep, err := Run(t.Context(), ins, Options{Checks: []Check{Catalogs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, filepath.Join("testdata", "golden", "declared-pair.catalogs.txt"), []byte(goldenText(rep)))
 }

@@ -194,7 +194,9 @@ func satisfiers(cat *graph.Catalog, requirer *graph.Bundle, req requirement) []*
 }
 
 // otherCatalogs reports the requirements of catalog inputs[ci] that no
-// bundle of that catalog satisfies and some other input does.
+// candidate of that catalog satisfies and some other input's candidates do.
+// A candidate is a bundle the resolver could select for the requirement:
+// see isCandidate.
 func otherCatalogs(inputs []Input, ci int) []Finding {
 	cat := inputs[ci].Catalog
 	var fs []Finding
@@ -229,12 +231,20 @@ func otherCatalogs(inputs []Input, ci int) []Finding {
 					Catalog:  inputs[ci].Name,
 					Package:  p.Name,
 					Bundle:   b.Name,
-					Message: fmt.Sprintf("%q requires %s: no bundle of catalog %q meets it, %s does",
-						b.Name, req.text, inputs[ci].Name, strings.Join(where, " and ")),
+					Message: fmt.Sprintf("%q requires %s: no candidate of catalog %q meets it, %s %s",
+						b.Name, req.text, inputs[ci].Name, strings.Join(where, " and "), verb(len(where), "does", "do")),
 					Pos: b.Pos,
 				})
 			}
 		}
 	}
 	return fs
+}
+
+// verb returns one or many by count.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
