@@ -367,6 +367,7 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 		break
 	}
 	b := graph.NewBuilder()
+	b.Grow(1, 0)
 	if err := b.AddBundle(c.Name, pkgName, "", slices.Clone(c.Properties)...); err != nil {
 		return nil, fmt.Errorf("installed CSV %q in namespace %q: %w", c.Name, res.ns, err)
 	}
@@ -535,18 +536,32 @@ func (res *resolution) expand(v variable) error {
 	return nil
 }
 
-// uniqueness adds at most one bundle per package and one provider per API,
-// over every variable built, in sorted key order.
+// uniqueness adds at most one bundle per package, and one provider per API,
+// over every variable built, in sorted key order. An API whose providers
+// all belong to one package needs no constraint of its own: the package's
+// already allows only one of them.
 func (res *resolution) uniqueness() {
+	type group struct {
+		pkg   string // the first provider's package ("" unknown)
+		multi bool   // providers of several packages (or unknown ones)
+		vars  []variable
+	}
 	byPkg := map[string][]variable{}
-	byGVK := map[graph.GVK][]variable{}
+	byGVK := map[graph.GVK]*group{}
 	for _, v := range res.vars {
-		pkg, provides := res.pkgOf(v), res.providesOf(v)
+		pkg := res.pkgOf(v)
 		if pkg != "" {
 			byPkg[pkg] = append(byPkg[pkg], v)
 		}
-		for _, g := range provides {
-			byGVK[g] = append(byGVK[g], v)
+		for _, g := range res.providesOf(v) {
+			gr := byGVK[g]
+			if gr == nil {
+				byGVK[g] = &group{pkg: pkg, multi: pkg == ""}
+				continue
+			}
+			if !gr.multi && (pkg == "" || pkg != gr.pkg) {
+				gr.multi = true
+			}
 		}
 	}
 	pkgs := make([]string, 0, len(byPkg))
@@ -560,15 +575,25 @@ func (res *resolution) uniqueness() {
 		res.p.AtMost(reason{kind: FactOnePerPackage, pkg: k}, 1, byPkg[k]...)
 		res.nCons++
 	}
-	gvks := make([]graph.GVK, 0, len(byGVK))
-	for k, vs := range byGVK {
-		if len(vs) > 1 {
+	var gvks []graph.GVK
+	for k, gr := range byGVK {
+		if gr.multi {
 			gvks = append(gvks, k)
+		}
+	}
+	if len(gvks) == 0 {
+		return
+	}
+	for _, v := range res.vars {
+		for _, g := range res.providesOf(v) {
+			if gr := byGVK[g]; gr.multi {
+				gr.vars = append(gr.vars, v)
+			}
 		}
 	}
 	slices.SortFunc(gvks, compareGVK)
 	for _, k := range gvks {
-		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: k}, 1, byGVK[k]...)
+		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: k}, 1, byGVK[k].vars...)
 		res.nCons++
 	}
 }
