@@ -1,0 +1,131 @@
+package resolvertest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// DefaultNamespace is the namespace resolved when a Case or a scenario file
+// names none.
+const DefaultNamespace = "operators"
+
+// Case is one resolution to check, for table-driven tests: catalogs and a
+// cluster state built in code, and the expected text (see FormatResult and
+// FormatRollout). The zero value resolves an empty namespace against no
+// catalog.
+type Case struct {
+	// Name names the subtest (Run) and Reason says, for a subtle case,
+	// why Want is right; both are shown when the case fails.
+	Name   string
+	Reason string
+	// Catalogs are the catalogs to resolve against.
+	Catalogs []*Catalog
+	// State is the cluster state; nil is an empty one.
+	State *State
+	// Namespace is the namespace resolved; empty means the State's, or
+	// DefaultNamespace without a State.
+	Namespace string
+	// Options are the resolver's options.
+	Options resolver.Options
+	// Rollout, when positive, simulates a rollout of at most Rollout
+	// rounds (Resolver.Rollout) instead of resolving once.
+	Rollout int
+	// Want is the expected text.
+	Want string
+}
+
+// Result resolves the case and returns the text a scenario compares: the
+// plan, the conflict or the error of the resolution, or the rollout. It
+// returns an error only when the case cannot be set up (a catalog that does
+// not build, a resolver that cannot be created).
+func (c *Case) Result(ctx context.Context) (string, error) {
+	in := input{namespace: c.Namespace, opts: c.Options, rollout: c.Rollout, state: &cluster.State{}}
+	if c.State != nil {
+		in.state = c.State.State()
+		if in.namespace == "" {
+			in.namespace = c.State.Namespace()
+		}
+	}
+	var errs []error
+	for _, cat := range c.Catalogs {
+		rc, err := cat.Build()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		in.catalogs = append(in.catalogs, rc)
+	}
+	if len(errs) > 0 {
+		return "", errors.Join(errs...)
+	}
+	return in.result(ctx)
+}
+
+// Run resolves the case and reports on t, with a diff, when the result
+// differs from Want.
+func (c *Case) Run(t testing.TB) {
+	t.Helper()
+	got, err := c.Result(context.Background())
+	if err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+		return
+	}
+	if d := Diff(c.Want, got); d != "" {
+		msg := fmt.Sprintf("%s: result differs from want (-want +got):\n%s", c.Name, d)
+		if c.Reason != "" {
+			msg += "reason: " + c.Reason + "\n"
+		}
+		t.Error(msg)
+	}
+}
+
+// Run runs each case as a subtest named by its Name.
+func Run(t *testing.T, cases []Case) {
+	t.Helper()
+	for i := range cases {
+		c := &cases[i]
+		t.Run(c.Name, func(t *testing.T) {
+			t.Helper()
+			c.Run(t)
+		})
+	}
+}
+
+// input is a resolution ready to run, from a Case or a scenario file.
+type input struct {
+	catalogs  []resolver.Catalog
+	state     *cluster.State
+	namespace string
+	opts      resolver.Options
+	rollout   int
+}
+
+// result resolves (or rolls out) and renders the outcome.
+func (in *input) result(ctx context.Context) (string, error) {
+	if in.namespace == "" {
+		in.namespace = DefaultNamespace
+	}
+	// A CatalogSource in the state gives its catalog a priority.
+	for i := range in.catalogs {
+		for _, cs := range in.state.CatalogSources {
+			if (resolver.CatalogKey{Namespace: cs.Namespace, Name: cs.Name}) == in.catalogs[i].Key {
+				in.catalogs[i].Priority = cs.Priority
+			}
+		}
+	}
+	r, err := resolver.New(in.catalogs, in.opts)
+	if err != nil {
+		return "", err
+	}
+	if in.rollout > 0 {
+		rounds, err := r.Rollout(ctx, in.namespace, in.state, in.rollout)
+		return FormatRollout(in.namespace, in.state, rounds, err), nil
+	}
+	plan, err := r.Resolve(ctx, in.namespace, in.state)
+	return FormatResult(plan, err), nil
+}

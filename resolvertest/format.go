@@ -1,0 +1,107 @@
+package resolvertest
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// FormatResult renders the result of Resolver.Resolve as scenario text:
+// the plan (Plan.String), or for a *resolver.ConflictError its namespace
+// and one fact per line, or for any other error "error: " and its message.
+// The text always ends with a newline.
+func FormatResult(plan *resolver.Plan, err error) string {
+	if err != nil {
+		return FormatError(err)
+	}
+	if plan == nil {
+		return "no plan\n"
+	}
+	return plan.String()
+}
+
+// FormatError renders an error as FormatResult does.
+func FormatError(err error) string {
+	var ce *resolver.ConflictError
+	if errors.As(err, &ce) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "conflict in namespace %s:\n", ce.Namespace)
+		for i := range ce.Facts {
+			fmt.Fprintf(&b, "- %s\n", ce.Facts[i].String())
+		}
+		return b.String()
+	}
+	return "error: " + strings.TrimSuffix(err.Error(), "\n") + "\n"
+}
+
+// FormatRollout renders the result of Resolver.Rollout as scenario text:
+// each round's plan under a "== round N ==" line; then either the error
+// that stopped the rollout (as FormatError), or a line saying that the
+// namespace settled (or not, when the round limit was reached) followed by
+// the final state of the namespace: its installed CSVs and its
+// subscriptions' installed CSVs, by name. initial is the state the rollout
+// started from, shown when there are no rounds.
+func FormatRollout(namespace string, initial *cluster.State, rounds []resolver.Round, err error) string {
+	var b strings.Builder
+	for i, r := range rounds {
+		fmt.Fprintf(&b, "== round %d ==\n", i+1)
+		b.WriteString(FormatResult(r.Plan, nil))
+	}
+	final := initial
+	if len(rounds) > 0 {
+		final = rounds[len(rounds)-1].State
+	}
+	switch {
+	case err != nil && errors.Is(err, resolver.ErrRoundLimit):
+		fmt.Fprintf(&b, "== not settled after %d round(s) ==\n", len(rounds))
+	case err != nil:
+		fmt.Fprintf(&b, "== round %d ==\n", len(rounds)+1)
+		b.WriteString(FormatError(err))
+		return b.String()
+	default:
+		fmt.Fprintf(&b, "== settled after %d round(s) ==\n", len(rounds))
+	}
+	b.WriteString(FormatState(namespace, final))
+	return b.String()
+}
+
+// FormatState renders the operators of one namespace of a cluster state:
+// a line "installed <csv> <version>" per installed CSV, then a line
+// "subscription <name>: <installedCSV>" per subscription, each sorted by
+// name.
+func FormatState(namespace string, s *cluster.State) string {
+	if s == nil {
+		return ""
+	}
+	var b strings.Builder
+	var csvs []cluster.CSV
+	for _, c := range s.CSVs {
+		if c.Namespace == namespace {
+			csvs = append(csvs, c)
+		}
+	}
+	slices.SortFunc(csvs, func(x, y cluster.CSV) int { return cmp.Compare(x.Name, y.Name) })
+	for _, c := range csvs {
+		fmt.Fprintf(&b, "installed %s %s\n", c.Name, c.VersionText)
+	}
+	var subs []cluster.Subscription
+	for _, x := range s.Subscriptions {
+		if x.Namespace == namespace {
+			subs = append(subs, x)
+		}
+	}
+	slices.SortFunc(subs, func(x, y cluster.Subscription) int { return cmp.Compare(x.Name, y.Name) })
+	for _, x := range subs {
+		installed := x.InstalledCSV
+		if installed == "" {
+			installed = "(nothing installed)"
+		}
+		fmt.Fprintf(&b, "subscription %s: %s\n", x.Name, installed)
+	}
+	return b.String()
+}

@@ -1,0 +1,145 @@
+package resolvertest
+
+import (
+	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+)
+
+// State builds the cluster state of one namespace in code: installed CSVs,
+// subscriptions and catalog sources. Methods return what they add so that
+// calls chain. A State is not safe for concurrent use.
+//
+// Create one with NewState; the zero value is not usable.
+type State struct {
+	ns    string
+	state cluster.State
+}
+
+// NewState returns an empty state for namespace.
+func NewState(namespace string) *State { return &State{ns: namespace} }
+
+// Namespace returns the state's namespace.
+func (s *State) Namespace() string { return s.ns }
+
+// State returns a copy of the cluster state built so far, sorted; the
+// caller owns it.
+func (s *State) State() *cluster.State {
+	c := s.state.Clone()
+	c.Sort()
+	return c
+}
+
+// Subscribe adds a subscription named name to package pkg: every channel of
+// the package, from any catalog, until Channel and Source say otherwise.
+func (s *State) Subscribe(name, pkg string) *Subscription {
+	s.state.Subscriptions = append(s.state.Subscriptions, cluster.Subscription{Name: name, Namespace: s.ns, Package: pkg})
+	return &Subscription{s: s, i: len(s.state.Subscriptions) - 1}
+}
+
+// CatalogSource adds a CatalogSource: it gives the catalog namespace/name
+// its priority.
+func (s *State) CatalogSource(namespace, name string, priority int) *State {
+	s.state.CatalogSources = append(s.state.CatalogSources, cluster.CatalogSource{Name: name, Namespace: namespace, Priority: priority})
+	return s
+}
+
+// CSV adds an installed CSV with its spec.version (phase Succeeded) and no
+// APIs; CSV's methods add them. The version is parsed tolerantly; an
+// unparsable version leaves the zero version, as a CSV without
+// spec.version.
+func (s *State) CSV(name, version string) *CSV {
+	c := cluster.CSV{Name: name, Namespace: s.ns, VersionText: version, Phase: "Succeeded"}
+	if v, err := semver.ParseTolerant(version); err == nil {
+		c.Version = v
+	}
+	s.state.CSVs = append(s.state.CSVs, c)
+	return &CSV{s: s, i: len(s.state.CSVs) - 1}
+}
+
+// Install adds the installed CSV of a catalog bundle, as OLM leaves it: the
+// bundle's name and version, and its properties in the
+// operatorframework.io/properties annotation (which OLM reads instead of
+// the CSV's CRDs), and the APIs the bundle's Provides and RequiresGVK
+// added as its CRDs.
+func (s *State) Install(b *Bundle) *CSV {
+	c := s.CSV(b.name, b.version)
+	csv := c.csv()
+	csv.HasProperties = true
+	csv.Properties = b.properties()
+	csv.Provides = append(csv.Provides, b.provides...)
+	csv.Requires = append(csv.Requires, b.requires...)
+	return c
+}
+
+// Subscription is a subscription of a State under construction.
+type Subscription struct {
+	s *State
+	i int
+}
+
+func (x *Subscription) sub() *cluster.Subscription { return &x.s.state.Subscriptions[x.i] }
+
+// Channel sets spec.channel.
+func (x *Subscription) Channel(name string) *Subscription {
+	x.sub().Channel = name
+	return x
+}
+
+// Source sets spec.sourceNamespace and spec.source: the catalog.
+func (x *Subscription) Source(namespace, name string) *Subscription {
+	x.sub().SourceNamespace, x.sub().Source = namespace, name
+	return x
+}
+
+// StartingCSV sets spec.startingCSV.
+func (x *Subscription) StartingCSV(name string) *Subscription {
+	x.sub().StartingCSV = name
+	return x
+}
+
+// Installed sets status.installedCSV and status.currentCSV: the
+// subscription owns that installed CSV.
+func (x *Subscription) Installed(csv string) *Subscription {
+	x.sub().InstalledCSV, x.sub().CurrentCSV = csv, csv
+	return x
+}
+
+// CSV is an installed CSV of a State under construction.
+type CSV struct {
+	s *State
+	i int
+}
+
+func (x *CSV) csv() *cluster.CSV { return &x.s.state.CSVs[x.i] }
+
+// Provides adds an owned API (spec.customresourcedefinitions.owned).
+func (x *CSV) Provides(group, version, kind string) *CSV {
+	c := x.csv()
+	c.Provides = append(c.Provides, graph.GVK{Group: group, Version: version, Kind: kind})
+	return x
+}
+
+// Requires adds a required API (spec.customresourcedefinitions.required).
+func (x *CSV) Requires(group, version, kind string) *CSV {
+	c := x.csv()
+	c.Requires = append(c.Requires, graph.GVK{Group: group, Version: version, Kind: kind})
+	return x
+}
+
+// Property adds a property to the operatorframework.io/properties
+// annotation. Once a CSV has one, OLM reads its properties from the
+// annotation only.
+func (x *CSV) Property(typ, value string) *CSV {
+	c := x.csv()
+	c.HasProperties = true
+	c.Properties = append(c.Properties, graph.Property{Type: typ, Value: []byte(value)})
+	return x
+}
+
+// Phase sets status.phase.
+func (x *CSV) Phase(phase string) *CSV {
+	x.csv().Phase = phase
+	return x
+}
