@@ -380,6 +380,7 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 		case "image":
 			f.image, err = d.str(s, fieldPath{key: "image"}, false)
 		case "entries":
+			f.entries = nil // the last of duplicate keys wins
 			switch f.schema {
 			case SchemaChannel:
 				f.chanEntries, err = d.channelEntries(s)
@@ -392,6 +393,7 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 				err = s.Skip()
 			}
 		case "properties":
+			f.properties = nil
 			switch f.schema {
 			case SchemaBundle:
 				f.props, err = d.properties(s)

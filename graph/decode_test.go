@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/sextantdev/sextant/graph/internal/jsonscan"
 )
 
 // shippedCatalogs are the real catalogs of testdata/catalogs with the counts
@@ -88,7 +90,10 @@ func TestLoadShippedCatalogs(t *testing.T) {
 // modelText prints everything a catalog holds, property values and unknown
 // blobs in canonical JSON (sorted keys, compact), positions left out: two
 // catalogs with the same text are the same model.
-func modelText(tb testing.TB, c *Catalog) string {
+func modelText(tb testing.TB, c *Catalog) string { return modelTextOpt(tb, c, canonicalJSON) }
+
+// modelTextOpt is modelText with values printed by value.
+func modelTextOpt(tb testing.TB, c *Catalog, value func(testing.TB, []byte) string) string {
 	tb.Helper()
 	var b strings.Builder
 	for _, p := range c.Packages() {
@@ -108,7 +113,7 @@ func modelText(tb testing.TB, c *Catalog) string {
 			}
 			fmt.Fprintf(&b, "    labels %q requires %q constraints %s\n", bd.Labels, bd.RequiresLabel, constraintText(bd.Constraints))
 			for _, pr := range bd.Properties {
-				fmt.Fprintf(&b, "    property %q %s\n", pr.Type, canonicalJSON(tb, pr.Value))
+				fmt.Fprintf(&b, "    property %q %s\n", pr.Type, value(tb, pr.Value))
 			}
 		}
 		for _, d := range p.Deprecations {
@@ -116,7 +121,7 @@ func modelText(tb testing.TB, c *Catalog) string {
 		}
 	}
 	for _, m := range c.Others() {
-		fmt.Fprintf(&b, "other %q %q %q %s\n", m.Schema, m.Package, m.Name, canonicalJSON(tb, m.Blob))
+		fmt.Fprintf(&b, "other %q %q %q %s\n", m.Schema, m.Package, m.Name, value(tb, m.Blob))
 	}
 	return b.String()
 }
@@ -127,6 +132,17 @@ func constraintText(cs []Constraint) string {
 		fmt.Fprintf(&b, "{%d %q %q %q %v %q [%s]}", c.Kind, c.FailureMessage, c.Package.Package, c.Package.Range, c.GVK, c.CEL, constraintText(c.Children))
 	}
 	return b.String()
+}
+
+// compactJSON prints a value compacted: cheaper than canonicalJSON, for
+// comparing values that only whitespace can tell apart.
+func compactJSON(tb testing.TB, v []byte) string {
+	tb.Helper()
+	s := jsonscan.Scanner{Data: v}
+	if err := s.Skip(); err != nil || !s.AtEnd() {
+		tb.Fatalf("value %q: invalid JSON", v)
+	}
+	return string(jsonscan.AppendCompact(nil, v))
 }
 
 func canonicalJSON(tb testing.TB, v []byte) string {

@@ -1,10 +1,10 @@
 package graph
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/sextantdev/sextant/graph/internal/jsonscan"
 )
 
 // Encode writes c as a File-Based Catalog JSON stream, one blob per line:
@@ -160,13 +160,16 @@ func (e *encoder) fieldOmit(key, value string) {
 	}
 }
 
-// raw appends a JSON value compacted.
+// raw appends a JSON value compacted, checking it.
 func (e *encoder) raw(v []byte) error {
-	var b bytes.Buffer
-	if err := json.Compact(&b, v); err != nil {
+	s := jsonscan.Scanner{Data: v}
+	if err := s.Skip(); err != nil {
 		return err
 	}
-	e.buf = append(e.buf, b.Bytes()...)
+	if !s.AtEnd() {
+		return fmt.Errorf("invalid character %q after the value", v[s.Pos])
+	}
+	e.buf = jsonscan.AppendCompact(e.buf, v)
 	return nil
 }
 

@@ -32,7 +32,7 @@ func TestEncodeFixture(t *testing.T) {
 func TestEncodeRoundTripShipped(t *testing.T) {
 	for _, tc := range shippedCatalogs {
 		t.Run(tc.file, func(t *testing.T) {
-			if testing.Short() {
+			if testing.Short() && tc.file != shippedCatalogs[0].file {
 				t.Skip("short")
 			}
 			c, err := Decode(bytes.NewReader(readGz(t, tc.file)), tc.file)
@@ -53,7 +53,7 @@ func TestEncodeRoundTripShipped(t *testing.T) {
 			if !bytes.Equal(enc1.Bytes(), enc2.Bytes()) {
 				t.Fatal("encode → decode → encode is not stable")
 			}
-			if a, b := modelText(t, c), modelText(t, c2); a != b {
+			if a, b := modelTextOpt(t, c, compactJSON), modelTextOpt(t, c2, compactJSON); a != b {
 				t.Fatal("decode → encode → decode changed the model")
 			}
 		})

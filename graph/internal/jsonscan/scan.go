@@ -468,3 +468,34 @@ func (s *Scanner) number() error {
 	s.Pos = i
 	return nil
 }
+
+// AppendCompact appends v, a valid JSON value (as Skip accepts), to dst
+// without the white space outside its strings.
+func AppendCompact(dst, v []byte) []byte {
+	for i := 0; i < len(v); {
+		c := v[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for j < len(v) && v[j] != '"' {
+				if v[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(v))
+			dst = append(dst, v[i:j]...)
+			i = j
+		case isSpace[c]:
+			i++
+		default:
+			j := i + 1
+			for j < len(v) && v[j] != '"' && !isSpace[v[j]] {
+				j++
+			}
+			dst = append(dst, v[i:j]...)
+			i = j
+		}
+	}
+	return dst
+}

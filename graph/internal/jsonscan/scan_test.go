@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 	"unicode/utf8"
@@ -34,7 +35,17 @@ func checkSkip(t *testing.T, in []byte) {
 	if want := json.Valid(in); ok != want {
 		t.Fatalf("Skip(%q): ok=%v (err %v), json.Valid=%v", in, ok, err, want)
 	}
-	if !ok || !utf8.Valid(in) {
+	if !ok {
+		return
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, in); err != nil {
+		t.Fatal(err)
+	}
+	if got := AppendCompact(nil, in); !bytes.Equal(got, compact.Bytes()) {
+		t.Fatalf("AppendCompact(%q) = %q, want %q", in, got, compact.Bytes())
+	}
+	if !utf8.Valid(in) {
 		return
 	}
 	s = Scanner{Data: in}
