@@ -1,0 +1,101 @@
+package resolver_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// exampleCatalog is a catalog with an app that needs a Widget API, which
+// the widgets package provides.
+func exampleCatalog() *graph.Catalog {
+	widget := graph.GVK{Group: "example.com", Version: "v1", Kind: "Widget"}
+	b := graph.NewBuilder()
+	b.AddPackage("app", "stable")
+	b.AddChannel("app", "stable", graph.Entry{Name: "app.v1.1.0", Replaces: "app.v1.0.0"}, graph.Entry{Name: "app.v1.0.0"})
+	b.AddBundle("app.v1.0.0", "app", "example.com/app:1.0.0", graph.PackageProperty("app", "1.0.0"), graph.RequiredGVKProperty(widget))
+	b.AddBundle("app.v1.1.0", "app", "example.com/app:1.1.0", graph.PackageProperty("app", "1.1.0"), graph.RequiredGVKProperty(widget))
+	b.AddPackage("widgets", "stable")
+	b.AddChannel("widgets", "stable", graph.Entry{Name: "widgets.v2.0.0"})
+	b.AddBundle("widgets.v2.0.0", "widgets", "example.com/widgets:2.0.0", graph.PackageProperty("widgets", "2.0.0"), graph.GVKProperty(widget))
+	c, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func ExampleResolver_Resolve() {
+	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: exampleCatalog()}}, resolver.Options{})
+	if err != nil {
+		panic(err)
+	}
+	state := &cluster.State{Subscriptions: []cluster.Subscription{{
+		Name: "my-app", Namespace: "team-a", Package: "app", Channel: "stable",
+		Source: "community", SourceNamespace: "olm",
+	}}}
+	plan, err := r.Resolve(context.Background(), "team-a", state)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(plan)
+	// Output:
+	// namespace team-a: 2 step(s)
+	// 1. install widgets.v2.0.0 2.0.0 (package widgets, channel stable, catalog olm/community): required by app.v1.1.0 (olm.gvk.required example.com/v1 Widget); creates a subscription
+	// 2. install app.v1.1.0 1.1.0 (package app, channel stable, catalog olm/community): subscription my-app
+}
+
+func ExampleConflictError() {
+	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: exampleCatalog()}}, resolver.Options{})
+	if err != nil {
+		panic(err)
+	}
+	// An operator installed by hand already provides Widget, and no
+	// subscription owns it: the catalog's widgets cannot be installed, and
+	// the subscription to widgets cannot be satisfied.
+	state := &cluster.State{
+		CSVs: []cluster.CSV{{Name: "homemade-widgets.v0.1.0", Namespace: "team-a", VersionText: "0.1.0",
+			Provides: []graph.GVK{{Group: "example.com", Version: "v1", Kind: "Widget"}}}},
+		Subscriptions: []cluster.Subscription{{Name: "widgets", Namespace: "team-a", Package: "widgets"}},
+	}
+	_, err = r.Resolve(context.Background(), "team-a", state)
+	var conflict *resolver.ConflictError
+	if errors.As(err, &conflict) {
+		for _, f := range conflict.Facts {
+			fmt.Printf("%s: %s\n", f.Kind, &f)
+		}
+	}
+	// Output:
+	// subscription: subscription widgets wants package widgets
+	// installed: installed CSV homemade-widgets.v0.1.0 has no subscription and must stay
+	// subscription-candidates: subscription widgets can only be satisfied by widgets.v2.0.0 (channel stable, catalog olm/community)
+	// one-per-api: at most one provider of API example.com/v1 Widget can be installed: installed homemade-widgets.v0.1.0 and widgets.v2.0.0 (channel stable, catalog olm/community)
+}
+
+func ExampleResolver_Rollout() {
+	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: exampleCatalog()}}, resolver.Options{})
+	if err != nil {
+		panic(err)
+	}
+	state := &cluster.State{Subscriptions: []cluster.Subscription{{
+		Name: "my-app", Namespace: "team-a", Package: "app", Channel: "stable",
+		Source: "community", SourceNamespace: "olm", StartingCSV: "app.v1.0.0",
+	}}}
+	rounds, err := r.Rollout(context.Background(), "team-a", state, 10)
+	if err != nil {
+		panic(err)
+	}
+	for i, round := range rounds {
+		for _, s := range round.Plan.Steps {
+			fmt.Printf("round %d: %s %s (%s)\n", i+1, s.Action, s.Bundle, s.Reason)
+		}
+	}
+	// Output:
+	// round 1: install widgets.v2.0.0 (required by app.v1.0.0 (olm.gvk.required example.com/v1 Widget))
+	// round 1: install app.v1.0.0 (subscription my-app)
+	// round 2: upgrade app.v1.1.0 (subscription my-app)
+}
