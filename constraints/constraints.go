@@ -17,13 +17,13 @@ import (
 // Variables are ordered by first mention (in Var or any constraint); that
 // order is the order in which mandatory variables anchor the search.
 type Problem[V comparable, R any] struct {
-	index map[V]int32 // variable → dense index
-	vars  []V         // dense index → variable, in first-mention order
-	cons  []con[V, R] // constraints in insertion order
-	ints  []int32     // arena of variable lists referenced by cons and nodes
-	nodes []node      // arena of compiled expressions (Requires)
-	kids  []int32     // arena of expression children (node indices)
-	nreq  int         // number of Requires constraints (sizing hint)
+	index map[V]int32       // variable → dense index
+	vars  []V               // dense index → variable, in first-mention order
+	cons  []con[V, R]       // constraints in insertion order
+	ints  []int32           // arena of variable lists referenced by cons and nodes
+	nodes []node            // arena of compiled expressions (Requires)
+	kids  []int32           // arena of expression children (node indices)
+	exprs map[int32]Expr[V] // Requires: constraint → expression as given
 }
 
 // con is the internal form of one constraint.
@@ -35,7 +35,6 @@ type con[V comparable, R any] struct {
 	root   int32 // Requires: root node in Problem.nodes
 	bad    bool  // Requires: None nested in None
 	reason R
-	expr   Expr[V] // Requires: the expression as given
 }
 
 // node is the internal form of one expression node: for OneOf, lo..hi index
@@ -116,9 +115,12 @@ func (p *Problem[V, R]) AtMost(reason R, n int, vs ...V) {
 // holding such a Requires with an error naming it.
 func (p *Problem[V, R]) Requires(reason R, subject V, e Expr[V]) {
 	s := p.id(subject)
-	p.nreq++
-	c := con[V, R]{kind: KindRequires, subj: s, reason: reason, expr: e}
+	c := con[V, R]{kind: KindRequires, subj: s, reason: reason}
 	c.root, c.bad = p.compile(e, false)
+	if p.exprs == nil {
+		p.exprs = make(map[int32]Expr[V])
+	}
+	p.exprs[int32(len(p.cons))] = e
 	p.add(c)
 }
 
@@ -167,7 +169,7 @@ func (p *Problem[V, R]) Constraints() []Constraint[V, R] {
 
 func (p *Problem[V, R]) constraint(i int) Constraint[V, R] {
 	c := &p.cons[i]
-	out := Constraint[V, R]{Kind: c.kind, Reason: c.reason, Expr: c.expr}
+	out := Constraint[V, R]{Kind: c.kind, Reason: c.reason}
 	vs := make([]V, 0, c.hi-c.lo)
 	for _, x := range p.ints[c.lo:c.hi] {
 		vs = append(vs, p.vars[x])
@@ -182,7 +184,7 @@ func (p *Problem[V, R]) constraint(i int) Constraint[V, R] {
 	case KindAtMost:
 		out.Vars, out.N = vs, c.n
 	case KindRequires:
-		out.Subject = p.vars[c.subj]
+		out.Subject, out.Expr = p.vars[c.subj], p.exprs[int32(i)]
 	}
 	return out
 }

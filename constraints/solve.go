@@ -49,6 +49,9 @@ type solver[V comparable, R any] struct {
 
 	acts bool // clauses carry activation literals (for cores)
 
+	actBase z.Var   // first activation variable
+	only    []int32 // the constraints encoded, nil for all
+	vmap    []int32 // with only: variable → solver variable
 	top     z.Var   // highest solver variable allocated
 	selBase []z.Var // per node: first selector variable of an Any in positive context
 	adjOff  []int32 // per variable: range in adj
@@ -80,7 +83,7 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("constraints: solve not started: %w", err)
 	}
-	s := newSolver(ctx, p, false)
+	s := newSolver(ctx, p, false, nil)
 	s.encode()
 	sat, err := s.search()
 	if err != nil {
@@ -103,7 +106,7 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 	}
 	// Cores need activation literals; satisfiable problems, the common
 	// case, are cheaper without them.
-	s = newSolver(ctx, p, true)
+	s = newSolver(ctx, p, true, nil)
 	s.encode()
 	core, err := s.core()
 	if err != nil {
@@ -116,7 +119,7 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 	return nil, e
 }
 
-func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts bool) *solver[V, R] {
+func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts bool, only []int32) *solver[V, R] {
 	nv, nc := int32(len(p.vars)), int32(len(p.cons))
 	s := &solver[V, R]{
 		p:    p,
@@ -124,13 +127,45 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts 
 		nc:   nc,
 		top:  z.Var(nv),
 		acts: acts,
+		only: only,
 		ctx:  ctx,
 		done: ctx.Done(),
 	}
+	s.actBase = z.Var(nv + 1)
+	if only != nil {
+		// A subset gets its own dense numbering: activation literals
+		// first, then the variables it mentions.
+		s.nc = int32(len(only))
+		s.actBase = 1
+		s.vmap = make([]int32, nv)
+		s.top = z.Var(s.nc)
+		see := func(v int32) {
+			if s.vmap[v] == 0 {
+				s.top++
+				s.vmap[v] = int32(s.top)
+			}
+		}
+		for _, j := range only {
+			c := &p.cons[j]
+			if c.kind == KindDependency || c.kind == KindRequires {
+				see(c.subj)
+			}
+			for _, v := range p.ints[c.lo:c.hi] {
+				see(v)
+			}
+			if c.kind == KindRequires {
+				p.walk(c.root, see)
+			}
+		}
+	} else if acts {
+		s.top += z.Var(nc)
+	} else {
+		s.top++ // the single activation literal
+	}
 	// Estimate auxiliary variables and literals to size gini once.
 	aux, lits := 0, 0
-	for j := range p.cons {
-		c := &p.cons[j]
+	for pos := range s.nc {
+		c := &p.cons[s.index(pos)]
 		k := int(c.hi - c.lo)
 		switch c.kind {
 		case KindAtMost:
@@ -139,26 +174,29 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts 
 				lits += 3 * 2 * (k - 1) * c.n
 			}
 		case KindRequires:
-			aux += 4
-			lits += 8
+			aux += p.size(c.root)
+			lits += 4 * p.size(c.root)
 		}
 		lits += k + 3
-	}
-	aux += len(p.kids)
-	if acts {
-		s.top += z.Var(nc)
-	} else {
-		s.top++ // the single activation literal
 	}
 	// gini preallocates per-literal watch lists up to its capacity hint
 	// but grows lazily beyond it: start small and grow once to the
 	// largest variable with a tautology (which gini drops).
-	s.g = gini.NewVc(0, lits+int(nv+nc))
+	s.g = gini.NewVc(0, lits/4+16) // gini reserves 5 literals per unit of hint
 	maxVar := (s.top + z.Var(aux) + 1).Pos()
 	s.g.Add(maxVar)
 	s.g.Add(maxVar.Not())
 	s.g.Add(z.LitNull)
-	// Adjacency of Dependency and Requires constraints by subject.
+	s.mark = make([]uint32, nv)
+	s.clause = make([]z.Lit, 0, 16)
+	if len(p.nodes) > 0 {
+		s.selBase = make([]z.Var, len(p.nodes))
+	}
+	if acts {
+		return s
+	}
+	// Search structures. Adjacency of Dependency and Requires
+	// constraints by subject.
 	s.adjOff = make([]int32, nv+1)
 	for j := range p.cons {
 		if c := &p.cons[j]; c.kind == KindDependency || c.kind == KindRequires {
@@ -178,17 +216,54 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts 
 		}
 	}
 	s.chosen = make([]bool, nv)
-	s.mark = make([]uint32, nv)
-	if len(p.nodes) > 0 {
-		s.selBase = make([]z.Var, len(p.nodes))
-	}
-	s.clause = make([]z.Lit, 0, 16)
 	return s
 }
 
-func lit(v int32) z.Lit { return z.Var(v + 1).Pos() }
+// lit returns the literal of variable v.
+func (s *solver[V, R]) lit(v int32) z.Lit {
+	if s.vmap != nil {
+		return z.Var(s.vmap[v]).Pos()
+	}
+	return z.Var(v + 1).Pos()
+}
 
-func (s *solver[V, R]) act(j int) z.Lit { return z.Var(int(s.nv) + 1 + j).Pos() }
+// act returns the activation literal of the constraint at position pos (of
+// s.only, or of the problem).
+func (s *solver[V, R]) act(pos int) z.Lit { return (s.actBase + z.Var(pos)).Pos() }
+
+// index returns the constraint at position pos.
+func (s *solver[V, R]) index(pos int32) int32 {
+	if s.only != nil {
+		return s.only[pos]
+	}
+	return pos
+}
+
+// walk calls f on every variable of the OneOf nodes below node x.
+func (p *Problem[V, R]) walk(x int32, f func(int32)) {
+	nd := p.nodes[x]
+	if nd.op == OpOneOf {
+		for _, v := range p.ints[nd.lo:nd.hi] {
+			f(v)
+		}
+		return
+	}
+	for _, k := range p.kids[nd.lo:nd.hi] {
+		p.walk(k, f)
+	}
+}
+
+// size returns the number of nodes below and including node x.
+func (p *Problem[V, R]) size(x int32) int {
+	nd := p.nodes[x]
+	n := 1
+	if nd.op != OpOneOf {
+		for _, k := range p.kids[nd.lo:nd.hi] {
+			n += p.size(k)
+		}
+	}
+	return n
+}
 
 // head starts the clause of constraint j: its negated activation literal
 // when the solver has them.
@@ -205,12 +280,7 @@ func (s *solver[V, R]) fresh() z.Var {
 }
 
 // flush adds s.clause to gini.
-var Debug bool
-
 func (s *solver[V, R]) flush() {
-	if Debug {
-		fmt.Println("clause", s.clause)
-	}
 	for _, m := range s.clause {
 		s.g.Add(m)
 	}
@@ -225,29 +295,30 @@ func (s *solver[V, R]) flush() {
 // the real variables are, unless the constraint is active.
 func (s *solver[V, R]) encode() {
 	p := s.p
-	for j := range p.cons {
-		c := &p.cons[j]
+	for pos := range int(s.nc) {
+		c := &p.cons[s.index(int32(pos))]
+		j := pos
 		switch c.kind {
 		case KindMandatory:
-			s.clause = append(s.head(j), lit(p.ints[c.lo]))
+			s.clause = append(s.head(j), s.lit(p.ints[c.lo]))
 			s.flush()
 		case KindProhibited:
-			s.clause = append(s.head(j), lit(p.ints[c.lo]).Not())
+			s.clause = append(s.head(j), s.lit(p.ints[c.lo]).Not())
 			s.flush()
 		case KindDependency:
-			s.clause = append(s.head(j), lit(c.subj).Not())
+			s.clause = append(s.head(j), s.lit(c.subj).Not())
 			for _, v := range p.ints[c.lo:c.hi] {
-				s.clause = append(s.clause, lit(v))
+				s.clause = append(s.clause, s.lit(v))
 			}
 			s.flush()
 		case KindConflict:
-			s.clause = append(s.head(j), lit(p.ints[c.lo]).Not(), lit(p.ints[c.lo+1]).Not())
+			s.clause = append(s.head(j), s.lit(p.ints[c.lo]).Not(), s.lit(p.ints[c.lo+1]).Not())
 			s.flush()
 		case KindAtMost:
 			s.atMost(j, c.n, p.ints[c.lo:c.hi])
 		case KindRequires:
 			var guard [2]z.Lit
-			s.pos(c.root, append(append(guard[:0], s.head(j)...), lit(c.subj).Not()))
+			s.pos(c.root, append(append(guard[:0], s.head(j)...), s.lit(c.subj).Not()))
 		}
 	}
 	s.level = make([]int32, s.top+1)
@@ -280,14 +351,14 @@ func (s *solver[V, R]) atMost(j int, n int, vs []int32) {
 		return
 	case n == 0:
 		for _, v := range u {
-			s.clause = append(s.head(j), lit(v).Not())
+			s.clause = append(s.head(j), s.lit(v).Not())
 			s.flush()
 		}
 		return
 	case n == 1 && k <= 5:
 		for i := range k {
 			for l := i + 1; l < k; l++ {
-				s.clause = append(s.head(j), lit(u[i]).Not(), lit(u[l]).Not())
+				s.clause = append(s.head(j), s.lit(u[i]).Not(), s.lit(u[l]).Not())
 				s.flush()
 			}
 		}
@@ -296,7 +367,7 @@ func (s *solver[V, R]) atMost(j int, n int, vs []int32) {
 	// r(i, j): "at least j+1 of u[0..i] are true" (implied upward).
 	var prev z.Var // first register of row i-1
 	for i := range k {
-		x := lit(u[i])
+		x := s.lit(u[i])
 		if i > 0 {
 			s.clause = append(s.head(j), x.Not(), (prev + z.Var(n-1)).Pos().Not())
 			s.flush()
@@ -337,7 +408,7 @@ func (s *solver[V, R]) pos(x int32, guard []z.Lit) {
 	case OpOneOf:
 		s.clause = append(s.clause[:0], guard...)
 		for _, v := range p.ints[nd.lo:nd.hi] {
-			s.clause = append(s.clause, lit(v))
+			s.clause = append(s.clause, s.lit(v))
 		}
 		s.flush()
 	case OpAll:
@@ -372,7 +443,7 @@ func (s *solver[V, R]) neg(x int32, guard []z.Lit) {
 	case OpOneOf:
 		for _, v := range p.ints[nd.lo:nd.hi] {
 			s.clause = append(s.clause[:0], guard...)
-			s.clause = append(s.clause, lit(v).Not())
+			s.clause = append(s.clause, s.lit(v).Not())
 			s.flush()
 		}
 	case OpAny:
@@ -636,21 +707,32 @@ func (s *solver[V, R]) full(assume []z.Lit) (int, error) {
 // whether the constraints are satisfiable; on true, s.chosen is the
 // solution.
 //
-// The greedy definition asks, for every choice, for the first candidate c
-// such that constraints + assumptions + c is satisfiable. Rather than one
+// The definition asks, for every choice, for the first candidate c such
+// that constraints + assumptions + c is satisfiable. Rather than one
 // complete SAT call per choice, search assumes the first candidate that
-// survives unit propagation (gini's Test), and calls the complete solver
-// only when the queue is empty (and propagation did not already find a
-// model) or when no candidate survives propagation. When that call fails,
-// the failed assumptions (Why) name a prefix of the guesses that is
-// unsatisfiable; every path below the latest guess in it fails, so the
-// search resumes there with its next candidate. This is depth-first search
-// in the greedy order with sound pruning, so it finds the leftmost
-// successful path, and the leftmost path is the greedy one: a guess whose
-// prefix is satisfiable always has a successful completion (see doc.go),
-// and a guess whose prefix is not never does. After such a backjump, the
-// next guess is confirmed by a complete call before going deeper, so a
-// wrong guess is never explored twice.
+// survives unit propagation (gini's Test) and goes on: depth-first search in
+// the order of the definition. Two facts make this exact:
+//
+//   - When the queue empties and every assumption survived propagation, the
+//     chosen set is a model, so no complete call is needed. A chosen set
+//     that breaks a constraint is always caught by propagation: a
+//     prohibited or conflicting pair of chosen variables falsifies a
+//     clause outright, the sequential counter of AtMost propagates to a
+//     conflict as soon as n+1 of its variables are true, and the
+//     encodings of None derive their violation bottom-up from the chosen
+//     variables; dependencies and requirements of chosen variables are
+//     satisfied by their choices.
+//   - When no candidate of a choice survives propagation, the path so far is
+//     unsatisfiable. The failed assumptions of each candidate's test, plus
+//     the assumption that queued the choice, form an explanation (every
+//     model of the queuing assumption selects a candidate, and each
+//     candidate is refuted); when a candidate was refuted earlier by a
+//     complete call, a complete call gives the explanation instead. Every
+//     path below the latest guess in the explanation fails too, so the
+//     search resumes at that guess with its next candidate
+//     (conflict-directed backjumping). A guess whose path is satisfiable
+//     always completes (see doc.go), a guess whose path is not never does,
+//     so the first completed path is the one of the definition.
 func (s *solver[V, R]) search() (bool, error) {
 	p, g := s.p, s.g
 	s.buf = make([]z.Lit, 0, 16)
@@ -760,6 +842,13 @@ func (s *solver[V, R]) core() ([]int32, error) {
 		return nil, fmt.Errorf("%w: core of a satisfiable problem", errInternal)
 	}
 	set := s.failed(nil)
+	if s.only == nil && len(set) < int(s.nc) {
+		// Shrink within the failed constraints only, in a solver that
+		// knows nothing else: each call is then tiny.
+		sub := newSolver(s.ctx, s.p, true, set)
+		sub.encode()
+		return sub.core()
+	}
 	assume := all[:0]
 	for i := 0; i < len(set); i++ {
 		assume = assume[:0]
@@ -781,6 +870,9 @@ func (s *solver[V, R]) core() ([]int32, error) {
 		i, _ = slices.BinarySearch(set, drop)
 		i--
 	}
+	for i, pos := range set {
+		set[i] = s.index(pos)
+	}
 	return set, nil
 }
 
@@ -789,7 +881,7 @@ func (s *solver[V, R]) core() ([]int32, error) {
 func (s *solver[V, R]) failed(dst []int32) []int32 {
 	s.buf = s.g.Why(s.buf[:0])
 	for _, m := range s.buf {
-		j := int32(m.Var()) - s.nv - 1
+		j := int32(m.Var()) - int32(s.actBase)
 		if j >= 0 && j < s.nc && m.IsPos() {
 			dst = append(dst, j)
 		}
