@@ -3,6 +3,7 @@ package graph
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/blang/semver/v4"
 )
@@ -198,4 +199,38 @@ func TestPropertyConstructors(t *testing.T) {
 		b.Labels[0] != "a\"b" || b.RequiresLabel[0] != "c" || !b.Deprecated {
 		t.Errorf("bundle = %+v", b)
 	}
+}
+
+// FuzzPropertyFastPath checks that the fast path of property parsing agrees
+// with the encoding/json slow path whenever it accepts a value.
+func FuzzPropertyFastPath(f *testing.F) {
+	for _, v := range []string{
+		`{"group":"g","version":"v1","kind":"K"}`, `{"group":"g","kind":1}`, `{"packageName":"p","version":"1.0.0","x":[1,{}]}`,
+		`{"label":"a"}`, `{"label":null}`, `{"packageName":"p","versionRange":">=1.0.0"}`, `{}`, `[]`, `{"group":"\u00e9"}`, ` {"kind" : "K" } `,
+	} {
+		f.Add([]byte(v))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if !utf8.Valid(v) {
+			t.Skip("encoding/json replaces invalid UTF-8; the fast path keeps it")
+		}
+		if f, ok := fastFields(v, "group", "version", "kind"); ok {
+			g, err := parseGVKValue(v)
+			if err != nil || g != (GVK{string(f[0]), string(f[1]), string(f[2])}) {
+				t.Fatalf("gvk %s: fast %q, slow %v %v", v, f, g, err)
+			}
+		}
+		if f, ok := fastFields(v, "packageName", "version", ""); ok {
+			ver, err := parsePackageValue(v)
+			if err != nil || ver != string(f[1]) {
+				t.Fatalf("package %s: fast %q, slow %q %v", v, f, ver, err)
+			}
+		}
+		if f, ok := fastFields(v, "label", "", ""); ok {
+			l, err := parseLabelValue(v)
+			if err != nil || l != string(f[0]) {
+				t.Fatalf("label %s: fast %q, slow %q %v", v, f, l, err)
+			}
+		}
+	})
 }
