@@ -28,3 +28,18 @@ func benchShipped(b *testing.B, name string) {
 		}
 	}
 }
+
+// BenchmarkInstallEveryBundleCommunityDeclared resolves every bundle of
+// community-operators-prod.declared through the resolver, without the fast
+// path for requirement-free bundles: the cost the fast path saves.
+func BenchmarkInstallEveryBundleCommunityDeclared(b *testing.B) {
+	name := "community-operators-prod.declared"
+	in := []Input{{Name: name, Catalog: loadShipped(b, name)}}
+	opts := Options{Checks: []Check{Installability}, resolveAll: true}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(b.Context(), in, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
