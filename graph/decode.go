@@ -341,7 +341,14 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 		d.b.addChannel(pos, f.pkg, f.name, f.chanEntries)
 	case SchemaBundle:
 		if err := d.b.addBundle(pos, f.name, f.pkg, f.image, f.props); err != nil {
-			d.errorAt(start, f.object(), err)
+			// One DecodeError per malformed property.
+			errs := []error{err}
+			if j, ok := err.(interface{ Unwrap() []error }); ok {
+				errs = j.Unwrap()
+			}
+			for _, err := range errs {
+				d.errs = append(d.errs, &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Object: f.object(), Err: err})
+			}
 		}
 	case SchemaDeprecations:
 		d.b.addDeprecations(pos, f.pkg, f.deprecations)

@@ -423,6 +423,15 @@ func TestDecodeErrors(t *testing.T) {
 			want: []wantErr{{1, `olm.bundle "b"`, `property 0 (olm.gvk): field "group" is a number, want a string`}},
 		},
 		{
+			name:   "several bad properties",
+			reason: "each malformed property is its own error",
+			in:     `{"schema":"olm.bundle","name":"b","package":"a","properties":[{"type":"olm.label","value":[]},{"type":"olm.package.required","value":{"packageName":"x","versionRange":"~~"}}]}`,
+			want: []wantErr{
+				{1, `olm.bundle "b"`, `property 0 (olm.label): value is an array, want an object`},
+				{1, `olm.bundle "b"`, `property 1 (olm.package.required): field "versionRange": invalid semver range "~~"`},
+			},
+		},
+		{
 			name: "truncated",
 			in:   "{\"schema\":\"olm.package\",\"name\":\"a\"}\n{\"schema\":\"olm.channel\",\"package\":\"a\",\"name\":\"s\",\"entries\":[{\"name\":\"x\"\n",
 			want: []wantErr{{2, `olm.channel "s"`, `unexpected end of input`}},

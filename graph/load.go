@@ -27,7 +27,8 @@ import (
 // '{', so later problems are reported too.
 //
 // The catalog keeps the bytes read from r: property values and unknown blobs
-// are slices of them.
+// are slices of them. Decode, Load, LoadFile, LoadDir and LoadFS are safe for
+// concurrent use.
 func Decode(r io.Reader, name string) (*Catalog, error) {
 	data, err := readAll(r)
 	if err != nil {
