@@ -1,0 +1,189 @@
+package resolver_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// randomCatalog generates a small catalog: packages p0..pN, each with one
+// or two channels of linear chains, bundles providing and requiring a few
+// of a handful of APIs or packages.
+func randomCatalog(rng *rand.Rand) cat {
+	apis := []graph.GVK{widget, gadget, gvk("example.com", "v1", "Gizmo")}
+	var c cat
+	nPkgs := 2 + rng.Intn(4)
+	for i := 0; i < nPkgs; i++ {
+		name := fmt.Sprintf("p%d", i)
+		p := pkg{name: name, def: "stable"}
+		n := 1 + rng.Intn(3)
+		var entries []graph.Entry
+		for v := n; v >= 1; v-- {
+			bn := fmt.Sprintf("%s.v%d", name, v)
+			var props []graph.Property
+			if rng.Intn(3) == 0 {
+				props = append(props, provides(apis[rng.Intn(len(apis))]))
+			}
+			switch rng.Intn(6) {
+			case 0:
+				props = append(props, requires(apis[rng.Intn(len(apis))]))
+			case 1:
+				props = append(props, needsPkg(fmt.Sprintf("p%d", rng.Intn(nPkgs)), fmt.Sprintf(">=%d.0.0", 1+rng.Intn(2))))
+			}
+			if rng.Intn(12) == 0 {
+				props = append(props, graph.DeprecatedProperty())
+			}
+			p.bundles = append(p.bundles, bdl{bn, fmt.Sprintf("%d.0.0", v), props})
+			replaces := ""
+			if v > 1 {
+				replaces = fmt.Sprintf("%s.v%d", name, v-1)
+			}
+			entries = append(entries, e(bn, replaces))
+		}
+		p.channels = []ch{{"stable", entries}}
+		if n > 1 && rng.Intn(2) == 0 {
+			p.channels = append(p.channels, ch{"fast", entries[1:]})
+			if len(entries[1:]) > 0 {
+				p.channels[1].entries = slices.Clone(entries[1:])
+			}
+		}
+		c.pkgs = append(c.pkgs, p)
+	}
+	return c
+}
+
+// TestPlanProperties resolves random small requests and checks that every
+// plan satisfies the rules: each subscription ends with one bundle of its
+// package and channel, every requirement of every resulting operator is met
+// by another package, no two operators share a package or an API.
+func TestPlanProperties(t *testing.T) {
+	n := 400
+	if testing.Short() {
+		n = 60
+	}
+	plans, conflicts := 0, 0
+	defer func() { t.Logf("%d plans, %d conflicts", plans, conflicts) }()
+	for seed := 0; seed < n; seed++ {
+		rng := rand.New(rand.NewSource(int64(seed)))
+		c := randomCatalog(rng)
+		r := newResolver(t, resolver.Options{}, c)
+		gc := buildCatalog(t, c).Catalog
+		state := &cluster.State{}
+		for i, p := range c.pkgs {
+			if rng.Intn(2) == 0 {
+				continue
+			}
+			s := sub(p.name, p.name, "")
+			if rng.Intn(3) == 0 {
+				s.Channel = p.channels[rng.Intn(len(p.channels))].name
+			}
+			if rng.Intn(3) == 0 && len(p.bundles) > 1 {
+				b := p.bundles[len(p.bundles)-1] // the oldest
+				gb := gc.Bundle(graph.BundleRef{Package: p.name, Name: b.name})
+				state.CSVs = append(state.CSVs, cluster.CSV{Name: b.name, Namespace: "ns", Version: gb.Version, VersionText: gb.VersionText,
+					HasProperties: true, Properties: gb.Properties, Provides: gb.Provides})
+				s.InstalledCSV = b.name
+			}
+			_ = i
+			state.Subscriptions = append(state.Subscriptions, s)
+		}
+		plan, err := r.Resolve(context.Background(), "ns", state)
+		if err != nil {
+			var ce *resolver.ConflictError
+			if !errors.As(err, &ce) || len(ce.Facts) == 0 {
+				t.Fatalf("seed %d: %v", seed, err)
+			}
+			conflicts++
+			continue
+		}
+		plans++
+		checkPlan(t, seed, gc, state, plan)
+	}
+}
+
+func checkPlan(t *testing.T, seed int, gc *graph.Catalog, state *cluster.State, plan *resolver.Plan) {
+	t.Helper()
+	type op struct {
+		pkg, name string
+		b         *graph.Bundle
+	}
+	var ops []op
+	for _, s := range plan.Steps {
+		ops = append(ops, op{s.Package, s.Bundle, gc.Bundle(graph.BundleRef{Package: s.Package, Name: s.Bundle})})
+	}
+	for _, u := range plan.Unchanged {
+		ops = append(ops, op{u.Package, u.CSV, gc.Bundle(graph.BundleRef{Package: u.Package, Name: u.CSV})})
+	}
+	pkgs, apis := map[string]bool{}, map[graph.GVK]bool{}
+	for _, o := range ops {
+		if o.b == nil {
+			t.Fatalf("seed %d: plan names unknown bundle %s/%s", seed, o.pkg, o.name)
+		}
+		if o.b.Deprecated {
+			t.Errorf("seed %d: deprecated %s selected", seed, o.name)
+		}
+		if pkgs[o.pkg] {
+			t.Errorf("seed %d: two operators of package %s\n%s", seed, o.pkg, plan)
+		}
+		pkgs[o.pkg] = true
+		for _, g := range o.b.Provides {
+			if apis[g] {
+				t.Errorf("seed %d: two providers of %s\n%s", seed, g, plan)
+			}
+			apis[g] = true
+		}
+	}
+	for _, o := range ops {
+		for _, g := range o.b.RequiresGVK {
+			if !slices.ContainsFunc(ops, func(x op) bool { return x.pkg != o.pkg && slices.Contains(x.b.Provides, g) }) {
+				t.Errorf("seed %d: %s requires %s, unmet\n%s", seed, o.name, g, plan)
+			}
+		}
+		for _, q := range o.b.RequiresPackage {
+			if !slices.ContainsFunc(ops, func(x op) bool { return x.pkg != o.pkg && x.pkg == q.Package && q.Range.Contains(x.b.Version) }) {
+				t.Errorf("seed %d: %s requires %s %s, unmet\n%s", seed, o.name, q.Package, q.Range, plan)
+			}
+		}
+	}
+	for _, s := range state.Subscriptions {
+		i := slices.IndexFunc(ops, func(x op) bool { return x.pkg == s.Package })
+		if i < 0 {
+			t.Errorf("seed %d: subscription %s unsatisfied\n%s", seed, s.Name, plan)
+			continue
+		}
+		if s.Channel != "" && s.InstalledCSV != ops[i].name && !slices.Contains(ops[i].b.Channels, s.Channel) {
+			t.Errorf("seed %d: subscription %s got %s, not in channel %s", seed, s.Name, ops[i].name, s.Channel)
+		}
+	}
+}
+
+// TestConcurrentResolve resolves from many goroutines with one Resolver
+// (run with -race).
+func TestConcurrentResolve(t *testing.T) {
+	r, gc := communityResolver(t)
+	st := twentySubscriptions(t, gc)
+	want, err := r.Resolve(context.Background(), "ns", st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for i := 0; i < 4; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := r.Resolve(context.Background(), "ns", st)
+			if err != nil || got.String() != want.String() {
+				t.Errorf("concurrent Resolve = %v, %v", got, err)
+			}
+		}()
+	}
+	wg.Wait()
+}
