@@ -49,6 +49,11 @@ type CSV struct {
 	// Replaces is spec.replaces. It is informational only: upgrade edges
 	// come from catalogs.
 	Replaces string `json:"replaces,omitempty"`
+	// Copied reports a copy OLM makes of a CSV in every namespace an
+	// operator group targets (status.reason "Copied", the label
+	// olm.copiedFrom, or an olm.operatorNamespace annotation naming another
+	// namespace). Resolution ignores copies, as OLM does.
+	Copied bool `json:"copied,omitempty"`
 }
 
 // Subscription asks for a package from a catalog, on a channel. The zero

@@ -393,6 +393,14 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 	}
 	c.Replaces, _ = o.str(spec, "replaces", "spec.replaces")
 	c.Phase, _ = o.str(status, "phase", "status.phase")
+	if reason, _ := o.str(status, "reason", "status.reason"); reason == "Copied" {
+		c.Copied = true
+	}
+	if labels, ok := o.obj(meta, "labels", "metadata.labels"); ok {
+		if _, copied := labels["olm.copiedFrom"]; copied {
+			c.Copied = true
+		}
+	}
 	if crds, ok := o.obj(spec, "customresourcedefinitions", "spec.customresourcedefinitions"); ok {
 		c.Provides = o.crds(crds, "owned", c.Provides)
 		c.Requires = o.crds(crds, "required", c.Requires)
@@ -404,6 +412,9 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 	c.Provides = sortGVKs(c.Provides)
 	c.Requires = sortGVKs(c.Requires)
 	if annotations, ok := o.obj(meta, "annotations", "metadata.annotations"); ok {
+		if ns, _ := o.str(annotations, "olm.operatorNamespace", `metadata.annotations["olm.operatorNamespace"]`); ns != "" && ns != c.Namespace {
+			c.Copied = true
+		}
 		if raw, present := annotations[PropertiesAnnotation]; present && raw != nil {
 			field := "metadata.annotations[" + strconv.Quote(PropertiesAnnotation) + "]"
 			s, ok := raw.(string)

@@ -17,14 +17,20 @@ func TestDecodeKubectlList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.CSVs) != 2 || len(s.Subscriptions) != 1 || len(s.CatalogSources) != 1 {
-		t.Fatalf("decoded %d CSVs, %d subscriptions, %d catalog sources; want 2, 1, 1", len(s.CSVs), len(s.Subscriptions), len(s.CatalogSources))
+	if len(s.CSVs) != 3 || len(s.Subscriptions) != 1 || len(s.CatalogSources) != 1 {
+		t.Fatalf("decoded %d CSVs, %d subscriptions, %d catalog sources; want 3, 1, 1", len(s.CSVs), len(s.Subscriptions), len(s.CatalogSources))
 	}
 	etcd := s.CSV("operators", "etcdoperator.v0.9.2")
 	if etcd == nil || !etcd.HasProperties || len(etcd.Properties) != 2 || etcd.Properties[1].Type != "olm.package" ||
 		string(etcd.Properties[1].Value) != `{"packageName":"etcd","version":"0.9.2"}` || etcd.Replaces != "etcdoperator.v0.9.0" ||
 		etcd.Version.String() != "0.9.2" || etcd.Phase != "Succeeded" {
 		t.Errorf("etcd CSV = %+v", etcd)
+	}
+	if c := s.CSV("team-a", "etcdoperator.v0.9.2"); c == nil || !c.Copied {
+		t.Errorf("copied CSV = %+v, want Copied", c)
+	}
+	if etcd.Copied {
+		t.Error("original CSV is marked as a copy")
 	}
 	prom := s.CSV("operators", "prometheusoperator.0.47.0")
 	wantProvides := []graph.GVK{{Group: "metrics.example.com", Version: "v1", Kind: "Metric"}, {Group: "monitoring.coreos.com", Version: "v1", Kind: "Prometheus"}}

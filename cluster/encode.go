@@ -127,8 +127,13 @@ func csvManifest(c *CSV) (map[string]any, error) {
 		}
 		m["metadata"].(map[string]any)["annotations"] = map[string]any{PropertiesAnnotation: string(anno)}
 	}
-	if c.Phase != "" {
-		m["status"] = map[string]any{"phase": c.Phase}
+	status := map[string]any{}
+	setNonEmpty(status, "phase", c.Phase)
+	if c.Copied {
+		status["reason"] = "Copied"
+	}
+	if len(status) > 0 {
+		m["status"] = status
 	}
 	return m, nil
 }

@@ -174,7 +174,8 @@ type resolution struct {
 }
 
 // Resolve computes the plan for namespace from state: its installed CSVs
-// and subscriptions (objects of other namespaces are ignored) and the
+// and subscriptions (objects of other namespaces, and copied CSVs, are
+// ignored) and the
 // CatalogSources' priorities. Catalogs of namespace and of the global
 // namespace are visible. It returns a *ConflictError when the subscriptions
 // and installed CSVs cannot be satisfied together, an error wrapping
@@ -287,7 +288,7 @@ func (res *resolution) readState(state *cluster.State) error {
 	}
 	var csvs []*cluster.CSV
 	for i := range state.CSVs {
-		if c := &state.CSVs[i]; c.Namespace == res.ns {
+		if c := &state.CSVs[i]; c.Namespace == res.ns && !c.Copied {
 			csvs = append(csvs, c)
 		}
 	}
