@@ -135,7 +135,7 @@ type CatalogSummary struct {
 // CodeCount is the number of findings of one code.
 type CodeCount struct {
 	Code     string         `json:"code"`
-	Severity graph.Severity `json:"-"`
+	Severity graph.Severity `json:"-"` // written by name
 	Count    int            `json:"count"`
 }
 
@@ -146,6 +146,24 @@ func (c CodeCount) MarshalJSON() ([]byte, error) {
 		Severity string `json:"severity"`
 		Count    int    `json:"count"`
 	}{c.Code, SeverityName(c.Severity), c.Count})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes.
+func (c *CodeCount) UnmarshalJSON(b []byte) error {
+	var j struct {
+		Code     string `json:"code"`
+		Severity string `json:"severity"`
+		Count    int    `json:"count"`
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	s, err := ParseSeverity(j.Severity)
+	if err != nil {
+		return err
+	}
+	*c = CodeCount{Code: j.Code, Severity: s, Count: j.Count}
+	return nil
 }
 
 // Counts returns the number of findings per code over all catalogs, sorted

@@ -667,3 +667,36 @@ func TestFindingJSONRoundTrip(t *testing.T) {
 		t.Error("unknown severity: no error")
 	}
 }
+
+func TestReportJSONRoundTrip(t *testing.T) {
+	cat := buildSpec(t, `
+package app stable
+bundle app app.v1 1.0.0 requires-gvk=example.com/v1/Widget
+bundle app app.v2 2.0.0
+channel app stable
+  entry app.v1 replaces=app.v2
+  entry app.v2
+`)
+	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Report
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	again, err := json.Marshal(&back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(again) != string(data) {
+		t.Errorf("round trip:\n got %s\nwant %s", again, data)
+	}
+	if len(back.Catalogs[0].Counts) == 0 || back.Catalogs[0].Counts[0].Severity != graph.SeverityWarning {
+		t.Errorf("counts after round trip: %+v", back.Catalogs[0].Counts)
+	}
+}

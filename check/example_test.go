@@ -71,6 +71,8 @@ func ExampleReport_WriteText() {
 	// package widget
 	//   warning downgrade-edge stable widget.v1.0.0: "widget.v1.0.0" (1.0.0) replaces "widget.v2.0.0" (2.0.0): the upgrade goes to a lower version
 	//
+	// upgrade paths (mine): 1 entry below a channel head, 0 stranded; the longest takes 1 hop (package widget)
+	//
 	// counts (mine):
 	//   warning downgrade-edge                   1
 	//

@@ -10,8 +10,9 @@ import (
 
 // WriteText writes the report for people: per catalog, a summary line, the
 // findings grouped by package (each with its channel and bundle, and the
-// explanation of installability findings indented below it), and the counts
-// per code. It writes nothing else and returns the first write error.
+// facts of installability findings indented below it when there are
+// several), a summary of the upgrade paths and the counts per code. It
+// returns the first write error.
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	i := 0
@@ -58,6 +59,25 @@ func (r *Report) WriteText(w io.Writer) error {
 					fmt.Fprintf(bw, "          - %s\n", e.Facts[i].String())
 				}
 			}
+		}
+		var entries, stranded, longest int
+		var longestPkg string
+		for _, p := range r.Paths {
+			if p.Catalog != s.Name {
+				continue
+			}
+			entries += p.Entries
+			stranded += p.Stranded
+			if h := p.MaxHops(); h > longest {
+				longest, longestPkg = h, p.Package
+			}
+		}
+		if entries > 0 {
+			fmt.Fprintf(bw, "\nupgrade paths (%s): %s below a channel head, %d stranded", s.Name, plural(entries, "entry", "entries"), stranded)
+			if longest > 0 {
+				fmt.Fprintf(bw, "; the longest takes %s (package %s)", plural(longest, "hop", "hops"), longestPkg)
+			}
+			bw.WriteString("\n")
 		}
 		if len(s.Counts) > 0 {
 			fmt.Fprintf(bw, "\ncounts (%s):\n", s.Name)
