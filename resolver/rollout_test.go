@@ -228,6 +228,16 @@ func TestInstalledCSVs(t *testing.T) {
 			want: "install widgets.v1.0.0 [community stable] required by legacy.v1 (olm.gvk.required example.com/v1 Widget) +sub\nkeep legacy.v1",
 		},
 		{
+			name:   "copied CSVs are ignored",
+			reason: "a copy of an operator of another namespace is not installed here",
+			state: cluster.State{CSVs: []cluster.CSV{func() cluster.CSV {
+				c := csv("legacy.v1", "1.0.0")
+				c.Requires, c.Copied = []graph.GVK{widget}, true
+				return c
+			}()}},
+			want: "",
+		},
+		{
 			name:    "deprecated installed CSV without subscription",
 			reason:  "OLM prohibits deprecated entries, installed ones included",
 			state:   cluster.State{CSVs: []cluster.CSV{csv("old.v1", "1.0.0", graph.PackageProperty("old", "1.0.0"), graph.DeprecatedProperty())}},
