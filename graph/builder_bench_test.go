@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/blang/semver/v4"
@@ -117,5 +118,87 @@ func BenchmarkReachable(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		big.Reachable(from)
+	}
+}
+
+// generatedBuilder returns a builder for a seeded synthetic catalog: pkgs
+// packages of chans channels, each channel a replaces chain of n entries
+// where every fourth entry also skips the one before and every eighth has a
+// skipRange over the previous minor versions.
+func generatedBuilder(pkgs, chans, n int) *Builder {
+	b := NewBuilder()
+	b.Grow(pkgs*n, pkgs*chans)
+	for p := 0; p < pkgs; p++ {
+		pkg := fmt.Sprintf("pkg%03d", p)
+		b.AddPackage(pkg, "c0")
+		names := make([]string, n)
+		for i := range names {
+			names[i] = fmt.Sprintf("%s.v1.%d.0", pkg, i)
+			g := GVK{Group: fmt.Sprintf("g%d.example.com", p%50), Version: "v1", Kind: fmt.Sprintf("K%d", i%7)}
+			if err := b.AddBundle(names[i], pkg, "img", PackageProperty(pkg, fmt.Sprintf("1.%d.0", i)), GVKProperty(g)); err != nil {
+				panic(err)
+			}
+		}
+		for c := 0; c < chans; c++ {
+			entries := make([]Entry, 0, n)
+			for i := c; i < n; i++ { // later channels start later
+				e := Entry{Name: names[i]}
+				if i > c {
+					e.Replaces = names[i-1]
+				}
+				if i%4 == 0 && i > c+1 {
+					e.Replaces, e.Skips = names[i-2], []string{names[i-1]}
+				}
+				if i%8 == 0 {
+					e.SkipRange = mustRange(fmt.Sprintf(">=1.%d.0 <1.%d.0", max(0, i-8), i))
+				}
+				entries = append(entries, e)
+			}
+			b.AddChannel(pkg, fmt.Sprintf("c%d", c), entries...)
+		}
+	}
+	return b
+}
+
+// BenchmarkBuildGenerated measures Build on a generated catalog of 500
+// packages × 3 channels × 40 entries (20,000 bundles, 58,500 entries).
+func BenchmarkBuildGenerated(b *testing.B) {
+	src, err := generatedBuilder(500, 3, 40).Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if fs := src.Validate(); len(fs) > 0 {
+		b.Fatalf("generated catalog is not sound: %v", fs[0])
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		bl := builderFrom(src)
+		b.StartTimer()
+		if _, err := bl.Build(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReachableLongChannel runs Reachable and ShortestPath from the
+// tail of the chain of a generated 2,000-entry channel with a skipRange on every eighth
+// entry.
+func BenchmarkReachableLongChannel(b *testing.B) {
+	cat, err := generatedBuilder(1, 1, 2000).Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ch := cat.Package("pkg000").Channel("c0")
+	chain := ch.Chain()
+	tail, head := chain[len(chain)-1], chain[0]
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(ch.Reachable(tail)) != len(ch.Entries)-1 {
+			b.Fatal("not everything reachable")
+		}
+		if _, ok := ch.ShortestPath(tail, head); !ok {
+			b.Fatal("no path")
+		}
 	}
 }

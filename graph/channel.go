@@ -3,6 +3,7 @@ package graph
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/blang/semver/v4"
 )
@@ -26,6 +27,17 @@ type chanGraph struct {
 	chain    []string
 	order    []string
 	orderPos []int32 // per entry: index in order, -1 for duplicates
+	entries  *entryGraph
+}
+
+// entryGraph holds the successors of every entry at its own bundle's
+// version — the edges Reachable and ShortestPath follow. It costs a
+// skipRange test per entry and ranged entry, so it is computed on first use,
+// once, whatever the number of concurrent callers.
+type entryGraph struct {
+	once  sync.Once
+	start []int32 // per entry: offset of its successors in succ (len n+1)
+	succ  []int32 // successors, each entry's by order position
 }
 
 // arena hands out the small slices of many channel graphs from shared
@@ -41,6 +53,7 @@ type arena struct {
 	scratch2   []int32
 	scratchStr []string
 	scratchOn  []bool
+	lazies     []entryGraph
 }
 
 const arenaChunk = 1 << 12
@@ -49,11 +62,22 @@ const arenaChunk = 1 << 12
 // all: what the channel graphs need at most.
 func newArena(channels, entries, edges int) arena {
 	return arena{
-		i32:  make([]int32, 0, 4*entries+2*edges+channels),
-		str:  make([]string, 0, 2*entries),
-		flag: make([]bool, 0, 2*entries+edges),
-		vers: make([]*semver.Version, 0, entries),
+		i32:    make([]int32, 0, 4*entries+2*edges+channels),
+		str:    make([]string, 0, 2*entries),
+		flag:   make([]bool, 0, 2*entries+edges),
+		vers:   make([]*semver.Version, 0, entries),
+		lazies: make([]entryGraph, channels),
 	}
+}
+
+// entryGraph returns a fresh entryGraph.
+func (a *arena) entryGraph() *entryGraph {
+	if len(a.lazies) == 0 {
+		a.lazies = make([]entryGraph, 64)
+	}
+	e := &a.lazies[0]
+	a.lazies = a.lazies[1:]
+	return e
 }
 
 func (a *arena) ints(n int) []int32 {
@@ -266,6 +290,7 @@ func (c *Channel) build(p *Package, a *arena) {
 		}
 	}
 	a.scratch = counts[:0]
+	g.entries = a.entryGraph()
 }
 
 // isDup reports whether entry i repeats an earlier entry's name.
@@ -389,10 +414,48 @@ func (c *Channel) successors(name string, v *semver.Version, buf []int32) []int3
 	return out
 }
 
-// entrySuccessors returns the successors of entry i, using its bundle's
-// version for skipRange edges.
-func (c *Channel) entrySuccessors(i int32, buf []int32) []int32 {
-	return c.successors(c.Entries[i].Name, c.g.vers[i], buf)
+// entrySuccessors returns the successors of entry i at its bundle's version,
+// by order position. The slice is shared.
+func (c *Channel) entrySuccessors(i int32) []int32 {
+	e := c.g.entries
+	e.once.Do(func() {
+		n := len(c.Entries)
+		e.start = make([]int32, n+1)
+		var buf []int32
+		for k := 0; k < n; k++ {
+			e.start[k] = int32(len(e.succ))
+			if c.g.isDup(k) {
+				continue
+			}
+			buf = c.successors(c.Entries[k].Name, c.g.vers[k], buf)
+			e.succ = append(e.succ, buf...)
+		}
+		e.start[n] = int32(len(e.succ))
+		e.succ = slices.Clip(e.succ)
+	})
+	return e.succ[e.start[i]:e.start[i+1]]
+}
+
+// EntrySuccessors returns the direct successors of the entry named name at
+// its own bundle's version: the entries that replace it, skip it, or whose
+// valid skipRange contains that version (no skipRange edges when the
+// bundle is missing or its version does not parse). These are the edges
+// Reachable and ShortestPath follow. The result is in Order and freshly
+// allocated; nil when name is not an entry.
+func (c *Channel) EntrySuccessors(name string) []string {
+	i := c.entryIndex(name)
+	if i < 0 || c.g.isDup(i) {
+		return nil
+	}
+	idx := c.entrySuccessors(int32(i))
+	if len(idx) == 0 {
+		return nil
+	}
+	out := make([]string, len(idx))
+	for k, j := range idx {
+		out[k] = c.Entries[j].Name
+	}
+	return out
 }
 
 // Reachable returns every entry reachable from name along successor edges
@@ -405,26 +468,28 @@ func (c *Channel) Reachable(name string) []string {
 	if start < 0 || c.g.isDup(start) {
 		return nil
 	}
+	// Breadth-first; the queue is also the list of entries seen.
 	seen := make([]bool, len(c.Entries))
 	seen[start] = true
-	queue := []int32{int32(start)}
-	var buf []int32
-	for len(queue) > 0 {
-		i := queue[0]
-		queue = queue[1:]
-		buf = c.entrySuccessors(i, buf)
-		for _, j := range buf {
+	queue := make([]int32, 1, len(c.Entries))
+	queue[0] = int32(start)
+	for head := 0; head < len(queue); head++ {
+		for _, j := range c.entrySuccessors(queue[head]) {
 			if !seen[j] {
 				seen[j] = true
 				queue = append(queue, j)
 			}
 		}
 	}
-	var out []string
-	for _, name := range c.g.order {
-		if i := c.g.ids[name]; seen[i] && int(i) != start {
-			out = append(out, name)
-		}
+	if len(queue) == 1 {
+		return nil
+	}
+	reached := queue[1:]
+	pos := c.g.orderPos
+	slices.SortFunc(reached, func(a, b int32) int { return int(pos[a] - pos[b]) })
+	out := make([]string, len(reached))
+	for k, i := range reached {
+		out[k] = c.Entries[i].Name
 	}
 	return out
 }
@@ -449,13 +514,11 @@ func (c *Channel) ShortestPath(from, to string) (path []string, ok bool) {
 		parent[i] = -1
 	}
 	parent[s] = int32(s)
-	queue := []int32{int32(s)}
-	var buf []int32
-	for len(queue) > 0 && parent[t] < 0 {
-		i := queue[0]
-		queue = queue[1:]
-		buf = c.entrySuccessors(i, buf)
-		for _, j := range buf {
+	queue := make([]int32, 1, len(c.Entries))
+	queue[0] = int32(s)
+	for head := 0; head < len(queue) && parent[t] < 0; head++ {
+		i := queue[head]
+		for _, j := range c.entrySuccessors(i) {
 			if parent[j] < 0 {
 				parent[j] = i
 				queue = append(queue, j)

@@ -130,6 +130,9 @@ func checkChannelGraph(t *testing.T, ch *Channel) {
 	// Reachable and ShortestPath against breadth-first search over the
 	// brute-force successors.
 	for _, from := range live {
+		if got, want := ch.EntrySuccessors(from.Name), succ(from.Name, version(from.Name)); !slices.Equal(got, want) {
+			t.Fatalf("EntrySuccessors(%s) = %q, brute force %q", from.Name, got, want)
+		}
 		dist := map[string]int{from.Name: 0}
 		parent := map[string]string{}
 		queue := []string{from.Name}

@@ -264,6 +264,24 @@ func TestSuccessors(t *testing.T) {
 	}
 }
 
+func TestEntrySuccessors(t *testing.T) {
+	ch := testChannel(t, diamondEntries, diamondVers)
+	for _, tt := range []struct {
+		name string
+		want []string
+	}{
+		{"a1", []string{"b", "c"}}, // replaced by b, in c's skipRange at 1.0.0
+		{"b", []string{"d"}},
+		{"c", []string{"d"}}, // 2.5.0 is outside c's own range anyway
+		{"d", nil},
+		{"zz", nil},
+	} {
+		if got := ch.EntrySuccessors(tt.name); !slices.Equal(got, tt.want) {
+			t.Errorf("EntrySuccessors(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
 func TestReachable(t *testing.T) {
 	tests := []struct {
 		name     string
