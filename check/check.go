@@ -26,8 +26,8 @@ import (
 )
 
 // Input is one catalog to check. Name identifies it in findings (for
-// example "community" or "olm/community-operators"); names should be unique
-// among the inputs of one Run.
+// example "community" or "olm/community-operators"); the inputs of one Run
+// must have distinct names.
 type Input struct {
 	Name    string
 	Catalog *graph.Catalog
@@ -116,9 +116,9 @@ type Report struct {
 	Findings []Finding `json:"findings"`
 	// Catalogs summarises each input, in input order.
 	Catalogs []CatalogSummary `json:"catalogs"`
-	// Paths holds the upgrade path statistics of every package that has
-	// channels, sorted by catalog (in input order) then package. Empty when
-	// the Reachability check did not run.
+	// Paths holds the upgrade path statistics of every package, sorted by
+	// catalog (in input order) then package. Empty when the Reachability
+	// check did not run.
 	Paths []PathStats `json:"paths,omitempty"`
 }
 
@@ -132,7 +132,8 @@ type CatalogSummary struct {
 	Counts []CodeCount `json:"counts"`
 }
 
-// CodeCount is the number of findings of one code.
+// CodeCount is the number of findings of one code, with the highest
+// severity among them (a code has one severity in practice).
 type CodeCount struct {
 	Code     string         `json:"code"`
 	Severity graph.Severity `json:"-"` // written by name

@@ -700,3 +700,45 @@ channel app stable
 		t.Errorf("counts after round trip: %+v", back.Catalogs[0].Counts)
 	}
 }
+
+func TestWriteTextSeveralCatalogs(t *testing.T) {
+	const spec = `
+package app stable
+bundle app app.v1 1.0.0 requires-label=l
+channel app stable
+  entry app.v1
+`
+	var ins []Input
+	for _, name := range []string{"one", "two"} {
+		ins = append(ins, Input{Name: name, Catalog: buildSpec(t, spec)})
+	}
+	ins = append(ins, Input{Name: "three", Catalog: buildSpec(t, `
+package lib stable
+bundle lib lib.v1 1.0.0 label=l
+channel lib stable
+  entry lib.v1
+`)})
+	rep, err := Run(t.Context(), ins, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := rep.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	for _, want := range []string{
+		"catalog one: 1 package, 1 channel, 1 bundle: 1 error, 0 warnings, 1 info\n\npackage app\n" +
+			"  info    satisfied-by-other-catalog app.v1: \"app.v1\" requires olm.label.required \"l\": no candidate of catalog \"one\" meets it, catalog \"three\" (\"lib.v1\") does\n" +
+			"  error   head-not-installable stable app.v1: ",
+		"catalog two: 1 package, 1 channel, 1 bundle: 1 error, 0 warnings, 1 info\n",
+		"catalog three: 1 package, 1 channel, 1 bundle: 0 errors, 0 warnings, 0 info\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("text lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Index(got, "catalog two") < strings.Index(got, "catalog one") || strings.Index(got, "catalog three") < strings.Index(got, "catalog two") {
+		t.Errorf("catalogs out of input order:\n%s", got)
+	}
+}

@@ -24,7 +24,7 @@ type PathStats struct {
 	Stranded int `json:"stranded"`
 	// Lengths holds one element per path length that occurs, by increasing
 	// hops; their counts and Stranded add up to Entries.
-	Lengths []LengthCount `json:"lengths"`
+	Lengths []LengthCount `json:"lengths,omitempty"`
 }
 
 // LengthCount is the number of entries whose shortest upgrade path to their
