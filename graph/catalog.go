@@ -11,7 +11,9 @@ import (
 // Channel is one olm.channel of a package with its upgrade graph. Build
 // computes the graph once; afterwards a Channel is immutable and its methods
 // are safe for concurrent use. Slices returned by its methods are freshly
-// allocated unless documented otherwise.
+// allocated unless documented otherwise. A Channel value that Build did not
+// make (the zero value, or one assembled by hand) has an empty graph: no
+// heads, no order and no successors.
 type Channel struct {
 	Package string
 	Name    string

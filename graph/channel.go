@@ -300,8 +300,17 @@ func (g *chanGraph) isDup(i int) bool { return g.dup != nil && g.dup[i] }
 // order position; an entry may appear twice when it both replaces and skips.
 func (g *chanGraph) incoming(k int32) []int32 { return g.in[g.inStart[k]:g.inStart[k+1]] }
 
-// Entry returns the entry named name.
+// Entry returns the entry named name (the first, if the channel lists it
+// twice).
 func (c *Channel) Entry(name string) (Entry, bool) {
+	if c.g.ids == nil { // not built: search
+		for _, e := range c.Entries {
+			if e.Name == name {
+				return e, true
+			}
+		}
+		return Entry{}, false
+	}
 	if i := c.entryIndex(name); i >= 0 {
 		return c.Entries[i], true
 	}

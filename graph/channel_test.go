@@ -442,3 +442,17 @@ func TestConcurrentCatalogReads(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestUnbuiltChannel(t *testing.T) {
+	ch := &Channel{Package: "p", Name: "c", Entries: linearEntries}
+	if ch.Heads() != nil || ch.Order() != nil || ch.Position("a1") != -1 || ch.IsSkipped("a1") ||
+		ch.Successors("a1", semver.MustParse("1.0.0")) != nil || ch.Reachable("a1") != nil || ch.EntrySuccessors("a1") != nil {
+		t.Error("an unbuilt channel has a graph")
+	}
+	if _, ok := ch.ShortestPath("a1", "a3"); ok {
+		t.Error("an unbuilt channel has a path")
+	}
+	if e, ok := ch.Entry("a2"); !ok || e.Replaces != "a1" {
+		t.Error("an unbuilt channel does not find its entries")
+	}
+}
