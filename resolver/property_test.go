@@ -102,10 +102,16 @@ func TestPlanProperties(t *testing.T) {
 				t.Fatalf("seed %d: %v", seed, err)
 			}
 			conflicts++
+			if satisfiable(gc, state) {
+				t.Errorf("seed %d: Resolve reports a conflict, but a brute-force search finds a valid selection:\n%v", seed, err)
+			}
 			continue
 		}
 		plans++
 		checkPlan(t, seed, gc, state, plan)
+		if !satisfiable(gc, state) {
+			t.Errorf("seed %d: the brute-force search finds no valid selection, but Resolve planned:\n%s", seed, plan)
+		}
 	}
 }
 
@@ -186,4 +192,100 @@ func TestConcurrentResolve(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// satisfiable searches every selection (per package: nothing, its installed
+// CSV, or one entry of one of its channels) for one that obeys the rules,
+// for the catalogs randomCatalog generates (linear chains, no skips, one
+// subscription per package, installed CSVs owned by their subscription).
+func satisfiable(gc *graph.Catalog, state *cluster.State) bool {
+	type option struct {
+		b         *graph.Bundle
+		channel   string // "" for the installed CSV
+		installed bool
+	}
+	pkgs := gc.Packages()
+	options := make([][]option, len(pkgs))
+	subOf := map[string]*cluster.Subscription{}
+	for i := range state.Subscriptions {
+		subOf[state.Subscriptions[i].Package] = &state.Subscriptions[i]
+	}
+	for i, p := range pkgs {
+		options[i] = []option{{}}
+		if s := subOf[p.Name]; s != nil && s.InstalledCSV != "" {
+			options[i] = append(options[i], option{b: p.Bundle(s.InstalledCSV), installed: true})
+		}
+		for _, c := range p.Channels {
+			for _, en := range c.Entries {
+				options[i] = append(options[i], option{b: p.Bundle(en.Name), channel: c.Name})
+			}
+		}
+	}
+	pick := make([]option, len(pkgs))
+	valid := func() bool {
+		apis := map[graph.GVK]bool{}
+		for i, o := range pick {
+			if o.b == nil {
+				if subOf[pkgs[i].Name] != nil {
+					return false
+				}
+				continue
+			}
+			if o.b.Deprecated {
+				return false
+			}
+			for _, g := range o.b.Provides {
+				if apis[g] {
+					return false
+				}
+				apis[g] = true
+			}
+			if s := subOf[pkgs[i].Name]; s != nil && !o.installed {
+				if s.Channel != "" && o.channel != s.Channel {
+					return false
+				}
+				if s.InstalledCSV != "" {
+					c := pkgs[i].Channel(o.channel)
+					en, _ := c.Entry(o.b.Name)
+					if en.Replaces != s.InstalledCSV {
+						return false
+					}
+				}
+			}
+		}
+		for i, o := range pick {
+			if o.b == nil {
+				continue
+			}
+			for _, g := range o.b.RequiresGVK {
+				if !slices.ContainsFunc(pick, func(x option) bool {
+					return x.b != nil && x.b.Package != pkgs[i].Name && slices.Contains(x.b.Provides, g)
+				}) {
+					return false
+				}
+			}
+			for _, q := range o.b.RequiresPackage {
+				if !slices.ContainsFunc(pick, func(x option) bool {
+					return x.b != nil && x.b.Package != pkgs[i].Name && x.b.Package == q.Package && q.Range.Contains(x.b.Version)
+				}) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	var search func(i int) bool
+	search = func(i int) bool {
+		if i == len(pkgs) {
+			return valid()
+		}
+		for _, o := range options[i] {
+			pick[i] = o
+			if search(i + 1) {
+				return true
+			}
+		}
+		return false
+	}
+	return search(0)
 }
