@@ -58,3 +58,34 @@ func BenchmarkLoadCertifiedIndex(b *testing.B) {
 func BenchmarkLoadCertifiedDeclared(b *testing.B) {
 	benchmarkLoad(b, "certified-operators.declared.json.gz")
 }
+
+// BenchmarkDecodeOnlyCommunityIndex measures the decoder alone (scanning,
+// typed properties, handing blobs to a Builder) without Build's indexing.
+func BenchmarkDecodeOnlyCommunityIndex(b *testing.B) {
+	data := readGz(b, "community-operators-prod.v4.20-index.json.gz")
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, err := readAll(bytes.NewReader(data))
+		if err != nil {
+			b.Fatal(err)
+		}
+		d := newDecoder(NewBuilder())
+		d.decodeData("community", buf)
+		if len(d.errs) > 0 {
+			b.Fatal(d.errs[0])
+		}
+	}
+}
+
+// BenchmarkLoadFileCommunityIndex loads the shipped gzip file itself:
+// reading, decompressing, decoding and indexing.
+func BenchmarkLoadFileCommunityIndex(b *testing.B) {
+	path := filepath.Join("..", "testdata", "catalogs", "community-operators-prod.v4.20-index.json.gz")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := LoadFile(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

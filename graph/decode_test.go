@@ -532,3 +532,25 @@ func TestDecodeDuplicates(t *testing.T) {
 		t.Errorf("err = %v, want a *DuplicateError at line 2", err)
 	}
 }
+
+func TestDecodeConcurrent(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "decode", "etcd.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			c, err := Decode(bytes.NewReader(data), "etcd.json")
+			if err == nil && modelText(t, c) != etcdWant {
+				err = errors.New("different model")
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
