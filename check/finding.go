@@ -20,6 +20,9 @@ type Finding struct {
 	Package string
 	Channel string
 	Bundle  string
+	// Message says what is wrong, on one line — except for installability
+	// findings whose explanation has several facts: then a first line ending
+	// in ":" is followed by one line "- fact" per fact.
 	Message string
 	// Pos is where the object is in its source, when known.
 	Pos graph.Position

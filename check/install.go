@@ -173,14 +173,18 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 	if head {
 		what = fmt.Sprintf("%q, the head of channel %q,", b.Name, channel)
 	}
-	reason := ex.Error
-	if reason == "" {
-		reason = ex.Facts[0].String()
-		if n := len(ex.Facts); n > 1 {
-			reason += fmt.Sprintf(" (and %s)", plural(n-1, "more fact", "more facts"))
+	f.Message = fmt.Sprintf("%s cannot be installed on an empty cluster from this catalog alone:", what)
+	switch {
+	case ex.Error != "":
+		f.Message += " " + ex.Error
+	case len(ex.Facts) == 1:
+		f.Message += " " + ex.Facts[0].String()
+	default:
+		// One line per fact: together they are the reason.
+		for i := range ex.Facts {
+			f.Message += "\n- " + ex.Facts[i].String()
 		}
 	}
-	f.Message = fmt.Sprintf("%s cannot be installed on an empty cluster from this catalog alone: %s", what, reason)
 	return f, nil
 }
 

@@ -55,7 +55,7 @@ channel dep stable
   entry dep.v1
 `},
 			want:     []string{"a head-not-installable app/stable app.v1", "a head-not-installable dep/stable dep.v1"},
-			messages: []string{"(and 1 more fact)", "which nothing satisfies"},
+			messages: []string{"alone:\n- bundle app.v1 requires olm.package.required dep >=1.0.0, satisfied only by dep.v1", "which nothing satisfies"},
 		},
 		{
 			name:   "only provider skipped or deprecated",
@@ -96,7 +96,7 @@ channel b stable
   entry b.v1
 `},
 			want:     []string{"a head-not-installable app/stable app.v1"},
-			messages: []string{"(and 2 more facts)"},
+			messages: []string{"\n- at most one provider of API example.com/v1 Widget can be installed"},
 			explain:  []string{"at most one provider of API example.com/v1 Widget can be installed: a.v1 (channel stable, catalog olm/a) and b.v1"},
 		},
 		{
@@ -183,7 +183,7 @@ channel dep stable
 	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text.String(), "because:\n          - bundle app.v1 requires olm.package.required") {
+	if !strings.Contains(text.String(), "alone:\n          - bundle app.v1 requires olm.package.required") {
 		t.Errorf("text output lacks the explanation:\n%s", text.String())
 	}
 }

@@ -4,14 +4,15 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/sextantdev/sextant/graph"
 )
 
 // WriteText writes the report for people: per catalog, a summary line, the
-// findings grouped by package (each with its channel and bundle, and the
-// facts of installability findings indented below it when there are
-// several), a summary of the upgrade paths and the counts per code. It
+// findings grouped by package (each with its channel and bundle; the
+// further lines of a message, such as the facts of an installability
+// finding, indented below it), a summary of the upgrade paths and the counts per code. It
 // returns the first write error.
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
@@ -52,11 +53,11 @@ func (r *Report) WriteText(w io.Writer) error {
 			if obj != "" {
 				obj = " " + obj
 			}
-			fmt.Fprintf(bw, "  %-7s %s%s: %s\n", SeverityName(f.Severity), f.Code, obj, f.Message)
-			if e := f.Explanation; e != nil && len(e.Facts) > 1 {
-				bw.WriteString("          because:\n")
-				for i := range e.Facts {
-					fmt.Fprintf(bw, "          - %s\n", e.Facts[i].String())
+			first, rest, _ := strings.Cut(f.Message, "\n")
+			fmt.Fprintf(bw, "  %-7s %s%s: %s\n", SeverityName(f.Severity), f.Code, obj, first)
+			if rest != "" {
+				for _, line := range strings.Split(rest, "\n") {
+					fmt.Fprintf(bw, "          %s\n", line)
 				}
 			}
 		}
