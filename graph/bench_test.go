@@ -89,3 +89,19 @@ func BenchmarkLoadFileCommunityIndex(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeYAML decodes the YAML fixture: the YAML path converts each
+// document with sigs.k8s.io/yaml and is much slower per byte than JSON.
+func BenchmarkDecodeYAML(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join("testdata", "decode", "etcd.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Decode(bytes.NewReader(data), "etcd.yaml"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"testing/iotest"
 
 	"github.com/sextantdev/sextant/graph/internal/jsonscan"
 )
@@ -521,6 +522,11 @@ func TestDecodeEmptyAndIOErrors(t *testing.T) {
 	_, err = Load(filepath.Join("testdata", "decode", "no-such-dir"))
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("Load of a missing path: %v", err)
+	}
+	boom := errors.New("boom")
+	_, err = Decode(iotest.ErrReader(boom), "r")
+	if !errors.As(err, &de) || de.File != "r" || !errors.Is(err, boom) {
+		t.Errorf("Decode of a failing reader: %v", err)
 	}
 }
 
