@@ -169,11 +169,22 @@ func (p *Package) Channel(name string, entries ...graph.Entry) *Package {
 
 // Bundle adds an olm.bundle of the package with its version (the
 // olm.package property) and returns it. Unless Bundle.In names channels, it
-// is an entry of the package's default channel.
+// is an entry of the package's default channel. Each call adds a bundle:
+// use Lookup to find one added before.
 func (p *Package) Bundle(name, version string) *Bundle {
 	b := &Bundle{pkg: p, name: name, version: version}
 	p.bundles = append(p.bundles, b)
 	return b
+}
+
+// Lookup returns the bundle named name added by Bundle, or nil.
+func (p *Package) Lookup(name string) *Bundle {
+	for _, b := range p.bundles {
+		if b.name == name {
+			return b
+		}
+	}
+	return nil
 }
 
 // DeprecatePackage adds an olm.deprecations entry for the whole package.
