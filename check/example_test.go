@@ -77,3 +77,40 @@ func ExampleReport_WriteText() {
 	//   warning downgrade-edge                   1
 	//
 }
+
+// Installability resolves each bundle on an empty cluster; a failure carries
+// the resolver's facts, as text in the message and as data in Explanation.
+func Example_installability() {
+	b := graph.NewBuilder()
+	b.AddPackage("widget", "stable")
+	err := b.AddBundle("widget.v1.0.0", "widget", "quay.io/widget:1.0.0",
+		graph.PackageProperty("widget", "1.0.0"),
+		graph.RequiredPackageProperty("gizmo", ">=2.0.0"))
+	if err != nil {
+		panic(err)
+	}
+	b.AddChannel("widget", "stable", graph.Entry{Name: "widget.v1.0.0"})
+	b.AddPackage("gizmo", "stable")
+	if err := b.AddBundle("gizmo.v1.5.0", "gizmo", "quay.io/gizmo:1.5.0", graph.PackageProperty("gizmo", "1.5.0")); err != nil {
+		panic(err)
+	}
+	b.AddChannel("gizmo", "stable", graph.Entry{Name: "gizmo.v1.5.0"})
+	cat, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	rep, err := check.Run(context.Background(), []check.Input{{Name: "mine", Catalog: cat}},
+		check.Options{Checks: []check.Check{check.Installability}})
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range rep.Findings {
+		fmt.Println(f)
+		for _, fact := range f.Explanation.Facts {
+			fmt.Printf("fact %s: %s %s\n", fact.Kind, fact.Property, fact.Requirement)
+		}
+	}
+	// Output:
+	// error head-not-installable widget/stable widget.v1.0.0: "widget.v1.0.0", the head of channel "stable", cannot be installed on an empty cluster from this catalog alone: bundle widget.v1.0.0 requires olm.package.required gizmo >=2.0.0, which nothing satisfies
+	// fact requirement: olm.package.required gizmo >=2.0.0
+}
