@@ -288,6 +288,20 @@ type runner struct {
 	// findings[i] holds the findings of inputs[i], unsorted.
 	findings [][]Finding
 	paths    [][]PathStats
+
+	setsOnce sync.Once
+	sets     []candidateSet // per input, for the Catalogs check
+}
+
+// candidateSets returns the candidate set of every input, computed once.
+func (r *runner) candidateSets() []candidateSet {
+	r.setsOnce.Do(func() {
+		r.sets = make([]candidateSet, len(r.inputs))
+		for i, in := range r.inputs {
+			r.sets[i] = newCandidateSet(in.Catalog)
+		}
+	})
+	return r.sets
 }
 
 // job is one unit of work of the worker pool; it returns findings for the
@@ -395,7 +409,7 @@ func (r *runner) catalogJobs(ci int, in Input) ([]job, error) {
 	}
 	if r.opts.enabled(Catalogs) && len(r.inputs) > 1 {
 		jobs = append(jobs, job{ci, func(context.Context) ([]Finding, *PathStats, error) {
-			return otherCatalogs(r.inputs, ci), nil, nil
+			return otherCatalogs(r.inputs, r.candidateSets(), ci), nil, nil
 		}})
 	}
 	if r.opts.enabled(Installability) {

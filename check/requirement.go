@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
@@ -161,32 +160,32 @@ func describeConstraint(c graph.Constraint) string {
 	return word + "(" + strings.Join(parts, ", ") + ")"
 }
 
-// isCandidate reports whether the resolver may select b to meet a
-// requirement: it is not deprecated and, in some channel of its package, it
-// is on the replacement chain from the head and no entry skips it (OLM's
-// chain walk).
-func isCandidate(cat *graph.Catalog, b *graph.Bundle) bool {
-	if b.Deprecated {
-		return false
-	}
-	p := cat.Package(b.Package)
-	if p == nil {
-		return false
-	}
-	for _, name := range b.Channels {
-		if c := p.Channel(name); c != nil && !c.IsSkipped(b.Name) && slices.Contains(c.Chain(), b.Name) {
-			return true
+// candidateSet holds the bundles of a catalog that the resolver may select
+// to meet a requirement: not deprecated and, in some channel of their
+// package, on the replacement chain from the head and skipped by no entry
+// (OLM's chain walk).
+type candidateSet map[*graph.Bundle]bool
+
+func newCandidateSet(cat *graph.Catalog) candidateSet {
+	s := candidateSet{}
+	for _, p := range cat.Packages() {
+		for _, c := range p.Channels {
+			for _, name := range c.Chain() {
+				if b := p.Bundle(name); b != nil && !b.Deprecated && !c.IsSkipped(name) {
+					s[b] = true
+				}
+			}
 		}
 	}
-	return false
+	return s
 }
 
 // satisfiers returns the candidates of cat, outside the requirer's package,
 // that meet req.
-func satisfiers(cat *graph.Catalog, requirer *graph.Bundle, req requirement) []*graph.Bundle {
+func satisfiers(cat *graph.Catalog, cands candidateSet, requirer *graph.Bundle, req requirement) []*graph.Bundle {
 	var out []*graph.Bundle
 	for _, b := range req.candidates(cat) {
-		if b.Package != requirer.Package && isCandidate(cat, b) {
+		if b.Package != requirer.Package && cands[b] {
 			out = append(out, b)
 		}
 	}
@@ -195,18 +194,19 @@ func satisfiers(cat *graph.Catalog, requirer *graph.Bundle, req requirement) []*
 
 // otherCatalogs reports the requirements of catalog inputs[ci] that no
 // candidate of that catalog satisfies and some other input's candidates do.
-// A candidate is a bundle the resolver could select for the requirement:
-// see isCandidate.
-func otherCatalogs(inputs []Input, ci int) []Finding {
+// sets[i] is the candidate set of inputs[i]: see candidateSet. The
+// requirements checked are those of the bundles installability checks:
+// every bundle in a channel without the olm.deprecated property.
+func otherCatalogs(inputs []Input, sets []candidateSet, ci int) []Finding {
 	cat := inputs[ci].Catalog
 	var fs []Finding
 	for _, p := range cat.Packages() {
 		for _, b := range p.Bundles {
-			if !isCandidate(cat, b) {
-				continue
+			if len(b.Channels) == 0 || b.Deprecated {
+				continue // as installability: not checked
 			}
 			for _, req := range requirements(b) {
-				if len(satisfiers(cat, b, req)) > 0 {
+				if len(satisfiers(cat, sets[ci], b, req)) > 0 {
 					continue
 				}
 				var where []string
@@ -214,7 +214,7 @@ func otherCatalogs(inputs []Input, ci int) []Finding {
 					if j == ci {
 						continue
 					}
-					if s := satisfiers(other.Catalog, b, req); len(s) > 0 {
+					if s := satisfiers(other.Catalog, sets[j], b, req); len(s) > 0 {
 						names := make([]string, len(s))
 						for k, x := range s {
 							names[k] = x.Name
