@@ -3,6 +3,7 @@ package constraints
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -67,6 +68,23 @@ func (p *Problem[V, R]) list(vs []V) (lo, hi int32) {
 
 func (p *Problem[V, R]) add(c con[V, R]) {
 	p.cons = append(p.cons, c)
+}
+
+// Grow reserves room for about vars more variables and constraints more
+// constraints, so that adding them does not reallocate. It is only an
+// optimisation: callers that know the size of their problem save the
+// repeated growth of the variable index.
+func (p *Problem[V, R]) Grow(vars, constraints int) {
+	if vars > 0 {
+		if len(p.index) == 0 {
+			p.index = make(map[V]int32, vars)
+		}
+		p.vars = slices.Grow(p.vars, vars)
+	}
+	if constraints > 0 {
+		p.cons = slices.Grow(p.cons, constraints)
+		p.ints = slices.Grow(p.ints, 2*constraints)
+	}
 }
 
 // Var declares v (a no-op if already known).

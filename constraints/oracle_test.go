@@ -262,6 +262,28 @@ func TestAgainstOracle(t *testing.T) {
 	}
 }
 
+// TestAgainstOracleFallback runs part of the comparison with the engine
+// handing over to gini at the first dead end, to check that path too.
+func TestAgainstOracleFallback(t *testing.T) {
+	total := 20_000
+	if testing.Short() {
+		total = 1_000
+	}
+	defer constraints.SetFallbackAfter(constraints.SetFallbackAfter(-1 << 30))
+	for seed := range total {
+		r := rand.New(rand.NewPCG(uint64(seed), 5))
+		var p *constraints.Problem[int, int]
+		if seed%2 == 0 {
+			p = layeredProblem(r)
+		} else {
+			p = randomProblem(r)
+		}
+		if err := check(p); err != nil {
+			t.Fatalf("seed %d: %v\n%s", seed, err, describe(p))
+		}
+	}
+}
+
 // FuzzSolve decodes a problem from the fuzz input and compares the solver
 // with the oracle.
 func FuzzSolve(f *testing.F) {

@@ -11,6 +11,9 @@ import (
 	"github.com/go-air/gini/z"
 )
 
+// errFallback makes the engine search hand over to gini.
+var errFallback = errors.New("constraints: fallback")
+
 // errInternal marks a broken solver invariant; it is a bug if ever seen.
 var errInternal = errors.New("constraints: internal error")
 
@@ -30,6 +33,9 @@ type choice struct {
 	a, b int32
 	next int32 // first candidate not yet rejected
 	by   int32 // stack entry whose assumption enqueued the choice, -1 for Mandatory
+	// blame is the latest stack entry that the rejection of the
+	// candidates before next depends on, -1 for none (engine search).
+	blame int32
 }
 
 // entry is one processed choice on the search stack.
@@ -47,7 +53,8 @@ type solver[V comparable, R any] struct {
 	nv int32 // real variables: solver variables 1..nv
 	nc int32 // constraints: activation variables nv+1..nv+nc when acts
 
-	acts bool // clauses carry activation literals (for cores)
+	acts bool    // clauses carry activation literals (for cores)
+	e    *engine // the propagation engine, or nil when gini searches
 
 	actBase z.Var   // first activation variable
 	only    []int32 // the constraints encoded, nil for all
@@ -83,9 +90,16 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("constraints: solve not started: %w", err)
 	}
-	s := newSolver(ctx, p, false, nil)
+	s := newSolver(ctx, p, modeEngine, nil)
 	s.encode()
-	sat, err := s.search()
+	sat, err := s.searchFast()
+	if err == errFallback {
+		// Too much backtracking for plain propagation: let gini's
+		// clause learning search the same tree.
+		s = newSolver(ctx, p, modeGini, nil)
+		s.encode()
+		sat, err = s.search()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +120,7 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 	}
 	// Cores need activation literals; satisfiable problems, the common
 	// case, are cheaper without them.
-	s = newSolver(ctx, p, true, nil)
+	s = newSolver(ctx, p, modeActs, nil)
 	s.encode()
 	core, err := s.core()
 	if err != nil {
@@ -119,7 +133,15 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 	return nil, e
 }
 
-func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts bool, only []int32) *solver[V, R] {
+// Solver modes.
+const (
+	modeEngine = iota // search with the engine
+	modeGini          // search with gini (fallback)
+	modeActs          // gini with one activation literal per constraint (cores)
+)
+
+func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode int, only []int32) *solver[V, R] {
+	acts := mode == modeActs
 	nv, nc := int32(len(p.vars)), int32(len(p.cons))
 	s := &solver[V, R]{
 		p:    p,
@@ -159,7 +181,7 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts 
 		}
 	} else if acts {
 		s.top += z.Var(nc)
-	} else {
+	} else if mode == modeGini {
 		s.top++ // the single activation literal
 	}
 	// Estimate auxiliary variables and literals to size gini once.
@@ -182,11 +204,18 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], acts 
 	// gini preallocates per-literal watch lists up to its capacity hint
 	// but grows lazily beyond it: start small and grow once to the
 	// largest variable with a tautology (which gini drops).
-	s.g = gini.NewVc(0, lits/4+16) // gini reserves 5 literals per unit of hint
-	maxVar := (s.top + z.Var(aux) + 1).Pos()
-	s.g.Add(maxVar)
-	s.g.Add(maxVar.Not())
-	s.g.Add(z.LitNull)
+	if mode == modeEngine {
+		s.e = &engine{
+			start: make([]int32, 1, len(p.cons)+aux+1),
+			lits:  make([]z.Lit, 0, lits),
+		}
+	} else {
+		s.g = gini.NewVc(0, lits/4+16) // gini reserves 5 literals per unit of hint
+		maxVar := (s.top + z.Var(aux) + 1).Pos()
+		s.g.Add(maxVar)
+		s.g.Add(maxVar.Not())
+		s.g.Add(z.LitNull)
+	}
 	s.mark = make([]uint32, nv)
 	s.clause = make([]z.Lit, 0, 16)
 	if len(p.nodes) > 0 {
@@ -268,10 +297,13 @@ func (p *Problem[V, R]) size(x int32) int {
 // head starts the clause of constraint j: its negated activation literal
 // when the solver has them.
 func (s *solver[V, R]) head(j int) []z.Lit {
-	if s.acts {
+	switch {
+	case s.acts:
 		return append(s.clause[:0], s.act(j).Not())
+	case s.e == nil:
+		return append(s.clause[:0], s.act(0).Not())
 	}
-	return append(s.clause[:0], s.act(0).Not())
+	return s.clause[:0]
 }
 
 func (s *solver[V, R]) fresh() z.Var {
@@ -281,6 +313,10 @@ func (s *solver[V, R]) fresh() z.Var {
 
 // flush adds s.clause to gini.
 func (s *solver[V, R]) flush() {
+	if s.e != nil {
+		s.e.add(s.clause)
+		return
+	}
 	for _, m := range s.clause {
 		s.g.Add(m)
 	}
@@ -551,13 +587,13 @@ func (s *solver[V, R]) enqueue(x, by int32) {
 	nd := p.nodes[x]
 	switch nd.op {
 	case OpOneOf:
-		s.q = append(s.q, choice{kind: cVars, a: nd.lo, b: nd.hi, by: by})
+		s.q = append(s.q, choice{kind: cVars, a: nd.lo, b: nd.hi, by: by, blame: -1})
 	case OpAll:
 		for _, k := range p.kids[nd.lo:nd.hi] {
 			s.enqueue(k, by)
 		}
 	case OpAny:
-		s.q = append(s.q, choice{kind: cAny, a: x, by: by})
+		s.q = append(s.q, choice{kind: cAny, a: x, by: by, blame: -1})
 	}
 }
 
@@ -579,7 +615,7 @@ func (s *solver[V, R]) push(c choice, i int32, v z.Var) {
 		for _, j := range s.adj[s.adjOff[x]:s.adjOff[x+1]] {
 			cj := &s.p.cons[j]
 			if cj.kind == KindDependency {
-				s.q = append(s.q, choice{kind: cVars, a: cj.lo, b: cj.hi, by: by})
+				s.q = append(s.q, choice{kind: cVars, a: cj.lo, b: cj.hi, by: by, blame: -1})
 			} else {
 				s.enqueue(cj.root, by)
 			}
@@ -601,7 +637,11 @@ func (s *solver[V, R]) pop(advance bool) int {
 	s.stack = s.stack[:len(s.stack)-1]
 	r := 0
 	if e.v != 0 {
-		r = s.g.Untest()
+		if s.e != nil {
+			s.e.untest()
+		} else {
+			r = s.g.Untest()
+		}
 		s.level[e.v] = -1
 		if int32(e.v) <= s.nv {
 			s.chosen[e.v-1] = false
@@ -615,9 +655,18 @@ func (s *solver[V, R]) pop(advance bool) int {
 	if advance && e.cand >= 0 {
 		s.q[s.qh].next = e.cand + 1
 	} else {
-		s.q[s.qh].next = 0
+		s.q[s.qh].next, s.q[s.qh].blame = 0, -1
 	}
 	return r
+}
+
+// resetHead forgets the rejected candidates of the choice at the queue head
+// (if it was resumed after a backjump and failed again): once the search
+// moves further back, it starts afresh.
+func (s *solver[V, R]) resetHead() {
+	if s.qh < int32(len(s.q)) {
+		s.q[s.qh].next, s.q[s.qh].blame = 0, -1
+	}
 }
 
 // whyLevel returns the latest stack entry among gini's failed assumptions
@@ -637,6 +686,7 @@ func (s *solver[V, R]) whyLevel() int32 {
 // fail, and retries its choice with the next candidate. It reports false
 // when the constraints alone turn out to be unsatisfiable.
 func (s *solver[V, R]) backjump(k int32) bool {
+	s.resetHead()
 	for k >= 0 {
 		for int32(len(s.stack)) > k+1 {
 			s.pop(false)
@@ -750,7 +800,7 @@ func (s *solver[V, R]) search() (bool, error) {
 	s.stack = make([]entry, 0, cap(s.q))
 	for j := range p.cons {
 		if c := &p.cons[j]; c.kind == KindMandatory {
-			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
+			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1, blame: -1})
 		}
 	}
 	for {
@@ -845,7 +895,7 @@ func (s *solver[V, R]) core() ([]int32, error) {
 	if s.only == nil && len(set) < int(s.nc) {
 		// Shrink within the failed constraints only, in a solver that
 		// knows nothing else: each call is then tiny.
-		sub := newSolver(s.ctx, s.p, true, set)
+		sub := newSolver(s.ctx, s.p, modeActs, set)
 		sub.encode()
 		return sub.core()
 	}
