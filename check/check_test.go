@@ -742,3 +742,43 @@ channel lib stable
 		t.Errorf("catalogs out of input order:\n%s", got)
 	}
 }
+
+func TestFilter(t *testing.T) {
+	cat := buildSpec(t, `
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0 requires-gvk=x/v1/Missing
+channel p stable
+  entry p.v2 replaces=p.v1 skipRange='<0.5.0'
+  entry p.v1
+`)
+	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var codes []string
+	for _, f := range rep.Findings {
+		codes = append(codes, f.Code)
+	}
+	if want := []string{CodeHeadNotInstallable, CodeSkipRangeMatchesNothing}; !slices.Equal(codes, want) {
+		t.Fatalf("codes %q, want %q", codes, want)
+	}
+	for _, tc := range []struct {
+		min  graph.Severity
+		want int
+	}{{graph.SeverityInfo, 2}, {graph.SeverityWarning, 1}, {graph.SeverityError, 1}} {
+		f := rep.Filter(tc.min)
+		if len(f.Findings) != tc.want || len(f.Catalogs[0].Counts) != tc.want {
+			t.Errorf("Filter(%s): %d findings, %d counts, want %d", tc.min, len(f.Findings), len(f.Catalogs[0].Counts), tc.want)
+		}
+	}
+	if len(rep.Findings) != 2 || len(rep.Catalogs[0].Counts) != 2 {
+		t.Error("Filter modified the report")
+	}
+	if m, ok := rep.Max(); !ok || m != graph.SeverityError {
+		t.Errorf("Max = %v, %v; want error, true", m, ok)
+	}
+	if len(rep.Errors()) != 1 {
+		t.Errorf("Errors() = %v", rep.Errors())
+	}
+}
