@@ -3,6 +3,8 @@ package resolvertest
 import (
 	"strings"
 	"testing"
+
+	"github.com/sextantdev/sextant/resolver"
 )
 
 // Diff compares two texts line by line. It returns "" when they are equal,
@@ -69,4 +71,12 @@ func CheckText(t testing.TB, got, want string) bool {
 		return false
 	}
 	return true
+}
+
+// CheckResult reports an error on t, with a diff, when the result of
+// Resolver.Resolve, rendered by FormatResult, differs from want. It returns
+// whether they are equal.
+func CheckResult(t testing.TB, plan *resolver.Plan, err error, want string) bool {
+	t.Helper()
+	return CheckText(t, FormatResult(plan, err), want)
 }

@@ -335,6 +335,24 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+func TestCheckResult(t *testing.T) {
+	r, err := resolver.New([]resolver.Catalog{community().MustBuild(t)}, resolver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := resolvertest.NewState("operators")
+	s.Subscribe("a", "a")
+	plan, err := r.Resolve(context.Background(), "operators", s.State())
+	want := "namespace operators: 1 step(s)\n1. install a.v3 3.0.0 (package a, channel stable, catalog olm/community): subscription a\n"
+	if !resolvertest.CheckResult(t, plan, err, want) {
+		return
+	}
+	f := run(func(tb testing.TB) { resolvertest.CheckResult(tb, plan, err, "namespace operators: 0 step(s)\n") })
+	if got := f.text(); !strings.Contains(got, "- namespace operators: 0 step(s)\n+ namespace operators: 1 step(s)\n+ 1. install a.v3") {
+		t.Errorf("CheckResult reported %q", got)
+	}
+}
+
 func TestCheckText(t *testing.T) {
 	f := run(func(tb testing.TB) {
 		if resolvertest.CheckText(tb, "a\nb\n", "a\nc\n") {

@@ -51,10 +51,10 @@ func (f optionFunc) apply(c *config) { f(c) }
 //	resolvertest.RunDir(t, "testdata/scenarios", resolvertest.Update(*update))
 func Update(on bool) Option { return optionFunc(func(c *config) { c.update = on }) }
 
-// ScenarioOptions is the content of a scenario's options.yaml. Every field
+// scenarioOptions is the content of a scenario's options.yaml. Every field
 // is optional; the zero value resolves DefaultNamespace with the resolver's
-// defaults.
-type ScenarioOptions struct {
+// defaults. Keep the package documentation in step with it.
+type scenarioOptions struct {
 	// Namespace is the namespace resolved (DefaultNamespace when empty).
 	Namespace string `json:"namespace,omitempty"`
 	// GlobalNamespace is the global catalog namespace
@@ -73,7 +73,7 @@ type ScenarioOptions struct {
 type scenario struct {
 	path    string
 	archive *txtar.Archive
-	opts    ScenarioOptions
+	opts    scenarioOptions
 	// catalogs holds, per catalog, its files (archive names).
 	catalogs map[resolver.CatalogKey][]txtar.File
 	cluster  *txtar.File
