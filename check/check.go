@@ -50,11 +50,12 @@ const (
 	// version, skipRanges that match nothing, replaces/skips that name a
 	// bundle of another package.
 	Direction Check = "direction"
-	// Deprecations checks olm.deprecations entries and deprecated default
-	// channel heads.
+	// Deprecations checks whether a package's default channel, or that
+	// channel's head, is deprecated while the package is not. (Deprecation
+	// entries that name nothing are structural findings.)
 	Deprecations Check = "deprecations"
 	// Catalogs checks, when several catalogs are given, which requirements
-	// only another catalog satisfies.
+	// only another catalog's candidates satisfy.
 	Catalogs Check = "catalogs"
 	// Installability resolves, for every bundle of every channel, a
 	// subscription asking for exactly that bundle (startingCSV) on an empty

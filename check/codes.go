@@ -28,8 +28,10 @@ const (
 	// bundle, or nothing.
 	CodeDefaultChannelHeadDeprecated = "default-channel-head-deprecated"
 	// CodeSatisfiedByOtherCatalog (info): with several catalogs, a
-	// requirement of a bundle that no bundle of its own catalog satisfies
-	// and another catalog does. The bundle's installability finding, if
+	// requirement of a bundle that no candidate of its own catalog meets and
+	// another catalog's candidates do. Candidates are the bundles the
+	// resolver may select: not deprecated, on the replacement chain of a
+	// channel, skipped by no entry. The bundle's installability finding, if
 	// any, says it cannot be installed from its catalog alone; this finding
 	// says where the requirement can be met.
 	CodeSatisfiedByOtherCatalog = "satisfied-by-other-catalog"

@@ -15,6 +15,7 @@ import (
 // Explanation says why a bundle cannot be installed: the resolver's minimal
 // set of facts, or, when resolution stopped before solving (a candidate's
 // channel without a single head, an olm.constraint cel rule), its error.
+// The checked catalog appears in facts as the catalog "olm/<Input.Name>".
 type Explanation struct {
 	// Facts is the resolver's conflict (resolver.ConflictError.Facts) minus
 	// the facts about the synthetic subscription that asks for the bundle:
