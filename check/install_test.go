@@ -118,6 +118,18 @@ channel dep stable
 			messages: []string{`has 2 heads`},
 		},
 		{
+			name:   "cel constraint",
+			reason: "the resolver does not evaluate cel rules: the explanation is its error",
+			specs: []string{`
+package app stable
+bundle app app.v1 1.0.0 'constraint={"failureMessage":"needs arch","cel":{"rule":"properties.exists(p, p.type == \"arch\")"}}'
+channel app stable
+  entry app.v1
+`},
+			want:     []string{"a head-not-installable app/stable app.v1"},
+			messages: []string{"cel rule"},
+		},
+		{
 			name:   "head of a channel with two heads",
 			reason: "a startingCSV needs no channel order: both heads install",
 			specs: []string{`
