@@ -768,7 +768,8 @@ func (d *decoder) decodeYAML(data []byte) {
 		d.doc = &pos
 		j, err := yamlToJSON(doc.text)
 		if err != nil {
-			d.errs = append(d.errs, yamlError(pos, doc.firstLine, err))
+			lastLine := doc.firstLine + bytes.Count(bytes.TrimRight(doc.text, " \t\r\n"), newline)
+			d.errs = append(d.errs, yamlError(pos, doc.firstLine, lastLine, err))
 			continue
 		}
 		j = bytes.TrimSpace(j)
@@ -798,15 +799,16 @@ func yamlToJSON(doc []byte) (j []byte, err error) {
 }
 
 // yamlError makes a DecodeError of a YAML syntax error, moving the line the
-// YAML library names (relative to the document) to the file.
-func yamlError(pos Position, firstLine int, err error) *DecodeError {
+// YAML library names (relative to the document) to the file; past the end
+// of the document it names the document's last line.
+func yamlError(pos Position, firstLine, lastLine int, err error) *DecodeError {
 	msg := err.Error()
 	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
 	msg = strings.TrimPrefix(msg, "yaml: ")
 	if rest, ok := strings.CutPrefix(msg, "line "); ok {
 		if n, after, ok := strings.Cut(rest, ":"); ok {
 			if l, err := strconv.Atoi(n); err == nil {
-				pos.Line = firstLine + l - 1
+				pos.Line = min(firstLine+l-1, lastLine)
 				msg = strings.TrimSpace(after)
 			}
 		}

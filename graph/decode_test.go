@@ -560,3 +560,40 @@ func TestDecodeConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeErrorsGolden decodes each file of testdata/decode/errors and
+// compares the error text with the file's .golden companion (-update
+// rewrites them).
+func TestDecodeErrorsGolden(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "decode", "errors", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, file := range files {
+		if strings.HasSuffix(file, ".golden") {
+			continue
+		}
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			_, err := LoadFile(file)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			checkErrorTypes(t, err)
+			got := []byte(filepath.ToSlash(err.Error()) + "\n")
+			golden := file + ".golden"
+			if updating() {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("errors differ from %s (run with -update to accept):\n--- got ---\n%s--- want ---\n%s", golden, got, want)
+			}
+		})
+	}
+}

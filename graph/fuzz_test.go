@@ -21,7 +21,7 @@ import (
 //   - the YAML form of the encoded catalog decodes to the same model as its
 //     JSON form.
 func FuzzDecode(f *testing.F) {
-	for _, name := range []string{"etcd.json", "etcd.yaml", "bad.json", "dir/a.json", "dir/sub/b.yaml"} {
+	for _, name := range []string{"etcd.json", "etcd.yaml", "bad.json", "dir/a.json", "dir/sub/b.yaml", "errors/pretty-truncated.json", "errors/documents.yaml"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "decode", name))
 		if err != nil {
 			f.Fatal(err)
