@@ -782,3 +782,14 @@ channel p stable
 		t.Errorf("Errors() = %v", rep.Errors())
 	}
 }
+
+func TestRunNothing(t *testing.T) {
+	rep, err := Run(t.Context(), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := json.Marshal(rep)
+	if string(data) != `{"findings":[],"catalogs":[]}` {
+		t.Errorf("empty report %s", data)
+	}
+}
