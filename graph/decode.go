@@ -198,10 +198,14 @@ func (d *decoder) parseRange(text string) Range {
 	return r
 }
 
-// decodeFile decodes one file's contents (already decompressed).
+// decodeFile decodes one file's contents (already decompressed). data is
+// the decoder's to keep: it is never modified, except that a leading UTF-8
+// byte order mark is blanked out (so that offsets stay those of the file).
 func (d *decoder) decodeFile(name string, data []byte) {
 	d.file = name
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		copy(data, "   ")
+	}
 	i := 0
 	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
 		i++
@@ -224,7 +228,11 @@ func (d *decoder) decodeJSON(data []byte) {
 	for !s.AtEnd() {
 		start := s.Pos
 		if c := data[start]; c != '{' {
-			d.errorAt(start, "", fmt.Errorf("top-level value is %s, want an object", jsonscan.Kind(c)))
+			if k := jsonscan.Kind(c); k != "not a JSON value" {
+				d.errorAt(start, "", fmt.Errorf("top-level value is %s, want an object", k))
+			} else {
+				d.errorAt(start, "", fmt.Errorf("invalid character %q at top level, want an object", data[start:start+1]))
+			}
 			if err := s.Skip(); err != nil {
 				s.Pos = resync(data, start+1)
 			}

@@ -457,8 +457,8 @@ func TestDecodeErrors(t *testing.T) {
 		},
 		{
 			name: "top-level non-object",
-			in:   "{\"schema\":\"olm.package\",\"name\":\"a\"}\n[1,2]\n\"x\"\n",
-			want: []wantErr{{2, "", "top-level value is an array"}, {3, "", "top-level value is a string"}},
+			in:   "{\"schema\":\"olm.package\",\"name\":\"a\"}\n[1,2]\n\"x\"\n}\n",
+			want: []wantErr{{2, "", "top-level value is an array"}, {3, "", "top-level value is a string"}, {4, "", `invalid character "}" at top level`}},
 		},
 		{
 			name: "yaml errors",
@@ -508,13 +508,17 @@ func TestDecodeErrorsFixture(t *testing.T) {
 }
 
 func TestDecodeEmptyAndIOErrors(t *testing.T) {
-	for _, in := range []string{"", " \n\t", "# only a comment\n---\n"} {
+	c, err := Decode(strings.NewReader("\xef\xbb\xbf{\"schema\":\"olm.package\",\"name\":\"a\"}"), "bom.json")
+	if err != nil || c.Package("a") == nil || c.Package("a").Pos.Offset != 3 {
+		t.Errorf("Decode with a byte order mark: %v", err)
+	}
+	for _, in := range []string{"", " \n\t", "# only a comment\n---\n", "\xef\xbb\xbf"} {
 		c, err := Decode(strings.NewReader(in), "empty")
 		if err != nil || len(c.Packages()) != 0 {
 			t.Errorf("Decode(%q) = %v, %v; want an empty catalog", in, c, err)
 		}
 	}
-	_, err := LoadFile(filepath.Join("testdata", "decode", "no-such-file.json"))
+	_, err = LoadFile(filepath.Join("testdata", "decode", "no-such-file.json"))
 	var de *DecodeError
 	if !errors.As(err, &de) || de.Offset != -1 || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("LoadFile of a missing file: %v", err)
