@@ -18,7 +18,8 @@ import (
 // decode → Encode → decode → Encode yields the same bytes twice. What the
 // model does not keep is not written: package icons and descriptions, bundle
 // relatedImages and unknown fields of known schemas. A package that had no
-// olm.package blob (see Builder.Build) gets none.
+// olm.package blob (see Builder.Build) gets none. A package with olm.deprecations
+// blobs gets one, even when they have no entries.
 //
 // Encode fails when a property value or an unknown blob is not valid JSON
 // (possible only for catalogs built in code), or when w fails.
@@ -84,7 +85,7 @@ func Encode(w io.Writer, c *Catalog) error {
 			}
 			e.end()
 		}
-		if len(p.Deprecations) > 0 {
+		if len(p.Deprecations) > 0 || len(p.depBlobs) > 0 {
 			e.start(SchemaDeprecations)
 			e.field("package", p.Name)
 			e.buf = append(e.buf, `,"entries":[`...)
