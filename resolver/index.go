@@ -25,6 +25,10 @@ type Resolver struct {
 	global   string
 	catalogs []*catalogIndex // sorted by key
 	byKey    map[CatalogKey]*catalogIndex
+	// gvks numbers every API a catalog bundle provides; gvkIDs is the
+	// inverse.
+	gvks   []graph.GVK
+	gvkIDs map[graph.GVK]int32
 }
 
 // catalogIndex is one catalog with the per-channel candidate lists that
@@ -52,6 +56,7 @@ type chanIndex struct {
 	ch        *graph.Channel
 	isDefault bool
 	cands     []*graph.Bundle
+	apis      [][]int32        // per candidate: the numbers of the APIs it provides
 	pos       map[string]int32 // candidate name → index in cands
 	err       error            // no single head: the channel has no order
 }
@@ -87,21 +92,33 @@ func New(catalogs []Catalog, opts Options) (*Resolver, error) {
 	slices.SortFunc(r.catalogs, func(a, b *catalogIndex) int {
 		return cmp.Or(cmp.Compare(a.key.Namespace, b.key.Namespace), cmp.Compare(a.key.Name, b.key.Name))
 	})
+	r.gvkIDs = map[graph.GVK]int32{}
 	for i, ci := range r.catalogs {
 		ci.ord = i
-		ci.index()
+		ci.index(r)
 	}
 	return r, nil
 }
 
-func (ci *catalogIndex) index() {
+// gvkID numbers an API.
+func (r *Resolver) gvkID(g graph.GVK) int32 {
+	id, ok := r.gvkIDs[g]
+	if !ok {
+		id = int32(len(r.gvks))
+		r.gvks = append(r.gvks, g)
+		r.gvkIDs[g] = id
+	}
+	return id
+}
+
+func (ci *catalogIndex) index(r *Resolver) {
 	pkgs := ci.cat.Packages()
 	ci.pkgs = make(map[string]*pkgIndex, len(pkgs))
 	for _, p := range pkgs {
 		pi := &pkgIndex{cat: ci, pkg: p, byName: make(map[string]*chanIndex, len(p.Channels))}
 		for _, ch := range p.Channels {
 			x := &chanIndex{pkg: pi, ch: ch, isDefault: ch.Name == p.DefaultChannel}
-			x.index(p)
+			x.index(r, p)
 			pi.byName[ch.Name] = x
 			if x.isDefault {
 				pi.channels = append([]*chanIndex{x}, pi.channels...)
@@ -113,7 +130,7 @@ func (ci *catalogIndex) index() {
 	}
 }
 
-func (x *chanIndex) index(p *graph.Package) {
+func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 	chain := x.ch.Chain()
 	if chain == nil {
 		heads := x.ch.Heads()
@@ -138,6 +155,11 @@ func (x *chanIndex) index(p *graph.Package) {
 		}
 		x.pos[name] = int32(len(x.cands))
 		x.cands = append(x.cands, b)
+		ids := make([]int32, len(b.Provides))
+		for i, g := range b.Provides {
+			ids[i] = r.gvkID(g)
+		}
+		x.apis = append(x.apis, ids)
 	}
 }
 

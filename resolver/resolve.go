@@ -28,7 +28,9 @@ const (
 // variable is a solver variable's identity: a comparable struct, never a
 // string. For varSubscription and varInstalled, idx indexes the resolution's
 // subscriptions or installed CSVs; for varBundle, ch and b name the channel
-// entry (the channel knows its catalog).
+// entry (the channel knows its catalog) and idx is the entry's position
+// among the channel's candidates (-1 for a startingCSV off the chain), a
+// function of ch and b.
 type variable struct {
 	kind varKind
 	idx  int32
@@ -542,26 +544,60 @@ func (res *resolution) expand(v variable) error {
 // all belong to one package needs no constraint of its own: the package's
 // already allows only one of them.
 func (res *resolution) uniqueness() {
-	type group struct {
-		pkg   string // the first provider's package ("" unknown)
-		multi bool   // providers of several packages (or unknown ones)
-		vars  []variable
+	// APIs are numbered: the resolver's numbers, then those only installed
+	// CSVs provide.
+	var extra map[graph.GVK]int32
+	var scratch []int32
+	// idsOf returns the numbers of the APIs v provides; the result is only
+	// valid until the next call and must not be modified.
+	idsOf := func(v variable) []int32 {
+		if v.kind == varBundle && v.idx >= 0 {
+			return v.ch.apis[v.idx]
+		}
+		buf := scratch[:0]
+		for _, g := range res.providesOf(v) {
+			id, ok := res.r.gvkIDs[g]
+			if !ok {
+				if id, ok = extra[g]; !ok {
+					if extra == nil {
+						extra = map[graph.GVK]int32{}
+					}
+					id = int32(len(res.r.gvks) + len(extra))
+					extra[g] = id
+				}
+			}
+			buf = append(buf, id)
+		}
+		scratch = buf
+		return buf
 	}
+	n := len(res.r.gvks) + len(res.installed)*8
+	first := make([]string, 0, n) // per API: the first provider's package
+	state := make([]uint8, 0, n)  // per API: 0 none, 1 one package, 2 several
 	byPkg := map[string][]variable{}
-	byGVK := map[graph.GVK]*group{}
+	multi := 0
 	for _, v := range res.vars {
 		pkg := res.pkgOf(v)
 		if pkg != "" {
 			byPkg[pkg] = append(byPkg[pkg], v)
 		}
-		for _, g := range res.providesOf(v) {
-			gr := byGVK[g]
-			if gr == nil {
-				byGVK[g] = &group{pkg: pkg, multi: pkg == ""}
-				continue
+		for _, id := range idsOf(v) {
+			if int(id) >= len(state) {
+				first = append(first, make([]string, int(id)+1-len(first))...)
+				state = append(state, make([]uint8, int(id)+1-len(state))...)
 			}
-			if !gr.multi && (pkg == "" || pkg != gr.pkg) {
-				gr.multi = true
+			switch state[id] {
+			case 0:
+				state[id], first[id] = 1, pkg
+				if pkg == "" {
+					state[id] = 2
+					multi++
+				}
+			case 1:
+				if pkg == "" || pkg != first[id] {
+					state[id] = 2
+					multi++
+				}
 			}
 		}
 	}
@@ -576,25 +612,36 @@ func (res *resolution) uniqueness() {
 		res.p.AtMost(reason{kind: FactOnePerPackage, pkg: k}, 1, byPkg[k]...)
 		res.nCons++
 	}
-	var gvks []graph.GVK
-	for k, gr := range byGVK {
-		if gr.multi {
-			gvks = append(gvks, k)
-		}
-	}
-	if len(gvks) == 0 {
+	if multi == 0 {
 		return
 	}
+	groups := map[int32][]variable{}
 	for _, v := range res.vars {
-		for _, g := range res.providesOf(v) {
-			if gr := byGVK[g]; gr.multi {
-				gr.vars = append(gr.vars, v)
+		for _, id := range idsOf(v) {
+			if state[id] == 2 {
+				groups[id] = append(groups[id], v)
 			}
 		}
 	}
+	gvks := make([]graph.GVK, 0, len(groups))
+	byGVK := make(map[graph.GVK][]variable, len(groups))
+	for id, vs := range groups {
+		var g graph.GVK
+		if int(id) < len(res.r.gvks) {
+			g = res.r.gvks[id]
+		} else {
+			for k, x := range extra {
+				if x == id {
+					g = k
+				}
+			}
+		}
+		gvks = append(gvks, g)
+		byGVK[g] = vs
+	}
 	slices.SortFunc(gvks, compareGVK)
 	for _, k := range gvks {
-		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: k}, 1, byGVK[k].vars...)
+		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: k}, 1, byGVK[k]...)
 		res.nCons++
 	}
 }
@@ -665,7 +712,7 @@ func (res *resolution) subscription(s *subNode) error {
 				continue
 			}
 			if b := x.pkg.pkg.Bundle(sub.StartingCSV); b != nil {
-				s.cands = append(s.cands, variable{kind: varBundle, ch: x, b: b})
+				s.cands = append(s.cands, variable{kind: varBundle, idx: int32(x.position(b.Name)), ch: x, b: b})
 			}
 		}
 		if len(s.cands) == 0 {
@@ -679,8 +726,8 @@ func (res *resolution) subscription(s *subNode) error {
 			return fmt.Errorf("subscription %q in namespace %q: catalog %s: %w", sub.Name, res.ns, x.pkg.cat.key, x.err)
 		}
 		if s.current == nil {
-			for _, b := range x.cands {
-				s.cands = append(s.cands, variable{kind: varBundle, ch: x, b: b})
+			for i, b := range x.cands {
+				s.cands = append(s.cands, variable{kind: varBundle, idx: int32(i), ch: x, b: b})
 			}
 			continue
 		}
@@ -713,7 +760,7 @@ func (res *resolution) successors(dst []variable, x *chanIndex, n *instNode) []v
 	}
 	for i, b := range x.cands {
 		if mark[i] {
-			dst = append(dst, variable{kind: varBundle, ch: x, b: b})
+			dst = append(dst, variable{kind: varBundle, idx: int32(i), ch: x, b: b})
 		}
 	}
 	return dst
@@ -798,10 +845,11 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, owner strin
 				if x.err != nil {
 					return nil, fmt.Errorf("%s: candidate %q: catalog %s: %w", res.describe(self), b.Name, ci.key, x.err)
 				}
-				if x.position(b.Name) < 0 {
+				pos := x.position(b.Name)
+				if pos < 0 {
 					continue
 				}
-				entries = append(entries, entry{variable{kind: varBundle, ch: x, b: b}, rank})
+				entries = append(entries, entry{variable{kind: varBundle, idx: int32(pos), ch: x, b: b}, rank})
 			}
 		}
 	}
@@ -818,7 +866,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, owner strin
 		return cmp.Or(
 			cmp.Compare(a.v.b.Package, b.v.b.Package),
 			cmp.Compare(a.v.ch.ch.Name, b.v.ch.ch.Name),
-			cmp.Compare(a.v.ch.position(a.v.b.Name), b.v.ch.position(b.v.b.Name)),
+			cmp.Compare(a.v.idx, b.v.idx),
 		)
 	})
 	for _, e := range entries {
