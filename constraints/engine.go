@@ -1,6 +1,10 @@
 package constraints
 
-import "github.com/go-air/gini/z"
+import (
+	"slices"
+
+	"github.com/go-air/gini/z"
+)
 
 // engine is a unit-propagation engine for the search: clauses, a trail of
 // assignments with one level per assumption, and explanations of conflicts
@@ -203,18 +207,6 @@ func (e *engine) explain(c int32, m z.Lit, f func(z.Var)) {
 // hands over to gini (a variable so that tests can force the fallback).
 var fallbackAfter = 1000
 
-// top2 tracks the two latest distinct stack entries of an explanation.
-type top2 struct{ k, rest int32 }
-
-func (t *top2) add(l int32) {
-	switch {
-	case l > t.k:
-		t.rest, t.k = t.k, l
-	case l < t.k && l > t.rest:
-		t.rest = l
-	}
-}
-
 // searchFast is search (see there) with the engine instead of gini: every
 // dead end is explained by propagation alone (the failed tests of the
 // choice's candidates, the entry that queued it, and the blame of the
@@ -237,12 +229,15 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 	s.stack = make([]entry, 0, cap(s.q))
 	for j := range p.cons {
 		if c := &p.cons[j]; c.kind == KindMandatory {
-			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1, blame: -1})
+			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
 		}
 	}
 	budget := fallbackAfter + len(p.cons)
-	var t top2
-	note := func(v z.Var) { t.add(s.level[v]) }
+	note := func(v z.Var) {
+		if l := s.level[v]; l >= 0 {
+			s.eset = append(s.eset, l)
+		}
+	}
 	for {
 		if s.done != nil {
 			if s.steps++; s.steps&63 == 0 {
@@ -261,9 +256,13 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 			s.push(c, -1, 0)
 			continue
 		}
-		t = top2{-1, -1}
-		t.add(c.by)
-		t.add(c.blame)
+		// The conflict set of this choice: the entry that queued it,
+		// the entries its rejected candidates depend on, and (below)
+		// those of each candidate's failed test.
+		s.eset = append(s.eset[:0], s.sets[c.blo:c.bhi]...)
+		if c.by >= 0 {
+			s.eset = append(s.eset, c.by)
+		}
 		accepted := false
 		for i, n := c.next, s.ncand(c); i < n; i++ {
 			v := s.cand(c, i)
@@ -279,21 +278,28 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 		if accepted {
 			continue
 		}
-		// Dead end: every path through the entries after t.k fails.
-		if t.k < 0 {
+		// Dead end: the entries of the conflict set cannot all stay, so
+		// the latest one, k, is refuted by the others; every path
+		// between them fails too.
+		if len(s.eset) == 0 {
 			return false, nil
 		}
-		if budget--; budget < 0 {
+		if budget--; budget < 0 || len(s.sets) > 1<<22 {
 			return false, errFallback
 		}
+		slices.Sort(s.eset)
+		s.eset = slices.Compact(s.eset)
+		k := s.eset[len(s.eset)-1]
+		rest := s.eset[:len(s.eset)-1]
 		s.resetHead()
-		for int32(len(s.stack)) > t.k+1 {
+		for int32(len(s.stack)) > k+1 {
 			s.pop(false)
 		}
 		s.pop(true)
-		// The candidates of the resumed choice rejected so far were
-		// refuted by entries up to t.rest.
 		h := &s.q[s.qh]
-		h.blame = max(h.blame, t.rest)
+		lo := int32(len(s.sets))
+		s.sets = append(s.sets, s.sets[h.blo:h.bhi]...)
+		s.sets = append(s.sets, rest...)
+		h.blo, h.bhi = lo, int32(len(s.sets))
 	}
 }

@@ -130,6 +130,60 @@ func layeredProblem(r source) *constraints.Problem[int, int] {
 	return &p
 }
 
+// coloringProblem builds graph colouring: mandatory nodes each choose a
+// colour variable in a random order, adjacent nodes conflict on equal
+// colours, with an occasional extra limit or requirement. Propagation sees
+// a conflict only once a node has no colour left, so the search backjumps
+// often, and not only to the previous choice.
+func coloringProblem(r source) *constraints.Problem[int, int] {
+	var p constraints.Problem[int, int]
+	nodes, colors := 3, 3
+	if r.IntN(2) == 0 {
+		nodes, colors = 4, 2
+	}
+	color := func(n, c int) int { return nodes + n*colors + c }
+	reason := 0
+	next := func() int { reason++; return reason - 1 }
+	for n := range nodes {
+		p.Mandatory(next(), n)
+		cs := make([]int, colors)
+		for c := range cs {
+			cs[c] = color(n, c)
+		}
+		for i := len(cs) - 1; i > 0; i-- {
+			j := r.IntN(i + 1)
+			cs[i], cs[j] = cs[j], cs[i]
+		}
+		if r.IntN(4) == 0 {
+			p.Requires(next(), n, constraints.Any(constraints.OneOf(cs[0]), constraints.OneOf(cs[1:]...)))
+		} else {
+			p.Dependency(next(), n, cs...)
+		}
+	}
+	for a := range nodes {
+		for b := a + 1; b < nodes; b++ {
+			if r.IntN(4) == 0 {
+				continue
+			}
+			for c := range colors {
+				p.Conflict(next(), color(a, c), color(b, c))
+			}
+		}
+	}
+	switch r.IntN(4) {
+	case 0:
+		c := r.IntN(colors)
+		var vs []int
+		for n := range nodes {
+			vs = append(vs, color(n, c))
+		}
+		p.AtMost(next(), 1, vs...)
+	case 1:
+		p.Prohibited(next(), color(r.IntN(nodes), r.IntN(colors)))
+	}
+	return &p
+}
+
 // randomProblem builds a problem over at most 12 variables mixing every
 // constraint kind; reasons are the constraint positions.
 func randomProblem(r source) *constraints.Problem[int, int] {
@@ -249,9 +303,12 @@ func TestAgainstOracle(t *testing.T) {
 			for seed := w; seed < total; seed += workers {
 				r := rand.New(rand.NewPCG(uint64(seed), 3))
 				var p *constraints.Problem[int, int]
-				if seed%3 == 2 {
+				switch seed % 4 {
+				case 2:
 					p = layeredProblem(r)
-				} else {
+				case 3:
+					p = coloringProblem(r)
+				default:
 					p = randomProblem(r)
 				}
 				if err := check(p); err != nil {
@@ -273,9 +330,12 @@ func TestAgainstOracleFallback(t *testing.T) {
 	for seed := range total {
 		r := rand.New(rand.NewPCG(uint64(seed), 5))
 		var p *constraints.Problem[int, int]
-		if seed%2 == 0 {
+		switch seed % 3 {
+		case 0:
 			p = layeredProblem(r)
-		} else {
+		case 1:
+			p = coloringProblem(r)
+		default:
 			p = randomProblem(r)
 		}
 		if err := check(p); err != nil {

@@ -33,9 +33,9 @@ type choice struct {
 	a, b int32
 	next int32 // first candidate not yet rejected
 	by   int32 // stack entry whose assumption enqueued the choice, -1 for Mandatory
-	// blame is the latest stack entry that the rejection of the
-	// candidates before next depends on, -1 for none (engine search).
-	blame int32
+	// blo:bhi index solver.sets: the stack entries that the rejection of
+	// the candidates before next depends on (engine search only).
+	blo, bhi int32
 }
 
 // entry is one processed choice on the search stack.
@@ -72,6 +72,8 @@ type solver[V comparable, R any] struct {
 
 	clause []z.Lit
 	buf    []z.Lit
+	sets   []int32 // arena of conflict sets (engine search)
+	eset   []int32 // the conflict set of the current dead end
 	mark   []uint32
 	stamp  uint32
 	uniq   []int32
@@ -587,13 +589,13 @@ func (s *solver[V, R]) enqueue(x, by int32) {
 	nd := p.nodes[x]
 	switch nd.op {
 	case OpOneOf:
-		s.q = append(s.q, choice{kind: cVars, a: nd.lo, b: nd.hi, by: by, blame: -1})
+		s.q = append(s.q, choice{kind: cVars, a: nd.lo, b: nd.hi, by: by})
 	case OpAll:
 		for _, k := range p.kids[nd.lo:nd.hi] {
 			s.enqueue(k, by)
 		}
 	case OpAny:
-		s.q = append(s.q, choice{kind: cAny, a: x, by: by, blame: -1})
+		s.q = append(s.q, choice{kind: cAny, a: x, by: by})
 	}
 }
 
@@ -615,7 +617,7 @@ func (s *solver[V, R]) push(c choice, i int32, v z.Var) {
 		for _, j := range s.adj[s.adjOff[x]:s.adjOff[x+1]] {
 			cj := &s.p.cons[j]
 			if cj.kind == KindDependency {
-				s.q = append(s.q, choice{kind: cVars, a: cj.lo, b: cj.hi, by: by, blame: -1})
+				s.q = append(s.q, choice{kind: cVars, a: cj.lo, b: cj.hi, by: by})
 			} else {
 				s.enqueue(cj.root, by)
 			}
@@ -655,7 +657,7 @@ func (s *solver[V, R]) pop(advance bool) int {
 	if advance && e.cand >= 0 {
 		s.q[s.qh].next = e.cand + 1
 	} else {
-		s.q[s.qh].next, s.q[s.qh].blame = 0, -1
+		s.q[s.qh].next, s.q[s.qh].blo, s.q[s.qh].bhi = 0, 0, 0
 	}
 	return r
 }
@@ -665,7 +667,7 @@ func (s *solver[V, R]) pop(advance bool) int {
 // moves further back, it starts afresh.
 func (s *solver[V, R]) resetHead() {
 	if s.qh < int32(len(s.q)) {
-		s.q[s.qh].next, s.q[s.qh].blame = 0, -1
+		s.q[s.qh].next, s.q[s.qh].blo, s.q[s.qh].bhi = 0, 0, 0
 	}
 }
 
@@ -800,7 +802,7 @@ func (s *solver[V, R]) search() (bool, error) {
 	s.stack = make([]entry, 0, cap(s.q))
 	for j := range p.cons {
 		if c := &p.cons[j]; c.kind == KindMandatory {
-			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1, blame: -1})
+			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
 		}
 	}
 	for {
