@@ -218,6 +218,10 @@ func TestCatalogBuild(t *testing.T) {
 	p.Channel("empty")
 	p.DeprecatePackage("gone").DeprecateChannel("beta", "use alpha").DeprecateBundle("etcd.v1", "old")
 
+	if c.Key() != (resolver.CatalogKey{Namespace: "olm", Name: "community"}) || p.Name() != "etcd" || p.Catalog() != c ||
+		p.Lookup("etcd.v3").Name() != "etcd.v3" || p.Lookup("etcd.v3").Package() != p || p.Lookup("nosuch") != nil {
+		t.Error("builder accessors disagree with what was built")
+	}
 	rc := c.MustBuild(t)
 	if rc.Key != (resolver.CatalogKey{Namespace: "olm", Name: "community"}) || rc.Priority != 3 {
 		t.Errorf("key %v priority %d, want olm/community 3", rc.Key, rc.Priority)
