@@ -57,6 +57,7 @@ type chanIndex struct {
 	isDefault bool
 	cands     []*graph.Bundle
 	apis      [][]int32        // per candidate: the numbers of the APIs it provides
+	reqs      [][]requirement  // per candidate: its requirements
 	pos       map[string]int32 // candidate name → index in cands
 	err       error            // no single head: the channel has no order
 }
@@ -160,6 +161,7 @@ func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 			ids[i] = r.gvkID(g)
 		}
 		x.apis = append(x.apis, ids)
+		x.reqs = append(x.reqs, bundleRequirements(b))
 	}
 }
 

@@ -171,7 +171,6 @@ type resolution struct {
 	vars      []variable // installed and bundle variables, in creation order
 	deps      []dependency
 	cache     map[reqKey][]variable
-	reqs      map[*graph.Bundle][]requirement
 	nCons     int
 }
 
@@ -196,7 +195,6 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 		r: r, ctx: ctx, ns: namespace,
 		seen:  make(map[variable]bool),
 		cache: make(map[reqKey][]variable),
-		reqs:  make(map[*graph.Bundle][]requirement),
 	}
 	res.catalogOrder(state)
 	if err := res.readState(state); err != nil {
@@ -516,10 +514,10 @@ func (res *resolution) expand(v variable) error {
 			res.nCons++
 			return nil
 		}
-		var ok bool
-		if reqs, ok = res.reqs[v.b]; !ok {
+		if v.idx >= 0 {
+			reqs = v.ch.reqs[v.idx]
+		} else {
 			reqs = bundleRequirements(v.b)
-			res.reqs[v.b] = reqs
 		}
 		owner, cat = v.b.Package, v.ch.pkg.cat
 	}
