@@ -13,6 +13,33 @@
 //
 // A [Resolver] indexes its catalogs once, in [New], and is safe for
 // concurrent use by many goroutines.
+//
+// # Candidates and preference
+//
+// A subscription with no installed CSV may take any entry of its channel's
+// replacement chain from the head (entries some other entry skips
+// excluded), head first; with no channel named, the default channel's
+// entries come first, then the other channels' by channel name. A
+// startingCSV names the one candidate. A subscription whose installedCSV is
+// installed may take the installed CSV's direct successors in the channel
+// (replaces, skips, skipRange; head first) or, last, stay. Requirements
+// (olm.gvk.required, olm.package.required, olm.label.required and
+// olm.constraint, evaluated as a predicate over one bundle) may be met by
+// installed CSVs first, then by catalog entries: the dependent's catalog,
+// then higher priority, the resolution namespace before the global one,
+// catalog name; within a catalog the default channel, package name,
+// channel name and position in the chain. A bundle's own package never
+// meets its own requirement.
+//
+// # Where Sextant differs from OLM
+//
+// The order between catalogs and channels is total, so plans are
+// deterministic; a subscription naming no catalog considers the catalogs in
+// the preference order above; the search stops when the context ends; a
+// subscription naming a catalog without its namespace (or the reverse) is
+// an input error rather than a subscription that silently matches nothing;
+// olm.deprecations are reported as step warnings; and an olm.constraint
+// with a cel rule is reported as unsupported (errors.ErrUnsupported).
 package resolver
 
 import (
