@@ -27,9 +27,9 @@ type Round struct {
 // repeats until a plan has no steps or maxRounds plans were applied. It
 // returns the rounds that changed something, in order (none when the state
 // is already settled). When a resolution fails, Rollout returns the rounds
-// so far and that error; when the limit is reached first, the rounds and an
-// error wrapping ErrRoundLimit. state is not modified; the caller owns the
-// rounds.
+// so far and that error; when the limit is reached first (at once when
+// maxRounds <= 0 and there is something to do), the rounds and an error
+// wrapping ErrRoundLimit. state is not modified; the caller owns the rounds.
 func (r *Resolver) Rollout(ctx context.Context, namespace string, state *cluster.State, maxRounds int) ([]Round, error) {
 	if state == nil {
 		state = &cluster.State{}
@@ -65,6 +65,9 @@ func (r *Resolver) Rollout(ctx context.Context, namespace string, state *cluster
 // with the bundle as startingCSV. The plan must come from this resolver.
 // state is not modified.
 func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, error) {
+	if plan == nil {
+		return nil, errors.New("apply plan: no plan")
+	}
 	next := state.Clone()
 	if next == nil {
 		next = &cluster.State{}
