@@ -1,6 +1,7 @@
 package constraints
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/go-air/gini/z"
@@ -256,18 +257,10 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 			s.push(c, -1, 0)
 			continue
 		}
-		// The conflict set of this choice: the entry that queued it,
-		// the entries its rejected candidates depend on, and (below)
-		// those of each candidate's failed test.
-		s.eset = append(s.eset[:0], s.sets[c.blo:c.bhi]...)
-		if c.by >= 0 {
-			s.eset = append(s.eset, c.by)
-		}
 		accepted := false
 		for i, n := c.next, s.ncand(c); i < n; i++ {
 			v := s.cand(c, i)
-			if r := e.test(v.Pos()); r != -1 {
-				e.explain(r, v.Pos(), note)
+			if e.test(v.Pos()) != -1 {
 				e.untest()
 				continue
 			}
@@ -277,6 +270,23 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 		}
 		if accepted {
 			continue
+		}
+		// The conflict set of this choice: the entry that queued it,
+		// the entries its earlier rejected candidates depend on, and
+		// those of each candidate's failed test (tested again, now
+		// that they are needed: propagation gives the same result).
+		s.eset = append(s.eset[:0], s.sets[c.blo:c.bhi]...)
+		if c.by >= 0 {
+			s.eset = append(s.eset, c.by)
+		}
+		for i, n := c.next, s.ncand(c); i < n; i++ {
+			v := s.cand(c, i)
+			r := e.test(v.Pos())
+			if r == -1 {
+				return false, fmt.Errorf("%w: a failed test succeeds when repeated", errInternal)
+			}
+			e.explain(r, v.Pos(), note)
+			e.untest()
 		}
 		// Dead end: the entries of the conflict set cannot all stay, so
 		// the latest one, k, is refuted by the others; every path
