@@ -209,9 +209,15 @@ func (e *engine) explain(c int32, m z.Lit, f func(z.Var)) {
 var fallbackAfter = 1000
 
 // searchFast is search (see there) with the engine instead of gini: every
-// dead end is explained by propagation alone (the failed tests of the
-// choice's candidates, the entry that queued it, and the blame of the
-// candidates rejected before), so no complete SAT call is ever needed. It
+// dead end is explained by propagation alone, by a conflict set of stack
+// entries (the failed tests of the choice's candidates, the entry that
+// queued it, and the conflict sets that refuted the candidates rejected
+// before), so no complete SAT call is ever needed. This is
+// conflict-directed backjumping: at a dead end, the latest entry k of the
+// conflict set is refuted by the others (their assumptions and k's cannot
+// all hold), so every path through k fails and the search resumes at k with
+// its next candidate, remembering the rest of the set as the reason k's
+// candidate was rejected. It
 // returns errFallback after too many backjumps: without clause learning,
 // depth-first search can take exponentially long on hard problems, and
 // gini's search then takes over.

@@ -755,9 +755,11 @@ func (s *solver[V, R]) full(assume []z.Lit) (int, error) {
 	}
 }
 
-// search runs the preference-ordered search (see doc.go) and reports
-// whether the constraints are satisfiable; on true, s.chosen is the
-// solution.
+// search runs the preference-ordered search (see doc.go) with gini and
+// reports whether the constraints are satisfiable; on true, s.chosen is the
+// solution. It is the fallback of searchFast (engine.go), which follows the
+// same plan with its own propagation; gini adds clause learning, so hard
+// problems with much backtracking get its complete calls.
 //
 // The definition asks, for every choice, for the first candidate c such
 // that constraints + assumptions + c is satisfiable. Rather than one
