@@ -30,6 +30,12 @@ holds; -o text lists every edge. Heads and deprecated bundles (olm.deprecated
 property or olm.deprecations entry) are marked, and names that an edge
 refers to but that are not in the channel are drawn dashed.
 
+A skipRange that spans many entries makes many edges. --skip-ranges labels
+writes each skipRange in its entry's box instead (with the number of entries
+it matches); auto, the default, does so only when the diagram would have more
+than ` + "500" + ` edges — Mermaid's default limit, past which GitHub shows an
+error instead of the chart — and says so in a comment.
+
 -o mermaid prints a raw Mermaid flowchart (a front matter title, then
 "graph LR"): paste it into a GitHub comment inside a ` + "```mermaid" + ` fence, or
 use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
@@ -38,6 +44,7 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		Args: cobra.ExactArgs(1),
 	}
 	output := addOutputFlag(cmd, "text", "mermaid", "dot")
+	skipRanges := addChoiceFlag(cmd, "skip-ranges", "", "how diagrams draw skipRanges", "auto", "edges", "labels")
 	cmd.Flags().StringVar(&pkgName, "package", "", "the package to draw (required)")
 	cmd.Flags().StringVar(&chName, "channel", "", "the channel to draw (default: every channel of the package)")
 	cmd.Flags().BoolVar(&fenced, "fenced", false, "wrap the output in a Markdown code fence named after the format, ready for a GitHub comment")
@@ -51,6 +58,12 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		v, err := buildGraphView(cat, path, pkgName, chName)
 		if err != nil {
 			return err
+		}
+		switch skipRanges.value {
+		case "labels":
+			v.SkipRangeLabels = true
+		case "auto":
+			v.SkipRangeLabels = v.diagramEdges() > maxDiagramEdges
 		}
 		bw := &errWriter{w: e.stdout}
 		if fenced {
@@ -95,6 +108,10 @@ func (k edgeKind) String() string {
 // graphView is the drawable upgrade graph of a package: what the renderers
 // print, in the order they print it.
 type graphView struct {
+	// SkipRangeLabels makes diagrams write skipRanges in the boxes of their
+	// entries instead of drawing their edges.
+	SkipRangeLabels bool
+
 	Package        string
 	DefaultChannel string
 	Deprecated     bool   // olm.deprecations names the package
@@ -132,6 +149,20 @@ type edgeView struct {
 	From, To int // node indexes
 	Kind     edgeKind
 	Range    string // skipRange: the range's text
+}
+
+// maxDiagramEdges is the number of edges past which --skip-ranges auto
+// writes skipRanges as labels: Mermaid's default maxEdges.
+const maxDiagramEdges = 500
+
+// diagramEdges returns the number of edges a diagram draws with skipRange
+// edges.
+func (v *graphView) diagramEdges() int {
+	n := 0
+	for _, c := range v.Channels {
+		n += len(drawnEdges(c.Edges, false))
+	}
+	return n
 }
 
 // maxListed is how many names an unknown-name error lists.
@@ -308,10 +339,14 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 }
 
 // drawnEdges returns the edges a diagram draws: one per (from, to) pair, the
-// strongest kind. The order is kept.
-func drawnEdges(edges []edgeView) []edgeView {
+// strongest kind, and no skipRange edge when noSkipRange is set. The order
+// is kept.
+func drawnEdges(edges []edgeView, noSkipRange bool) []edgeView {
 	best := map[[2]int]edgeKind{}
 	for _, e := range edges {
+		if noSkipRange && e.Kind == edgeSkipRange {
+			continue
+		}
 		p := [2]int{e.From, e.To}
 		if k, ok := best[p]; !ok || e.Kind < k {
 			best[p] = e.Kind
@@ -319,11 +354,42 @@ func drawnEdges(edges []edgeView) []edgeView {
 	}
 	var out []edgeView
 	for _, e := range edges {
-		if best[[2]int{e.From, e.To}] == e.Kind {
+		if k, ok := best[[2]int{e.From, e.To}]; ok && k == e.Kind {
 			out = append(out, e)
 		}
 	}
 	return out
+}
+
+// skipRangeLabel is the line a diagram writes in an entry's box for its
+// skipRange when skipRanges are labels, or "".
+func skipRangeLabel(v *graphView, c channelView, node int) string {
+	n := c.Nodes[node]
+	if !v.SkipRangeLabels || n.SkipRange == "" {
+		return ""
+	}
+	if !n.SkipRangeValid {
+		return "skipRange " + n.SkipRange + " (invalid)"
+	}
+	matches := 0
+	for _, e := range c.Edges {
+		if e.To == node && e.Kind == edgeSkipRange {
+			matches++
+		}
+	}
+	if matches == 1 {
+		return "skipRange " + n.SkipRange + " (matches 1 entry)"
+	}
+	return fmt.Sprintf("skipRange %s (matches %d entries)", n.SkipRange, matches)
+}
+
+// skipRangeNote is the comment a diagram starts with when it writes
+// skipRanges as labels, or "".
+func skipRangeNote(v *graphView) string {
+	if !v.SkipRangeLabels {
+		return ""
+	}
+	return fmt.Sprintf("skipRanges are written in the boxes, not drawn: drawn, the diagram would have %d edges (--skip-ranges edges draws them)", v.diagramEdges())
 }
 
 // channelTitle is "channel NAME" with its marks.
@@ -452,6 +518,9 @@ func writeMermaid(w io.Writer, v *graphView) {
 	fmt.Fprintf(w, "---\ntitle: %q\n---\n", title)
 	fmt.Fprintln(w, "graph LR")
 	fmt.Fprintln(w, "  %% edges: solid = replaces, dashed = skips, dotted = skipRange")
+	if note := skipRangeNote(v); note != "" {
+		fmt.Fprintf(w, "  %%%% %s\n", note)
+	}
 	var classes = map[string][]string{}
 	var dashed, dotted []string
 	link := 0
@@ -466,6 +535,9 @@ func writeMermaid(w io.Writer, v *graphView) {
 			if marks := nodeMarks(n); len(marks) > 0 {
 				label = append(label, mermaidText(strings.Join(marks, ", ")))
 			}
+			if l := skipRangeLabel(v, c, ni); l != "" {
+				label = append(label, mermaidText(l))
+			}
 			fmt.Fprintf(w, "    %s[\"%s\"]\n", id, strings.Join(label, "<br/>"))
 			if n.Head {
 				classes["head"] = append(classes["head"], id)
@@ -478,7 +550,7 @@ func writeMermaid(w io.Writer, v *graphView) {
 			}
 		}
 		fmt.Fprintln(w, "  end")
-		for _, e := range drawnEdges(c.Edges) {
+		for _, e := range drawnEdges(c.Edges, v.SkipRangeLabels) {
 			from, to := fmt.Sprintf("c%dn%d", ci, e.From), fmt.Sprintf("c%dn%d", ci, e.To)
 			switch e.Kind {
 			case edgeReplaces:
@@ -522,6 +594,9 @@ func writeDot(w io.Writer, v *graphView) {
 	}
 	fmt.Fprintf(w, "digraph %s {\n", dotText(v.Package))
 	fmt.Fprintln(w, "  // edges: solid = replaces, dashed = skips, dotted = skipRange")
+	if note := skipRangeNote(v); note != "" {
+		fmt.Fprintf(w, "  // %s\n", note)
+	}
 	fmt.Fprintf(w, "  label=%s;\n  labelloc=t;\n  rankdir=LR;\n  node [shape=box];\n", dotText(title))
 	for ci, c := range v.Channels {
 		fmt.Fprintf(w, "  subgraph \"cluster_%d\" {\n    label=%s;\n", ci, dotText(channelTitle(c)))
@@ -532,6 +607,9 @@ func writeDot(w io.Writer, v *graphView) {
 			}
 			if marks := nodeMarks(n); len(marks) > 0 {
 				label += "\n" + strings.Join(marks, ", ")
+			}
+			if l := skipRangeLabel(v, c, ni); l != "" {
+				label += "\n" + l
 			}
 			attrs := []string{"label=" + dotText(label)}
 			if n.Head {
@@ -552,7 +630,7 @@ func writeDot(w io.Writer, v *graphView) {
 			fmt.Fprintf(w, "    \"c%dn%d\" [%s];\n", ci, ni, strings.Join(attrs, ", "))
 		}
 		fmt.Fprintln(w, "  }")
-		for _, e := range drawnEdges(c.Edges) {
+		for _, e := range drawnEdges(c.Edges, v.SkipRangeLabels) {
 			var attrs []string
 			switch e.Kind {
 			case edgeSkips:

@@ -296,3 +296,63 @@ cat.json: 2 errors, 0 warnings, 1 info in 2 of 3 packages
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestSkipRangesAuto checks that --skip-ranges auto draws skipRange edges
+// until a diagram would pass maxDiagramEdges, then writes labels.
+func TestSkipRangesAuto(t *testing.T) {
+	tests := []struct {
+		name       string
+		entries    int
+		wantLabels bool
+		reason     string
+	}{
+		{name: "small", entries: 10, wantLabels: false, reason: "45 skipRange edges, 9 of them replaced by replaces edges"},
+		{name: "large", entries: 40, wantLabels: true, reason: "780 pairs: more than 500 edges"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := graph.NewBuilder()
+			b.AddPackage("p", "stable")
+			var entries []graph.Entry
+			for i := 1; i <= tt.entries; i++ {
+				name := fmt.Sprintf("p.v1.%d.0", i)
+				if err := b.AddBundle(name, "p", "example.com/p:"+name, graph.PackageProperty("p", fmt.Sprintf("1.%d.0", i))); err != nil {
+					t.Fatal(err)
+				}
+				en := graph.Entry{Name: name}
+				if i > 1 {
+					en.Replaces = fmt.Sprintf("p.v1.%d.0", i-1)
+					r, err := graph.ParseRange(fmt.Sprintf(">=1.0.0 <1.%d.0", i))
+					if err != nil {
+						t.Fatal(err)
+					}
+					en.SkipRange = r
+				}
+				entries = append(entries, en)
+			}
+			b.AddChannel("p", "stable", entries...)
+			cat, err := b.Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			v, err := buildGraphView(cat, "gen", "p", "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			v.SkipRangeLabels = v.diagramEdges() > maxDiagramEdges
+			if v.SkipRangeLabels != tt.wantLabels {
+				t.Fatalf("%d edges: labels = %v, want %v (%s)", v.diagramEdges(), v.SkipRangeLabels, tt.wantLabels, tt.reason)
+			}
+			var out strings.Builder
+			writeMermaid(&out, v)
+			arrows := strings.Count(out.String(), "-->") + strings.Count(out.String(), "-.->")
+			if tt.wantLabels {
+				if arrows != tt.entries-1 || !strings.Contains(out.String(), "skipRange #62;=1.0.0 #60;1.40.0 (matches 39 entries)") {
+					t.Errorf("with labels: %d arrows, want %d replaces edges, and a label per skipRange:\n%s", arrows, tt.entries-1, out.String())
+				}
+			} else if arrows != tt.entries*(tt.entries-1)/2 {
+				t.Errorf("%d arrows, want one per pair (%d)", arrows, tt.entries*(tt.entries-1)/2)
+			}
+		})
+	}
+}
