@@ -3,6 +3,7 @@ package resolver_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -163,3 +164,48 @@ func BenchmarkResolveTiny(b *testing.B) {
 }
 
 func errorsAs(err error, target any) bool { return errors.As(err, target) }
+
+// oldestInstalled returns a state where pkg's oldest entry of its default
+// channel chain is installed under a subscription.
+func oldestInstalled(tb testing.TB, gc *graph.Catalog, name string) *cluster.State {
+	tb.Helper()
+	p := gc.Package(name)
+	chain := p.Channel(p.DefaultChannel).Chain()
+	b := p.Bundle(chain[len(chain)-1])
+	return &cluster.State{
+		CSVs: []cluster.CSV{{Name: b.Name, Namespace: "ns", Version: b.Version, VersionText: b.VersionText,
+			Provides: b.Provides, Requires: b.RequiresGVK, HasProperties: true, Properties: b.Properties, Phase: "Succeeded"}},
+		Subscriptions: []cluster.Subscription{{Name: name, Namespace: "ns", Package: name, Channel: p.DefaultChannel,
+			Source: "community", SourceNamespace: "olm", InstalledCSV: b.Name, CurrentCSV: b.Name}},
+	}
+}
+
+func TestCommunityRollout(t *testing.T) {
+	r, gc := communityResolver(t)
+	rounds, err := r.Rollout(context.Background(), "ns", oldestInstalled(t, gc, "etcd"), 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hops []string
+	for _, round := range rounds {
+		for _, s := range round.Plan.Steps {
+			hops = append(hops, s.Replaces+"->"+s.Bundle)
+		}
+	}
+	want := "etcdoperator.v0.9.0->etcdoperator.v0.9.2; etcdoperator.v0.9.2->etcdoperator.v0.9.4"
+	if got := strings.Join(hops, "; "); got != want {
+		t.Errorf("hops %s\nwant %s", got, want)
+	}
+}
+
+func BenchmarkRolloutCommunityKeycloak(b *testing.B) {
+	r, gc := communityResolver(b)
+	st := oldestInstalled(b, gc, "keycloak-operator")
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Rollout(ctx, "ns", st, 200); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
