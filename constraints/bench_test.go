@@ -235,3 +235,38 @@ func BenchmarkOLMSolve(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSolverReuse asks of one 10k-variable catalog, bundle after
+// bundle, whether it can be installed, reusing the encoding (Solver) or
+// solving a fresh problem each time (Fresh).
+func BenchmarkSolverReuse(b *testing.B) {
+	ctx := context.Background()
+	p := catalogProblem(10_000, 1, false)
+	b.Run("Solver", func(b *testing.B) {
+		s := constraints.NewSolver(p)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			_, err := s.Solve(ctx, "installable", bundle{int32(i % 1000), int32(i % 10)})
+			var ue *constraints.UnsatError[bundle, string]
+			if err != nil && !errors.As(err, &ue) {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Fresh", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			q := catalogProblem(10_000, 1, false)
+			q.Mandatory("installable", bundle{int32(i % 1000), int32(i % 10)})
+			_, err := constraints.Solve(ctx, q)
+			var ue *constraints.UnsatError[bundle, string]
+			if err != nil && !errors.As(err, &ue) {
+				b.Fatal(err)
+			}
+		}
+	})
+}

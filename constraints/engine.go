@@ -221,23 +221,44 @@ var fallbackAfter = 1000
 // returns errFallback after too many backjumps: without clause learning,
 // depth-first search can take exponentially long on hard problems, and
 // gini's search then takes over.
-func (s *solver[V, R]) searchFast() (bool, error) {
+//
+// anchors are extra mandatory variables, as if Mandatory constraints on
+// them followed the problem's constraints: each is assumed below the search
+// (like a unit clause) and gets its choice after the problem's mandatory
+// ones. After searchFast returns without an error, reset makes the solver
+// ready for another search.
+func (s *solver[V, R]) searchFast(anchors []int32) (bool, error) {
 	p, e := s.p, s.e
-	if !e.init(s.top) {
-		return false, nil
+	if !s.ready {
+		s.ready = true
+		s.broken = !e.init(s.top)
 	}
-	nq := 0
+	if s.broken {
+		return false, nil // the constraints fail at level 0
+	}
+	for _, a := range anchors {
+		s.based++
+		if e.test(s.lit(a)) != -1 {
+			return false, nil
+		}
+	}
+	nq := len(anchors)
 	for j := range p.cons {
 		if p.cons[j].kind == KindMandatory {
 			nq++
 		}
 	}
-	s.q = make([]choice, 0, max(nq*4, 64))
-	s.stack = make([]entry, 0, cap(s.q))
+	if s.q == nil {
+		s.q = make([]choice, 0, max(nq*4, 64))
+		s.stack = make([]entry, 0, cap(s.q))
+	}
 	for j := range p.cons {
 		if c := &p.cons[j]; c.kind == KindMandatory {
 			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
 		}
+	}
+	for _, a := range anchors {
+		s.q = append(s.q, choice{kind: cOne, a: a, by: -1})
 	}
 	budget := fallbackAfter + len(p.cons)
 	note := func(v z.Var) {
@@ -318,4 +339,16 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 		s.sets = append(s.sets, rest...)
 		h.blo, h.bhi = lo, int32(len(s.sets))
 	}
+}
+
+// reset undoes a finished engine search so that the solver can search
+// again (with other anchors).
+func (s *solver[V, R]) reset() {
+	for len(s.stack) > 0 {
+		s.pop(false)
+	}
+	for ; s.based > 0; s.based-- {
+		s.e.untest()
+	}
+	s.q, s.qh, s.sets = s.q[:0], 0, s.sets[:0]
 }

@@ -25,6 +25,7 @@ const slice = 20 * time.Millisecond
 const (
 	cVars uint8 = iota // candidates are variables Problem.ints[a:b]
 	cAny               // candidates are the selectors of Any node a
+	cOne               // the single candidate is variable a
 )
 
 // choice is an entry of the FIFO queue of choices.
@@ -55,6 +56,10 @@ type solver[V comparable, R any] struct {
 
 	acts bool    // clauses carry activation literals (for cores)
 	e    *engine // the propagation engine, or nil when gini searches
+	// ready: the engine is initialised; broken: its initial propagation
+	// failed; based: levels of anchors below the search.
+	ready, broken bool
+	based         int
 
 	actBase z.Var   // first activation variable
 	only    []int32 // the constraints encoded, nil for all
@@ -83,18 +88,26 @@ type solver[V comparable, R any] struct {
 	steps int
 }
 
-func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solution[V], error) {
+// check rejects a problem holding a None nested in a None.
+func (p *Problem[V, R]) check() error {
 	for j := range p.cons {
 		if c := &p.cons[j]; c.bad {
-			return nil, fmt.Errorf("constraints: constraint %d (requires %v, reason %v): a none must not contain another none", j, p.vars[c.subj], c.reason)
+			return fmt.Errorf("constraints: constraint %d (requires %v, reason %v): a none must not contain another none", j, p.vars[c.subj], c.reason)
 		}
 	}
+	return nil
+}
+
+func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solution[V], error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("constraints: solve not started: %w", err)
+		return nil, errorsWrapNotStarted(err)
 	}
 	s := newSolver(ctx, p, modeEngine, nil)
 	s.encode()
-	sat, err := s.searchFast()
+	sat, err := s.searchFast(nil)
 	if err == errFallback {
 		// Too much backtracking for plain propagation: let gini's
 		// clause learning search the same tree.
@@ -106,19 +119,7 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 		return nil, err
 	}
 	if sat {
-		n := 0
-		for _, c := range s.chosen {
-			if c {
-				n++
-			}
-		}
-		sel := make([]V, 0, n)
-		for i, c := range s.chosen {
-			if c {
-				sel = append(sel, p.vars[i])
-			}
-		}
-		return &Solution[V]{selected: sel}, nil
+		return s.solution(), nil
 	}
 	// Cores need activation literals; satisfiable problems, the common
 	// case, are cheaper without them.
@@ -141,6 +142,23 @@ const (
 	modeGini          // search with gini (fallback)
 	modeActs          // gini with one activation literal per constraint (cores)
 )
+
+// solution returns the chosen set.
+func (s *solver[V, R]) solution() *Solution[V] {
+	n := 0
+	for _, c := range s.chosen {
+		if c {
+			n++
+		}
+	}
+	sel := make([]V, 0, n)
+	for i, c := range s.chosen {
+		if c {
+			sel = append(sel, s.p.vars[i])
+		}
+	}
+	return &Solution[V]{selected: sel}
+}
 
 func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode int, only []int32) *solver[V, R] {
 	acts := mode == modeActs
@@ -515,8 +533,11 @@ func (s *solver[V, R]) neg(x int32, guard []z.Lit) {
 
 // ncand returns the number of candidates of c.
 func (s *solver[V, R]) ncand(c choice) int32 {
-	if c.kind == cVars {
+	switch c.kind {
+	case cVars:
 		return c.b - c.a
+	case cOne:
+		return 1
 	}
 	nd := s.p.nodes[c.a]
 	return nd.hi - nd.lo
@@ -524,8 +545,11 @@ func (s *solver[V, R]) ncand(c choice) int32 {
 
 // cand returns the solver variable of candidate i of c.
 func (s *solver[V, R]) cand(c choice, i int32) z.Var {
-	if c.kind == cVars {
+	switch c.kind {
+	case cVars:
 		return z.Var(s.p.ints[c.a+i] + 1)
+	case cOne:
+		return z.Var(c.a + 1)
 	}
 	return s.selBase[c.a] + z.Var(i)
 }
@@ -533,6 +557,9 @@ func (s *solver[V, R]) cand(c choice, i int32) z.Var {
 // satisfied reports whether some candidate of c is already chosen; for an
 // Any, whether some child is settled.
 func (s *solver[V, R]) satisfied(c choice) bool {
+	if c.kind == cOne {
+		return s.chosen[c.a]
+	}
 	if c.kind == cVars {
 		for _, v := range s.p.ints[c.a:c.b] {
 			if s.chosen[v] {
@@ -611,8 +638,8 @@ func (s *solver[V, R]) push(c choice, i int32, v z.Var) {
 	}
 	s.level[v] = int32(len(s.stack))
 	before := len(s.q)
-	if c.kind == cVars {
-		x := s.p.ints[c.a+i]
+	if c.kind != cAny {
+		x := int32(v - 1)
 		s.chosen[x] = true
 		for _, j := range s.adj[s.adjOff[x]:s.adjOff[x+1]] {
 			cj := &s.p.cons[j]
@@ -723,6 +750,10 @@ func (s *solver[V, R]) explain(c choice) (k int32, ok bool) {
 		}
 	}
 	return k, true
+}
+
+func errorsWrapNotStarted(err error) error {
+	return fmt.Errorf("constraints: solve not started: %w", err)
 }
 
 func (s *solver[V, R]) interrupted() error {
