@@ -1,0 +1,57 @@
+package resolver_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// FuzzResolve resolves arbitrary cluster manifests against a small catalog:
+// Resolve must not panic, and must give the same answer twice.
+func FuzzResolve(f *testing.F) {
+	f.Add([]byte(`apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: app, namespace: ns}
+spec: {name: app, channel: stable, source: community, sourceNamespace: olm}
+`))
+	f.Add([]byte(`apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: etcd.v1
+  namespace: ns
+  annotations:
+    operatorframework.io/properties: '{"properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.1.0"}},{"type":"olm.gvk.required","value":{"group":"example.com","version":"v1","kind":"Widget"}}]}'
+spec:
+  version: 0.1.0
+  customresourcedefinitions:
+    owned: [{name: gadgets.example.com, version: v1, kind: Gadget}]
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: etcd, namespace: ns}
+spec: {name: etcd, channel: alpha}
+status: {installedCSV: etcd.v1}
+`))
+	r := newResolver(f, resolver.Options{}, cat{pkgs: []pkg{
+		etcd(),
+		single("app", "1.0.0", requires(widget)),
+		single("widgets", "1.0.0", provides(widget), graph.RequiredLabelProperty("x")),
+		single("labels", "1.0.0", graph.LabelProperty("x")),
+		single("gadgets", "1.0.0", provides(gadget), raw("olm.constraint", `{"any":{"constraints":[{"package":{"packageName":"etcd","versionRange":">=0.2.0"}},{"not":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Widget"}}]}}]}}`)),
+	}})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		state, err := cluster.Decode(bytes.NewReader(data), "fuzz")
+		if err != nil {
+			return
+		}
+		p1, err1 := r.Resolve(context.Background(), "ns", state)
+		p2, err2 := r.Resolve(context.Background(), "ns", state)
+		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) || (p1 != nil && p1.String() != p2.String()) {
+			t.Fatalf("two resolutions differ: %v, %v / %v, %v", p1, err1, p2, err2)
+		}
+	})
+}
