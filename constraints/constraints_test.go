@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sextantdev/sextant/constraints"
+	"github.com/sextantdev/sextant/constraints/internal/oracle"
 )
 
 type (
@@ -357,6 +358,11 @@ func TestSolve(t *testing.T) {
 			tt.build(&p)
 			want := tt.want
 			sol, err := constraints.Solve(context.Background(), &p)
+			// The oracle must agree with the hand-written answer too.
+			osel, osat, oerr := oracle.Solve(p.Vars(), p.Constraints())
+			if oerr != nil || osat != (tt.core == nil) || (osat && !slices.Equal(osel, want)) {
+				t.Errorf("oracle: %v, %v, %v", osel, osat, oerr)
+			}
 			if tt.core != nil {
 				var ue *unsat
 				if !errors.As(err, &ue) {
@@ -368,6 +374,9 @@ func TestSolve(t *testing.T) {
 				}
 				if !slices.Equal(got, tt.core) {
 					t.Fatalf("core = %v, want %v (%s)", got, tt.core, tt.reason)
+				}
+				if err := oracle.CheckCore(p.Vars(), ue.Core); err != nil {
+					t.Error(err)
 				}
 				return
 			}
