@@ -35,7 +35,7 @@ func (s *Solver[V, R]) Solve(ctx context.Context, reason R, anchors ...V) (*Solu
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, errorsWrapNotStarted(err)
+		return nil, notStarted(err)
 	}
 	idx := make([]int32, len(anchors))
 	for i, v := range anchors {

@@ -47,7 +47,8 @@ type entry struct {
 	kids int32 // number of choices enqueued when v was assumed
 }
 
-// solver is the state of one Solve call. It is never shared.
+// solver is the state of one search (or core) at a time; a Solver reuses
+// one for many searches, never concurrently.
 type solver[V comparable, R any] struct {
 	p  *Problem[V, R]
 	g  *gini.Gini
@@ -103,7 +104,7 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, errorsWrapNotStarted(err)
+		return nil, notStarted(err)
 	}
 	s := newSolver(ctx, p, modeEngine, nil)
 	s.encode()
@@ -752,7 +753,7 @@ func (s *solver[V, R]) explain(c choice) (k int32, ok bool) {
 	return k, true
 }
 
-func errorsWrapNotStarted(err error) error {
+func notStarted(err error) error {
 	return fmt.Errorf("constraints: solve not started: %w", err)
 }
 
