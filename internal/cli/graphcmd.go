@@ -178,7 +178,7 @@ func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphVie
 		for _, p := range cat.Packages() {
 			names = append(names, p.Name)
 		}
-		return nil, &exitError{code: ExitBadInput, err: fmt.Errorf("%s: no package %q in the catalog (%s)", path, pkgName, available("packages", names))}
+		return nil, &exitError{code: ExitBadInput, err: fmt.Errorf("%s: no package %q in the catalog (%s)", path, pkgName, available("packages", names, pkgName))}
 	}
 	chans := pkg.Channels
 	if chName != "" {
@@ -188,7 +188,7 @@ func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphVie
 			for _, c := range pkg.Channels {
 				names = append(names, c.Name)
 			}
-			return nil, &exitError{code: ExitBadInput, err: fmt.Errorf("%s: no channel %q in package %q (%s)", path, chName, pkgName, available("channels", names))}
+			return nil, &exitError{code: ExitBadInput, err: fmt.Errorf("%s: no channel %q in package %q (%s)", path, chName, pkgName, available("channels", names, chName))}
 		}
 		chans = []*graph.Channel{ch}
 	}
@@ -215,15 +215,31 @@ func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphVie
 }
 
 // available describes the names that exist, listing them when there are
-// few.
-func available(what string, names []string) string {
+// few, else counting them and listing up to maxListed of those that contain
+// the name asked for or are contained in it (ignoring case).
+func available(what string, names []string, asked string) string {
 	switch {
 	case len(names) == 0:
 		return "it has no " + what
 	case len(names) <= maxListed:
 		return what + ": " + strings.Join(names, ", ")
 	}
-	return fmt.Sprintf("%d %s", len(names), what)
+	s := fmt.Sprintf("%d %s", len(names), what)
+	var similar []string
+	q := strings.ToLower(asked)
+	for _, n := range names {
+		l := strings.ToLower(n)
+		if q != "" && (strings.Contains(l, q) || strings.Contains(q, l)) {
+			similar = append(similar, n)
+			if len(similar) == maxListed {
+				break
+			}
+		}
+	}
+	if len(similar) > 0 {
+		s += "; similar: " + strings.Join(similar, ", ")
+	}
+	return s
 }
 
 // bundleVersion returns a bundle's version when it has one that parses.

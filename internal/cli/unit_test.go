@@ -146,19 +146,26 @@ func TestReadInputs(t *testing.T) {
 }
 
 func TestAvailable(t *testing.T) {
+	many := strings.Fields("alpha beta etcd etcd-operator gamma delta prometheus grafana loki tempo mimir")
 	tests := []struct {
+		name  string
 		names []string
+		asked string
 		want  string
 	}{
-		{nil, "it has no channels"},
-		{[]string{"alpha", "stable"}, "channels: alpha, stable"},
-		{strings.Fields("a b c d e f g h i j"), "channels: a, b, c, d, e, f, g, h, i, j"},
-		{strings.Fields("a b c d e f g h i j k"), "11 channels"},
+		{name: "none", names: nil, asked: "x", want: "it has no channels"},
+		{name: "few", names: []string{"alpha", "stable"}, asked: "beta", want: "channels: alpha, stable"},
+		{name: "ten", names: strings.Fields("a b c d e f g h i j"), asked: "k", want: "channels: a, b, c, d, e, f, g, h, i, j"},
+		{name: "many", names: many, asked: "zeta", want: "11 channels"},
+		{name: "many similar", names: many, asked: "ETCD", want: "11 channels; similar: etcd, etcd-operator"},
+		{name: "contained", names: many, asked: "grafana-operator", want: "11 channels; similar: grafana"},
 	}
 	for _, tt := range tests {
-		if got := available("channels", tt.names); got != tt.want {
-			t.Errorf("available(%q) = %q, want %q", tt.names, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := available("channels", tt.names, tt.asked); got != tt.want {
+				t.Errorf("available(%q, %q) = %q, want %q", tt.names, tt.asked, got, tt.want)
+			}
+		})
 	}
 }
 
