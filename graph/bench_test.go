@@ -66,12 +66,8 @@ func BenchmarkDecodeOnlyCommunityIndex(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		buf, err := readAll(bytes.NewReader(data))
-		if err != nil {
-			b.Fatal(err)
-		}
 		d := newDecoder(NewBuilder())
-		d.decodeData("community", buf)
+		d.decodeReader("community", bytes.NewReader(data))
 		if len(d.errs) > 0 {
 			b.Fatal(d.errs[0])
 		}

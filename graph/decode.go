@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
+	"io"
 	"strconv"
 	"strings"
 
@@ -87,10 +87,21 @@ type decoder struct {
 	// JSON stream, whose positions come from byte offsets in data.
 	doc *Position
 	// Lazy line counting for JSON streams: line is the 1-based line of
-	// byte lineOff.
-	lineOff  int
-	line     int
-	newlines []int // offsets of every '\n', built on demand
+	// byte lineOff of data.
+	lineOff int
+	line    int
+
+	// Streaming: a JSON stream is read through a window, data, that holds
+	// at least the blob being decoded; base is the file offset of data[0].
+	// Bytes the catalog keeps (property values, unknown blobs) are copied
+	// from the window into arena.
+	r      io.Reader
+	eof    bool
+	base   int64
+	keep   bool // copy kept bytes into arena (data is a reused window)
+	arena  []byte
+	window int    // initial window size
+	win    []byte // the window's buffer, reused from file to file
 
 	// Per blob: the problems found so far, named once the blob's schema and
 	// name are known.
@@ -128,33 +139,24 @@ func (d *decoder) posAt(off int) Position {
 	if d.doc != nil {
 		return *d.doc
 	}
-	if off > len(d.data) {
-		off = len(d.data)
-	}
+	off = min(off, len(d.data))
 	if off < d.lineOff {
-		// Out of order (rare): index every line start once.
-		if d.newlines == nil {
-			for i, c := range d.data {
-				if c == '\n' {
-					d.newlines = append(d.newlines, i)
-				}
-			}
-		}
-		n, _ := slices.BinarySearch(d.newlines, off)
-		return Position{File: d.file, Line: n + 1, Offset: int64(off)}
+		// Out of order (rare, within one blob): count back.
+		line := d.line - bytes.Count(d.data[off:d.lineOff], newline)
+		return Position{File: d.file, Line: line, Offset: d.base + int64(off)}
 	}
 	d.line += bytes.Count(d.data[d.lineOff:off], newline)
 	d.lineOff = off
-	return Position{File: d.file, Line: d.line, Offset: int64(off)}
+	return Position{File: d.file, Line: d.line, Offset: d.base + int64(off)}
 }
 
 var newline = []byte{'\n'}
 
 // errorAt records a problem at byte off of d.data, outside any blob.
 func (d *decoder) errorAt(off int, object string, err error) {
-	if off >= len(d.data) {
+	if off >= len(d.data) && (d.eof || d.r == nil) {
 		// At the end of the input: name the last line that has text.
-		off = len(bytes.TrimRight(d.data, " \t\r\n"))
+		off = max(len(bytes.TrimRight(d.data, " \t\r\n")), d.lineOff)
 	}
 	p := d.posAt(off)
 	d.errs = append(d.errs, &DecodeError{File: d.file, Line: p.Line, Offset: p.Offset, Object: object, Err: err})
@@ -198,74 +200,165 @@ func (d *decoder) parseRange(text string) Range {
 	return r
 }
 
-// decodeFile decodes one file's contents (already decompressed). data is
-// the decoder's to keep: it is never modified, except that a leading UTF-8
-// byte order mark is blanked out (so that offsets stay those of the file).
-func (d *decoder) decodeFile(name string, data []byte) {
-	d.file = name
-	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
-		copy(data, "   ")
-	}
-	i := 0
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	if i == len(data) {
-		return
-	}
-	if data[i] == '{' {
-		d.decodeJSON(data)
-	} else {
-		d.decodeYAML(data)
-	}
-}
-
-// decodeJSON decodes a stream of concatenated JSON objects. After malformed
-// JSON it resumes at the next line that starts with '{'.
-func (d *decoder) decodeJSON(data []byte) {
-	d.data, d.doc, d.lineOff, d.line, d.newlines = data, nil, 0, 1, nil
-	s := jsonscan.Scanner{Data: data}
-	for !s.AtEnd() {
-		start := s.Pos
-		if c := data[start]; c != '{' {
-			if k := jsonscan.Kind(c); k != "not a JSON value" {
-				d.errorAt(start, "", fmt.Errorf("top-level value is %s, want an object", k))
-			} else {
-				d.errorAt(start, "", fmt.Errorf("invalid character %q at top level, want an object", data[start:start+1]))
-			}
-			if err := s.Skip(); err != nil {
-				s.Pos = resync(data, start+1)
+// decodeJSON decodes a stream of concatenated JSON objects from the window
+// (and the reader behind it). After malformed JSON it resumes at the next
+// line that starts with '{'.
+func (d *decoder) decodeJSON() {
+	d.doc, d.lineOff, d.line = nil, 0, 1
+	s := jsonscan.Scanner{Data: d.data}
+	for {
+		s.SkipSpace()
+		if s.Pos >= len(d.data) {
+			if !d.more(&s, s.Pos) {
+				return
 			}
 			continue
 		}
-		if err := d.decodeBlob(&s); err != nil {
+		start := s.Pos
+		if c := d.data[start]; c != '{' {
+			err := s.Skip()
+			if d.truncated(err) {
+				d.more(&s, start)
+				continue
+			}
+			if k := jsonscan.Kind(c); k != "not a JSON value" {
+				d.errorAt(start, "", fmt.Errorf("top-level value is %s, want an object", k))
+			} else {
+				d.errorAt(start, "", fmt.Errorf("invalid character %q at top level, want an object", d.data[start:start+1]))
+			}
+			if err != nil {
+				d.resync(&s, start+1)
+			}
+			continue
+		}
+		err := d.decodeBlob(&s)
+		if err == errNeedMore {
+			d.more(&s, start)
+			continue
+		}
+		if err != nil {
 			off := start + 1
 			var se *jsonscan.SyntaxError
 			if errors.As(err, &se) && se.Offset > off {
 				off = se.Offset
 			}
-			s.Pos = resync(data, off)
+			d.resync(&s, off)
 		}
 	}
 }
 
-// resync returns the offset of the first '{' at the start of a line at or
-// after off, or len(data). Pretty-printed and one-per-line FBC both start
-// every blob there, and a raw newline cannot occur inside a JSON string.
-func resync(data []byte, off int) int {
-	for off < len(data) {
-		i := bytes.IndexByte(data[off:], '{')
-		if i < 0 {
-			break
-		}
-		off += i
-		if off == 0 || data[off-1] == '\n' {
-			return off
-		}
-		off++
+// errNeedMore reports a blob cut by the end of the window: read more and
+// decode it again.
+var errNeedMore = errors.New("need more input")
+
+// truncated reports whether err is a syntax error caused by the end of the
+// window while the input goes on.
+func (d *decoder) truncated(err error) bool {
+	if err == nil || d.eof || d.r == nil {
+		return false
 	}
-	return len(data)
+	var se *jsonscan.SyntaxError
+	return errors.As(err, &se) && se.Offset >= len(d.data)
 }
+
+// more drops the window's bytes before keep, reads more input and points s
+// at the byte that was at keep. It returns false when the input is
+// exhausted and nothing new was read.
+func (d *decoder) more(s *jsonscan.Scanner, keep int) bool {
+	if d.r == nil || d.eof {
+		s.Pos = len(d.data)
+		return false
+	}
+	d.discard(keep)
+	n := len(d.data)
+	d.fill()
+	s.Data, s.Pos = d.data, 0
+	return len(d.data) > n || !d.eof
+}
+
+// discard drops the first n bytes of the window.
+func (d *decoder) discard(n int) {
+	if n > d.lineOff {
+		d.line += bytes.Count(d.data[d.lineOff:n], newline)
+		d.lineOff = n
+	}
+	d.data = d.data[:copy(d.data, d.data[n:])]
+	d.lineOff -= n
+	d.base += int64(n)
+}
+
+// fill reads into the free part of the window, growing it when full.
+func (d *decoder) fill() {
+	if len(d.data) == cap(d.data) {
+		d.data = append(d.data, make([]byte, max(cap(d.data), d.window))...)[:len(d.data)]
+	}
+	for zero := 0; len(d.data) < cap(d.data) && !d.eof; {
+		n, err := d.r.Read(d.data[len(d.data):cap(d.data)])
+		d.data = d.data[:len(d.data)+n]
+		switch {
+		case err == io.EOF:
+			d.eof = true
+		case err != nil:
+			d.eof = true
+			d.errs = append(d.errs, &DecodeError{File: d.file, Offset: -1, Err: err})
+		case n == 0:
+			if zero++; zero > 100 {
+				d.eof = true
+				d.errs = append(d.errs, &DecodeError{File: d.file, Offset: -1, Err: io.ErrNoProgress})
+			}
+		}
+	}
+}
+
+// resync moves s to the first '{' at the start of a line at or after off,
+// or to the end. Pretty-printed and one-per-line FBC both start every blob
+// there, and a raw newline cannot occur inside a JSON string.
+func (d *decoder) resync(s *jsonscan.Scanner, off int) {
+	for {
+		data := d.data
+		for off < len(data) {
+			i := bytes.IndexByte(data[off:], '{')
+			if i < 0 {
+				break
+			}
+			off += i
+			if (off == 0 && d.base == 0) || (off > 0 && data[off-1] == '\n') {
+				s.Pos = off
+				return
+			}
+			off++
+		}
+		if d.r == nil || d.eof {
+			s.Pos = len(d.data)
+			return
+		}
+		// Keep the last byte: it tells whether the next one starts a line.
+		keep := max(len(d.data)-1, 0)
+		d.more(s, keep)
+		off = 1
+		if len(d.data) <= 1 && d.eof {
+			s.Pos = len(d.data)
+			return
+		}
+	}
+}
+
+// keepBytes returns b, copied into the arena when the window holding it is
+// reused.
+func (d *decoder) keepBytes(b []byte) []byte {
+	if !d.keep {
+		return b[:len(b):len(b)]
+	}
+	if cap(d.arena)-len(d.arena) < len(b) {
+		d.arena = make([]byte, 0, max(len(b), keepChunk))
+	}
+	n := len(d.arena)
+	d.arena = append(d.arena, b...)
+	return d.arena[n:len(d.arena):len(d.arena)]
+}
+
+// keepChunk is the size of the arena's blocks.
+const keepChunk = 1 << 20
 
 // blob holds the top-level fields of one blob.
 type blob struct {
@@ -305,6 +398,10 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	start := s.Pos
 	var f blob
 	err := d.blobFields(s, &f)
+	if d.truncated(err) {
+		d.pending = d.pending[:0]
+		return errNeedMore
+	}
 	if err != nil {
 		var se *jsonscan.SyntaxError
 		off := start
@@ -361,7 +458,7 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	case SchemaDeprecations:
 		d.b.addDeprecations(pos, f.pkg, f.deprecations)
 	default:
-		d.b.addMeta(Meta{Schema: f.schema, Package: f.pkg, Name: f.name, Blob: d.data[start:end:end], Pos: pos})
+		d.b.addMeta(Meta{Schema: f.schema, Package: f.pkg, Name: f.name, Blob: d.keepBytes(d.data[start:end]), Pos: pos})
 	}
 	return nil
 }
@@ -747,8 +844,9 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 				p.Type, err = d.str(s, field.with("type"), true)
 			case "value":
 				var v []byte
-				v, err = s.Value()
-				p.Value = v[:len(v):len(v)]
+				if v, err = s.Value(); err == nil {
+					p.Value = d.keepBytes(v)
+				}
 			default:
 				err = s.Skip()
 			}
@@ -784,7 +882,7 @@ func (d *decoder) decodeYAML(data []byte) {
 		if len(j) == 0 || string(j) == "null" {
 			continue // an empty document
 		}
-		d.data = j
+		d.data, d.base, d.keep = j, 0, false
 		if j[0] != '{' {
 			d.errorAt(0, "", fmt.Errorf("document is %s, want a mapping", jsonscan.Kind(j[0])))
 			continue

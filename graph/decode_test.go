@@ -606,3 +606,55 @@ func TestDecodeErrorsGolden(t *testing.T) {
 		})
 	}
 }
+
+// decodeWindow is Decode reading JSON through a window of the given initial
+// size, to exercise blobs cut by the window's end.
+func decodeWindow(data []byte, name string, window int) (*Catalog, error) {
+	d := newDecoder(NewBuilder())
+	d.window = window
+	d.decodeReader(name, iotest.HalfReader(bytes.NewReader(data)))
+	return d.build()
+}
+
+func TestDecodeSmallWindows(t *testing.T) {
+	var inputs [][]byte
+	files, err := filepath.Glob(filepath.Join("testdata", "decode", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob(filepath.Join("testdata", "decode", "errors", "*.json"))
+	for _, f := range append(files, more...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs = append(inputs, data)
+	}
+	for _, in := range []string{
+		"{\"schema\":\"olm.package\",\"name\":\"a\"}\n[1,2]\n\"x\"\n}\n{\"schema\":\"x\",\"a\":[true,false,null,-1.5e3]}",
+		"{\"schema\":\"olm.package\",\"name\":\"a\" \"b\"}   \n  {\"x\":1}\n{\"schema\":\"olm.package\",\"name\":\"c\"}",
+		"{\"schema\":\"olm.package\",\"name\":\"a\"}\n{\"schema\":\"olm.channel\",\"package\":\"a\",\"name\":\"s\",\"entries\":[{\"name\":\"x\"\n",
+	} {
+		inputs = append(inputs, []byte(in))
+	}
+	for i, data := range inputs {
+		want, wantErr := Decode(bytes.NewReader(data), "in")
+		for _, window := range []int{1, 2, 7, 64, 1000} {
+			got, gotErr := decodeWindow(data, "in", window)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Errorf("input %d, window %d: error\n%v\nwant\n%v", i, window, gotErr, wantErr)
+				continue
+			}
+			if want != nil && modelText(t, got) != modelText(t, want) {
+				t.Errorf("input %d, window %d: model differs", i, window)
+			}
+			if want != nil {
+				for _, p := range want.Packages() {
+					if q := got.Package(p.Name); q == nil || q.Pos != p.Pos {
+						t.Errorf("input %d, window %d: package %q position %+v, want %+v", i, window, p.Name, q.Pos, p.Pos)
+					}
+				}
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package graph
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 // nothing panics:
 //   - every error is a *DecodeError or a *DuplicateError, and no catalog is
 //     returned with it;
+//   - reading the input through a tiny window gives the same result;
 //   - decode → Encode → decode → Encode gives the same bytes and the same
 //     model (stability);
 //   - the YAML form of the encoded catalog decodes to the same model as its
@@ -34,6 +36,14 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("schema: olm.package\nname: yes\n---\nschema: olm.bundle\nname: '1.0'\npackage: yes\n"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		c, err := Decode(bytes.NewReader(in), "fuzz")
+		// Reading through a tiny window changes nothing.
+		cw, errw := decodeWindow(in, "fuzz", 5)
+		if fmt.Sprint(err) != fmt.Sprint(errw) {
+			t.Fatalf("window 5: error\n%v\nwant\n%v", errw, err)
+		}
+		if c != nil && modelText(t, cw) != modelText(t, c) {
+			t.Fatal("window 5: another model")
+		}
 		if err != nil {
 			if c != nil {
 				t.Fatal("catalog returned with an error")

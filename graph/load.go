@@ -3,7 +3,6 @@ package graph
 import (
 	"bytes"
 	"compress/gzip"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -27,16 +26,11 @@ import (
 // '{', so later problems are reported too.
 //
 // The catalog keeps the bytes read from r: property values and unknown blobs
-// are slices of them. Decode, Load, LoadFile, LoadDir and LoadFS are safe for
+// are slices of them (for YAML input, of each document's JSON form). Decode, Load, LoadFile, LoadDir and LoadFS are safe for
 // concurrent use.
 func Decode(r io.Reader, name string) (*Catalog, error) {
-	data, err := readAll(r)
-	if err != nil {
-		return nil, &DecodeError{File: name, Offset: -1, Err: err}
-	}
-	b := NewBuilder()
-	d := newDecoder(b)
-	d.decodeData(name, data)
+	d := newDecoder(NewBuilder())
+	d.decodeReader(name, r)
 	return d.build()
 }
 
@@ -57,12 +51,8 @@ func Load(path string) (*Catalog, error) {
 // (.gz; compression is recognised by its magic bytes whatever the name).
 // Errors are as for Decode, positions naming path.
 func LoadFile(path string) (*Catalog, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, &DecodeError{File: path, Offset: -1, Err: err}
-	}
 	d := newDecoder(NewBuilder())
-	d.decodeData(path, data)
+	d.decodeFile(path, func(name string) (fs.File, error) { return os.Open(name) })
 	return d.build()
 }
 
@@ -83,12 +73,7 @@ func LoadDir(dir string) (*Catalog, error) {
 		if de.IsDir() || !isCatalogFile(de.Name()) {
 			return nil
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			d.errs = append(d.errs, &DecodeError{File: p, Offset: -1, Err: err})
-			return nil
-		}
-		d.decodeData(p, data)
+		d.decodeFile(p, func(name string) (fs.File, error) { return os.Open(name) })
 		return nil
 	})
 	if err != nil {
@@ -113,12 +98,7 @@ func LoadFS(fsys fs.FS, root string) (*Catalog, error) {
 		if de.IsDir() || !isCatalogFile(path.Base(p)) {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, p)
-		if err != nil {
-			d.errs = append(d.errs, &DecodeError{File: p, Offset: -1, Err: err})
-			return nil
-		}
-		d.decodeData(p, data)
+		d.decodeFile(p, func(name string) (fs.File, error) { return fsys.Open(name) })
 		return nil
 	})
 	if err != nil {
@@ -133,16 +113,95 @@ func isCatalogFile(name string) bool {
 	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }
 
-// decodeData decodes one file's raw contents, decompressing gzip.
-func (d *decoder) decodeData(name string, data []byte) {
-	if isGzip(data) {
-		var err error
-		if data, err = gunzip(data); err != nil {
+// decodeFile opens and decodes one file.
+func (d *decoder) decodeFile(name string, open func(string) (fs.File, error)) {
+	f, err := open(name)
+	if err != nil {
+		d.errs = append(d.errs, &DecodeError{File: name, Offset: -1, Err: err})
+		return
+	}
+	defer f.Close()
+	d.decodeReader(name, f)
+}
+
+// defaultWindow is the initial size of the window a JSON stream is read
+// through; it grows to hold the largest blob.
+const defaultWindow = 256 << 10
+
+// decodeReader decodes one file read from r: gzip-compressed or not, a JSON
+// stream or YAML.
+func (d *decoder) decodeReader(name string, r io.Reader) {
+	d.file, d.r, d.eof, d.base, d.keep = name, r, false, 0, true
+	d.lineOff, d.line, d.doc = 0, 1, nil
+	if d.window == 0 {
+		d.window = defaultWindow
+	}
+	if cap(d.win) == 0 {
+		d.win = make([]byte, 0, d.window)
+	}
+	d.data = d.win[:0]
+	defer func() {
+		if cap(d.data) > cap(d.win) {
+			d.win = d.data[:0]
+		}
+		d.data, d.r = nil, nil
+	}()
+	d.fillAtLeast(3)
+	if isGzip(d.data) {
+		prefix := bytes.Clone(d.data)
+		zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(prefix), r))
+		if err != nil {
 			d.errs = append(d.errs, &DecodeError{File: name, Offset: -1, Err: fmt.Errorf("invalid gzip data: %w", err)})
 			return
 		}
+		d.r, d.eof, d.data = gzipErrors{zr}, false, d.data[:0]
+		d.fillAtLeast(3)
 	}
-	d.decodeFile(name, data)
+	if bytes.HasPrefix(d.data, []byte("\xef\xbb\xbf")) {
+		copy(d.data, "   ") // the window is ours; offsets stay the file's
+	}
+	i := 0
+	for {
+		for i < len(d.data) && (d.data[i] == ' ' || d.data[i] == '\t' || d.data[i] == '\n' || d.data[i] == '\r') {
+			i++
+		}
+		if i < len(d.data) || d.eof {
+			break
+		}
+		d.fill() // grows the window: YAML needs the whole file
+	}
+	if i == len(d.data) {
+		return // nothing but white space
+	}
+	if d.data[i] == '{' {
+		d.decodeJSON()
+		return
+	}
+	for !d.eof {
+		d.fill()
+	}
+	data := d.data
+	d.r, d.keep = nil, false
+	d.decodeYAML(data)
+	d.data = data
+}
+
+// fillAtLeast reads until the window holds n bytes or the input ends.
+func (d *decoder) fillAtLeast(n int) {
+	for len(d.data) < n && !d.eof {
+		d.fill()
+	}
+}
+
+// gzipErrors words the errors of a gzip stream.
+type gzipErrors struct{ r io.Reader }
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("invalid gzip data: %w", err)
+	}
+	return n, err
 }
 
 // build builds the catalog and joins every problem.
@@ -159,42 +218,4 @@ func (d *decoder) build() (*Catalog, error) {
 
 func isGzip(data []byte) bool {
 	return len(data) >= 2 && data[0] == 0x1f && data[1] == 0x8b
-}
-
-// gunzip decompresses data, allocating the output once when the trailer's
-// size is right.
-func gunzip(data []byte) ([]byte, error) {
-	zr, err := gzip.NewReader(bytes.NewReader(data))
-	if err != nil {
-		return nil, err
-	}
-	size := 0
-	if len(data) >= 18 {
-		// ISIZE: the uncompressed size modulo 2^32 of the last member.
-		size = int(binary.LittleEndian.Uint32(data[len(data)-4:]))
-		if size > 64*len(data) {
-			size = 0 // implausible; let the buffer grow
-		}
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, size+bytes.MinRead))
-	if _, err := buf.ReadFrom(zr); err != nil {
-		return nil, err
-	}
-	if err := zr.Close(); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
-}
-
-// readAll reads r to the end, sizing the buffer once when r knows its
-// length.
-func readAll(r io.Reader) ([]byte, error) {
-	var buf bytes.Buffer
-	if l, ok := r.(interface{ Len() int }); ok {
-		buf.Grow(l.Len() + bytes.MinRead)
-	}
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
 }
