@@ -82,7 +82,7 @@ type decoder struct {
 
 	// Per file.
 	file string
-	data []byte // the JSON text being scanned (a whole JSON stream, or one converted YAML document)
+	data []byte // the JSON text being scanned: the window on a JSON stream, or one converted YAML document
 	// doc is the position of the YAML document being decoded; nil for a
 	// JSON stream, whose positions come from byte offsets in data.
 	doc *Position

@@ -25,9 +25,12 @@ import (
 // nil. After malformed JSON, decoding resumes at the next line starting with
 // '{', so later problems are reported too.
 //
-// The catalog keeps the bytes read from r: property values and unknown blobs
-// are slices of them (for YAML input, of each document's JSON form). Decode, Load, LoadFile, LoadDir and LoadFS are safe for
-// concurrent use.
+// A JSON stream is read through a small window and decoded in one pass;
+// the catalog keeps copies of property values and unknown blobs (packed in a
+// few large blocks) and nothing else of the input: icons, descriptions,
+// relatedImages and unknown fields are skipped. YAML is read whole and
+// converted document by document. Decode, Load, LoadFile, LoadDir and LoadFS
+// are safe for concurrent use.
 func Decode(r io.Reader, name string) (*Catalog, error) {
 	d := newDecoder(NewBuilder())
 	d.decodeReader(name, r)
