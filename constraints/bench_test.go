@@ -113,6 +113,11 @@ type bundle struct {
 // unsat, two subscriptions want disjoint ranges of the same package through
 // chains of dependencies.
 func catalogProblem(n int, seed uint64, unsat bool) *constraints.Problem[bundle, string] {
+	return buildCatalog(n, seed, true, unsat)
+}
+
+// buildCatalog builds catalogProblem, with or without its subscriptions.
+func buildCatalog(n int, seed uint64, subs, unsat bool) *constraints.Problem[bundle, string] {
 	const versions = 10
 	r := rand.New(rand.NewPCG(seed, 1))
 	pkgs := int32(n / versions)
@@ -147,6 +152,9 @@ func catalogProblem(n int, seed uint64, unsat bool) *constraints.Problem[bundle,
 	}
 	p.AtMost("one provider per API", 1, providers...)
 	for i := range max(1, pkgs/100) {
+		if !subs {
+			break
+		}
 		sub := bundle{-1 - i, 0}
 		p.Mandatory("subscription", sub)
 		p.Dependency("subscription channel", sub, chain(int32(r.IntN(int(pkgs))), 0, versions)...)
@@ -244,6 +252,21 @@ func BenchmarkSolverReuse(b *testing.B) {
 	p := catalogProblem(10_000, 1, false)
 	b.Run("Solver", func(b *testing.B) {
 		s := constraints.NewSolver(p)
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			i++
+			_, err := s.Solve(ctx, "installable", bundle{int32(i % 1000), int32(i % 10)})
+			var ue *constraints.UnsatError[bundle, string]
+			if err != nil && !errors.As(err, &ue) {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("Installable", func(b *testing.B) {
+		// The shape of a catalog check: no subscriptions, one question
+		// per bundle.
+		s := constraints.NewSolver(buildCatalog(10_000, 1, false, false))
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {

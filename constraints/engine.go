@@ -10,17 +10,19 @@ import (
 // engine is a unit-propagation engine for the search: clauses, a trail of
 // assignments with one level per assumption, and explanations of conflicts
 // in terms of assumptions. It does no learning and no decisions of its own;
-// the search makes the decisions. Propagation counts false literals per
-// clause over static occurrence lists, so it allocates nothing after
-// construction.
+// the search makes the decisions. Propagation uses two watched literals per
+// clause kept in intrusive linked lists, so it allocates nothing after
+// construction and undoing a level only unassigns.
 type engine struct {
 	start []int32 // clause c is lits[start[c]:start[c+1]]
 	lits  []z.Lit
 
-	occStart []int32 // literal m occurs in clauses occ[occStart[m]:occStart[m+1]]
-	occ      []int32
+	// Clause c of two literals or more watches the literals at positions
+	// 0 and 1 of its slice, through the watch nodes 2c and 2c+1. head[m]
+	// starts the list of the nodes watching literal m, next links them.
+	head []int32
+	next []int32
 
-	nfalse []int32  // per clause: literals that are false and propagated
 	val    []int8   // per literal: 1 true, -1 false, 0 unassigned
 	reason []int32  // per variable: implying clause, or -1 for an assumption
 	trail  []z.Lit  // assigned literals in order
@@ -40,36 +42,35 @@ func (e *engine) add(ms []z.Lit) {
 	e.start = append(e.start, int32(len(e.lits)))
 }
 
-// init builds the occurrence lists for variables 1..top and propagates the
-// unit clauses at level 0. It reports false when that fails: the clauses
-// are unsatisfiable.
+// init builds the watch lists for variables 1..top and propagates the unit
+// clauses at level 0. It reports false when that fails: the clauses are
+// unsatisfiable.
 func (e *engine) init(top z.Var) bool {
 	if e.start == nil {
 		e.start = append(e.start, 0)
 	}
 	nlit := 2 * int(top+1)
-	e.occStart = make([]int32, nlit+1)
-	for _, m := range e.lits {
-		e.occStart[m+1]++
-	}
-	for i := 1; i <= nlit; i++ {
-		e.occStart[i] += e.occStart[i-1]
-	}
-	e.occ = make([]int32, len(e.lits))
-	fill := make([]int32, nlit)
-	copy(fill, e.occStart[:nlit])
 	nc := len(e.start) - 1
-	for c := range nc {
-		for _, m := range e.lits[e.start[c]:e.start[c+1]] {
-			e.occ[fill[m]] = int32(c)
-			fill[m]++
-		}
+	e.head = make([]int32, nlit)
+	for i := range e.head {
+		e.head[i] = -1
 	}
-	e.nfalse = make([]int32, nc)
+	e.next = make([]int32, 2*nc)
 	e.val = make([]int8, nlit)
 	e.reason = make([]int32, top+1)
 	e.seen = make([]uint32, top+1)
 	e.trail = make([]z.Lit, 0, top)
+	for c := range nc {
+		lo, hi := e.start[c], e.start[c+1]
+		if hi-lo >= 2 {
+			for slot := range int32(2) {
+				node := 2*int32(c) + slot
+				m := e.lits[lo+slot]
+				e.next[node] = e.head[m]
+				e.head[m] = node
+			}
+		}
+	}
 	for c := range nc {
 		ms := e.lits[e.start[c]:e.start[c+1]]
 		switch len(ms) {
@@ -99,39 +100,43 @@ func (e *engine) propagate() int32 {
 	for e.qhead < len(e.trail) {
 		f := e.trail[e.qhead].Not() // became false
 		e.qhead++
-		occ := e.occ[e.occStart[f]:e.occStart[f+1]]
-		for i, c := range occ {
-			e.nfalse[c]++
+		prev := int32(-1)
+		for node := e.head[f]; node >= 0; {
+			nxt := e.next[node]
+			c, slot := node>>1, node&1
 			lo, hi := e.start[c], e.start[c+1]
-			if e.nfalse[c] < hi-lo-1 {
+			other := e.lits[lo+1-slot]
+			if e.val[other] == 1 {
+				prev, node = node, nxt
 				continue
 			}
-			unit, sat := z.LitNull, false
-			for _, m := range e.lits[lo:hi] {
-				switch e.val[m] {
-				case 1:
-					sat = true
-				case 0:
-					unit = m
-				}
-				if sat {
+			// Look for another literal to watch.
+			moved := false
+			for k := lo + 2; k < hi; k++ {
+				if m := e.lits[k]; e.val[m] != -1 {
+					e.lits[k], e.lits[lo+slot] = f, m
+					if prev < 0 {
+						e.head[f] = nxt
+					} else {
+						e.next[prev] = nxt
+					}
+					e.next[node] = e.head[m]
+					e.head[m] = node
+					moved = true
 					break
 				}
 			}
-			if sat {
+			if moved {
+				node = nxt
 				continue
 			}
-			if unit == z.LitNull {
-				// Conflict: finish counting f's occurrences so that
-				// undo stays exact.
-				for _, d := range occ[i+1:] {
-					e.nfalse[d]++
-				}
+			switch e.val[other] {
+			case -1:
 				return c
+			case 0:
+				e.assign(other, c)
 			}
-			if e.nfalse[c] == hi-lo-1 {
-				e.assign(unit, c)
-			}
+			prev, node = node, nxt
 		}
 	}
 	return -1
@@ -154,14 +159,7 @@ func (e *engine) test(m z.Lit) int32 {
 func (e *engine) untest() {
 	l := int(e.lim[len(e.lim)-1])
 	e.lim = e.lim[:len(e.lim)-1]
-	for i := len(e.trail) - 1; i >= l; i-- {
-		m := e.trail[i]
-		if i < e.qhead {
-			f := m.Not()
-			for _, c := range e.occ[e.occStart[f]:e.occStart[f+1]] {
-				e.nfalse[c]--
-			}
-		}
+	for _, m := range e.trail[l:] {
 		e.val[m] = 0
 		e.val[m.Not()] = 0
 	}
@@ -242,21 +240,17 @@ func (s *solver[V, R]) searchFast(anchors []int32) (bool, error) {
 			return false, nil
 		}
 	}
-	nq := len(anchors)
-	for j := range p.cons {
-		if p.cons[j].kind == KindMandatory {
-			nq++
+	if s.mand == nil {
+		s.mand = make([]choice, 0, 8)
+		for j := range p.cons {
+			if c := &p.cons[j]; c.kind == KindMandatory {
+				s.mand = append(s.mand, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
+			}
 		}
-	}
-	if s.q == nil {
-		s.q = make([]choice, 0, max(nq*4, 64))
+		s.q = make([]choice, 0, max(4*(len(s.mand)+len(anchors)), 64))
 		s.stack = make([]entry, 0, cap(s.q))
 	}
-	for j := range p.cons {
-		if c := &p.cons[j]; c.kind == KindMandatory {
-			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
-		}
-	}
+	s.q = append(s.q, s.mand...)
 	for _, a := range anchors {
 		s.q = append(s.q, choice{kind: cOne, a: a, by: -1})
 	}

@@ -72,6 +72,7 @@ type solver[V comparable, R any] struct {
 	chosen  []bool  // per real variable: assumed on the current search path
 	level   []int32 // per solver variable: index of the stack entry assuming it, or -1
 
+	mand  []choice // the choices of the Mandatory constraints (engine search)
 	q     []choice
 	qh    int32
 	stack []entry
