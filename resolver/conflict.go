@@ -77,7 +77,11 @@ type Fact struct {
 	// Subscription names the subscription the fact is about ("name", in
 	// the conflict's namespace).
 	Subscription string `json:"subscription,omitempty"`
-	// CSV names an installed CSV the fact is about.
+	// StartingCSV is the subscription's spec.startingCSV (subscription
+	// facts), when it names one.
+	StartingCSV string `json:"startingCSV,omitempty"`
+	// CSV names an installed CSV the fact is about; for a subscription
+	// fact, the subscription's installed CSV, when it is installed.
 	CSV     string     `json:"csv,omitempty"`
 	Catalog CatalogKey `json:"catalog,omitzero"`
 	Package string     `json:"package,omitempty"`
@@ -96,6 +100,12 @@ type Fact struct {
 	FailureMessage string `json:"failureMessage,omitempty"`
 	// Candidates, in preference order (see the FactKind constants).
 	Candidates []Candidate `json:"candidates,omitempty"`
+	// Notes, for a requirement nothing satisfies, says what comes close
+	// and why it does not count: the versions the required package has,
+	// bundles that provide what is required but are skipped in their
+	// channel or belong to the requiring package. Notes are context, not
+	// part of the conflict; they are sorted and stable.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // subject names what a fact is about: the bundle or the installed CSV.
@@ -183,23 +193,26 @@ func (f *Fact) String() string {
 
 // ConflictError reports that the namespace's subscriptions and installed
 // CSVs cannot be resolved together. Facts is a minimal set of facts that
-// together make resolution impossible (dropping any one makes it possible),
-// in a stable order: subscriptions and installed CSVs first, then
-// requirements and uniqueness rules in the order resolution met them.
+// together make resolution impossible (dropping any one makes it possible:
+// each fact is one constraint of the solver's minimal core), in a stable
+// order: subscriptions and installed CSVs first, then requirements and
+// uniqueness rules in the order resolution met them.
+//
+// Explanation turns the facts into a verdict and a derivation;
+// Resolver.Explain adds confirmed suggestions. ConflictError encodes to
+// JSON as {"namespace", "facts"}.
 type ConflictError struct {
 	Namespace string `json:"namespace"`
 	Facts     []Fact `json:"facts"`
 }
 
-// Error returns a first readable message: every fact, in order.
+// Error returns the explanation without suggestions: the verdict line,
+// then at most DefaultDerivationLines lines of derivation, e.g.
+//
+//	cannot install widget-operator: it conflicts with installed CSV legacy-widget.v1.0.0 (one provider of API widgets.example.com/v1 Widget)
+//	  because subscription widget-operator wants package widget-operator (…); its only candidate is …
+//	  and …
+//	  so subscription widget-operator cannot be satisfied and widget-operator cannot be installed
 func (e *ConflictError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "cannot resolve namespace %q: ", e.Namespace)
-	for i := range e.Facts {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(e.Facts[i].String())
-	}
-	return b.String()
+	return strings.TrimSuffix(e.Explanation().String(), "\n")
 }

@@ -4,6 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
+
+	"github.com/blang/semver/v4"
 
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/graph"
@@ -203,8 +206,12 @@ func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
 		f.Package = s.sub.Package
 		f.Channel = s.sub.Channel
 		f.Catalog = s.catalog
+		f.StartingCSV = s.sub.StartingCSV
 		if r.kind == FactNoStartingCSV {
 			f.Bundle = s.sub.StartingCSV
+		}
+		if s.current != nil && (r.kind == FactSubscription || r.kind == FactSubscriptionCandidates) {
+			f.CSV = s.current.csv.Name
 		}
 	}
 	switch r.kind {
@@ -220,6 +227,9 @@ func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
 				f.FailureMessage = q.c.FailureMessage
 			}
 			f.Candidates = res.candidateList(c.Vars)
+			if len(c.Vars) == 0 {
+				f.Notes = res.nearMisses(q, r.subject)
+			}
 		}
 	case FactReplacement:
 		f.Channel, f.Catalog = "", CatalogKey{}
@@ -263,4 +273,69 @@ func (res *resolution) candidateList(vs []variable) []Candidate {
 		}
 	}
 	return out
+}
+
+// nearMisses says, for a requirement q of subject that no candidate
+// satisfies, what comes close in the visible catalogs: the versions of a
+// required package, and bundles that would satisfy q but are not candidates
+// (skipped in every channel, or of the subject's own package). The notes
+// are sorted.
+func (res *resolution) nearMisses(q *requirement, subject variable) []string {
+	owner := res.pkgOf(subject)
+	var notes []string
+	if q.kind == reqPackage {
+		for _, ci := range res.visible {
+			pi := ci.pkgs[q.pkg.Package]
+			if pi == nil || len(pi.pkg.Bundles) == 0 {
+				continue
+			}
+			vs := make([]semver.Version, 0, len(pi.pkg.Bundles))
+			for _, b := range pi.pkg.Bundles {
+				vs = append(vs, b.Version)
+			}
+			slices.SortFunc(vs, func(a, b semver.Version) int { return a.Compare(b) })
+			vs = slices.CompactFunc(vs, func(a, b semver.Version) bool { return a.Equals(b) })
+			notes = append(notes, fmt.Sprintf("catalog %s has package %s at %s, none in range %s", ci.key, q.pkg.Package, versionList(vs), q.pkg.Range))
+		}
+		if len(notes) == 0 {
+			notes = append(notes, fmt.Sprintf("no visible catalog has package %s", q.pkg.Package))
+		}
+	}
+	for _, ci := range res.visible {
+		for _, b := range res.generate(ci, q) {
+			if !matchBundle(q, b) {
+				continue
+			}
+			if b.Package == owner {
+				if q.kind != reqPackage {
+					notes = append(notes, fmt.Sprintf("%s (catalog %s) would satisfy it, but a bundle's own package never meets its own requirement", b.Name, ci.key))
+				}
+				continue
+			}
+			pi := ci.pkgs[b.Package]
+			if pi == nil {
+				continue
+			}
+			for _, chName := range b.Channels {
+				if x := pi.byName[chName]; x != nil && x.position(b.Name) < 0 {
+					notes = append(notes, fmt.Sprintf("%s (channel %s, catalog %s) would satisfy it, but another entry skips it, so it is never a candidate", b.Name, chName, ci.key))
+				}
+			}
+		}
+	}
+	slices.Sort(notes)
+	return slices.Compact(notes)
+}
+
+// versionList renders sorted versions, at most 8 of them: "0.6.1, 0.9.0,
+// 0.9.2" or "0.1.0, 0.2.0, … 1.4.0 (12 versions)".
+func versionList(vs []semver.Version) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = v.String()
+	}
+	if len(s) <= 8 {
+		return strings.Join(s, ", ")
+	}
+	return fmt.Sprintf("%s, … %s (%d versions)", strings.Join(s[:6], ", "), s[len(s)-1], len(s))
 }

@@ -219,7 +219,7 @@ func TestResolve(t *testing.T) {
 			name:      "requirement nothing satisfies",
 			cats:      []cat{{pkgs: []pkg{single("app", "1.0.0", requires(widget))}}},
 			state:     cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}},
-			wantErr:   `cannot resolve namespace "ns": subscription app wants package app (channel stable, catalog olm/community); subscription app can only be satisfied by app.v1.0.0 (channel stable, catalog olm/community); bundle app.v1.0.0 requires olm.gvk.required example.com/v1 Widget, which nothing satisfies`,
+			wantErr:   "cannot install app: app.v1.0.0 requires API example.com/v1 Widget (olm.gvk.required), which nothing satisfies\n  because subscription app wants package app (channel stable, catalog olm/community); its only candidate is app.v1.0.0 (channel stable, catalog olm/community)\n  and app.v1.0.0 requires API example.com/v1 Widget (olm.gvk.required), which nothing satisfies\n  so subscription app cannot be satisfied and app cannot be installed",
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactSubscriptionCandidates, resolver.FactRequirement},
 		},
 		{
@@ -248,7 +248,7 @@ func TestResolve(t *testing.T) {
 			state: cluster.State{Subscriptions: []cluster.Subscription{
 				sub("a", "a", "stable"), sub("b", "b", "stable"),
 			}},
-			wantErr:   "at most one provider of API example.com/v1 Widget can be installed: a.v1.0.0 (channel stable, catalog olm/community) and b.v1.0.0 (channel stable, catalog olm/community)",
+			wantErr:   "a.v1.0.0 and b.v1.0.0 both provide API example.com/v1 Widget (olm.gvk), and at most one provider of an API can be installed",
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactSubscription, resolver.FactSubscriptionCandidates, resolver.FactSubscriptionCandidates, resolver.FactOnePerAPI},
 		},
 		{
@@ -285,7 +285,7 @@ func TestResolve(t *testing.T) {
 			name:      "deprecated: the only candidate",
 			cats:      []cat{{pkgs: []pkg{single("a", "1.0.0", graph.DeprecatedProperty())}}},
 			state:     cluster.State{Subscriptions: []cluster.Subscription{sub("a", "a", "stable")}},
-			wantErr:   "bundle a.v1.0.0 is deprecated (olm.deprecated) and is never selected",
+			wantErr:   "cannot install a: its only candidate is deprecated",
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactSubscriptionCandidates, resolver.FactDeprecated},
 		},
 		{
@@ -363,7 +363,7 @@ func TestResolve(t *testing.T) {
 			name:      "no catalog",
 			cats:      []cat{{pkgs: []pkg{etcd()}}},
 			state:     cluster.State{Subscriptions: []cluster.Subscription{func() cluster.Subscription { s := sub("etcd", "etcd", "alpha"); s.Source = "missing"; return s }()}},
-			wantErr:   "subscription etcd names catalog olm/missing, which does not exist or serves no operators to this namespace",
+			wantErr:   "cannot install etcd: catalog olm/missing does not exist or serves no operators to this namespace",
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactNoCatalog},
 		},
 		{
@@ -376,21 +376,21 @@ func TestResolve(t *testing.T) {
 			name:      "no package",
 			cats:      []cat{{pkgs: []pkg{etcd()}}},
 			state:     cluster.State{Subscriptions: []cluster.Subscription{sub("x", "nope", "alpha")}},
-			wantErr:   "catalog olm/community has no package nope (subscription x)",
+			wantErr:   "cannot install nope (subscription x): catalog olm/community has no package nope",
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactNoPackage},
 		},
 		{
 			name:      "no channel",
 			cats:      []cat{{pkgs: []pkg{etcd()}}},
 			state:     cluster.State{Subscriptions: []cluster.Subscription{sub("etcd", "etcd", "gamma")}},
-			wantErr:   "package etcd has no channel gamma (subscription etcd)",
+			wantErr:   "cannot install etcd: package etcd has no channel gamma",
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactNoChannel},
 		},
 		{
 			name:      "no startingCSV in the channel",
 			cats:      []cat{{pkgs: []pkg{etcd()}}},
 			state:     cluster.State{Subscriptions: []cluster.Subscription{func() cluster.Subscription { s := sub("etcd", "etcd", "beta"); s.StartingCSV = "etcd.v1"; return s }()}},
-			wantErr:   "channel beta of package etcd has no bundle etcd.v1, the startingCSV of subscription etcd",
+			wantErr:   "cannot install etcd: channel beta of package etcd has no bundle etcd.v1 (the startingCSV)",
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactNoStartingCSV},
 		},
 		{

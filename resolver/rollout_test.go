@@ -180,7 +180,7 @@ func TestConflictJSON(t *testing.T) {
 	if back.Error() != ce.Error() {
 		t.Errorf("decoded conflict reads\n%s\nwant\n%s", back.Error(), ce.Error())
 	}
-	if !strings.Contains(ce.Error(), `bundle app.v1.0.0 requires olm.constraint gvk example.com/v1 Gadget ("app needs a gadget"), which nothing satisfies`) {
+	if !strings.Contains(ce.Error(), `app.v1.0.0 requires gvk example.com/v1 Gadget (olm.constraint, failureMessage "app needs a gadget"), which nothing satisfies`) {
 		t.Errorf("Error() = %s", ce.Error())
 	}
 }
@@ -215,7 +215,7 @@ func TestInstalledCSVs(t *testing.T) {
 					func() cluster.Subscription { s := sub("other", "etcd", "beta"); s.StartingCSV = "etcd.v4"; return s }(),
 				},
 			},
-			wantErr: "at most one bundle of package etcd can be installed",
+			wantErr: "etcd.v1, etcd.v2 and etcd.v4 are all of package etcd, and at most one bundle of a package can be installed",
 		},
 		{
 			name:   "requirements of installed CSVs are dependencies",
@@ -241,7 +241,7 @@ func TestInstalledCSVs(t *testing.T) {
 			name:    "deprecated installed CSV without subscription",
 			reason:  "OLM prohibits deprecated entries, installed ones included",
 			state:   cluster.State{CSVs: []cluster.CSV{csv("old.v1", "1.0.0", graph.PackageProperty("old", "1.0.0"), graph.DeprecatedProperty())}},
-			wantErr: `cannot resolve namespace "ns": installed CSV old.v1 has no subscription and must stay; installed CSV old.v1 is deprecated (olm.deprecated) and is never selected`,
+			wantErr: "cannot keep installed CSV old.v1: it is deprecated (olm.deprecated) and can never be selected\n  because installed CSV old.v1 (version 1.0.0) has no subscription, so it must stay as it is\n  and old.v1 is deprecated (olm.deprecated), so it is never selected\n  so installed CSV old.v1 cannot stay",
 		},
 		{
 			name:    "malformed annotation property",

@@ -1,0 +1,329 @@
+package resolver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/sextantdev/sextant/cluster"
+)
+
+// Defaults of ExplainOptions.
+const (
+	// DefaultMaxSuggestions is the number of suggestions Explain looks for
+	// when ExplainOptions.MaxSuggestions is 0.
+	DefaultMaxSuggestions = 5
+	// DefaultSuggestionBudget bounds the time Explain spends confirming
+	// suggestions when ExplainOptions.Budget is 0.
+	DefaultSuggestionBudget = 40 * time.Millisecond
+)
+
+// ExplainOptions tunes Resolver.Explain. The zero value looks for up to
+// DefaultMaxSuggestions suggestions within DefaultSuggestionBudget.
+type ExplainOptions struct {
+	// MaxSuggestions is the most suggestions to return: 0 means
+	// DefaultMaxSuggestions, a negative number none (Explain then only
+	// builds the verdict and the derivation and never solves).
+	MaxSuggestions int
+	// Budget bounds the time spent re-solving candidate changes: 0 means
+	// DefaultSuggestionBudget, a negative number no bound but the
+	// context's. Candidates are tried in rank order, so a short budget
+	// drops the most disruptive suggestions first; within the budget the
+	// result is deterministic.
+	Budget time.Duration
+}
+
+// SuggestionKind is the kind of change a Suggestion makes to the cluster
+// state.
+type SuggestionKind string
+
+// Suggestion kinds, in rank order: least disruptive first. Changes that
+// only loosen how a subscription is pinned come first (its startingCSV,
+// then its channel, then its catalog — an exact change before dropping a
+// pin altogether), then removals (an installed CSV no subscription
+// references, then another subscription).
+const (
+	// SuggestDropStartingCSV: remove the subscription's spec.startingCSV.
+	SuggestDropStartingCSV SuggestionKind = "drop-starting-csv"
+	// SuggestSwitchChannel: set the subscription's spec.channel to Channel.
+	SuggestSwitchChannel SuggestionKind = "switch-channel"
+	// SuggestAnyChannel: clear the subscription's spec.channel (the
+	// package's default channel first, then the others).
+	SuggestAnyChannel SuggestionKind = "any-channel"
+	// SuggestSwitchCatalog: set the subscription's spec.source and
+	// spec.sourceNamespace to Catalog.
+	SuggestSwitchCatalog SuggestionKind = "switch-catalog"
+	// SuggestAnyCatalog: clear the subscription's spec.source and
+	// spec.sourceNamespace (any visible catalog, in preference order).
+	SuggestAnyCatalog SuggestionKind = "any-catalog"
+	// SuggestRemoveCSV: delete the installed CSV named CSV, which no
+	// subscription references.
+	SuggestRemoveCSV SuggestionKind = "remove-csv"
+	// SuggestRemoveSubscription: delete the subscription (not the one the
+	// verdict is about); its installed CSV, if any, stays.
+	SuggestRemoveSubscription SuggestionKind = "remove-subscription"
+)
+
+// Suggestion is a change to the cluster state that was applied to a copy
+// of the state and re-solved: Plan is the plan the namespace then gets.
+// Which of Subscription, CSV, Channel and Catalog are set depends on Kind.
+type Suggestion struct {
+	Kind SuggestionKind `json:"kind"`
+	// Subscription is the subscription changed or removed.
+	Subscription string `json:"subscription,omitempty"`
+	// CSV is the installed CSV removed.
+	CSV string `json:"csv,omitempty"`
+	// Channel is the new channel (SuggestSwitchChannel).
+	Channel string `json:"channel,omitempty"`
+	// Catalog is the new catalog (SuggestSwitchCatalog).
+	Catalog CatalogKey `json:"catalog,omitzero"`
+	// Change says the change in words, e.g. "switch subscription etcd to
+	// channel beta".
+	Change string `json:"change"`
+	// Plan is the confirmed plan with the change applied.
+	Plan *Plan `json:"plan"`
+}
+
+// String returns the change and, briefly, what the plan would do.
+func (s Suggestion) String() string {
+	return s.Change + ": " + planSummary(s.Plan)
+}
+
+// planSummary says what a plan does in one clause: its first steps.
+func planSummary(p *Plan) string {
+	if p == nil || len(p.Steps) == 0 {
+		return "resolves with no install or upgrade"
+	}
+	const show = 3
+	var parts []string
+	for i, st := range p.Steps {
+		if i == show && len(p.Steps) > show+1 {
+			parts = append(parts, fmt.Sprintf("%d more step(s)", len(p.Steps)-show))
+			break
+		}
+		if st.Action == ActionUpgrade {
+			parts = append(parts, fmt.Sprintf("upgrades %s to %s (channel %s, catalog %s)", st.Replaces, st.Bundle, st.Channel, st.Catalog))
+		} else {
+			parts = append(parts, fmt.Sprintf("installs %s (channel %s, catalog %s)", st.Bundle, st.Channel, st.Catalog))
+		}
+	}
+	return joinWords(parts, "and")
+}
+
+// Explain explains conflict — the *ConflictError that Resolve returned for
+// namespace and state — with its verdict, its derivation and suggestions:
+// changes to the state (see SuggestionKind) that Explain applied to a copy
+// of the state and re-solved with Resolve, keeping only those that give a
+// plan. Suggestions are ranked by kind (SuggestionKind lists them least
+// disruptive first), then by the order of the subscriptions in the facts,
+// the package's channel order (default first) and the catalogs'
+// preference; a change whose plan equals that of a better-ranked one is
+// left out. At most opts.MaxSuggestions are returned, found within
+// opts.Budget.
+//
+// Resolve stays as fast as before: a conflict costs nothing more until
+// Explain is called, and Explain costs one Resolve per candidate change
+// (typically a few per subscription in the conflict), bounded by the
+// budget.
+//
+// Explain does not modify state. When ctx ends before the suggestions are
+// complete, it returns the explanation found so far and an error e with
+// errors.Is(e, ctx.Err()); the budget running out is not an error. It is
+// safe for concurrent use.
+func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster.State, conflict *ConflictError, opts ExplainOptions) (*Explanation, error) {
+	if conflict == nil {
+		return nil, errors.New("explain: no conflict to explain")
+	}
+	ex := conflict.Explanation()
+	max := opts.MaxSuggestions
+	if max == 0 {
+		max = DefaultMaxSuggestions
+	}
+	if max < 0 {
+		return ex, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return ex, fmt.Errorf("explain namespace %q: %w", namespace, err)
+	}
+	if state == nil {
+		state = &cluster.State{}
+	}
+	budget := opts.Budget
+	if budget == 0 {
+		budget = DefaultSuggestionBudget
+	}
+	sctx := ctx
+	if budget > 0 {
+		var cancel context.CancelFunc
+		sctx, cancel = context.WithTimeout(ctx, budget)
+		defer cancel()
+	}
+	var seen []string // plan texts of the suggestions kept
+	for _, c := range r.changes(namespace, state, ex) {
+		if len(ex.Suggestions) >= max {
+			break
+		}
+		if sctx.Err() != nil {
+			break
+		}
+		plan, err := r.Resolve(sctx, namespace, c.apply(namespace, state))
+		if err != nil {
+			continue
+		}
+		text := plan.String()
+		if slices.Contains(seen, text) {
+			continue
+		}
+		seen = append(seen, text)
+		s := c.s
+		s.Plan = plan
+		ex.Suggestions = append(ex.Suggestions, s)
+	}
+	if err := ctx.Err(); err != nil {
+		return ex, fmt.Errorf("explain namespace %q: %w", namespace, err)
+	}
+	return ex, nil
+}
+
+// change is a candidate suggestion before it is confirmed.
+type change struct {
+	s Suggestion
+	// sub is the subscription changed or removed; csv the CSV removed.
+	sub string
+	csv string
+	// edit changes a copy of the subscription (nil: remove it).
+	edit func(*cluster.Subscription)
+}
+
+// apply returns a copy of state with the change made. The copy shares
+// everything but the slice it changes.
+func (c change) apply(ns string, state *cluster.State) *cluster.State {
+	st := *state
+	switch {
+	case c.csv != "":
+		st.CSVs = slices.DeleteFunc(slices.Clone(state.CSVs), func(x cluster.CSV) bool { return x.Namespace == ns && x.Name == c.csv })
+	case c.edit == nil:
+		st.Subscriptions = slices.DeleteFunc(slices.Clone(state.Subscriptions), func(x cluster.Subscription) bool { return x.Namespace == ns && x.Name == c.sub })
+	default:
+		st.Subscriptions = slices.Clone(state.Subscriptions)
+		for i := range st.Subscriptions {
+			if s := &st.Subscriptions[i]; s.Namespace == ns && s.Name == c.sub {
+				c.edit(s)
+			}
+		}
+	}
+	return &st
+}
+
+// changes lists the candidate changes for an explanation, in rank order.
+func (r *Resolver) changes(ns string, state *cluster.State, ex *Explanation) []change {
+	var subs []*cluster.Subscription
+	for i := range ex.Facts {
+		f := &ex.Facts[i]
+		if !isSubscriptionKind(f.Kind) {
+			continue
+		}
+		s := state.Subscription(ns, f.Subscription)
+		if s != nil && !slices.Contains(subs, s) {
+			subs = append(subs, s)
+		}
+	}
+	installedCSV := func(s *cluster.Subscription) bool {
+		return s.InstalledCSV != "" && state.CSV(ns, s.InstalledCSV) != nil
+	}
+	byKind := map[SuggestionKind][]change{}
+	add := func(c change) { byKind[c.s.Kind] = append(byKind[c.s.Kind], c) }
+	for _, s := range subs {
+		name := s.Name
+		if s.StartingCSV != "" && !installedCSV(s) {
+			add(change{sub: name, s: Suggestion{Kind: SuggestDropStartingCSV, Subscription: name,
+				Change: fmt.Sprintf("drop startingCSV %s from subscription %s", s.StartingCSV, name)},
+				edit: func(x *cluster.Subscription) { x.StartingCSV = "" }})
+		}
+		for _, chName := range r.channelsFor(ns, s) {
+			if chName == s.Channel {
+				continue
+			}
+			add(change{sub: name, s: Suggestion{Kind: SuggestSwitchChannel, Subscription: name, Channel: chName,
+				Change: fmt.Sprintf("switch subscription %s to channel %s", name, chName)},
+				edit: func(x *cluster.Subscription) { x.Channel = chName }})
+		}
+		if s.Channel != "" {
+			add(change{sub: name, s: Suggestion{Kind: SuggestAnyChannel, Subscription: name,
+				Change: fmt.Sprintf("clear the channel of subscription %s (now %s)", name, s.Channel)},
+				edit: func(x *cluster.Subscription) { x.Channel = "" }})
+		}
+		cur := CatalogKey{Namespace: s.SourceNamespace, Name: s.Source}
+		for _, k := range r.catalogsFor(ns, s.Package) {
+			if k == cur {
+				continue
+			}
+			add(change{sub: name, s: Suggestion{Kind: SuggestSwitchCatalog, Subscription: name, Catalog: k,
+				Change: fmt.Sprintf("switch subscription %s to catalog %s", name, k)},
+				edit: func(x *cluster.Subscription) { x.Source, x.SourceNamespace = k.Name, k.Namespace }})
+		}
+		if s.Source != "" {
+			add(change{sub: name, s: Suggestion{Kind: SuggestAnyCatalog, Subscription: name,
+				Change: fmt.Sprintf("clear the catalog of subscription %s (now %s)", name, cur)},
+				edit: func(x *cluster.Subscription) { x.Source, x.SourceNamespace = "", "" }})
+		}
+	}
+	for i := range ex.Facts {
+		if f := &ex.Facts[i]; f.Kind == FactInstalled {
+			add(change{csv: f.CSV, s: Suggestion{Kind: SuggestRemoveCSV, CSV: f.CSV,
+				Change: fmt.Sprintf("remove installed CSV %s, which no subscription references", f.CSV)}})
+		}
+	}
+	for _, s := range subs {
+		if s.Name == ex.Verdict.Subscription {
+			continue
+		}
+		add(change{sub: s.Name, s: Suggestion{Kind: SuggestRemoveSubscription, Subscription: s.Name,
+			Change: fmt.Sprintf("remove subscription %s", s.Name)}})
+	}
+	var out []change
+	for _, k := range []SuggestionKind{SuggestDropStartingCSV, SuggestSwitchChannel, SuggestAnyChannel, SuggestSwitchCatalog, SuggestAnyCatalog, SuggestRemoveCSV, SuggestRemoveSubscription} {
+		out = append(out, byKind[k]...)
+	}
+	return out
+}
+
+// visibleTo reports whether catalog k serves namespace ns.
+func (r *Resolver) visibleTo(ns string, k CatalogKey) bool {
+	return k.Namespace == ns || k.Namespace == r.global
+}
+
+// channelsFor lists the channels a subscription could name: those of its
+// package in its catalog (or in every visible catalog when it names none),
+// default channel first, then by name, without repeats.
+func (r *Resolver) channelsFor(ns string, s *cluster.Subscription) []string {
+	var out []string
+	for _, ci := range r.catalogs {
+		if !r.visibleTo(ns, ci.key) || (s.Source != "" && ci.key != (CatalogKey{Namespace: s.SourceNamespace, Name: s.Source})) {
+			continue
+		}
+		pi := ci.pkgs[s.Package]
+		if pi == nil {
+			continue
+		}
+		for _, x := range pi.channels {
+			if len(x.ch.Entries) > 0 && !slices.Contains(out, x.ch.Name) {
+				out = append(out, x.ch.Name)
+			}
+		}
+	}
+	return out
+}
+
+// catalogsFor lists the visible catalogs that have package pkg, by key.
+func (r *Resolver) catalogsFor(ns, pkg string) []CatalogKey {
+	var out []CatalogKey
+	for _, ci := range r.catalogs {
+		if pi := ci.pkgs[pkg]; r.visibleTo(ns, ci.key) && pi != nil && len(pi.pkg.Bundles) > 0 {
+			out = append(out, ci.key)
+		}
+	}
+	return out
+}
