@@ -364,6 +364,22 @@ func FuzzSolve(f *testing.F) {
 		if err := check(p); err != nil {
 			t.Fatalf("%v\n%s", err, describe(p))
 		}
+		// A Solver asked about one more mandatory variable agrees with
+		// Solve on the problem holding it.
+		if len(b) == 0 {
+			return
+		}
+		anchor := int(b[len(b)-1]) % (len(p.Vars()) + 1)
+		s := constraints.NewSolver(p)
+		for range 2 { // the second time reuses the prepared search
+			got, gerr := s.Solve(context.Background(), -1, anchor)
+			q := randomProblem(&bytesSource{b})
+			q.Mandatory(-1, anchor)
+			want, werr := constraints.Solve(context.Background(), q)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || (werr == nil && !slices.Equal(got.Selected(), want.Selected())) {
+				t.Fatalf("anchor %d: Solver gives %v, %v; Solve gives %v, %v\n%s", anchor, got, gerr, want, werr, describe(q))
+			}
+		}
 	})
 }
 
