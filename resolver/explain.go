@@ -173,14 +173,19 @@ func candidateNode(c Candidate) node {
 type deriver struct {
 	facts []Fact
 	subs  []string // subscriptions, in fact order
-	bySub map[string][]int
-	named map[node]bool // nodes already introduced with their source
+	// installed lists the installed CSVs that must stay, in fact order.
+	installed []string
+	bySub     map[string][]int
+	named     map[node]bool // nodes already introduced with their source
 }
 
 func newDeriver(facts []Fact) *deriver {
 	d := &deriver{facts: facts, bySub: map[string][]int{}, named: map[node]bool{}}
 	for i := range facts {
 		f := &facts[i]
+		if f.Kind == FactInstalled {
+			d.installed = append(d.installed, f.CSV)
+		}
 		if isSubscriptionKind(f.Kind) {
 			if _, ok := d.bySub[f.Subscription]; !ok {
 				d.subs = append(d.subs, f.Subscription)
@@ -227,22 +232,12 @@ func (d *deriver) subInfo(s string) (pkg, csv string) {
 	return pkg, csv
 }
 
-func (d *deriver) installedRoots() []string {
-	var out []string
-	for i := range d.facts {
-		if d.facts[i].Kind == FactInstalled {
-			out = append(out, d.facts[i].CSV)
-		}
-	}
-	return out
-}
-
 // verdict chooses the subject — the first subscription of the facts, or
 // the installed CSVs when no subscription takes part — and the short
 // reason.
 func (d *deriver) verdict() Verdict {
 	var v Verdict
-	installed := d.installedRoots()
+	installed := d.installed
 	var others []string
 	if len(d.subs) > 0 {
 		s := d.subs[0]
@@ -260,7 +255,9 @@ func (d *deriver) verdict() Verdict {
 		}
 	} else {
 		v.Action = VerdictKeep
-		v.CSV = strings.Join(installed, ", ")
+		if len(installed) > 0 {
+			v.CSV = installed[0]
+		}
 	}
 	v.Reason = d.reason(v, others)
 	var what string
@@ -305,25 +302,41 @@ func (d *deriver) reason(v Verdict, others []string) string {
 			return fmt.Sprintf("%s requires %s, which nothing satisfies", subjectName(f), requirementWords(f))
 		}
 	}
-	deprecated, total := 0, 0
+	deprecated := map[node]bool{}
 	for i := range d.facts {
-		switch d.facts[i].Kind {
-		case FactDeprecated:
-			deprecated++
-		case FactSubscriptionCandidates:
-			total += len(d.facts[i].Candidates)
+		if f := &d.facts[i]; f.Kind == FactDeprecated {
+			deprecated[subjectNode(f)] = true
 		}
 	}
-	if deprecated > 0 && v.Action == VerdictKeep {
+	allDeprecated := func(cs []Candidate) bool {
+		for _, c := range cs {
+			if !deprecated[candidateNode(c)] {
+				return false
+			}
+		}
+		return len(cs) > 0
+	}
+	if v.Action == VerdictKeep && len(d.installed) == 1 && deprecated[node{csv: d.installed[0]}] {
 		return "it is deprecated (olm.deprecated) and can never be selected"
 	}
-	if deprecated > 0 && deprecated >= total {
-		if total == 1 {
-			return "its only candidate is deprecated"
+	for i := range d.facts {
+		f := &d.facts[i]
+		if !allDeprecated(f.Candidates) {
+			continue
 		}
-		return "every candidate is deprecated"
+		switch {
+		case f.Kind == FactSubscriptionCandidates && f.Subscription == v.Subscription && len(f.Candidates) == 1:
+			return "its only candidate is deprecated"
+		case f.Kind == FactSubscriptionCandidates && f.Subscription == v.Subscription:
+			return "every candidate is deprecated"
+		case f.Kind == FactRequirement:
+			return fmt.Sprintf("%s requires %s, which only deprecated bundles satisfy", subjectName(f), requirementWords(f))
+		}
 	}
 	if rule := d.firstRule(); rule != "" {
+		if v.Action == VerdictKeep && len(d.installed) > 1 {
+			return "they conflict (" + rule + ")"
+		}
 		return "no choice of bundles meets every requirement (" + rule + ")"
 	}
 	return "no choice of bundles meets every requirement"
@@ -445,7 +458,7 @@ func (d *deriver) derive(v Verdict) []Clause {
 	if len(out) > 0 {
 		out[0].Connective = "because"
 	}
-	out = append(out, Clause{Connective: "so", Text: conclusion(v)})
+	out = append(out, Clause{Connective: "so", Text: d.conclusion(v)})
 	return out
 }
 
@@ -453,17 +466,20 @@ func isSubjectKind(k FactKind) bool {
 	return k == FactRequirement || k == FactDeprecated || k == FactReplacement
 }
 
-func conclusion(v Verdict) string {
+func (d *deriver) conclusion(v Verdict) string {
 	switch v.Action {
 	case VerdictInstall:
 		return fmt.Sprintf("subscription %s cannot be satisfied and %s cannot be installed", v.Subscription, v.Package)
 	case VerdictUpgrade:
 		return fmt.Sprintf("subscription %s can neither upgrade installed CSV %s nor keep it", v.Subscription, v.CSV)
 	}
-	if !strings.Contains(v.CSV, ", ") {
+	switch len(d.installed) {
+	case 0, 1:
 		return "installed CSV " + v.CSV + " cannot stay"
+	case 2:
+		return "installed CSVs " + joinWords(d.installed, "and") + " cannot both stay"
 	}
-	return "installed CSVs " + v.CSV + " cannot all stay"
+	return "installed CSVs " + joinWords(d.installed, "and") + " cannot all stay"
 }
 
 // run returns fact i and the unused facts after it that say the same
@@ -615,43 +631,73 @@ func (d *deriver) bundleName(n node) string {
 	return fmt.Sprintf("%s (channel %s, catalog %s)", n.bundle, n.ch, n.cat)
 }
 
-// csvName names an installed CSV, with "installed CSV" the first time.
-func (d *deriver) csvName(name string) string {
-	if n := (node{csv: name}); !d.named[n] {
-		d.named[n] = true
-		return "installed CSV " + name
-	}
-	return name
-}
+// csvName names an installed CSV where it is the subject of a clause.
+func (d *deriver) csvName(name string) string { return "installed CSV " + name }
 
 // candidates renders candidates in order, collapsing each run of three or
-// more consecutive bundles of one package, channel and catalog.
+// more consecutive bundles of one package, channel and catalog. A bundle
+// that is a candidate in several channels is named once, with its
+// channels.
 func (d *deriver) candidates(cs []Candidate, conj string) string {
-	var parts []string
-	for i := 0; i < len(cs); {
-		c := cs[i]
+	type item struct {
+		c        Candidate
+		channels []string
+	}
+	var items []item
+	at := map[node]int{} // (catalog, bundle) → index in items
+	for _, c := range cs {
 		if c.Installed {
-			if n := (node{csv: c.Bundle}); d.named[n] {
-				parts = append(parts, c.Bundle)
-			} else {
-				d.named[n] = true
-				parts = append(parts, "installed CSV "+c.Bundle)
-			}
+			items = append(items, item{c: c})
+			continue
+		}
+		k := node{cat: c.Catalog, bundle: c.Bundle}
+		if i, ok := at[k]; ok {
+			items[i].channels = append(items[i].channels, c.Channel)
+			continue
+		}
+		at[k] = len(items)
+		items = append(items, item{c: c, channels: []string{c.Channel}})
+	}
+	var parts []string
+	for i := 0; i < len(items); {
+		it := items[i]
+		c := it.c
+		if c.Installed {
+			parts = append(parts, c.Bundle+" (installed)")
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(cs) && !cs[j].Installed && cs[j].Package == c.Package && cs[j].Channel == c.Channel && cs[j].Catalog == c.Catalog {
+		for len(it.channels) == 1 && j < len(items) && !items[j].c.Installed && len(items[j].channels) == 1 &&
+			items[j].c.Package == c.Package && items[j].c.Channel == c.Channel && items[j].c.Catalog == c.Catalog {
 			j++
 		}
 		if j-i >= 3 {
-			parts = append(parts, d.collapse(cs[i:j]))
-		} else {
-			for _, x := range cs[i:j] {
-				parts = append(parts, d.bundleName(candidateNode(x)))
+			run := make([]Candidate, j-i)
+			for k := range run {
+				run[k] = items[i+k].c
 			}
+			parts = append(parts, d.collapse(run))
+			i = j
+			continue
 		}
-		i = j
+		if len(it.channels) == 1 {
+			parts = append(parts, d.bundleName(candidateNode(c)))
+			i++
+			continue
+		}
+		fresh := false
+		for _, ch := range it.channels {
+			n := node{cat: c.Catalog, ch: ch, bundle: c.Bundle}
+			fresh = fresh || !d.named[n]
+			d.named[n] = true
+		}
+		if fresh {
+			parts = append(parts, fmt.Sprintf("%s (channels %s, catalog %s)", c.Bundle, joinWords(it.channels, "and"), c.Catalog))
+		} else {
+			parts = append(parts, c.Bundle)
+		}
+		i++
 	}
 	return joinWords(parts, conj)
 }

@@ -215,7 +215,7 @@ func TestInstalledCSVs(t *testing.T) {
 					func() cluster.Subscription { s := sub("other", "etcd", "beta"); s.StartingCSV = "etcd.v4"; return s }(),
 				},
 			},
-			wantErr: "etcd.v1, etcd.v2 and etcd.v4 are all of package etcd, and at most one bundle of a package can be installed",
+			wantErr: "etcd.v1 (installed), etcd.v2 and etcd.v4 are all of package etcd, and at most one bundle of a package can be installed",
 		},
 		{
 			name:   "requirements of installed CSVs are dependencies",
@@ -241,7 +241,7 @@ func TestInstalledCSVs(t *testing.T) {
 			name:    "deprecated installed CSV without subscription",
 			reason:  "OLM prohibits deprecated entries, installed ones included",
 			state:   cluster.State{CSVs: []cluster.CSV{csv("old.v1", "1.0.0", graph.PackageProperty("old", "1.0.0"), graph.DeprecatedProperty())}},
-			wantErr: "cannot keep installed CSV old.v1: it is deprecated (olm.deprecated) and can never be selected\n  because installed CSV old.v1 (version 1.0.0) has no subscription, so it must stay as it is\n  and old.v1 is deprecated (olm.deprecated), so it is never selected\n  so installed CSV old.v1 cannot stay",
+			wantErr: "cannot keep installed CSV old.v1: it is deprecated (olm.deprecated) and can never be selected\n  because installed CSV old.v1 (version 1.0.0) has no subscription, so it must stay as it is\n  and installed CSV old.v1 is deprecated (olm.deprecated), so it is never selected\n  so installed CSV old.v1 cannot stay",
 		},
 		{
 			name:    "malformed annotation property",
