@@ -55,7 +55,11 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		if err != nil {
 			return err
 		}
-		v, err := buildGraphView(cat, path, pkgName, chName)
+		name := path
+		if path == "-" {
+			name = stdinName
+		}
+		v, err := buildGraphView(cat, name, pkgName, chName)
 		if err != nil {
 			return err
 		}
