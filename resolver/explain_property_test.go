@@ -141,7 +141,9 @@ func (o *oracle) rules(t *testing.T, facts []resolver.Fact) []rule {
 	subjectOf := func(f resolver.Fact) int {
 		var xs []int
 		if f.Bundle != "" {
-			xs = o.find(func(v ovar) bool { return v.csv == "" && v.ch == f.Channel && v.b.Name == f.Bundle && v.pkg == f.Package })
+			xs = o.find(func(v ovar) bool {
+				return v.csv == "" && v.ch == f.Channel && v.b.Name == f.Bundle && v.pkg == f.Package
+			})
 		} else {
 			xs = o.find(func(v ovar) bool { return v.csv == f.CSV })
 		}
