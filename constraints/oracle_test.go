@@ -387,9 +387,9 @@ func FuzzSolve(f *testing.F) {
 // with the anchors added, for many anchor sets on one Solver, from two
 // goroutines.
 func TestSolverReuse(t *testing.T) {
-	total := 3_000
+	total := 2_000
 	if testing.Short() {
-		total = 300
+		total = 50
 	}
 	for seed := range total {
 		r := rand.New(rand.NewPCG(uint64(seed), 13))
