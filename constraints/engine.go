@@ -215,10 +215,11 @@ var fallbackAfter = 1000
 // conflict set is refuted by the others (their assumptions and k's cannot
 // all hold), so every path through k fails and the search resumes at k with
 // its next candidate, remembering the rest of the set as the reason k's
-// candidate was rejected. It
-// returns errFallback after too many backjumps: without clause learning,
-// depth-first search can take exponentially long on hard problems, and
-// gini's search then takes over.
+// candidate was rejected. It returns errFallback after too many backjumps:
+// without clause learning, depth-first search can take exponentially long
+// on hard problems, and gini's search then takes over. Explanations depend
+// on the order of the watch lists, which a reused solver changes; results
+// do not (the search is exact whatever the explanations).
 //
 // anchors are extra mandatory variables, as if Mandatory constraints on
 // them followed the problem's constraints: each is assumed below the search
