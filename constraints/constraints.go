@@ -218,6 +218,8 @@ const (
 	OpNone
 )
 
+// String returns the operator's name as Expr.String writes it: all, oneOf,
+// any or none.
 func (o ExprOp) String() string {
 	switch o {
 	case OpAll:
@@ -361,6 +363,8 @@ const (
 	KindRequires
 )
 
+// String returns the kind in words: mandatory, prohibited, dependency,
+// conflict, at most or requires.
 func (k Kind) String() string {
 	switch k {
 	case KindMandatory:
