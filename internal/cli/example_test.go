@@ -27,3 +27,27 @@ func ExampleRun() {
 	//   hello.v1.0.0 1.0.0
 	// exit status 0
 }
+
+// A check whose answer is no exits with status 1; bad input with 2.
+func ExampleRun_check() {
+	catalog := `{"schema":"olm.package","name":"hello","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"hello","name":"stable","entries":[{"name":"hello.v1.0.0"},{"name":"hello.v1.1.0"}]}
+{"schema":"olm.bundle","name":"hello.v1.0.0","package":"hello","image":"example.com/hello@sha256:10","properties":[{"type":"olm.package","value":{"packageName":"hello","version":"1.0.0"}}]}
+{"schema":"olm.bundle","name":"hello.v1.1.0","package":"hello","image":"example.com/hello@sha256:11","properties":[{"type":"olm.package","value":{"packageName":"hello","version":"1.1.0"}}]}
+`
+	code := cli.Run(context.Background(), []string{"check", "--check", "structural", "-"},
+		strings.NewReader(catalog), os.Stdout, os.Stdout)
+	fmt.Println("exit status", code)
+
+	code = cli.Run(context.Background(), []string{"check", "-"},
+		strings.NewReader(`{"schema":"olm.package","name":"hello"`), os.Stdout, os.Stdout)
+	fmt.Println("exit status", code)
+	// Output:
+	// catalog <stdin>
+	//   hello
+	//     error  multiple-heads  channel stable: channel "stable" of package "hello" has 2 heads (entries that nothing replaces or skips): hello.v1.0.0, hello.v1.1.0 (<stdin>:2)
+	// <stdin>: 1 error, 0 warnings, 0 info in 1 of 1 package
+	// exit status 1
+	// sextant check: <stdin>:1: olm.package "hello": unexpected end of input, want ',' or '}'
+	// exit status 2
+}
