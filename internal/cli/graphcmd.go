@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/blang/semver/v4"
@@ -33,7 +34,7 @@ refers to but that are not in the channel are drawn dashed.
 A skipRange that spans many entries makes many edges. --skip-ranges labels
 writes each skipRange in its entry's box instead (with the number of entries
 it matches); auto, the default, does so only when the diagram would have more
-than ` + "500" + ` edges — Mermaid's default limit, past which GitHub shows an
+than ` + strconv.Itoa(maxDiagramEdges) + ` edges — Mermaid's default limit, past which GitHub shows an
 error instead of the chart — and says so in a comment.
 
 -o mermaid prints a raw Mermaid flowchart (a front matter title, then
@@ -99,16 +100,6 @@ const (
 	edgeSkipRange
 )
 
-func (k edgeKind) String() string {
-	switch k {
-	case edgeReplaces:
-		return "replaces"
-	case edgeSkips:
-		return "skips"
-	}
-	return "skipRange"
-}
-
 // graphView is the drawable upgrade graph of a package: what the renderers
 // print, in the order they print it.
 type graphView struct {
@@ -173,8 +164,9 @@ func (v *graphView) diagramEdges() int {
 const maxListed = 10
 
 // buildGraphView builds the view of channel chName of package pkgName, or of
-// every channel when chName is empty. Unknown names are usage errors that
-// list what exists.
+// every channel when chName is empty. An unknown package or channel is bad
+// input (exit status 2) whose message lists what exists; path names the
+// catalog in it.
 func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphView, error) {
 	pkg := cat.Package(pkgName)
 	if pkg == nil {
