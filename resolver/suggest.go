@@ -84,23 +84,39 @@ type Suggestion struct {
 	Change string `json:"change"`
 	// Plan is the confirmed plan with the change applied.
 	Plan *Plan `json:"plan"`
+
+	// focus lists the packages the conflict names, to summarise Plan.
+	focus []string
 }
 
-// String returns the change and, briefly, what the plan would do.
+// String returns the change and, briefly, what the plan would do: its
+// first steps, those about packages the conflict names first.
 func (s Suggestion) String() string {
-	return s.Change + ": " + planSummary(s.Plan)
+	return s.Change + ": " + planSummary(s.Plan, s.focus)
 }
 
-// planSummary says what a plan does in one clause: its first steps.
-func planSummary(p *Plan) string {
+// planSummary says what a plan does in one clause: at most three steps,
+// the steps about the focus packages first, each group in plan order.
+func planSummary(p *Plan, focus []string) string {
 	if p == nil || len(p.Steps) == 0 {
 		return "resolves with no install or upgrade"
 	}
+	steps := make([]Step, 0, len(p.Steps))
+	for _, st := range p.Steps {
+		if slices.Contains(focus, st.Package) {
+			steps = append(steps, st)
+		}
+	}
+	for _, st := range p.Steps {
+		if !slices.Contains(focus, st.Package) {
+			steps = append(steps, st)
+		}
+	}
 	const show = 3
 	var parts []string
-	for i, st := range p.Steps {
-		if i == show && len(p.Steps) > show+1 {
-			parts = append(parts, fmt.Sprintf("%d more step(s)", len(p.Steps)-show))
+	for i, st := range steps {
+		if i == show && len(steps) > show+1 {
+			parts = append(parts, fmt.Sprintf("%d more step(s)", len(steps)-show))
 			break
 		}
 		if st.Action == ActionUpgrade {
@@ -161,6 +177,7 @@ func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster
 		defer cancel()
 	}
 	var seen []string // plan texts of the suggestions kept
+	focus := factPackages(ex.Facts)
 	for _, c := range r.changes(namespace, state, ex) {
 		if len(ex.Suggestions) >= max {
 			break
@@ -178,7 +195,7 @@ func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster
 		}
 		seen = append(seen, text)
 		s := c.s
-		s.Plan = plan
+		s.Plan, s.focus = plan, focus
 		ex.Suggestions = append(ex.Suggestions, s)
 	}
 	if err := ctx.Err(); err != nil {
@@ -323,6 +340,24 @@ func (r *Resolver) catalogsFor(ns, pkg string) []CatalogKey {
 	for _, ci := range r.catalogs {
 		if pi := ci.pkgs[pkg]; r.visibleTo(ns, ci.key) && pi != nil && len(pi.pkg.Bundles) > 0 {
 			out = append(out, ci.key)
+		}
+	}
+	return out
+}
+
+// factPackages lists the packages that facts name, in order of first
+// mention.
+func factPackages(facts []Fact) []string {
+	var out []string
+	add := func(p string) {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	for i := range facts {
+		add(facts[i].Package)
+		for _, c := range facts[i].Candidates {
+			add(c.Package)
 		}
 	}
 	return out
