@@ -67,7 +67,7 @@ func BenchmarkDecodeOnlyCommunityIndex(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		d := newDecoder(NewBuilder())
-		d.decodeReader("community", bytes.NewReader(data))
+		d.decodeReader("community", bytes.NewReader(data), int64(len(data)))
 		if len(d.errs) > 0 {
 			b.Fatal(d.errs[0])
 		}

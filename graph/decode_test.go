@@ -612,7 +612,7 @@ func TestDecodeErrorsGolden(t *testing.T) {
 func decodeWindow(data []byte, name string, window int) (*Catalog, error) {
 	d := newDecoder(NewBuilder())
 	d.window = window
-	d.decodeReader(name, iotest.HalfReader(bytes.NewReader(data)))
+	d.decodeReader(name, iotest.HalfReader(bytes.NewReader(data)), -1)
 	return d.build()
 }
 

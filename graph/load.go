@@ -33,7 +33,11 @@ import (
 // are safe for concurrent use.
 func Decode(r io.Reader, name string) (*Catalog, error) {
 	d := newDecoder(NewBuilder())
-	d.decodeReader(name, r)
+	size := int64(-1)
+	if l, ok := r.(interface{ Len() int }); ok {
+		size = int64(l.Len())
+	}
+	d.decodeReader(name, r, size)
 	return d.build()
 }
 
@@ -124,7 +128,11 @@ func (d *decoder) decodeFile(name string, open func(string) (fs.File, error)) {
 		return
 	}
 	defer f.Close()
-	d.decodeReader(name, f)
+	size := int64(-1)
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
+	}
+	d.decodeReader(name, f, size)
 }
 
 // defaultWindow is the initial size of the window a JSON stream is read
@@ -132,15 +140,19 @@ func (d *decoder) decodeFile(name string, open func(string) (fs.File, error)) {
 const defaultWindow = 256 << 10
 
 // decodeReader decodes one file read from r: gzip-compressed or not, a JSON
-// stream or YAML.
-func (d *decoder) decodeReader(name string, r io.Reader) {
+// stream or YAML. size is the file's size when known (a hint), else -1.
+func (d *decoder) decodeReader(name string, r io.Reader, size int64) {
 	d.file, d.r, d.eof, d.base, d.keep = name, r, false, 0, true
 	d.lineOff, d.line, d.doc = 0, 1, nil
 	if d.window == 0 {
 		d.window = defaultWindow
 	}
 	if cap(d.win) == 0 {
-		d.win = make([]byte, 0, d.window)
+		w := d.window
+		if size >= 0 && size < int64(w) {
+			w = max(int(size)+1, 64) // a small file: no larger window
+		}
+		d.win = make([]byte, 0, w)
 	}
 	d.data = d.win[:0]
 	defer func() {
