@@ -74,6 +74,9 @@ func (s *Scanner) SkipSpace() {
 
 // Peek skips white space and returns the next byte, or 0 at the end.
 func (s *Scanner) Peek() byte {
+	if s.Pos < len(s.Data) && s.Data[s.Pos] > ' ' {
+		return s.Data[s.Pos] // the common case: no white space
+	}
 	s.SkipSpace()
 	if s.Pos < len(s.Data) {
 		return s.Data[s.Pos]
