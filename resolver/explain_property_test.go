@@ -286,6 +286,8 @@ func (o *oracle) satisfiable(rules []rule) bool {
 }
 
 // TestConflictMinimal checks, over random small catalogs and requests, that
+// every conflict explains itself in a well-formed explanation whose
+// suggestions all resolve when applied, and that
 // every conflict's facts form a minimal unsatisfiable set according to an
 // exhaustive oracle that reads the catalog and the state itself: the rules
 // they name cannot hold together, and without any one fact they can. It
@@ -297,9 +299,9 @@ func TestConflictMinimal(t *testing.T) {
 	if testing.Short() {
 		n = 150
 	}
-	conflicts, inputs, resolved := 0, 0, 0
+	conflicts, inputs, resolved, suggested := 0, 0, 0, 0
 	defer func() {
-		t.Logf("%d conflicts checked; %d inputs removed, after which %d requests resolved", conflicts, inputs, resolved)
+		t.Logf("%d conflicts checked, %d suggestions confirmed; %d inputs removed, after which %d requests resolved", conflicts, suggested, inputs, resolved)
 	}()
 	for seed := 0; seed < n; seed++ {
 		rng := rand.New(rand.NewSource(int64(seed)))
@@ -313,6 +315,13 @@ func TestConflictMinimal(t *testing.T) {
 			continue
 		}
 		conflicts++
+		ex, err := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})
+		if err != nil {
+			t.Fatalf("seed %d: Explain: %v", seed, err)
+		}
+		checkExplanation(t, ex)
+		checkSuggestions(t, r, st, ex)
+		suggested += len(ex.Suggestions)
 		o := newOracle(gc, st)
 		if o.satisfiable(o.rules(t, ce.Facts)) {
 			t.Errorf("seed %d: the oracle satisfies the facts together:\n%s", seed, ce.Explanation().Full())

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -405,5 +406,47 @@ func checkSuggestions(t *testing.T, r *resolver.Resolver, st *cluster.State, ex 
 		if s.Plan == nil || plan.String() != s.Plan.String() {
 			t.Errorf("suggestion %q: plan\n%s\nwant the one shown\n%v", s.Change, plan, s.Plan)
 		}
+	}
+}
+
+// TestExplainOptions checks the knobs and the errors of Explain.
+func TestExplainOptions(t *testing.T) {
+	tc := explainCases()[4] // two_subscriptions_channels: two suggestions
+	if tc.name != "two_subscriptions_channels" {
+		t.Fatalf("case %q", tc.name)
+	}
+	r := newResolver(t, resolver.Options{}, tc.cats...)
+	st := tc.state(t, tc.cats)
+	_, err := r.Resolve(context.Background(), "ns", st)
+	ce := err.(*resolver.ConflictError)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name    string
+		reason  string
+		ctx     context.Context
+		opts    resolver.ExplainOptions
+		want    int // suggestions
+		wantErr error
+	}{
+		{name: "default", ctx: context.Background(), want: 2},
+		{name: "max one", ctx: context.Background(), opts: resolver.ExplainOptions{MaxSuggestions: 1}, want: 1},
+		{name: "none", reason: "a negative maximum never solves", ctx: context.Background(), opts: resolver.ExplainOptions{MaxSuggestions: -1}, want: 0},
+		{name: "budget spent", reason: "the budget running out is not an error", ctx: context.Background(), opts: resolver.ExplainOptions{Budget: time.Nanosecond}, want: 0},
+		{name: "cancelled", reason: "the caller's context ending is", ctx: cancelled, want: 0, wantErr: context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex, err := r.Explain(tt.ctx, "ns", st, ce, tt.opts)
+			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
+				t.Fatalf("Explain error = %v, want %v", err, tt.wantErr)
+			}
+			if ex == nil || ex.Verdict.Text == "" || len(ex.Suggestions) != tt.want {
+				t.Fatalf("Explain = %+v, want a verdict and %d suggestion(s)", ex, tt.want)
+			}
+		})
+	}
+	if _, err := r.Explain(context.Background(), "ns", st, nil, resolver.ExplainOptions{}); err == nil {
+		t.Error("Explain(nil conflict) succeeded")
 	}
 }
