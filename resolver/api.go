@@ -31,6 +31,25 @@
 // channel name and position in the chain. A bundle's own package never
 // meets its own requirement.
 //
+// # Conflicts and explanations
+//
+// When no plan exists, Resolve returns a [*ConflictError] whose Facts are
+// a minimal set of facts that together make resolution impossible — each
+// is one constraint of the solver's minimal core, so without any one of
+// them the rest can be met — in words a cluster admin understands and
+// with their source (subscription, installed CSV, catalog, channel,
+// bundle, property and olm.constraint failureMessage). Its Error method
+// prints a one-line verdict ("cannot install widget-operator: …") and a
+// derivation ("because …, and …, so …") of at most ten lines;
+// [ConflictError.Explanation] returns the same as data, with the whole
+// derivation. [Resolver.Explain] adds suggestions: changes to the state —
+// drop a startingCSV, switch or clear a channel or a catalog, remove an
+// installed CSV no subscription references, remove another subscription —
+// each applied to a copy of the state and re-solved, and shown only with
+// the plan it gives. Resolve pays nothing for suggestions; Explain pays one
+// Resolve per candidate change, within a time budget. Explanations depend
+// only on the facts and the state: the same input gives the same text.
+//
 // # Where Sextant differs from OLM
 //
 // The order between catalogs and channels is total, so plans are
