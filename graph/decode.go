@@ -391,8 +391,9 @@ func (b *blob) object() string {
 }
 
 // decodeBlob decodes one top-level object at s and hands it to the builder.
-// It returns only a syntax error, after recording it; other problems are
-// recorded and decoding goes on.
+// It returns errNeedMore, recording nothing, when the window ends inside the
+// blob; or a syntax error, after recording it. Other problems are recorded
+// and decoding goes on.
 func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	d.pending = d.pending[:0]
 	start := s.Pos
