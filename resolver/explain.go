@@ -67,8 +67,9 @@ const (
 type Verdict struct {
 	Action VerdictAction `json:"action"`
 	// Subscription is the subscription the verdict is about (install,
-	// upgrade); Package its package; CSV the installed CSV (upgrade,
-	// keep).
+	// upgrade) and Package its package; CSV is its installed CSV
+	// (upgrade), or the first installed CSV that must stay (keep). A
+	// conflict with no facts (only built by hand) has an empty Action.
 	Subscription string `json:"subscription,omitempty"`
 	Package      string `json:"package,omitempty"`
 	CSV          string `json:"csv,omitempty"`
@@ -253,11 +254,12 @@ func (d *deriver) verdict() Verdict {
 		for _, c := range installed {
 			others = append(others, "installed CSV "+c)
 		}
+	} else if len(installed) > 0 {
+		v.Action, v.CSV = VerdictKeep, installed[0]
 	} else {
-		v.Action = VerdictKeep
-		if len(installed) > 0 {
-			v.CSV = installed[0]
-		}
+		v.Reason = "no facts"
+		v.Text = "cannot resolve the namespace: no facts"
+		return v
 	}
 	v.Reason = d.reason(v, others)
 	var what string
@@ -474,7 +476,9 @@ func (d *deriver) conclusion(v Verdict) string {
 		return fmt.Sprintf("subscription %s can neither upgrade installed CSV %s nor keep it", v.Subscription, v.CSV)
 	}
 	switch len(d.installed) {
-	case 0, 1:
+	case 0:
+		return "the namespace cannot be resolved"
+	case 1:
 		return "installed CSV " + v.CSV + " cannot stay"
 	case 2:
 		return "installed CSVs " + joinWords(d.installed, "and") + " cannot both stay"

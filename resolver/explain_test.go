@@ -450,3 +450,41 @@ func TestExplainOptions(t *testing.T) {
 		t.Error("Explain(nil conflict) succeeded")
 	}
 }
+
+// TestExplanationHandMade explains conflicts built by hand (as a tool that
+// decoded one from JSON would): an empty one, and one whose facts are
+// given in an unusual order.
+func TestExplanationHandMade(t *testing.T) {
+	tests := []struct {
+		name  string
+		facts []resolver.Fact
+		want  string
+	}{
+		{name: "no facts", want: "cannot resolve the namespace: no facts\n  so the namespace cannot be resolved\n"},
+		{
+			name: "rule before roots",
+			facts: []resolver.Fact{
+				{Kind: resolver.FactOnePerPackage, Package: "p", Candidates: []resolver.Candidate{{Bundle: "p.v1", Installed: true}, {Bundle: "p.v2", Installed: true}}},
+				{Kind: resolver.FactInstalled, CSV: "p.v1"},
+				{Kind: resolver.FactInstalled, CSV: "p.v2"},
+			},
+			want: "cannot keep installed CSVs p.v1 and p.v2 together: they conflict (one bundle of package p)\n" +
+				"  because installed CSV p.v1 has no subscription, so it must stay as it is\n" +
+				"  and installed CSV p.v2 has no subscription, so it must stay as it is\n" +
+				"  and p.v1 (installed) and p.v2 (installed) are both of package p, and at most one bundle of a package can be installed\n" +
+				"  so installed CSVs p.v1 and p.v2 cannot both stay\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ce := &resolver.ConflictError{Namespace: "ns", Facts: tt.facts}
+			ex := ce.Explanation()
+			if got := ex.String(); got != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", got, tt.want)
+			}
+			if ce.Error() != strings.TrimSuffix(tt.want, "\n") {
+				t.Errorf("Error() = %q", ce.Error())
+			}
+		})
+	}
+}
