@@ -488,7 +488,8 @@ func (d *deriver) conclusion(v Verdict) string {
 
 // run returns fact i and the unused facts after it that say the same
 // thing (same kind, property, requirement, failure message and candidates)
-// of other bundles of the same package, channel and catalog.
+// of other bundles of the same package, channel and catalog, or of the
+// same bundle in another channel.
 func (d *deriver) run(i int, used []bool) []int {
 	f := &d.facts[i]
 	ids := []int{i}
@@ -497,7 +498,7 @@ func (d *deriver) run(i int, used []bool) []int {
 	}
 	for j := i + 1; j < len(d.facts); j++ {
 		g := &d.facts[j]
-		if used[j] || g.Kind != f.Kind || g.Bundle == "" || g.Package != f.Package || g.Channel != f.Channel || g.Catalog != f.Catalog ||
+		if used[j] || g.Kind != f.Kind || g.Bundle == "" || g.Package != f.Package || (g.Channel != f.Channel && g.Bundle != f.Bundle) || g.Catalog != f.Catalog ||
 			g.Property != f.Property || g.Value != f.Value || g.FailureMessage != f.FailureMessage || !slices.Equal(g.Candidates, f.Candidates) {
 			continue
 		}
@@ -553,10 +554,13 @@ func (d *deriver) subscriptionClause(s string) string {
 		fmt.Fprintf(&b, "; it can upgrade %s to %s, or keep it", d.csvName(sf.CSV), d.candidates(succ, "or"))
 	case len(succ) == 0:
 		b.WriteString("; it has no candidate")
-	case len(succ) == 1:
-		fmt.Fprintf(&b, "; its only candidate is %s", d.candidates(succ, "or"))
 	default:
-		fmt.Fprintf(&b, "; its candidates are %s", d.candidates(succ, "or"))
+		list, n := d.candidatesN(succ, "or")
+		if n == 1 {
+			fmt.Fprintf(&b, "; its only candidate is %s", list)
+		} else {
+			fmt.Fprintf(&b, "; its candidates are %s", list)
+		}
 	}
 	return b.String()
 }
@@ -565,8 +569,8 @@ func (d *deriver) subscriptionClause(s string) string {
 // facts about one bundle or a run of bundles.
 func (d *deriver) subjectClause(ids []int) string {
 	f := &d.facts[ids[0]]
-	subj := d.subject(ids)
-	plural := len(ids) > 1
+	subj, n := d.subject(ids)
+	plural := n > 1
 	switch f.Kind {
 	case FactDeprecated:
 		if plural {
@@ -581,17 +585,18 @@ func (d *deriver) subjectClause(ids []int) string {
 		verb = "all require"
 	}
 	s := subj + " " + verb + " " + requirementWords(f)
-	switch len(f.Candidates) {
-	case 0:
+	if len(f.Candidates) == 0 {
 		s += ", which nothing satisfies"
 		if len(f.Notes) > 0 {
 			s += ": " + strings.Join(f.Notes, "; ")
 		}
-	case 1:
-		s += ", which only " + d.candidates(f.Candidates, "or") + " satisfies"
-	default:
-		s += ", which only " + d.candidates(f.Candidates, "or") + " satisfy"
+		return s
 	}
+	list, n := d.candidatesN(f.Candidates, "or")
+	if n == 1 {
+		return s + ", which only " + list + " satisfies"
+	}
+	s += ", which only " + list + " satisfy"
 	return s
 }
 
@@ -606,23 +611,23 @@ func (d *deriver) ruleClause(f *Fact) string {
 	return f.String()
 }
 
-// subject names the subject of a run of facts: one bundle or installed
+// subject names the subject of a run of facts — one bundle or installed
 // CSV, or the run collapsed ("etcd 0.9.0–0.9.4 (5 bundles, channel alpha,
-// catalog olm/community)").
-func (d *deriver) subject(ids []int) string {
+// catalog olm/community)") — and the number of bundles it names.
+func (d *deriver) subject(ids []int) (string, int) {
 	f := &d.facts[ids[0]]
 	if f.Bundle == "" {
-		return d.csvName(f.CSV)
+		return d.csvName(f.CSV), 1
 	}
 	if len(ids) == 1 {
-		return d.bundleName(node{cat: f.Catalog, ch: f.Channel, bundle: f.Bundle})
+		return d.bundleName(node{cat: f.Catalog, ch: f.Channel, bundle: f.Bundle}), 1
 	}
 	cs := make([]Candidate, len(ids))
 	for i, id := range ids {
 		g := &d.facts[id]
 		cs[i] = Candidate{Catalog: g.Catalog, Package: g.Package, Channel: g.Channel, Bundle: g.Bundle, Version: g.Version}
 	}
-	return d.candidates(cs, "and")
+	return d.candidatesN(cs, "and")
 }
 
 // bundleName names a bundle entry, with its channel and catalog the first
@@ -643,6 +648,13 @@ func (d *deriver) csvName(name string) string { return "installed CSV " + name }
 // that is a candidate in several channels is named once, with its
 // channels.
 func (d *deriver) candidates(cs []Candidate, conj string) string {
+	s, _ := d.candidatesN(cs, conj)
+	return s
+}
+
+// candidatesN is candidates, and the number of distinct bundles and
+// installed CSVs named.
+func (d *deriver) candidatesN(cs []Candidate, conj string) (string, int) {
 	type item struct {
 		c        Candidate
 		channels []string
@@ -703,7 +715,7 @@ func (d *deriver) candidates(cs []Candidate, conj string) string {
 		}
 		i++
 	}
-	return joinWords(parts, conj)
+	return joinWords(parts, conj), len(items)
 }
 
 // collapse renders a run of bundles of one package, channel and catalog:

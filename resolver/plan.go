@@ -283,6 +283,9 @@ func (res *resolution) candidateList(vs []variable) []Candidate {
 func (res *resolution) nearMisses(q *requirement, subject variable) []string {
 	owner := res.pkgOf(subject)
 	var notes []string
+	if q.kind == reqPackage && q.pkg.Package == owner {
+		return []string{fmt.Sprintf("package %s is the requiring bundle's own, and a bundle's own package never meets its own requirement", owner)}
+	}
 	if q.kind == reqPackage {
 		for _, ci := range res.visible {
 			pi := ci.pkgs[q.pkg.Package]
