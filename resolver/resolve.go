@@ -209,7 +209,9 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 		var unsat *constraints.UnsatError[variable, reason]
 		if errors.As(err, &unsat) {
 			ce := res.conflict(unsat.Core)
-			r.trace(Event{Kind: EventSolved, Namespace: namespace, Message: ce.Error()})
+			if r.opts.Tracer != nil {
+				r.trace(Event{Kind: EventSolved, Namespace: namespace, Message: ce.Error()})
+			}
 			return nil, ce
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
