@@ -108,6 +108,7 @@ type decoder struct {
 	pending []pendingErr
 
 	strs   map[string]string
+	recent recentStrings
 	ranges map[string]Range
 	buf    []byte // scratch for unescaping
 
@@ -182,12 +183,30 @@ func (d *decoder) flush(object string) {
 // intern returns b as a string, shared with every equal string interned
 // before.
 func (d *decoder) intern(b []byte) string {
-	if s, ok := d.strs[string(b)]; ok {
+	h := cacheSlot(b)
+	if s := d.recent[h]; s == string(b) {
 		return s
 	}
-	s := string(b)
-	d.strs[s] = s
+	s, ok := d.strs[string(b)]
+	if !ok {
+		s = string(b)
+		d.strs[s] = s
+	}
+	d.recent[h] = s
 	return s
+}
+
+// recentStrings is a direct-mapped cache in front of an intern map: the
+// strings of a catalog repeat in runs (property types, groups, package
+// names), and a hit costs a comparison instead of a map lookup.
+type recentStrings [256]string
+
+// cacheSlot picks the slot of b in a recentStrings.
+func cacheSlot(b []byte) uint8 {
+	if len(b) == 0 {
+		return 0
+	}
+	return uint8(len(b)*31) ^ b[0] ^ b[len(b)-1]<<1 ^ b[len(b)/2]<<2
 }
 
 // parseRange parses a range once per distinct text.

@@ -187,6 +187,7 @@ func fastFields(v []byte, k0, k1, k2 string) (f [3][]byte, ok bool) {
 type interner struct {
 	mu     sync.Mutex
 	strs   map[string]string
+	recent recentStrings
 	ranges map[string]rangeResult
 }
 
@@ -214,11 +215,16 @@ func lockInterner() *interner {
 func (in *interner) unlock() { in.mu.Unlock() }
 
 func (in *interner) str(b []byte) string {
-	if s, ok := in.strs[string(b)]; ok {
+	h := cacheSlot(b)
+	if s := in.recent[h]; s == string(b) {
 		return s
 	}
-	s := string(b)
-	in.strs[s] = s
+	s, ok := in.strs[string(b)]
+	if !ok {
+		s = string(b)
+		in.strs[s] = s
+	}
+	in.recent[h] = s
 	return s
 }
 

@@ -2,7 +2,11 @@ package jsonscan
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
 	"testing"
 	"unicode/utf8"
 )
@@ -130,5 +134,33 @@ func TestSyntaxErrorOffset(t *testing.T) {
 				t.Errorf("offset = %d, want %d (%v)", se.Offset, tt.off, se)
 			}
 		})
+	}
+}
+
+// BenchmarkSkipCatalog skips every blob of the shipped community catalog:
+// the scanner's raw speed.
+func BenchmarkSkipCatalog(b *testing.B) {
+	f, err := os.Open(filepath.Join("..", "..", "..", "testdata", "catalogs", "community-operators-prod.v4.20-index.json.gz"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := Scanner{Data: data}
+		for !s.AtEnd() {
+			if err := s.Skip(); err != nil {
+				b.Fatal(err)
+			}
+		}
 	}
 }
