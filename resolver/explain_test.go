@@ -282,6 +282,18 @@ func TestExplainGolden(t *testing.T) {
 				}
 				golden(t, filepath.Join("..", "testdata", "explain", tc.name+".json"), string(js)+"\n")
 			}
+			// The JSON form carries everything the text says.
+			js, err := json.Marshal(ex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var back resolver.Explanation
+			if err := json.Unmarshal(js, &back); err != nil {
+				t.Fatal(err)
+			}
+			if back.Full() != ex.Full() {
+				t.Errorf("decoded explanation reads\n%s\nwant\n%s", back.Full(), ex.Full())
+			}
 			// Stable: a second resolution explains in the same words.
 			_, err2 := r.Resolve(context.Background(), "ns", st)
 			ex2, _ := r.Explain(context.Background(), "ns", st, err2.(*resolver.ConflictError), resolver.ExplainOptions{Budget: -1})

@@ -82,17 +82,17 @@ type Suggestion struct {
 	// Change says the change in words, e.g. "switch subscription etcd to
 	// channel beta".
 	Change string `json:"change"`
+	// Summary says briefly what Plan does: at most three of its steps,
+	// those about packages the conflict names first, e.g. "installs
+	// widget-operator.v2.0.0 (channel v2, catalog olm/community)".
+	Summary string `json:"summary"`
 	// Plan is the confirmed plan with the change applied.
 	Plan *Plan `json:"plan"`
-
-	// focus lists the packages the conflict names, to summarise Plan.
-	focus []string
 }
 
-// String returns the change and, briefly, what the plan would do: its
-// first steps, those about packages the conflict names first.
+// String returns the change and its summary: "change: summary".
 func (s Suggestion) String() string {
-	return s.Change + ": " + planSummary(s.Plan, s.focus)
+	return s.Change + ": " + s.Summary
 }
 
 // planSummary says what a plan does in one clause: at most three steps,
@@ -195,7 +195,7 @@ func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster
 		}
 		seen = append(seen, text)
 		s := c.s
-		s.Plan, s.focus = plan, focus
+		s.Plan, s.Summary = plan, planSummary(plan, focus)
 		ex.Suggestions = append(ex.Suggestions, s)
 	}
 	if err := ctx.Err(); err != nil {
