@@ -420,3 +420,34 @@ func withoutInput(c cat, st *cluster.State, f resolver.Fact) (cat, *cluster.Stat
 	}
 	return c, st, false
 }
+
+// FuzzExplain explains the conflict of a random small catalog and request
+// (chosen by the seed): the explanation is well formed, the same twice,
+// and every suggestion resolves when applied.
+func FuzzExplain(f *testing.F) {
+	for _, seed := range []int64{23, 134, 194, 286, 299} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, seed int64) {
+		rng := rand.New(rand.NewSource(seed))
+		c := randomCatalog(rng)
+		gc := buildCatalog(t, c).Catalog
+		st := randomRequest(rng, c, gc)
+		r := newResolver(t, resolver.Options{}, c)
+		_, err := r.Resolve(context.Background(), "ns", st)
+		var ce *resolver.ConflictError
+		if !errors.As(err, &ce) {
+			return
+		}
+		ex1, err1 := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})
+		ex2, err2 := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if ex1.Full() != ex2.Full() {
+			t.Fatalf("two explanations differ:\n%s\n%s", ex1.Full(), ex2.Full())
+		}
+		checkExplanation(t, ex1)
+		checkSuggestions(t, r, st, ex1)
+	})
+}
