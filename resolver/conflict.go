@@ -210,9 +210,9 @@ type ConflictError struct {
 // then at most DefaultDerivationLines lines of derivation, e.g.
 //
 //	cannot install widget-operator: it conflicts with installed CSV legacy-widget.v1.0.0 (one provider of API widgets.example.com/v1 Widget)
-//	  because subscription widget-operator wants package widget-operator (…); its only candidate is …
+//	  because subscription operators/widget-operator wants package widget-operator (…); its only candidate is …
 //	  and …
-//	  so subscription widget-operator cannot be satisfied and widget-operator cannot be installed
+//	  so subscription operators/widget-operator cannot be satisfied and widget-operator cannot be installed
 func (e *ConflictError) Error() string {
 	return strings.TrimSuffix(e.Explanation().String(), "\n")
 }

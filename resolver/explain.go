@@ -142,7 +142,7 @@ func (e *ConflictError) Explanation() *Explanation {
 	if ex.Facts == nil {
 		ex.Facts = []Fact{}
 	}
-	d := newDeriver(ex.Facts)
+	d := newDeriver(e.Namespace, ex.Facts)
 	ex.Verdict = d.verdict()
 	ex.Derivation = d.derive(ex.Verdict)
 	return ex
@@ -172,6 +172,7 @@ func candidateNode(c Candidate) node {
 
 // deriver builds the verdict and the derivation of a set of facts.
 type deriver struct {
+	ns    string // the namespace, to name subscriptions
 	facts []Fact
 	subs  []string // subscriptions, in fact order
 	// installed lists the installed CSVs that must stay, in fact order.
@@ -180,8 +181,8 @@ type deriver struct {
 	named     map[node]bool // nodes already introduced with their source
 }
 
-func newDeriver(facts []Fact) *deriver {
-	d := &deriver{facts: facts, bySub: map[string][]int{}, named: map[node]bool{}}
+func newDeriver(ns string, facts []Fact) *deriver {
+	d := &deriver{ns: ns, facts: facts, bySub: map[string][]int{}, named: map[node]bool{}}
 	for i := range facts {
 		f := &facts[i]
 		if f.Kind == FactInstalled {
@@ -211,6 +212,14 @@ func isMissingKind(k FactKind) bool {
 		return true
 	}
 	return false
+}
+
+// subName names a subscription as namespace/name.
+func (d *deriver) subName(s string) string {
+	if d.ns == "" {
+		return s
+	}
+	return d.ns + "/" + s
 }
 
 // subFact returns the first fact of kind k about subscription s.
@@ -471,9 +480,9 @@ func isSubjectKind(k FactKind) bool {
 func (d *deriver) conclusion(v Verdict) string {
 	switch v.Action {
 	case VerdictInstall:
-		return fmt.Sprintf("subscription %s cannot be satisfied and %s cannot be installed", v.Subscription, v.Package)
+		return fmt.Sprintf("subscription %s cannot be satisfied and %s cannot be installed", d.subName(v.Subscription), v.Package)
 	case VerdictUpgrade:
-		return fmt.Sprintf("subscription %s can neither upgrade installed CSV %s nor keep it", v.Subscription, v.CSV)
+		return fmt.Sprintf("subscription %s can neither upgrade installed CSV %s nor keep it", d.subName(v.Subscription), v.CSV)
 	}
 	switch len(d.installed) {
 	case 0:
@@ -517,7 +526,7 @@ func (d *deriver) subscriptionClause(s string) string {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "subscription %s wants package %s", s, sf.Package)
+	fmt.Fprintf(&b, "subscription %s wants package %s", d.subName(s), sf.Package)
 	var where []string
 	if sf.Channel != "" {
 		where = append(where, "channel "+sf.Channel)

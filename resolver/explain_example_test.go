@@ -63,10 +63,10 @@ func ExampleResolver_Explain() {
 	fmt.Print(ex)
 	// Output:
 	// cannot install widget-operator: it conflicts with installed CSV legacy-widget.v1.0.0 (one provider of API example.com/v1 Widget)
-	//   because subscription widget-operator wants package widget-operator (channel stable, catalog olm/community); its only candidate is widget-operator.v1.0.0 (channel stable, catalog olm/community)
+	//   because subscription operators/widget-operator wants package widget-operator (channel stable, catalog olm/community); its only candidate is widget-operator.v1.0.0 (channel stable, catalog olm/community)
 	//   and installed CSV legacy-widget.v1.0.0 (version 1.0.0) has no subscription, so it must stay as it is
 	//   and legacy-widget.v1.0.0 (installed) and widget-operator.v1.0.0 both provide API example.com/v1 Widget (olm.gvk), and at most one provider of an API can be installed
-	//   so subscription widget-operator cannot be satisfied and widget-operator cannot be installed
+	//   so subscription operators/widget-operator cannot be satisfied and widget-operator cannot be installed
 	// suggestions (each re-solved and confirmed):
 	//   1. switch subscription widget-operator to channel v2: installs widget-operator.v2.0.0 (channel v2, catalog olm/community)
 	//   2. remove installed CSV legacy-widget.v1.0.0, which no subscription references: installs widget-operator.v1.0.0 (channel stable, catalog olm/community)

@@ -219,7 +219,7 @@ func TestResolve(t *testing.T) {
 			name:      "requirement nothing satisfies",
 			cats:      []cat{{pkgs: []pkg{single("app", "1.0.0", requires(widget))}}},
 			state:     cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}},
-			wantErr:   "cannot install app: app.v1.0.0 requires API example.com/v1 Widget (olm.gvk.required), which nothing satisfies\n  because subscription app wants package app (channel stable, catalog olm/community); its only candidate is app.v1.0.0 (channel stable, catalog olm/community)\n  and app.v1.0.0 requires API example.com/v1 Widget (olm.gvk.required), which nothing satisfies\n  so subscription app cannot be satisfied and app cannot be installed",
+			wantErr:   "cannot install app: app.v1.0.0 requires API example.com/v1 Widget (olm.gvk.required), which nothing satisfies\n  because subscription ns/app wants package app (channel stable, catalog olm/community); its only candidate is app.v1.0.0 (channel stable, catalog olm/community)\n  and app.v1.0.0 requires API example.com/v1 Widget (olm.gvk.required), which nothing satisfies\n  so subscription ns/app cannot be satisfied and app cannot be installed",
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactSubscriptionCandidates, resolver.FactRequirement},
 		},
 		{
