@@ -895,9 +895,7 @@ func (d *decoder) decodeYAML(data []byte) {
 		j, err := yamlToJSON(doc.text)
 		if err != nil {
 			lastLine := doc.firstLine + bytes.Count(bytes.TrimRight(doc.text, " \t\r\n"), newline)
-			de := yamlError(pos, doc.firstLine, lastLine, err)
-			de.Object = yamlObject(doc.text)
-			d.errs = append(d.errs, de)
+			d.errs = append(d.errs, yamlError(pos, doc.firstLine, lastLine, err))
 			continue
 		}
 		j = bytes.TrimSpace(j)
@@ -942,29 +940,6 @@ func yamlError(pos Position, firstLine, lastLine int, err error) *DecodeError {
 		}
 	}
 	return &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Err: fmt.Errorf("invalid YAML: %s", msg)}
-}
-
-// yamlObject describes a document that does not parse, from its top-level
-// "schema:" and "name:" lines when they are plain: `olm.bundle "name"`.
-func yamlObject(text []byte) string {
-	var f blob
-	for line := range bytes.Lines(text) {
-		k, v, ok := bytes.Cut(bytes.TrimRight(line, "\r\n"), []byte(": "))
-		if !ok {
-			continue
-		}
-		v = bytes.Trim(bytes.TrimSpace(v), `'"`)
-		if len(v) == 0 || bytes.ContainsAny(v, "[]{}#&*!|>") {
-			continue
-		}
-		switch string(k) {
-		case "schema":
-			f.schema = string(v)
-		case "name":
-			f.name = string(v)
-		}
-	}
-	return f.object()
 }
 
 // yamlDoc is one document of a YAML stream.

@@ -469,7 +469,7 @@ func TestDecodeErrors(t *testing.T) {
 			name: "yaml errors",
 			in:   "schema: olm.package\nname: a\n---\nschema: olm.bundle\nname: b\nimage: [1\n---\n- 1\n---\nname: c\n",
 			want: []wantErr{
-				{6, `olm.bundle "b"`, "invalid YAML"},
+				{6, "", "invalid YAML"},
 				{8, "", "document is an array, want a mapping"},
 				{10, `blob "c"`, `no "schema"`},
 			},
