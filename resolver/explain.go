@@ -307,11 +307,43 @@ func (d *deriver) reason(v Verdict, others []string) string {
 		}
 		return r
 	}
+	// Dead ends: requirements nothing satisfies, deprecated bundles.
+	var empties []*Fact
+	var names []string
+	nDeprecated := 0
 	for i := range d.facts {
 		f := &d.facts[i]
-		if f.Kind == FactRequirement && len(f.Candidates) == 0 {
-			return fmt.Sprintf("%s requires %s, which nothing satisfies", subjectName(f), requirementWords(f))
+		switch {
+		case f.Kind == FactRequirement && len(f.Candidates) == 0:
+			empties = append(empties, f)
+			if n := subjectName(f); !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		case f.Kind == FactDeprecated:
+			nDeprecated++
 		}
+	}
+	nCands := 0
+	if cf := d.subFact(v.Subscription, FactSubscriptionCandidates); cf != nil && v.Subscription != "" {
+		for _, c := range cf.Candidates {
+			if !c.Installed {
+				nCands++
+			}
+		}
+	}
+	same := len(empties) > 0
+	for _, f := range empties {
+		same = same && f.Property == empties[0].Property && f.Value == empties[0].Value && f.FailureMessage == empties[0].FailureMessage
+	}
+	switch {
+	case len(empties) > 0 && (!same || nDeprecated > 0) && nCands > 1:
+		return fmt.Sprintf("none of its %d candidates can be installed", nCands)
+	case len(empties) > 0 && same && len(names) > 1 && len(names) == nCands:
+		return fmt.Sprintf("all %d of its candidates require %s, which nothing satisfies", nCands, requirementWords(empties[0]))
+	case len(empties) > 0 && same && len(names) > 1:
+		return fmt.Sprintf("%s and %d other bundle(s) require %s, which nothing satisfies", names[0], len(names)-1, requirementWords(empties[0]))
+	case len(empties) > 0:
+		return fmt.Sprintf("%s requires %s, which nothing satisfies", subjectName(empties[0]), requirementWords(empties[0]))
 	}
 	deprecated := map[node]bool{}
 	for i := range d.facts {
