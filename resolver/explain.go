@@ -437,10 +437,24 @@ func (d *deriver) derive(v Verdict) []Clause {
 		}
 		out = append(out, Clause{Text: text, Facts: ids})
 	}
+	// reach queues candidates and states at once, in one clause, which of
+	// them are deprecated.
 	var queue []node
 	reach := func(cs []Candidate) {
+		set := make(map[node]bool, len(cs))
 		for _, c := range cs {
-			queue = append(queue, candidateNode(c))
+			n := candidateNode(c)
+			queue = append(queue, n)
+			set[n] = true
+		}
+		var ids []int
+		for i := range d.facts {
+			if f := &d.facts[i]; !used[i] && f.Kind == FactDeprecated && set[subjectNode(f)] {
+				ids = append(ids, i)
+			}
+		}
+		if len(ids) > 0 {
+			emit(d.subjectClause(ids), ids...)
 		}
 	}
 	// Roots.
@@ -657,7 +671,7 @@ func (d *deriver) ruleClause(f *Fact) string {
 // catalog olm/community)") — and the number of bundles it names.
 func (d *deriver) subject(ids []int) (string, int) {
 	f := &d.facts[ids[0]]
-	if f.Bundle == "" {
+	if len(ids) == 1 && f.Bundle == "" {
 		return d.csvName(f.CSV), 1
 	}
 	if len(ids) == 1 {
@@ -666,6 +680,10 @@ func (d *deriver) subject(ids []int) (string, int) {
 	cs := make([]Candidate, len(ids))
 	for i, id := range ids {
 		g := &d.facts[id]
+		if g.Bundle == "" {
+			cs[i] = Candidate{Package: g.Package, Bundle: g.CSV, Version: g.Version, Installed: true}
+			continue
+		}
 		cs[i] = Candidate{Catalog: g.Catalog, Package: g.Package, Channel: g.Channel, Bundle: g.Bundle, Version: g.Version}
 	}
 	return d.candidatesN(cs, "and")
@@ -756,8 +774,14 @@ func (d *deriver) candidatesN(cs []Candidate, conj string) (string, int) {
 		}
 		i++
 	}
+	if len(parts) > maxListed {
+		parts = append(parts[:maxListed-1], fmt.Sprintf("%d more (the facts list them all)", len(parts)-maxListed+1))
+	}
 	return joinWords(parts, conj), len(items)
 }
+
+// maxListed is the most items a list of candidates names in a clause.
+const maxListed = 8
 
 // collapse renders a run of bundles of one package, channel and catalog:
 // "etcd 0.9.0–0.9.4 (5 bundles, channel alpha, catalog olm/community)".

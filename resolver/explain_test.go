@@ -240,6 +240,18 @@ func explainCases() []explainCase {
 			state: subs(sub("p00", "p00", "stable")),
 		},
 		{
+			name:   "many_providers_deprecated",
+			reason: "ten packages provide the required API and every one is deprecated: long lists are cut, the deprecations are one clause",
+			cats: []cat{{pkgs: func() []pkg {
+				ps := []pkg{single("app", "1.0.0", requires(widget))}
+				for i := 0; i < 10; i++ {
+					ps = append(ps, single(fmt.Sprintf("w%d", i), "1.0.0", provides(widget), graph.DeprecatedProperty()))
+				}
+				return ps
+			}()}},
+			state: subs(sub("app", "app", "stable")),
+		},
+		{
 			name:   "two_catalogs_switch",
 			reason: "the named catalog's etcd needs an API nobody provides; another catalog's etcd does not, and switching to it is confirmed",
 			cats: []cat{{pkgs: []pkg{chainPkg("etcd", "alpha", []string{"1.0.0"}, requires(gizmo))}},
