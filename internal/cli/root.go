@@ -86,6 +86,8 @@ func (e *env) takeStdin(what string) (io.Reader, error) {
 // wrong command line (exit 2 with a pointer to --help), and any other error
 // for bad input (exit 2): every line of it must name the file.
 var commands = []func(*env) *cobra.Command{
+	newResolveCmd,
+	newRolloutCmd,
 	newCheckCmd,
 	newGraphCmd,
 	newVersionCmd,

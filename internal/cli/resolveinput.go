@@ -1,0 +1,332 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// resolveFlags are the inputs resolve and rollout share.
+type resolveFlags struct {
+	catalogs        []string // --catalog [NAME=]PATH
+	files           []string // -f
+	namespace       string   // -n
+	globalNamespace string   // --global-namespace
+	maxSuggestions  int      // --max-suggestions
+	full            bool     // --full
+	output          *choice  // -o
+}
+
+// addResolveFlags declares the flags of resolve and rollout.
+func addResolveFlags(cmd *cobra.Command, f *resolveFlags) {
+	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
+		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, or "-" for standard input; NAME defaults to the file or folder name without its extensions (repeatable, required)`)
+	addFilenameFlag(cmd, &f.files, "manifests: Subscriptions, ClusterServiceVersions and CatalogSources, as kubectl get csv,sub,catsrc -o yaml prints them")
+	addNamespaceFlag(cmd, &f.namespace, "the namespace to resolve (default: the namespace the subscriptions share)")
+	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace,
+		"the namespace whose catalogs serve every namespace (OLM's global catalog namespace; openshift-marketplace on OpenShift)")
+	cmd.Flags().IntVar(&f.maxSuggestions, "max-suggestions", resolver.DefaultMaxSuggestions,
+		"with no plan, the most suggestions to look for (0: none)")
+	cmd.Flags().BoolVar(&f.full, "full", false, "with no plan, print the whole derivation (text output)")
+	f.output = addOutputFlag(cmd, "text", "json")
+}
+
+// resolveInput is what resolve and rollout work on.
+type resolveInput struct {
+	ns    string
+	state *cluster.State
+	res   *resolver.Resolver
+}
+
+// catalogSpec is one --catalog value.
+type catalogSpec struct {
+	name, path string
+	named      bool // NAME= was given
+}
+
+// catalogNameRE matches a catalog name given as NAME=PATH: a Kubernetes
+// object name, so that a path containing "=" is not mistaken for one.
+var catalogNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`)
+
+// parseCatalogSpec splits [NAME=]PATH; the name defaults to the base name of
+// the path without its catalog extensions (.gz, then .json, .yaml or .yml).
+func parseCatalogSpec(s string) (catalogSpec, error) {
+	if name, path, ok := strings.Cut(s, "="); ok && catalogNameRE.MatchString(name) {
+		if path == "" {
+			return catalogSpec{}, usageErrorf("--catalog %q: no path after %q", s, name+"=")
+		}
+		return catalogSpec{name: name, path: path, named: true}, nil
+	}
+	if s == "" {
+		return catalogSpec{}, usageErrorf("--catalog: empty path")
+	}
+	if s == "-" {
+		return catalogSpec{}, usageErrorf(`--catalog "-": name the catalog read from standard input, as NAME=-`)
+	}
+	return catalogSpec{name: defaultCatalogName(s), path: s}, nil
+}
+
+// defaultCatalogName returns the file or folder name of path without its
+// catalog extensions: "x/community.v4.20-index.json.gz" →
+// "community.v4.20-index".
+func defaultCatalogName(path string) string {
+	base := filepath.Base(filepath.Clean(path))
+	base = strings.TrimSuffix(base, ".gz")
+	for _, ext := range []string{".json", ".yaml", ".yml"} {
+		if b, ok := strings.CutSuffix(base, ext); ok {
+			base = b
+			break
+		}
+	}
+	return base
+}
+
+// objectKey identifies a manifest object across files.
+type objectKey struct{ kind, namespace, name string }
+
+// loadResolveInput reads the catalogs and manifests, works out the
+// namespace and each catalog's identity, checks that every subscription
+// names a given catalog, and indexes the catalogs. Every problem of the
+// inputs is reported, each naming its file.
+func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
+	if len(f.catalogs) == 0 {
+		return nil, usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
+	}
+	if len(f.files) == 0 {
+		return nil, usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources)")
+	}
+	if f.globalNamespace == "" {
+		return nil, usageErrorf("--global-namespace is empty")
+	}
+	var specs []catalogSpec
+	byName := map[string]string{}
+	for _, s := range f.catalogs {
+		spec, err := parseCatalogSpec(s)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := byName[spec.name]; ok {
+			if prev == spec.path {
+				return nil, usageErrorf("catalog %s is given twice", spec.path)
+			}
+			return nil, usageErrorf("two catalogs are named %q (%s and %s); name them apart with --catalog NAME=PATH", spec.name, prev, spec.path)
+		}
+		byName[spec.name] = spec.path
+		specs = append(specs, spec)
+	}
+
+	// Manifests first: they are small, and their errors are the likeliest.
+	var errs []error
+	state, files, err := e.readState(f.files)
+	if err != nil {
+		errs = appendErrors(errs, err)
+	}
+	cats := make([]resolver.Catalog, 0, len(specs))
+	for _, spec := range specs {
+		cat, err := e.loadCatalog(spec.path)
+		if err != nil {
+			errs = appendErrors(errs, err)
+			continue
+		}
+		cats = append(cats, resolver.Catalog{Key: resolver.CatalogKey{Name: spec.name}, Catalog: cat})
+	}
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
+	}
+
+	ns, err := pickNamespace(f.namespace, state)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSources(state, ns, specs, files); err != nil {
+		return nil, err
+	}
+	for i := range cats {
+		key, prio, err := catalogIdentity(cats[i].Key.Name, ns, f.globalNamespace, state, files)
+		if err != nil {
+			return nil, err
+		}
+		cats[i].Key, cats[i].Priority = key, prio
+	}
+	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace})
+	if err != nil {
+		return nil, err
+	}
+	return &resolveInput{ns: ns, state: state, res: res}, nil
+}
+
+// readState decodes the manifests of every file into one state and returns
+// the file each object comes from. Every problem is reported; an object
+// defined twice is an error naming both files.
+func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, error) {
+	// Read each file on its own, so that the files that can be read are
+	// still checked when another cannot.
+	var ins []input
+	var errs []error
+	for _, name := range names {
+		in, err := e.readInputs([]string{name})
+		if err != nil {
+			if xe, ok := err.(*exitError); ok && xe.usage {
+				return nil, nil, err
+			}
+			errs = appendErrors(errs, err)
+			continue
+		}
+		ins = append(ins, in...)
+	}
+	state := &cluster.State{}
+	files := map[objectKey]string{}
+	add := func(k objectKey, file string) bool {
+		if prev, ok := files[k]; ok {
+			where := "twice"
+			if prev != file {
+				where = "in " + prev + " too"
+			}
+			errs = append(errs, fmt.Errorf("%s: %s %q is defined %s", file, k.kind, k.namespace+"/"+k.name, where))
+			return false
+		}
+		files[k] = file
+		return true
+	}
+	for _, in := range ins {
+		s, err := cluster.Decode(bytes.NewReader(in.Data), in.Name)
+		if err != nil {
+			errs = appendErrors(errs, naming(err, in.Name))
+			continue
+		}
+		for _, c := range s.CSVs {
+			if add(objectKey{cluster.KindCSV, c.Namespace, c.Name}, in.Name) {
+				state.CSVs = append(state.CSVs, c)
+			}
+		}
+		for _, sub := range s.Subscriptions {
+			if add(objectKey{cluster.KindSubscription, sub.Namespace, sub.Name}, in.Name) {
+				state.Subscriptions = append(state.Subscriptions, sub)
+			}
+		}
+		for _, cs := range s.CatalogSources {
+			if add(objectKey{cluster.KindCatalogSource, cs.Namespace, cs.Name}, in.Name) {
+				state.CatalogSources = append(state.CatalogSources, cs)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, errors.Join(errs...)
+	}
+	state.Sort()
+	return state, files, nil
+}
+
+// pickNamespace returns the namespace to resolve: the one asked for, else
+// the one the subscriptions share, else the one the installed CSVs share.
+func pickNamespace(asked string, state *cluster.State) (string, error) {
+	if asked != "" {
+		return asked, nil
+	}
+	var nss []string
+	for _, s := range state.Subscriptions {
+		nss = append(nss, s.Namespace)
+	}
+	what := "subscriptions"
+	if len(nss) == 0 {
+		what = "installed CSVs"
+		for _, c := range state.CSVs {
+			if !c.Copied {
+				nss = append(nss, c.Namespace)
+			}
+		}
+	}
+	slices.Sort(nss)
+	nss = slices.Compact(nss)
+	switch len(nss) {
+	case 0:
+		return "", usageErrorf("no subscription and no installed CSV in the manifests: name the namespace with -n")
+	case 1:
+		return nss[0], nil
+	}
+	return "", usageErrorf("the %s are in %d namespaces (%s): choose one with -n", what, len(nss), strings.Join(nss, ", "))
+}
+
+// checkSources reports every subscription of namespace ns whose spec.source
+// names none of the catalogs given.
+func checkSources(state *cluster.State, ns string, specs []catalogSpec, files map[objectKey]string) error {
+	var names []string
+	known := map[string]bool{}
+	for _, s := range specs {
+		names = append(names, s.name)
+		known[s.name] = true
+	}
+	slices.Sort(names)
+	var errs []error
+	for _, sub := range state.Subscriptions {
+		if sub.Namespace != ns || sub.Source == "" || known[sub.Source] {
+			continue
+		}
+		file := files[objectKey{cluster.KindSubscription, sub.Namespace, sub.Name}]
+		errs = append(errs, fmt.Errorf("%s: Subscription %q: spec.source %q names no catalog given with --catalog (catalogs: %s)",
+			file, sub.Namespace+"/"+sub.Name, sub.Source, strings.Join(names, ", ")))
+	}
+	return errors.Join(errs...)
+}
+
+// catalogIdentity returns the identity and priority of the catalog named
+// name: a CatalogSource of that name gives them (the one in ns when there
+// are several); with none, the namespace the subscriptions naming the
+// catalog agree on, else the global namespace, and priority 0.
+func catalogIdentity(name, ns, global string, state *cluster.State, files map[objectKey]string) (resolver.CatalogKey, int, error) {
+	var found []cluster.CatalogSource
+	for _, cs := range state.CatalogSources {
+		if cs.Name == name {
+			found = append(found, cs)
+		}
+	}
+	if len(found) > 1 {
+		i := slices.IndexFunc(found, func(cs cluster.CatalogSource) bool { return cs.Namespace == ns })
+		if i < 0 {
+			var where []string
+			for _, cs := range found {
+				where = append(where, fmt.Sprintf("%s/%s in %s", cs.Namespace, cs.Name, files[objectKey{cluster.KindCatalogSource, cs.Namespace, cs.Name}]))
+			}
+			return resolver.CatalogKey{}, 0, usageErrorf("catalog %q: %d CatalogSources have its name (%s); keep one", name, len(found), strings.Join(where, ", "))
+		}
+		found = found[i : i+1]
+	}
+	if len(found) == 1 {
+		return resolver.CatalogKey{Namespace: found[0].Namespace, Name: name}, found[0].Priority, nil
+	}
+	var nss []string
+	for _, sub := range state.Subscriptions {
+		if sub.Namespace == ns && sub.Source == name && sub.SourceNamespace != "" {
+			nss = append(nss, sub.SourceNamespace)
+		}
+	}
+	slices.Sort(nss)
+	if nss = slices.Compact(nss); len(nss) == 1 {
+		return resolver.CatalogKey{Namespace: nss[0], Name: name}, 0, nil
+	}
+	return resolver.CatalogKey{Namespace: global, Name: name}, 0, nil
+}
+
+// appendErrors appends err to errs, or the errors it joins, so that every
+// problem keeps a line of its own.
+func appendErrors(errs []error, err error) []error {
+	if xe, ok := err.(*exitError); ok && xe.usage {
+		return append(errs, err)
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			errs = appendErrors(errs, e)
+		}
+		return errs
+	}
+	return append(errs, err)
+}

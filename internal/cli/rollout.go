@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// defaultMaxRounds is the default of rollout's --max-rounds.
+const defaultMaxRounds = 100
+
+func newRolloutCmd(e *env) *cobra.Command {
+	f := &resolveFlags{}
+	var maxRounds int
+	cmd := &cobra.Command{
+		Use:   "rollout --catalog [NAME=]PATH... -f MANIFESTS...",
+		Short: "Simulate the rounds of resolution a namespace goes through until it settles",
+		Long: `Rollout simulates what a namespace will go through: OLM moves one upgrade hop
+per resolution, so rollout resolves, applies the plan as OLM would (each
+bundle becomes an installed CSV, dependencies get a subscription), and
+repeats until a plan has nothing to do. It prints one block per round that
+changed something. When a round has no plan, it prints the rounds so far and
+the explanation; when --max-rounds rounds did not settle the namespace, it
+says so.
+
+` + inputsHelp + `
+
+JSON output (-o json) is a stable contract; steps and unchanged are those of
+resolve:
+
+  {"namespace": "...",
+   "rounds": [{"round": 1, "steps": [...], "unchanged": [...]}],
+   "settled": true|false,
+   "error": {"message": "...", ...}}
+
+"error" is present when the rollout did not settle: with the explanation's
+structured form (as in resolve) when a round has no plan, with the message
+alone when --max-rounds was reached.
+
+Exit status: 0 when the namespace settles, 1 when a round has no plan or
+the rounds run out, 2 for bad input or usage.`,
+		Example: `  sextant rollout --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz -f testdata/examples/cluster.yaml`,
+		Args:    cobra.NoArgs,
+	}
+	addResolveFlags(cmd, f)
+	cmd.Flags().IntVar(&maxRounds, "max-rounds", defaultMaxRounds, "the most rounds to simulate")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if maxRounds < 1 {
+			return usageErrorf("--max-rounds %d: want at least 1", maxRounds)
+		}
+		in, err := e.loadResolveInput(f)
+		if err != nil {
+			return err
+		}
+		ctx := cmd.Context()
+		rounds, err := in.res.Rollout(ctx, in.ns, in.state, maxRounds)
+		var conflict *resolver.ConflictError
+		var ex *resolver.Explanation
+		var failure string
+		switch {
+		case errors.As(err, &conflict):
+			state := in.state
+			if len(rounds) > 0 {
+				state = rounds[len(rounds)-1].State
+			}
+			if ex, err = in.explain(ctx, state, conflict, f.maxSuggestions); err != nil {
+				return err
+			}
+		case errors.Is(err, resolver.ErrRoundLimit):
+			failure = fmt.Sprintf("rollout did not settle within %s", plural(maxRounds, "round"))
+		case err != nil:
+			return err
+		}
+		settled := ex == nil && failure == ""
+
+		if f.output.value == "json" {
+			out := rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Settled: settled}
+			for i, r := range rounds {
+				out.Rounds = append(out.Rounds, roundJSON{Round: i + 1, Steps: newStepsJSON(r.Plan.Steps), Unchanged: newUnchangedJSON(r.Plan.Unchanged)})
+			}
+			switch {
+			case ex != nil:
+				out.Error = newErrorJSON(ex)
+			case failure != "":
+				out.Error = &errorJSON{Message: failure}
+			}
+			if err := writeJSON(e.stdout, out); err != nil {
+				return err
+			}
+		} else {
+			ew := &errWriter{w: e.stdout}
+			fmt.Fprintf(ew, "namespace %s: %s\n", in.ns, plural(len(rounds), "round"))
+			for i, r := range rounds {
+				fmt.Fprintln(ew)
+				writePlanText(ew, r.Plan, fmt.Sprintf("round %d", i+1))
+			}
+			switch {
+			case ex != nil:
+				fmt.Fprintf(ew, "\nround %d: no plan\n", len(rounds)+1)
+				if err := writeExplanation(ew, ex, f.full); err != nil {
+					return err
+				}
+			case failure != "":
+				fmt.Fprintf(ew, "\n%s\n", failure)
+			default:
+				fmt.Fprintf(ew, "\nsettled after %s\n", plural(len(rounds), "round"))
+			}
+			if ew.err != nil {
+				return ew.err
+			}
+		}
+		if !settled {
+			return errNo
+		}
+		return nil
+	}
+	return cmd
+}
+
+// roundJSON is one round of rollout's JSON output.
+type roundJSON struct {
+	Round     int             `json:"round"`
+	Steps     []stepJSON      `json:"steps"`
+	Unchanged []unchangedJSON `json:"unchanged"`
+}
+
+// rolloutJSON is rollout's JSON output.
+type rolloutJSON struct {
+	Namespace string      `json:"namespace"`
+	Rounds    []roundJSON `json:"rounds"`
+	Settled   bool        `json:"settled"`
+	Error     *errorJSON  `json:"error,omitempty"`
+}
