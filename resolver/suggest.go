@@ -144,6 +144,7 @@ func planSummary(p *Plan, focus []string) string {
 // (typically a few per subscription in the conflict), bounded by the
 // budget.
 //
+// Each re-solve is an ordinary Resolve, which the resolver's Tracer sees.
 // Explain does not modify state. When ctx ends before the suggestions are
 // complete, it returns the explanation found so far and an error e with
 // errors.Is(e, ctx.Err()); the budget running out is not an error. It is
