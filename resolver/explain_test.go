@@ -512,3 +512,32 @@ func TestExplanationHandMade(t *testing.T) {
 		})
 	}
 }
+
+// FuzzConflictExplanation explains conflicts decoded from arbitrary JSON,
+// as a tool would receive them: no panic, every fact cited exactly once,
+// the same text twice.
+func FuzzConflictExplanation(f *testing.F) {
+	f.Add([]byte(`{"namespace":"ns","facts":[{"kind":"installed","csv":"x"},{"kind":"deprecated","csv":"x"}]}`))
+	f.Add([]byte(`{"namespace":"ns","facts":[{"kind":"subscription","subscription":"a","package":"a"},{"kind":"subscription-candidates","subscription":"a","candidates":[{"bundle":"a.v1","channel":"c","catalog":"o/c","version":"1"},{"bundle":"a.v2","channel":"c","catalog":"o/c","version":"2"},{"bundle":"a.v3","channel":"c","catalog":"o/c","version":"x"}]},{"kind":"requirement","bundle":"a.v1","channel":"c","catalog":"o/c","property":"olm.gvk.required"},{"kind":"one-per-api","candidates":[{"bundle":"a.v1"},{"bundle":"b","installed":true}]},{"kind":"mystery"}]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ce resolver.ConflictError
+		if json.Unmarshal(data, &ce) != nil {
+			return
+		}
+		ex := ce.Explanation()
+		cited := make([]int, len(ex.Facts))
+		for _, c := range ex.Derivation {
+			for _, i := range c.Facts {
+				cited[i]++
+			}
+		}
+		for i, n := range cited {
+			if n != 1 {
+				t.Fatalf("fact %d cited %d times:\n%s", i, n, ex.Full())
+			}
+		}
+		if ce.Error() != ce.Error() || ex.Full() != ce.Explanation().Full() {
+			t.Fatal("two explanations differ")
+		}
+	})
+}
