@@ -139,10 +139,10 @@ func planSummary(p *Plan, focus []string) string {
 // left out. At most opts.MaxSuggestions are returned, found within
 // opts.Budget.
 //
-// Resolve stays as fast as before: a conflict costs nothing more until
-// Explain is called, and Explain costs one Resolve per candidate change
-// (typically a few per subscription in the conflict), bounded by the
-// budget.
+// Resolve pays nothing for suggestions (a plan costs what it did; a
+// conflict adds only its facts' notes): they cost only when Explain is
+// called, one Resolve per candidate change (typically a few per
+// subscription in the conflict), bounded by the budget.
 //
 // Each re-solve is an ordinary Resolve, which the resolver's Tracer sees.
 // Explain does not modify state. When ctx ends before the suggestions are
