@@ -15,23 +15,30 @@ const (
 	// DefaultMaxSuggestions is the number of suggestions Explain looks for
 	// when ExplainOptions.MaxSuggestions is 0.
 	DefaultMaxSuggestions = 5
-	// DefaultSuggestionBudget bounds the time Explain spends confirming
-	// suggestions when ExplainOptions.Budget is 0.
-	DefaultSuggestionBudget = 40 * time.Millisecond
+	// DefaultMaxTries is the number of candidate changes Explain re-solves
+	// at most when ExplainOptions.MaxTries is 0. A count, not a time, so
+	// that the same input gives the same suggestions on any machine.
+	DefaultMaxTries = 64
 )
 
 // ExplainOptions tunes Resolver.Explain. The zero value looks for up to
-// DefaultMaxSuggestions suggestions within DefaultSuggestionBudget.
+// DefaultMaxSuggestions suggestions among at most DefaultMaxTries candidate
+// changes, with no time bound but the context's, so its result is
+// deterministic.
 type ExplainOptions struct {
 	// MaxSuggestions is the most suggestions to return: 0 means
 	// DefaultMaxSuggestions, a negative number none (Explain then only
 	// builds the verdict and the derivation and never solves).
 	MaxSuggestions int
-	// Budget bounds the time spent re-solving candidate changes: 0 means
-	// DefaultSuggestionBudget, a negative number no bound but the
-	// context's. Candidates are tried in rank order, so a short budget
-	// drops the most disruptive suggestions first; within the budget the
-	// result is deterministic.
+	// MaxTries is the most candidate changes to re-solve: 0 means
+	// DefaultMaxTries, a negative number no limit. Candidates are tried in
+	// rank order, so a low limit drops the most disruptive suggestions
+	// first; the result stays deterministic.
+	MaxTries int
+	// Budget, when positive, also bounds the time spent re-solving
+	// candidate changes (0 or negative: no bound but the context's). A time
+	// bound makes the suggestions depend on the machine's speed; use it
+	// only where latency matters more than reproducible text.
 	Budget time.Duration
 }
 
@@ -136,18 +143,19 @@ func planSummary(p *Plan, focus []string) string {
 // disruptive first), then by the order of the subscriptions in the facts,
 // the package's channel order (default first) and the catalogs'
 // preference; a change whose plan equals that of a better-ranked one is
-// left out. At most opts.MaxSuggestions are returned, found within
-// opts.Budget.
+// left out. At most opts.MaxSuggestions are returned, found among the
+// first opts.MaxTries candidate changes (and within opts.Budget when set).
 //
 // Resolve pays nothing for suggestions (a plan costs what it did; a
 // conflict adds only its facts' notes): they cost only when Explain is
 // called, one Resolve per candidate change (typically a few per
-// subscription in the conflict), bounded by the budget.
+// subscription in the conflict), bounded by MaxTries.
 //
 // Each re-solve is an ordinary Resolve, which the resolver's Tracer sees.
 // Explain does not modify state. When ctx ends before the suggestions are
 // complete, it returns the explanation found so far and an error e with
-// errors.Is(e, ctx.Err()); the budget running out is not an error. It is
+// errors.Is(e, ctx.Err()); reaching MaxTries or the Budget is not an
+// error. It is
 // safe for concurrent use.
 func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster.State, conflict *ConflictError, opts ExplainOptions) (*Explanation, error) {
 	if conflict == nil {
@@ -167,20 +175,20 @@ func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster
 	if state == nil {
 		state = &cluster.State{}
 	}
-	budget := opts.Budget
-	if budget == 0 {
-		budget = DefaultSuggestionBudget
+	tries := opts.MaxTries
+	if tries == 0 {
+		tries = DefaultMaxTries
 	}
 	sctx := ctx
-	if budget > 0 {
+	if opts.Budget > 0 {
 		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, budget)
+		sctx, cancel = context.WithTimeout(ctx, opts.Budget)
 		defer cancel()
 	}
 	var seen []string // plan texts of the suggestions kept
 	focus := factPackages(ex.Facts)
-	for _, c := range r.changes(namespace, state, ex) {
-		if len(ex.Suggestions) >= max {
+	for i, c := range r.changes(namespace, state, ex) {
+		if len(ex.Suggestions) >= max || (tries > 0 && i >= tries) {
 			break
 		}
 		if sctx.Err() != nil {
