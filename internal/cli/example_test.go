@@ -51,3 +51,33 @@ func ExampleRun_check() {
 	// sextant check: <stdin>:1: olm.package "hello": unexpected end of input, want ',' or '}'
 	// exit status 2
 }
+
+// Resolve prints the plan of a namespace (exit status 0), or explains why
+// there is none (exit status 1). The manifests are read from standard input
+// here; the tests run from the module root.
+func ExampleRun_resolve() {
+	manifests := `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata:
+  name: app
+  namespace: shop
+spec:
+  name: app
+  channel: stable
+  source: app
+  sourceNamespace: olm
+`
+	code := cli.Run(context.Background(), []string{"resolve",
+		"--catalog", "testdata/cli/catalogs/app.yaml", "--catalog", "testdata/cli/catalogs/db.json", "-f", "-"},
+		strings.NewReader(manifests), os.Stdout, os.Stdout)
+	fmt.Println("exit status", code)
+	// Output:
+	// namespace shop: 2 steps
+	//  1. install db.v2.1.0 (dependency: OLM creates a subscription)
+	//     package db 2.1.0, channel stable, catalog olm/db
+	//     reason: required by app.v2.0.0 (olm.package.required db >=2.0.0 <3.0.0)
+	//  2. install app.v2.0.0
+	//     package app 2.0.0, channel stable, catalog olm/app
+	//     reason: subscription app
+	// exit status 0
+}

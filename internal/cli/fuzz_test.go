@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,6 +43,69 @@ func FuzzCheckStdin(f *testing.F) {
 				}
 			default:
 				t.Fatalf("%q: exit %d", args, code)
+			}
+		}
+	})
+}
+
+// FuzzResolveStdin feeds arbitrary manifests to `sextant resolve -f -` (and
+// rollout) on two small catalogs and checks the command-line contract: the
+// exit status is 0, 1 or 2; bad input (2) prints nothing on stdout and
+// lines prefixed with the command on stderr; an answer prints JSON on stdout
+// and nothing on stderr — a plan with steps (0) or an error with a message
+// (1); and the same input gives the same output.
+func FuzzResolveStdin(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "cli", "manifests", "*.yaml"))
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(string(data))
+		}
+	}
+	f.Add(`{"apiVersion":"operators.coreos.com/v1alpha1","kind":"Subscription","metadata":{"name":"app","namespace":"shop"},"spec":{"name":"app","channel":"stable"}}`)
+	f.Fuzz(func(t *testing.T, manifests string) {
+		for _, cmd := range []string{"resolve", "rollout"} {
+			args := []string{cmd, "--catalog", "testdata/cli/catalogs/app.yaml", "--catalog", "testdata/cli/catalogs/db.json", "-f", "-", "-o", "json", "--max-rounds", "3"}
+			if cmd == "resolve" {
+				args = args[:len(args)-2]
+			}
+			stdout, stderr, code := run(manifests, args...)
+			switch code {
+			case ExitOK, ExitNo:
+				if stderr != "" {
+					t.Fatalf("%s: exit %d with stderr %q", cmd, code, stderr)
+				}
+				var out struct {
+					Namespace string          `json:"namespace"`
+					Steps     json.RawMessage `json:"steps"`
+					Rounds    json.RawMessage `json:"rounds"`
+					Error     *struct {
+						Message string `json:"message"`
+					} `json:"error"`
+				}
+				if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+					t.Fatalf("%s: exit %d with stdout that is not JSON: %v\n%s", cmd, code, err, stdout)
+				}
+				if out.Namespace == "" || (code == ExitNo) != (out.Error != nil) || (out.Error != nil && out.Error.Message == "") {
+					t.Fatalf("%s: exit %d with output\n%s", cmd, code, stdout)
+				}
+				if cmd == "resolve" && code == ExitOK && out.Steps == nil || cmd == "rollout" && out.Rounds == nil {
+					t.Fatalf("%s: exit %d with output\n%s", cmd, code, stdout)
+				}
+			case ExitBadInput:
+				if stdout != "" || stderr == "" {
+					t.Fatalf("%s: exit 2 with stdout %q, stderr %q", cmd, stdout, stderr)
+				}
+				for _, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+					if !strings.HasPrefix(line, "sextant "+cmd+": ") {
+						t.Fatalf("%s: error line %q", cmd, line)
+					}
+				}
+			default:
+				t.Fatalf("%s: exit %d", cmd, code)
+			}
+			stdout2, stderr2, code2 := run(manifests, args...)
+			if stdout2 != stdout || stderr2 != stderr || code2 != code {
+				t.Fatalf("%s: a second run differs:\n%s%s\n---\n%s%s", cmd, stdout, stderr, stdout2, stderr2)
 			}
 		}
 	})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -83,6 +84,9 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 			if err := writeExplanation(e.stdout, ex, f.full); err != nil {
 				return err
 			}
+			if err := in.writeNotes(e.stdout, ex); err != nil {
+				return err
+			}
 			return errNo
 		}
 		if err != nil {
@@ -110,6 +114,25 @@ func (in *resolveInput) explain(ctx context.Context, state *cluster.State, confl
 		return nil, err
 	}
 	return ex, nil
+}
+
+// writeNotes adds what the command line knows and the explanation cannot:
+// a subscription's catalog that was given but is not visible from the
+// namespace, which usually means that --global-namespace is wrong.
+func (in *resolveInput) writeNotes(w io.Writer, ex *resolver.Explanation) error {
+	seen := map[resolver.CatalogKey]bool{}
+	for _, f := range ex.Facts {
+		k := f.Catalog
+		if f.Kind != resolver.FactNoCatalog || seen[k] || !slices.Contains(in.catalogs, k) || k.Namespace == in.ns || k.Namespace == in.global {
+			continue
+		}
+		seen[k] = true
+		if _, err := fmt.Fprintf(w, "note: catalog %s is given, but its namespace is neither %s nor the global namespace %s; if %s is the cluster's global catalog namespace, add --global-namespace %s\n",
+			k, in.ns, in.global, k.Namespace, k.Namespace); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeExplanation writes an explanation as text: the verdict, the

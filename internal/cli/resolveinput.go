@@ -42,9 +42,11 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags) {
 
 // resolveInput is what resolve and rollout work on.
 type resolveInput struct {
-	ns    string
-	state *cluster.State
-	res   *resolver.Resolver
+	ns       string
+	global   string                // the global catalog namespace
+	catalogs []resolver.CatalogKey // the catalogs given, in order
+	state    *cluster.State
+	res      *resolver.Resolver
 }
 
 // catalogSpec is one --catalog value.
@@ -161,7 +163,11 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &resolveInput{ns: ns, state: state, res: res}, nil
+	in := &resolveInput{ns: ns, global: f.globalNamespace, state: state, res: res}
+	for _, c := range cats {
+		in.catalogs = append(in.catalogs, c.Key)
+	}
+	return in, nil
 }
 
 // readState decodes the manifests of every file into one state and returns

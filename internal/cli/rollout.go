@@ -103,6 +103,9 @@ the rounds run out, 2 for bad input or usage.`,
 				if err := writeExplanation(ew, ex, f.full); err != nil {
 					return err
 				}
+				if err := in.writeNotes(ew, ex); err != nil {
+					return err
+				}
 			case failure != "":
 				fmt.Fprintf(ew, "\n%s\n", failure)
 			default:

@@ -1,0 +1,268 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+func TestParseCatalogSpec(t *testing.T) {
+	tests := []struct {
+		name    string
+		spec    string
+		want    catalogSpec
+		wantErr string
+		reason  string
+	}{
+		{name: "gzipped json", spec: "testdata/catalogs/community-operators-prod.v4.20-index.json.gz",
+			want:   catalogSpec{name: "community-operators-prod.v4.20-index", path: "testdata/catalogs/community-operators-prod.v4.20-index.json.gz"},
+			reason: "only the catalog extensions go: the dots of .v4.20 stay"},
+		{name: "yaml", spec: "a/b/redhat.yaml", want: catalogSpec{name: "redhat", path: "a/b/redhat.yaml"}},
+		{name: "yml", spec: "x.yml", want: catalogSpec{name: "x", path: "x.yml"}},
+		{name: "folder", spec: "catalogs/operatorhub/", want: catalogSpec{name: "operatorhub", path: "catalogs/operatorhub/"}},
+		{name: "other extension kept", spec: "index.v1", want: catalogSpec{name: "index.v1", path: "index.v1"}},
+		{name: "named", spec: "community=catalog.json", want: catalogSpec{name: "community", path: "catalog.json", named: true}},
+		{name: "named stdin", spec: "community=-", want: catalogSpec{name: "community", path: "-", named: true}},
+		{name: "equals in a path", spec: "dir/a=b.json", want: catalogSpec{name: "a=b", path: "dir/a=b.json"},
+			reason: "a NAME must be an object name, so dir/a is no name and the whole is a path"},
+		{name: "stdin unnamed", spec: "-", wantErr: "name the catalog"},
+		{name: "no path", spec: "community=", wantErr: "no path"},
+		{name: "empty", spec: "", wantErr: "empty path"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parseCatalogSpec(tt.spec)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				var xe *exitError
+				if !errors.As(err, &xe) || !xe.usage {
+					t.Errorf("error %v is not a usage error", err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("parseCatalogSpec(%q) = %+v, %v; want %+v (%s)", tt.spec, got, err, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestPickNamespace(t *testing.T) {
+	sub := func(ns string) cluster.Subscription {
+		return cluster.Subscription{Name: "s-" + ns, Namespace: ns, Package: "p"}
+	}
+	csv := func(ns string, copied bool) cluster.CSV { return cluster.CSV{Name: "c", Namespace: ns, Copied: copied} }
+	tests := []struct {
+		name    string
+		asked   string
+		state   cluster.State
+		want    string
+		wantErr string
+		reason  string
+	}{
+		{name: "asked wins", asked: "x", state: cluster.State{Subscriptions: []cluster.Subscription{sub("a"), sub("b")}}, want: "x"},
+		{name: "shared by subscriptions", state: cluster.State{Subscriptions: []cluster.Subscription{sub("a"), sub("a")}, CSVs: []cluster.CSV{csv("b", false)}}, want: "a",
+			reason: "CSVs of other namespaces do not count when there are subscriptions"},
+		{name: "several", state: cluster.State{Subscriptions: []cluster.Subscription{sub("b"), sub("a")}}, wantErr: "subscriptions are in 2 namespaces (a, b)"},
+		{name: "csvs only", state: cluster.State{CSVs: []cluster.CSV{csv("a", false), csv("b", true)}}, want: "a",
+			reason: "copied CSVs live in the namespaces an operator group targets, not where the operator is"},
+		{name: "nothing", wantErr: "name the namespace with -n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := pickNamespace(tt.asked, &tt.state)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Errorf("pickNamespace = %q, %v; want %q (%s)", got, err, tt.want, tt.reason)
+			}
+		})
+	}
+}
+
+func TestCatalogIdentity(t *testing.T) {
+	tests := []struct {
+		name     string
+		state    cluster.State
+		want     resolver.CatalogKey
+		wantPrio int
+		wantErr  string
+		reason   string
+	}{
+		{name: "default", want: resolver.CatalogKey{Namespace: "glob", Name: "cat"}},
+		{name: "catalog source", state: cluster.State{CatalogSources: []cluster.CatalogSource{{Name: "cat", Namespace: "market", Priority: 7}, {Name: "other", Namespace: "ns"}}},
+			want: resolver.CatalogKey{Namespace: "market", Name: "cat"}, wantPrio: 7},
+		{name: "several catalog sources, one in the namespace", state: cluster.State{CatalogSources: []cluster.CatalogSource{{Name: "cat", Namespace: "market"}, {Name: "cat", Namespace: "ns", Priority: 2}}},
+			want: resolver.CatalogKey{Namespace: "ns", Name: "cat"}, wantPrio: 2},
+		{name: "several catalog sources elsewhere", state: cluster.State{CatalogSources: []cluster.CatalogSource{{Name: "cat", Namespace: "a"}, {Name: "cat", Namespace: "b"}}},
+			wantErr: "2 CatalogSources have its name"},
+		{name: "subscriptions agree", state: cluster.State{Subscriptions: []cluster.Subscription{
+			{Name: "s1", Namespace: "ns", Source: "cat", SourceNamespace: "market"},
+			{Name: "s2", Namespace: "ns", Source: "cat", SourceNamespace: "market"},
+			{Name: "s3", Namespace: "other", Source: "cat", SourceNamespace: "elsewhere"},
+		}}, want: resolver.CatalogKey{Namespace: "market", Name: "cat"},
+			reason: "with no CatalogSource, the namespace the subscriptions of the namespace name is the likeliest"},
+		{name: "subscriptions disagree", state: cluster.State{Subscriptions: []cluster.Subscription{
+			{Name: "s1", Namespace: "ns", Source: "cat", SourceNamespace: "a"},
+			{Name: "s2", Namespace: "ns", Source: "cat", SourceNamespace: "b"},
+		}}, want: resolver.CatalogKey{Namespace: "glob", Name: "cat"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key, prio, err := catalogIdentity("cat", "ns", "glob", &tt.state, map[objectKey]string{})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || key != tt.want || prio != tt.wantPrio {
+				t.Errorf("catalogIdentity = %v, %d, %v; want %v, %d (%s)", key, prio, err, tt.want, tt.wantPrio, tt.reason)
+			}
+		})
+	}
+}
+
+// TestResolveMatchesLibrary checks that resolve's JSON output carries the
+// library's plan for the README example unchanged, and that rollout's
+// rounds are the library's.
+func TestResolveMatchesLibrary(t *testing.T) {
+	const catalog = "testdata/catalogs/community-operators-prod.v4.20-index.json.gz"
+	const manifests = "testdata/examples/cluster.yaml"
+	cat, err := graph.Load(catalog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := cluster.LoadFiles(manifests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community-operators-prod.v4.20-index"}, Catalog: cat}}, resolver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := res.Resolve(context.Background(), "operators", state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Steps) == 0 {
+		t.Fatal("the example has nothing to do")
+	}
+
+	stdout, stderr, code := run("", "resolve", "--catalog", catalog, "-f", manifests, "-o", "json")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var got planJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	want := newPlanJSON(plan)
+	if got.Namespace != want.Namespace || !slices.EqualFunc(got.Steps, want.Steps, stepEqual) || !slices.Equal(got.Unchanged, want.Unchanged) {
+		t.Errorf("resolve -o json:\n%+v\nthe library's plan:\n%+v", got, want)
+	}
+
+	rounds, err := res.Rollout(context.Background(), "operators", state, defaultMaxRounds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = run("", "rollout", "--catalog", catalog, "-f", manifests, "-o", "json")
+	if code != ExitOK || stderr != "" {
+		t.Fatalf("rollout: exit %d, stderr %q", code, stderr)
+	}
+	var ro rolloutJSON
+	if err := json.Unmarshal([]byte(stdout), &ro); err != nil {
+		t.Fatal(err)
+	}
+	if !ro.Settled || ro.Error != nil || len(ro.Rounds) != len(rounds) {
+		t.Fatalf("rollout: settled %v, error %+v, %d rounds; the library has %d", ro.Settled, ro.Error, len(ro.Rounds), len(rounds))
+	}
+	for i, r := range rounds {
+		if !slices.EqualFunc(ro.Rounds[i].Steps, newStepsJSON(r.Plan.Steps), stepEqual) {
+			t.Errorf("round %d: %+v, the library's %+v", i+1, ro.Rounds[i].Steps, r.Plan.Steps)
+		}
+	}
+}
+
+func stepEqual(a, b stepJSON) bool {
+	return a.Action == b.Action && a.Package == b.Package && a.Bundle == b.Bundle && a.Version == b.Version &&
+		a.Channel == b.Channel && a.Catalog == b.Catalog && a.Replaces == b.Replaces && a.Reason == b.Reason &&
+		a.Dependency == b.Dependency && slices.Equal(a.Warnings, b.Warnings)
+}
+
+// TestConflictJSONMatchesExplanation checks that the error of resolve's
+// JSON output is the library's explanation of the conflict example, and
+// that every suggestion it shows does resolve.
+func TestConflictJSONMatchesExplanation(t *testing.T) {
+	const catalog = "testdata/catalogs/community-operators-prod.v4.20-index.json.gz"
+	stdout, stderr, code := run("", "resolve", "--catalog", catalog, "-f", "testdata/examples/conflict.yaml", "-o", "json")
+	if code != ExitNo || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	var out struct {
+		Namespace string `json:"namespace"`
+		Error     struct {
+			Message     string            `json:"message"`
+			Verdict     resolver.Verdict  `json:"verdict"`
+			Facts       []json.RawMessage `json:"facts"`
+			Derivation  []resolver.Clause `json:"derivation"`
+			Suggestions []json.RawMessage `json:"suggestions"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Namespace != "team-a" || out.Error.Message == "" || out.Error.Message != out.Error.Verdict.Text {
+		t.Errorf("namespace %q, message %q, verdict %q", out.Namespace, out.Error.Message, out.Error.Verdict.Text)
+	}
+	if len(out.Error.Facts) == 0 || len(out.Error.Derivation) == 0 || len(out.Error.Suggestions) == 0 {
+		t.Fatalf("facts %d, derivation %d, suggestions %d: want all", len(out.Error.Facts), len(out.Error.Derivation), len(out.Error.Suggestions))
+	}
+
+	// The suggestion (remove the hand-installed CSV) does give the plan shown.
+	data, err := os.ReadFile("testdata/examples/conflict.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := cluster.Decode(strings.NewReader(string(data)), "conflict.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sug suggestionJSON
+	if err := json.Unmarshal(out.Error.Suggestions[0], &sug); err != nil {
+		t.Fatal(err)
+	}
+	if sug.Kind != resolver.SuggestRemoveCSV || sug.CSV == "" {
+		t.Fatalf("suggestion %+v, want the removal of the hand-installed CSV", sug)
+	}
+	state.CSVs = slices.DeleteFunc(state.CSVs, func(c cluster.CSV) bool { return c.Name == sug.CSV })
+	var buf strings.Builder
+	if err := cluster.Encode(&buf, state); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code = run(buf.String(), "resolve", "--catalog", catalog, "-f", "-", "-o", "json")
+	if code != ExitOK {
+		t.Fatalf("with the suggestion applied: exit %d, stderr %q", code, stderr)
+	}
+	var got planJSON
+	if err := json.Unmarshal([]byte(stdout), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.EqualFunc(got.Steps, sug.Plan.Steps, stepEqual) {
+		t.Errorf("with the suggestion applied the plan is %+v; the suggestion showed %+v", got.Steps, sug.Plan.Steps)
+	}
+}
