@@ -45,3 +45,24 @@ func BenchmarkGraphAllPackages(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkResolveCommand runs the README's two examples end to end:
+// loading the community catalog (v4.20 index) and the manifests, resolving,
+// and printing the plan — or, for the conflict, the explanation with its
+// re-solved suggestions.
+func BenchmarkResolveCommand(b *testing.B) {
+	const catalog = "testdata/catalogs/community-operators-prod.v4.20-index.json.gz"
+	for _, bc := range []struct {
+		name, manifests string
+		code            int
+	}{{"plan", "testdata/examples/cluster.yaml", ExitOK}, {"conflict", "testdata/examples/conflict.yaml", ExitNo}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if code := Run(context.Background(), []string{"resolve", "--catalog", catalog, "-f", bc.manifests}, strings.NewReader(""), io.Discard, io.Discard); code != bc.code {
+					b.Fatalf("exit %d", code)
+				}
+			}
+		})
+	}
+}

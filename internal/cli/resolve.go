@@ -15,8 +15,9 @@ import (
 
 // inputsHelp describes the inputs resolve and rollout share.
 const inputsHelp = `Catalogs are given with --catalog [NAME=]PATH, where PATH is an FBC file
-(.json, .yaml, .yml, optionally .gz) or a folder of them; NAME defaults to the
-file or folder name without its extensions
+(.json, .yaml, .yml, optionally .gz), a folder of them, or "-" for standard
+input (then NAME is required); NAME defaults to the file or folder name
+without its extensions
 (community-operators-prod.v4.20-index.json.gz → community-operators-prod.v4.20-index).
 A CatalogSource of that name in the manifests gives the catalog its namespace
 and priority; without one, the namespace is the spec.sourceNamespace the

@@ -29,7 +29,7 @@ type resolveFlags struct {
 // addResolveFlags declares the flags of resolve and rollout.
 func addResolveFlags(cmd *cobra.Command, f *resolveFlags) {
 	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
-		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, or "-" for standard input; NAME defaults to the file or folder name without its extensions (repeatable, required)`)
+		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, or NAME=- for standard input; NAME defaults to the file or folder name without its extensions (repeatable, required)`)
 	addFilenameFlag(cmd, &f.files, "manifests: Subscriptions, ClusterServiceVersions and CatalogSources, as kubectl get csv,sub,catsrc -o yaml prints them")
 	addNamespaceFlag(cmd, &f.namespace, "the namespace to resolve (default: the namespace the subscriptions share)")
 	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace,

@@ -78,10 +78,12 @@ func (e *env) takeStdin(what string) (io.Reader, error) {
 
 // commands lists the constructors of the subcommands, in help order.
 //
-// To add a command (resolve, rollout): write newXCmd(e *env) that sets
+// To add a command: write newXCmd(e *env) that sets
 // RunE and add it here. Declare flags with addOutputFlag, addFilenameFlag,
-// addNamespaceFlag and addChoiceFlag; read catalogs with e.loadCatalog and
-// manifests with e.readInputs (both honour "-"); write results to e.stdout.
+// addNamespaceFlag and addChoiceFlag (addResolveFlags and
+// e.loadResolveInput for a command that resolves); read catalogs with
+// e.loadCatalog and manifests with e.readInputs (both honour "-"); write
+// results to e.stdout.
 // Return errNo after printing a "no" answer (exit 1), usageErrorf for a
 // wrong command line (exit 2 with a pointer to --help), and any other error
 // for bad input (exit 2): every line of it must name the file.
