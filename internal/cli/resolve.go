@@ -91,7 +91,7 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 			return errNo
 		}
 		if err != nil {
-			return err
+			return in.resolveError(err)
 		}
 		if f.output.value == "json" {
 			return writeJSON(e.stdout, newPlanJSON(plan))

@@ -45,8 +45,26 @@ type resolveInput struct {
 	ns       string
 	global   string                // the global catalog namespace
 	catalogs []resolver.CatalogKey // the catalogs given, in order
+	paths    []string              // their paths, in the same order
 	state    *cluster.State
 	res      *resolver.Resolver
+}
+
+// resolveError makes an error of Resolve or Rollout other than a conflict
+// (a channel with no single head to order, an unsupported olm.constraint)
+// name the file of the catalog it is about.
+func (in *resolveInput) resolveError(err error) error {
+	msg := err.Error()
+	for i, k := range in.catalogs {
+		if strings.Contains(msg, "catalog "+k.String()+":") || strings.Contains(msg, "catalog "+k.String()+" ") {
+			path := in.paths[i]
+			if path == "-" {
+				path = stdinName
+			}
+			return naming(err, path)
+		}
+	}
+	return err
 }
 
 // catalogSpec is one --catalog value.
@@ -164,8 +182,9 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		return nil, err
 	}
 	in := &resolveInput{ns: ns, global: f.globalNamespace, state: state, res: res}
-	for _, c := range cats {
+	for i, c := range cats {
 		in.catalogs = append(in.catalogs, c.Key)
+		in.paths = append(in.paths, specs[i].path)
 	}
 	return in, nil
 }

@@ -72,7 +72,7 @@ the rounds run out, 2 for bad input or usage.`,
 		case errors.Is(err, resolver.ErrRoundLimit):
 			failure = fmt.Sprintf("rollout did not settle within %s", plural(maxRounds, "round"))
 		case err != nil:
-			return err
+			return in.resolveError(err)
 		}
 		settled := ex == nil && failure == ""
 
@@ -92,7 +92,18 @@ the rounds run out, 2 for bad input or usage.`,
 			}
 		} else {
 			ew := &errWriter{w: e.stdout}
-			fmt.Fprintf(ew, "namespace %s: %s\n", in.ns, plural(len(rounds), "round"))
+			switch {
+			case ex != nil && len(rounds) == 0:
+				fmt.Fprintf(ew, "namespace %s: no plan\n", in.ns)
+			case ex != nil:
+				fmt.Fprintf(ew, "namespace %s: %s, then no plan\n", in.ns, plural(len(rounds), "round"))
+			case failure != "":
+				fmt.Fprintf(ew, "namespace %s: %s, not settled\n", in.ns, plural(len(rounds), "round"))
+			case len(rounds) == 0:
+				fmt.Fprintf(ew, "namespace %s: nothing to do, already settled\n", in.ns)
+			default:
+				fmt.Fprintf(ew, "namespace %s: %s\n", in.ns, plural(len(rounds), "round"))
+			}
 			for i, r := range rounds {
 				fmt.Fprintln(ew)
 				writePlanText(ew, r.Plan, fmt.Sprintf("round %d", i+1))
@@ -108,7 +119,7 @@ the rounds run out, 2 for bad input or usage.`,
 				}
 			case failure != "":
 				fmt.Fprintf(ew, "\n%s\n", failure)
-			default:
+			case len(rounds) > 0:
 				fmt.Fprintf(ew, "\nsettled after %s\n", plural(len(rounds), "round"))
 			}
 			if ew.err != nil {
