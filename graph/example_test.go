@@ -119,3 +119,31 @@ func ExampleCatalog_Validate() {
 	// error multiple-heads demo/stable: channel "stable" of package "demo" has 2 heads (entries that nothing replaces or skips): demo.v2, demo.v3
 	// warning dangling-skip demo/stable demo.v3: entry "demo.v3" of channel "stable" of package "demo" skips "demo.v0", which is not an entry of the channel
 }
+
+// ParseProperties reads properties that come from outside a catalog, such as
+// an installed CSV's operatorframework.io/properties annotation.
+func ExampleParseProperties() {
+	b, err := graph.ParseProperties([]graph.Property{
+		{Type: graph.TypePackage, Value: []byte(`{"packageName":"etcd","version":"v0.9.4"}`)},
+		{Type: graph.TypeGVK, Value: []byte(`{"group":"etcd.database.coreos.com","version":"v1beta2","kind":"EtcdCluster"}`)},
+		{Type: graph.TypeGVKRequired, Value: []byte(`{"group":"","version":"v1","kind":"Pod"}`)},
+		{Type: graph.TypeLabel, Value: []byte(`{"label":"fast"}`)},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(b.VersionText, "reads as", b.Version)
+	fmt.Println("provides", b.Provides)
+	fmt.Println("requires", b.RequiresGVK)
+	fmt.Println("labels", b.Labels)
+
+	_, err = graph.ParseProperties([]graph.Property{{Type: graph.TypeLabel, Value: []byte(`{"label":true}`)}})
+	fmt.Println(err)
+	// Output:
+	// v0.9.4 reads as 0.9.4
+	// provides [etcd.database.coreos.com/v1beta2 EtcdCluster]
+	// requires [v1 Pod]
+	// labels [fast]
+	// property 0 (olm.label): field "label" is a boolean, want a string
+}

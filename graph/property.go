@@ -24,6 +24,27 @@ const (
 	TypeDeprecated      = "olm.deprecated"
 )
 
+// ParseProperties derives the typed view of a list of properties found
+// outside a catalog — the operatorframework.io/properties annotation of an
+// installed CSV, say — exactly as a catalog's bundles get theirs: the
+// returned Bundle has Properties set to props and Version, VersionText,
+// Provides, RequiresGVK, RequiresPackage, Labels, RequiresLabel,
+// Constraints and Deprecated derived from them; Name, Package, Image,
+// Channels and Pos are zero. The first olm.package property gives the
+// version; properties of unknown types are kept and otherwise ignored.
+//
+// The Bundle is never nil. When a property of a known type is malformed, the
+// error reports every such property ("property 2 (olm.gvk): ...", joined)
+// and the Bundle holds what could be read. The Bundle shares props with the
+// caller; neither ParseProperties nor the Bundle modifies it, and the caller
+// must not modify it while the Bundle is in use. ParseProperties is safe for
+// concurrent use.
+func ParseProperties(props []Property) (*Bundle, error) {
+	b := new(Bundle)
+	err := applyProperties(b, props)
+	return b, err
+}
+
 // applyProperties sets b.Properties to props and derives the bundle's typed
 // fields from them. The first olm.package property gives the version; later
 // ones are kept in Properties only (validation reports them). An error names

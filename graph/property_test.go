@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -10,7 +11,7 @@ import (
 
 func prop(typ, value string) Property { return Property{Type: typ, Value: []byte(value)} }
 
-func TestApplyProperties(t *testing.T) {
+func TestParseProperties(t *testing.T) {
 	tests := []struct {
 		name    string
 		reason  string
@@ -151,8 +152,10 @@ func TestApplyProperties(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var b Bundle
-			err := applyProperties(&b, tt.props)
+			b, err := ParseProperties(tt.props)
+			if b == nil {
+				t.Fatal("ParseProperties returned a nil Bundle")
+			}
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
@@ -162,7 +165,10 @@ func TestApplyProperties(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tt.check(t, &b)
+			if b.Name != "" || b.Package != "" || b.Image != "" || b.Channels != nil || b.Pos != (Position{}) {
+				t.Errorf("fields not derived from properties are set: %+v", b)
+			}
+			tt.check(t, b)
 		})
 	}
 }
@@ -233,4 +239,40 @@ func FuzzPropertyFastPath(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestParsePropertiesPartial(t *testing.T) {
+	// A malformed property is reported by index and type; the others are
+	// read all the same, as Builder.AddBundle reads them.
+	props := []Property{
+		prop(TypeGVK, `{"group":"g","version":"v1","kind":"A"}`),
+		prop(TypeGVK, `{"group":1}`),
+		prop(TypeLabel, `{"label":"fast"}`),
+	}
+	b, err := ParseProperties(props)
+	if err == nil || !strings.HasPrefix(err.Error(), "property 1 (olm.gvk): ") {
+		t.Fatalf("err = %v, want it to start with %q", err, "property 1 (olm.gvk): ")
+	}
+	if len(b.Provides) != 1 || b.Provides[0] != (GVK{"g", "v1", "A"}) || len(b.Labels) != 1 || b.Labels[0] != "fast" {
+		t.Errorf("partial bundle: Provides %v, Labels %v", b.Provides, b.Labels)
+	}
+	if &b.Properties[0] != &props[0] {
+		t.Error("Properties does not share the caller's slice")
+	}
+
+	// The same properties added to a Builder give the same typed fields and
+	// the same error, wrapped with the bundle's name.
+	bl := NewBuilder()
+	berr := bl.AddBundle("x", "p", "img", props...)
+	if berr == nil || !strings.HasSuffix(berr.Error(), err.Error()) {
+		t.Errorf("Builder error %v does not end with ParseProperties' %v", berr, err)
+	}
+	cat, cerr := bl.Build()
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	got := cat.Bundle(BundleRef{Package: "p", Name: "x"})
+	if !slices.Equal(got.Provides, b.Provides) || !slices.Equal(got.Labels, b.Labels) {
+		t.Errorf("Builder bundle %v %v, ParseProperties %v %v", got.Provides, got.Labels, b.Provides, b.Labels)
+	}
 }
