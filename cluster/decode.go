@@ -638,10 +638,7 @@ func parseProperties(s string) ([]graph.Property, error) {
 	}
 	if len(errs) == 0 && len(props) > 0 {
 		// Check the values of the types Sextant interprets.
-		if err := graph.NewBuilder().AddBundle("csv", "", "", slices.Clone(props)...); err != nil {
-			if inner := errors.Unwrap(err); inner != nil {
-				err = inner
-			}
+		if _, err := graph.ParseProperties(props); err != nil {
 			errs = append(errs, err)
 		}
 	}

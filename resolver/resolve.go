@@ -369,18 +369,9 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 		pkgName, pkgVersion = v.PackageName, v.Version
 		break
 	}
-	b := graph.NewBuilder()
-	b.Grow(1, 0)
-	if err := b.AddBundle(c.Name, pkgName, "", slices.Clone(c.Properties)...); err != nil {
-		return nil, fmt.Errorf("installed CSV %q in namespace %q: %w", c.Name, res.ns, err)
-	}
-	cat, err := b.Build()
+	bd, err := graph.ParseProperties(c.Properties)
 	if err != nil {
-		return nil, fmt.Errorf("installed CSV %q in namespace %q: %w", c.Name, res.ns, err)
-	}
-	bd := cat.Bundle(graph.BundleRef{Package: pkgName, Name: c.Name})
-	if bd == nil {
-		return nil, fmt.Errorf("installed CSV %q in namespace %q: properties could not be read", c.Name, res.ns)
+		return nil, fmt.Errorf("installed CSV %q in namespace %q: bundle %q of package %q: %w", c.Name, res.ns, c.Name, pkgName, err)
 	}
 	n.pkg = pkgName
 	if v, err := semver.Parse(pkgVersion); err == nil {
