@@ -47,7 +47,7 @@
 // installed CSV no subscription references, remove another subscription —
 // each applied to a copy of the state and re-solved, and shown only with
 // the plan it gives. Resolve pays nothing for suggestions; Explain pays one
-// Resolve per candidate change, within a time budget. Explanations depend
+// Resolve per candidate change, up to a fixed count. Explanations depend
 // only on the facts and the state: the same input gives the same text.
 //
 // # Where Sextant differs from OLM
