@@ -503,6 +503,58 @@ func (c *Channel) Reachable(name string) []string {
 	return out
 }
 
+// DistancesTo returns, for every entry of the channel, the number of hops of
+// its shortest upgrade path to the entry named to, along the edges
+// Reachable and ShortestPath follow: element i is for Order()[i], 0 for to
+// itself, -1 when to cannot be reached. It answers for every entry at the
+// cost of one search. The result is freshly allocated; nil when to is not an
+// entry of the channel.
+func (c *Channel) DistancesTo(to string) []int {
+	t := c.entryIndex(to)
+	if t < 0 {
+		return nil
+	}
+	// Predecessors in CSR form, by inverting the successor lists.
+	n := len(c.Entries)
+	start := make([]int32, n+1)
+	for i := range n {
+		for _, j := range c.entrySuccessors(int32(i)) {
+			start[j+1]++
+		}
+	}
+	for i := range n {
+		start[i+1] += start[i]
+	}
+	preds := make([]int32, start[n])
+	fill := slices.Clone(start[:n])
+	for i := range n {
+		for _, j := range c.entrySuccessors(int32(i)) {
+			preds[fill[j]] = int32(i)
+			fill[j]++
+		}
+	}
+	// Breadth-first from to, against the edges.
+	dist := make([]int, len(c.g.order))
+	for i := range dist {
+		dist[i] = -1
+	}
+	pos := c.g.orderPos
+	dist[pos[t]] = 0
+	queue := make([]int32, 1, n)
+	queue[0] = int32(t)
+	for head := 0; head < len(queue); head++ {
+		k := queue[head]
+		d := dist[pos[k]] + 1
+		for _, j := range preds[start[k]:start[k+1]] {
+			if dist[pos[j]] < 0 {
+				dist[pos[j]] = d
+				queue = append(queue, j)
+			}
+		}
+	}
+	return dist
+}
+
 // ShortestPath returns the fewest-hop upgrade path from one entry to
 // another, both included; ties are broken by taking successors in Order.
 // ok is false when to is not reachable from from, or either is not an entry

@@ -129,6 +129,13 @@ func checkChannelGraph(t *testing.T, ch *Channel) {
 	}
 	// Reachable and ShortestPath against breadth-first search over the
 	// brute-force successors.
+	distTo := map[string][]int{}
+	for _, to := range live {
+		distTo[to.Name] = ch.DistancesTo(to.Name)
+		if len(distTo[to.Name]) != len(order) {
+			t.Fatalf("DistancesTo(%s) has %d elements, want one per entry of Order (%d)", to.Name, len(distTo[to.Name]), len(order))
+		}
+	}
 	for _, from := range live {
 		if got, want := ch.EntrySuccessors(from.Name), succ(from.Name, version(from.Name)); !slices.Equal(got, want) {
 			t.Fatalf("EntrySuccessors(%s) = %q, brute force %q", from.Name, got, want)
@@ -159,6 +166,9 @@ func checkChannelGraph(t *testing.T, ch *Channel) {
 		for _, to := range live {
 			path, ok := ch.ShortestPath(from.Name, to.Name)
 			d, reachable := dist[to.Name]
+			if got := distTo[to.Name][slices.Index(order, from.Name)]; (got >= 0) != reachable || reachable && got != d {
+				t.Fatalf("DistancesTo(%s) from %s = %d, brute force %d (reachable %v)", to.Name, from.Name, got, d, reachable)
+			}
 			if ok != reachable {
 				t.Fatalf("ShortestPath(%s, %s) ok = %v, want %v", from.Name, to.Name, ok, reachable)
 			}

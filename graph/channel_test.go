@@ -282,6 +282,26 @@ func TestEntrySuccessors(t *testing.T) {
 	}
 }
 
+func TestDistancesTo(t *testing.T) {
+	ch := testChannel(t, diamondEntries, diamondVers)
+	if got, want := ch.Order(), []string{"d", "b", "a1", "c"}; !slices.Equal(got, want) {
+		t.Fatalf("Order = %q, want %q", got, want)
+	}
+	for _, tt := range []struct {
+		to   string
+		want []int // by Order
+	}{
+		{"d", []int{0, 1, 2, 1}}, // a1 reaches d through b or c: 2 hops either way
+		{"b", []int{-1, 0, 1, -1}},
+		{"c", []int{-1, -1, 1, 0}}, // a1 is in c's skipRange
+		{"zz", nil},
+	} {
+		if got := ch.DistancesTo(tt.to); !slices.Equal(got, tt.want) {
+			t.Errorf("DistancesTo(%q) = %v, want %v", tt.to, got, tt.want)
+		}
+	}
+}
+
 func TestReachable(t *testing.T) {
 	tests := []struct {
 		name     string

@@ -96,6 +96,21 @@ func ExampleChannel_ShortestPath() {
 	// [etcdoperator.v0.9.4 etcdoperator.v0.9.2 etcdoperator.v0.9.3]
 }
 
+// DistancesTo answers "how far is every entry from the head" in one search.
+func ExampleChannel_DistancesTo() {
+	ch := etcd().Package("etcd").Channel("stable")
+	head, _ := ch.Head()
+	dist := ch.DistancesTo(head)
+	for i, name := range ch.Order() {
+		fmt.Println(name, dist[i])
+	}
+	// Output:
+	// etcdoperator.v0.9.4 0
+	// etcdoperator.v0.9.2 1
+	// etcdoperator.v0.9.0 1
+	// etcdoperator.v0.9.3 1
+}
+
 func ExampleCatalog_Validate() {
 	b := graph.NewBuilder()
 	b.AddPackage("demo", "stable")
