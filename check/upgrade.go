@@ -84,105 +84,6 @@ func channelHead(c *graph.Channel) (string, bool) {
 	return heads[0], true
 }
 
-// channelGraph is the successor graph of one channel over its entries.
-type channelGraph struct {
-	names []string       // entry names, in catalog order, first occurrence
-	index map[string]int // name → index in names
-	succ  [][]int        // successors of each entry, in the channel's order
-	preds [][]int        // predecessors of each entry, by index
-}
-
-func newChannelGraph(p *graph.Package, c *graph.Channel) *channelGraph {
-	g := &channelGraph{index: make(map[string]int, len(c.Entries))}
-	for _, e := range c.Entries {
-		if _, dup := g.index[e.Name]; dup {
-			continue
-		}
-		g.index[e.Name] = len(g.names)
-		g.names = append(g.names, e.Name)
-	}
-	g.succ = make([][]int, len(g.names))
-	g.preds = make([][]int, len(g.names))
-	for i, name := range g.names {
-		var next []string
-		if v, ok := bundleVersion(p, name); ok {
-			next = c.Successors(name, v)
-		} else {
-			// Without a version an entry has no skipRange edges out, as in
-			// Channel.Reachable: only the entries that replace or skip it.
-			next = explicitSuccessors(c, name)
-		}
-		for _, s := range next {
-			j, ok := g.index[s]
-			if !ok || j == i || slices.Contains(g.succ[i], j) {
-				continue
-			}
-			g.succ[i] = append(g.succ[i], j)
-			g.preds[j] = append(g.preds[j], i)
-		}
-	}
-	for j := range g.preds {
-		slices.Sort(g.preds[j])
-	}
-	return g
-}
-
-// explicitSuccessors returns the entries of c that replace name or list it
-// in skips, in the channel's order.
-func explicitSuccessors(c *graph.Channel, name string) []string {
-	var out []string
-	for _, n := range c.Order() {
-		e, _ := c.Entry(n)
-		if n != name && (e.Replaces == name || slices.Contains(e.Skips, name)) {
-			out = append(out, n)
-		}
-	}
-	return out
-}
-
-// distancesTo returns, for every entry, the number of hops of its shortest
-// path to entry t, or -1 when t cannot be reached.
-func (g *channelGraph) distancesTo(t int) []int {
-	dist := make([]int, len(g.names))
-	for i := range dist {
-		dist[i] = -1
-	}
-	dist[t] = 0
-	queue := []int{t}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		for _, m := range g.preds[n] {
-			if dist[m] < 0 {
-				dist[m] = dist[n] + 1
-				queue = append(queue, m)
-			}
-		}
-	}
-	return dist
-}
-
-// reachable returns the entries reachable from i (i excluded), by index.
-func (g *channelGraph) reachable(i int) []int {
-	seen := make([]bool, len(g.names))
-	seen[i] = true
-	queue := []int{i}
-	var out []int
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		for _, m := range g.succ[n] {
-			if !seen[m] {
-				seen[m] = true
-				out = append(out, m)
-				queue = append(queue, m)
-			}
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
 // reachability checks that every entry of every channel of p reaches its
 // channel head and measures the path lengths.
 func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
@@ -194,15 +95,10 @@ func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
 		if !ok {
 			continue // no head: a cycle, reported by the structural checks
 		}
-		g := newChannelGraph(p, c)
-		t, ok := g.index[head]
-		if !ok {
-			continue
-		}
-		dist := g.distancesTo(t)
+		dist := c.DistancesTo(head)
 		heads := c.Heads()
-		for i, name := range g.names {
-			if i == t {
+		for i, name := range c.Order() {
+			if name == head {
 				continue
 			}
 			ps.Entries++
@@ -218,7 +114,7 @@ func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
 				Package:  p.Name,
 				Channel:  c.Name,
 				Bundle:   name,
-				Message:  strandedMessage(g, i, head, heads),
+				Message:  strandedMessage(c, name, head, heads),
 				Pos:      bundlePos(p, name),
 			})
 		}
@@ -230,23 +126,23 @@ func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
 	return fs, ps
 }
 
-// strandedMessage says why entry i cannot reach head: what it can reach
+// strandedMessage says why entry name cannot reach head: what it can reach
 // instead.
-func strandedMessage(g *channelGraph, i int, head string, heads []string) string {
+func strandedMessage(c *graph.Channel, name, head string, heads []string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%q cannot upgrade to the channel head %q", g.names[i], head)
+	fmt.Fprintf(&b, "%q cannot upgrade to the channel head %q", name, head)
 	if len(heads) > 1 {
 		fmt.Fprintf(&b, " (the channel has %d heads)", len(heads))
 	}
-	r := g.reachable(i)
+	r := c.Reachable(name)
 	if len(r) == 0 {
 		b.WriteString(": no entry replaces it, skips it or has a skipRange containing its version")
 		return b.String()
 	}
 	var ends []string
-	for _, j := range r {
-		if len(g.succ[j]) == 0 {
-			ends = append(ends, g.names[j])
+	for _, n := range r {
+		if len(c.EntrySuccessors(n)) == 0 {
+			ends = append(ends, n)
 		}
 	}
 	slices.Sort(ends)
