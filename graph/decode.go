@@ -488,17 +488,7 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 	if err := s.BeginObject(); err != nil {
 		return err
 	}
-	for first := true; ; first = false {
-		key, esc, ok, err := s.NextKey(first)
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return nil
-		}
-		if esc {
-			key = jsonscan.Unescape(nil, key)
-		}
+	return d.fields(s, func(key []byte) (err error) {
 		switch string(key) {
 		case "schema":
 			f.hasSchema = true
@@ -538,10 +528,8 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 		default:
 			err = s.Skip()
 		}
-		if err != nil {
-			return err
-		}
-	}
+		return err
+	})
 }
 
 // str reads a string field; null is "". A value of another type is
@@ -638,41 +626,63 @@ func (d *decoder) object(s *jsonscan.Scanner, field fieldPath) (ok bool, err err
 	}
 }
 
-// channelEntries reads an olm.channel's entries.
-func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
-	ok, err := d.array(s, fieldPath{key: "entries"})
-	if !ok || err != nil {
-		return nil, err
+// fields reads the fields of an object whose '{' has been read, calling f
+// with each key, unescaped; f must read or skip the key's value. It stops at
+// the first error.
+func (d *decoder) fields(s *jsonscan.Scanner, f func(key []byte) error) error {
+	for first := true; ; first = false {
+		key, esc, more, err := s.NextKey(first)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return nil
+		}
+		if esc {
+			key = jsonscan.Unescape(nil, key)
+		}
+		if err := f(key); err != nil {
+			return err
+		}
 	}
-	d.entries = d.entries[:0]
+}
+
+// objects reads the array field named list whose elements are objects,
+// calling f with each element's path once its '{' has been read; f reads
+// the element's fields. A null array or element reads as nothing; one of
+// another type is recorded and skipped. It stops at the first error.
+func (d *decoder) objects(s *jsonscan.Scanner, list string, f func(field fieldPath) error) error {
+	ok, err := d.array(s, fieldPath{key: list})
+	if !ok || err != nil {
+		return err
+	}
 	for i, first := 0, true; ; i, first = i+1, false {
 		more, err := s.NextElem(first)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !more {
-			break
+			return nil
 		}
-		field := fieldPath{list: "entries", i: i}
+		field := fieldPath{list: list, i: i}
 		ok, err := d.object(s, field)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if !ok {
-			continue
+		if ok {
+			if err := f(field); err != nil {
+				return err
+			}
 		}
+	}
+}
+
+// channelEntries reads an olm.channel's entries.
+func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
+	d.entries = d.entries[:0]
+	err := d.objects(s, "entries", func(field fieldPath) error {
 		var e Entry
-		for first := true; ; first = false {
-			key, esc, more, err := s.NextKey(first)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				break
-			}
-			if esc {
-				key = jsonscan.Unescape(nil, key)
-			}
+		err := d.fields(s, func(key []byte) (err error) {
 			switch string(key) {
 			case "name":
 				e.Name, err = d.str(s, field.with("name"), false)
@@ -689,11 +699,13 @@ func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 			default:
 				err = s.Skip()
 			}
-			if err != nil {
-				return nil, err
-			}
-		}
+			return err
+		})
 		d.entries = append(d.entries, e)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(d.entries) == 0 {
 		return nil, nil
@@ -746,39 +758,10 @@ func (d *decoder) stringList(s *jsonscan.Scanner, field fieldPath) ([]string, er
 
 // deprecationEntries reads an olm.deprecations blob's entries.
 func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error) {
-	ok, err := d.array(s, fieldPath{key: "entries"})
-	if !ok || err != nil {
-		return nil, err
-	}
 	var out []Deprecation
-	for i, first := 0, true; ; i, first = i+1, false {
-		more, err := s.NextElem(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			break
-		}
-		field := fieldPath{list: "entries", i: i}
-		ok, err := d.object(s, field)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
+	err := d.objects(s, "entries", func(field fieldPath) error {
 		var e Deprecation
-		for first := true; ; first = false {
-			key, esc, more, err := s.NextKey(first)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				break
-			}
-			if esc {
-				key = jsonscan.Unescape(nil, key)
-			}
+		err := d.fields(s, func(key []byte) (err error) {
 			switch string(key) {
 			case "message":
 				e.Message, err = d.str(s, field.with("message"), false)
@@ -786,19 +769,9 @@ func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error)
 				var ok bool
 				ok, err = d.object(s, field.with("reference"))
 				if !ok || err != nil {
-					break
+					return err
 				}
-				for first := true; ; first = false {
-					key, esc, more, err2 := s.NextKey(first)
-					if err2 != nil {
-						return nil, err2
-					}
-					if !more {
-						break
-					}
-					if esc {
-						key = jsonscan.Unescape(nil, key)
-					}
+				return d.fields(s, func(key []byte) (err error) {
 					switch string(key) {
 					case "schema":
 						e.Reference.Schema, err = d.str(s, field.with("reference.schema"), true)
@@ -807,18 +780,18 @@ func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error)
 					default:
 						err = s.Skip()
 					}
-					if err != nil {
-						return nil, err
-					}
-				}
+					return err
+				})
 			default:
 				err = s.Skip()
 			}
-			if err != nil {
-				return nil, err
-			}
-		}
+			return err
+		})
 		out = append(out, e)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -826,39 +799,10 @@ func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error)
 // properties reads an olm.bundle's properties, keeping each value as raw
 // bytes of the input.
 func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
-	ok, err := d.array(s, fieldPath{key: "properties"})
-	if !ok || err != nil {
-		return nil, err
-	}
 	d.props = d.props[:0]
-	for i, first := 0, true; ; i, first = i+1, false {
-		more, err := s.NextElem(first)
-		if err != nil {
-			return nil, err
-		}
-		if !more {
-			break
-		}
-		field := fieldPath{list: "properties", i: i}
-		ok, err := d.object(s, field)
-		if err != nil {
-			return nil, err
-		}
-		if !ok {
-			continue
-		}
+	err := d.objects(s, "properties", func(field fieldPath) error {
 		var p Property
-		for first := true; ; first = false {
-			key, esc, more, err := s.NextKey(first)
-			if err != nil {
-				return nil, err
-			}
-			if !more {
-				break
-			}
-			if esc {
-				key = jsonscan.Unescape(nil, key)
-			}
+		err := d.fields(s, func(key []byte) (err error) {
 			switch string(key) {
 			case "type":
 				p.Type, err = d.str(s, field.with("type"), true)
@@ -870,11 +814,13 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 			default:
 				err = s.Skip()
 			}
-			if err != nil {
-				return nil, err
-			}
-		}
+			return err
+		})
 		d.props = append(d.props, p)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
 	if len(d.props) == 0 {
 		return nil, nil
