@@ -402,12 +402,12 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 		}
 	}
 	if crds, ok := o.obj(spec, "customresourcedefinitions", "spec.customresourcedefinitions"); ok {
-		c.Provides = o.crds(crds, "owned", c.Provides)
-		c.Requires = o.crds(crds, "required", c.Requires)
+		c.Provides = o.definitions(crds, "customresourcedefinitions", "owned", c.Provides)
+		c.Requires = o.definitions(crds, "customresourcedefinitions", "required", c.Requires)
 	}
 	if apis, ok := o.obj(spec, "apiservicedefinitions", "spec.apiservicedefinitions"); ok {
-		c.Provides = o.apiServices(apis, "owned", c.Provides)
-		c.Requires = o.apiServices(apis, "required", c.Requires)
+		c.Provides = o.definitions(apis, "apiservicedefinitions", "owned", c.Provides)
+		c.Requires = o.definitions(apis, "apiservicedefinitions", "required", c.Requires)
 	}
 	c.Provides = sortGVKs(c.Provides)
 	c.Requires = sortGVKs(c.Requires)
@@ -434,36 +434,17 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 	}
 }
 
-// crds reads spec.customresourcedefinitions.<list>.
-func (o *object) crds(m map[string]any, list string, gvks []graph.GVK) []graph.GVK {
-	base := "spec.customresourcedefinitions." + list
-	items, _ := o.arr(m, list, base)
-	for i, it := range items {
-		field := fmt.Sprintf("%s[%d]", base, i)
-		def, ok := it.(map[string]any)
-		if !ok {
-			o.errorf(field, "is %s, want an object", kindOf(it))
-			continue
-		}
-		name, ok1 := o.str(def, "name", field+".name")
-		version, ok2 := o.str(def, "version", field+".version")
-		kind, ok3 := o.str(def, "kind", field+".kind")
-		if !ok1 || !ok2 || !ok3 {
-			continue
-		}
-		_, group, found := strings.Cut(name, ".")
-		if !found || group == "" {
-			o.errorf(field+".name", "CRD name %q is not of the form plural.group", name)
-			continue
-		}
-		gvks = append(gvks, graph.GVK{Group: group, Version: version, Kind: kind})
+// definitions reads spec.<section>.<list>, where section is
+// customresourcedefinitions (each item names its group in "name",
+// plural.group) or apiservicedefinitions (each item has a "group"), and
+// appends the APIs to gvks.
+func (o *object) definitions(m map[string]any, section, list string, gvks []graph.GVK) []graph.GVK {
+	crd := section == "customresourcedefinitions"
+	groupKey := "group"
+	if crd {
+		groupKey = "name"
 	}
-	return gvks
-}
-
-// apiServices reads spec.apiservicedefinitions.<list>.
-func (o *object) apiServices(m map[string]any, list string, gvks []graph.GVK) []graph.GVK {
-	base := "spec.apiservicedefinitions." + list
+	base := "spec." + section + "." + list
 	items, _ := o.arr(m, list, base)
 	for i, it := range items {
 		field := fmt.Sprintf("%s[%d]", base, i)
@@ -472,11 +453,19 @@ func (o *object) apiServices(m map[string]any, list string, gvks []graph.GVK) []
 			o.errorf(field, "is %s, want an object", kindOf(it))
 			continue
 		}
-		group, ok1 := o.str(def, "group", field+".group")
+		group, ok1 := o.str(def, groupKey, field+"."+groupKey)
 		version, ok2 := o.str(def, "version", field+".version")
 		kind, ok3 := o.str(def, "kind", field+".kind")
 		if !ok1 || !ok2 || !ok3 {
 			continue
+		}
+		if crd {
+			name := group
+			_, group, ok = strings.Cut(name, ".")
+			if !ok || group == "" {
+				o.errorf(field+".name", "CRD name %q is not of the form plural.group", name)
+				continue
+			}
 		}
 		gvks = append(gvks, graph.GVK{Group: group, Version: version, Kind: kind})
 	}
