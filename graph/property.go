@@ -268,26 +268,14 @@ func parseVersion(s string) (semver.Version, error) {
 	return semver.ParseTolerant(s)
 }
 
-// jsonKind names the JSON type of a value for error messages.
+// jsonKind names the JSON type of a value for error messages, as
+// jsonscan.Kind does.
 func jsonKind(v json.RawMessage) string {
 	v = bytes.TrimSpace(v)
 	if len(v) == 0 {
-		return "nothing"
+		return jsonscan.Kind(0)
 	}
-	switch v[0] {
-	case '{':
-		return "an object"
-	case '[':
-		return "an array"
-	case '"':
-		return "a string"
-	case 't', 'f':
-		return "a boolean"
-	case 'n':
-		return "null"
-	default:
-		return "a number"
-	}
+	return jsonscan.Kind(v[0])
 }
 
 // objectFields decodes a JSON object into its raw fields. A value that is
