@@ -107,8 +107,7 @@ type decoder struct {
 	// name are known.
 	pending []pendingErr
 
-	strs   map[string]string
-	recent recentStrings
+	stringTable
 	ranges map[string]Range
 	buf    []byte // scratch for unescaping
 
@@ -129,9 +128,9 @@ type pendingErr struct {
 
 func newDecoder(b *Builder) *decoder {
 	return &decoder{
-		b:      b,
-		strs:   make(map[string]string, 1024),
-		ranges: make(map[string]Range),
+		b:           b,
+		stringTable: stringTable{strs: make(map[string]string, 1024)},
+		ranges:      make(map[string]Range),
 	}
 }
 
@@ -180,26 +179,33 @@ func (d *decoder) flush(object string) {
 	d.pending = d.pending[:0]
 }
 
-// intern returns b as a string, shared with every equal string interned
-// before.
-func (d *decoder) intern(b []byte) string {
-	h := cacheSlot(b)
-	if s := d.recent[h]; s == string(b) {
-		return s
-	}
-	s, ok := d.strs[string(b)]
-	if !ok {
-		s = string(b)
-		d.strs[s] = s
-	}
-	d.recent[h] = s
-	return s
+// stringTable interns strings: a map of every string seen, behind a
+// direct-mapped cache of recent ones. The strings of a catalog repeat in runs
+// (property types, groups, package names), and a cache hit costs a
+// comparison instead of a map lookup. The zero value needs strs set.
+type stringTable struct {
+	strs   map[string]string
+	recent recentStrings
 }
 
-// recentStrings is a direct-mapped cache in front of an intern map: the
-// strings of a catalog repeat in runs (property types, groups, package
-// names), and a hit costs a comparison instead of a map lookup.
+// recentStrings is the direct-mapped cache of a stringTable.
 type recentStrings [256]string
+
+// intern returns b as a string, shared with every equal string interned
+// before.
+func (t *stringTable) intern(b []byte) string {
+	h := cacheSlot(b)
+	if s := t.recent[h]; s == string(b) {
+		return s
+	}
+	s, ok := t.strs[string(b)]
+	if !ok {
+		s = string(b)
+		t.strs[s] = s
+	}
+	t.recent[h] = s
+	return s
+}
 
 // cacheSlot picks the slot of b in a recentStrings.
 func cacheSlot(b []byte) uint8 {

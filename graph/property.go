@@ -104,7 +104,7 @@ func applyProperties(b *Bundle, props []Property) error {
 		case TypeGVK, TypeGVKRequired:
 			var g GVK
 			if f, ok := fastFields(p.Value, "group", "version", "kind"); ok {
-				g = GVK{Group: in.str(f[0]), Version: in.str(f[1]), Kind: in.str(f[2])}
+				g = GVK{Group: in.intern(f[0]), Version: in.intern(f[1]), Kind: in.intern(f[2])}
 			} else {
 				g, err = parseGVKValue(p.Value)
 			}
@@ -118,7 +118,7 @@ func applyProperties(b *Bundle, props []Property) error {
 		case TypePackageRequired:
 			var r PackageRequirement
 			if f, ok := fastFields(p.Value, "packageName", "versionRange", ""); ok {
-				r.Package = in.str(f[0])
+				r.Package = in.intern(f[0])
 				r.Range, err = in.parseRange(string(f[1]))
 				if err != nil {
 					err = fmt.Errorf("field \"versionRange\": %w", err)
@@ -132,7 +132,7 @@ func applyProperties(b *Bundle, props []Property) error {
 		case TypeLabel, TypeLabelRequired:
 			var l string
 			if f, ok := fastFields(p.Value, "label", "", ""); ok {
-				l = in.str(f[0])
+				l = in.intern(f[0])
 			} else {
 				l, err = parseLabelValue(p.Value)
 			}
@@ -206,9 +206,8 @@ func fastFields(v []byte, k0, k1, k2 string) (f [3][]byte, ok bool) {
 // ranges between the requirements that state the same range. It is bounded:
 // past maxInterned strings it starts afresh.
 type interner struct {
-	mu     sync.Mutex
-	strs   map[string]string
-	recent recentStrings
+	mu sync.Mutex
+	stringTable
 	ranges map[string]rangeResult
 }
 
@@ -234,20 +233,6 @@ func lockInterner() *interner {
 }
 
 func (in *interner) unlock() { in.mu.Unlock() }
-
-func (in *interner) str(b []byte) string {
-	h := cacheSlot(b)
-	if s := in.recent[h]; s == string(b) {
-		return s
-	}
-	s, ok := in.strs[string(b)]
-	if !ok {
-		s = string(b)
-		in.strs[s] = s
-	}
-	in.recent[h] = s
-	return s
-}
 
 func (in *interner) parseRange(text string) (Range, error) {
 	if rr, ok := in.ranges[text]; ok {
