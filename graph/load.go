@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 )
@@ -68,33 +67,23 @@ func LoadFile(path string) (*Catalog, error) {
 // ignored. Errors are as for Decode: every problem of every file is
 // reported, positions naming each file by its path.
 func LoadDir(dir string) (*Catalog, error) {
-	d := newDecoder(NewBuilder())
-	err := filepath.WalkDir(dir, func(p string, de fs.DirEntry, err error) error {
-		if err != nil {
-			d.errs = append(d.errs, &DecodeError{File: p, Offset: -1, Err: err})
-			if de != nil && de.IsDir() && p != dir {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if de.IsDir() || !isCatalogFile(de.Name()) {
-			return nil
-		}
-		d.decodeFile(p, func(name string) (fs.File, error) { return os.Open(name) })
-		return nil
-	})
-	if err != nil {
-		d.errs = append(d.errs, &DecodeError{File: dir, Offset: -1, Err: err})
-	}
-	return d.build()
+	return loadTree(dir, filepath.WalkDir, func(name string) (fs.File, error) { return os.Open(name) })
 }
 
 // LoadFS is LoadDir on a file system: it reads every catalog file below
 // root (a slash-separated path in fsys; "." for all of it). Positions name
 // files by their path in fsys.
 func LoadFS(fsys fs.FS, root string) (*Catalog, error) {
+	walk := func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(fsys, root, fn) }
+	return loadTree(root, walk, fsys.Open)
+}
+
+// loadTree decodes every catalog file that walk finds below root, opening
+// each with open. An unreadable folder or file is an error that names it;
+// the walk goes on.
+func loadTree(root string, walk func(string, fs.WalkDirFunc) error, open func(string) (fs.File, error)) (*Catalog, error) {
 	d := newDecoder(NewBuilder())
-	err := fs.WalkDir(fsys, root, func(p string, de fs.DirEntry, err error) error {
+	err := walk(root, func(p string, de fs.DirEntry, err error) error {
 		if err != nil {
 			d.errs = append(d.errs, &DecodeError{File: p, Offset: -1, Err: err})
 			if de != nil && de.IsDir() && p != root {
@@ -102,10 +91,10 @@ func LoadFS(fsys fs.FS, root string) (*Catalog, error) {
 			}
 			return nil
 		}
-		if de.IsDir() || !isCatalogFile(path.Base(p)) {
+		if de.IsDir() || !isCatalogFile(de.Name()) {
 			return nil
 		}
-		d.decodeFile(p, func(name string) (fs.File, error) { return fsys.Open(name) })
+		d.decodeFile(p, open)
 		return nil
 	})
 	if err != nil {
