@@ -25,7 +25,6 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 		}
 	}
 	stepOf := map[variable]int{}
-	var selected []variable
 	for _, v := range res.vars {
 		if !sol.IsSelected(v) {
 			continue
@@ -53,7 +52,6 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 			st.Warnings = deprecationWarnings(v)
 			stepOf[v] = len(plan.Steps)
 			plan.Steps = append(plan.Steps, st)
-			selected = append(selected, v)
 		}
 	}
 	// Requirements between selected bundles: reasons and order.
@@ -151,8 +149,13 @@ func warning(what, name, msg string) string {
 func orderSteps(steps []Step, after [][]int) []Step {
 	n := len(steps)
 	less := func(i, j int) int {
-		return cmp.Or(cmp.Compare(steps[i].Bundle, steps[j].Bundle), cmp.Compare(steps[i].Package, steps[j].Package),
-			cmp.Compare(steps[i].Channel, steps[j].Channel), cmp.Compare(steps[i].Catalog.String(), steps[j].Catalog.String()))
+		a, b := &steps[i], &steps[j]
+		if c := cmp.Or(cmp.Compare(a.Bundle, b.Bundle), cmp.Compare(a.Package, b.Package), cmp.Compare(a.Channel, b.Channel)); c != 0 {
+			return c
+		}
+		// Only here, not as an argument of cmp.Or: the strings are built
+		// for the rare tie alone.
+		return cmp.Compare(a.Catalog.String(), b.Catalog.String())
 	}
 	waiting := make([]int, n) // unmet dependencies
 	users := make([][]int, n) // steps that depend on i
