@@ -536,8 +536,9 @@ func (res *resolution) expand(v variable) error {
 // already allows only one of them.
 func (res *resolution) uniqueness() {
 	// APIs are numbered: the resolver's numbers, then those only installed
-	// CSVs provide.
+	// CSVs provide (extra, and extraGVKs by number).
 	var extra map[graph.GVK]int32
+	var extraGVKs []graph.GVK
 	var scratch []int32
 	// idsOf returns the numbers of the APIs v provides; the result is only
 	// valid until the next call and must not be modified.
@@ -555,6 +556,7 @@ func (res *resolution) uniqueness() {
 					}
 					id = int32(len(res.r.gvks) + len(extra))
 					extra[g] = id
+					extraGVKs = append(extraGVKs, g)
 				}
 			}
 			buf = append(buf, id)
@@ -614,25 +616,19 @@ func (res *resolution) uniqueness() {
 			}
 		}
 	}
-	gvks := make([]graph.GVK, 0, len(groups))
-	byGVK := make(map[graph.GVK][]variable, len(groups))
-	for id, vs := range groups {
-		var g graph.GVK
+	gvkOf := func(id int32) graph.GVK {
 		if int(id) < len(res.r.gvks) {
-			g = res.r.gvks[id]
-		} else {
-			for k, x := range extra {
-				if x == id {
-					g = k
-				}
-			}
+			return res.r.gvks[id]
 		}
-		gvks = append(gvks, g)
-		byGVK[g] = vs
+		return extraGVKs[int(id)-len(res.r.gvks)]
 	}
-	slices.SortFunc(gvks, compareGVK)
-	for _, k := range gvks {
-		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: k}, 1, byGVK[k]...)
+	ids := make([]int32, 0, len(groups))
+	for id := range groups {
+		ids = append(ids, id)
+	}
+	slices.SortFunc(ids, func(a, b int32) int { return compareGVK(gvkOf(a), gvkOf(b)) })
+	for _, id := range ids {
+		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: gvkOf(id)}, 1, groups[id]...)
 		res.nCons++
 	}
 }
