@@ -241,17 +241,12 @@ func (s *solver[V, R]) searchFast(anchors []int32) (bool, error) {
 			return false, nil
 		}
 	}
-	if s.mand == nil {
-		s.mand = make([]choice, 0, 8)
-		for j := range p.cons {
-			if c := &p.cons[j]; c.kind == KindMandatory {
-				s.mand = append(s.mand, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
-			}
-		}
-		s.q = make([]choice, 0, max(4*(len(s.mand)+len(anchors)), 64))
+	mand := s.mandatory()
+	if s.q == nil {
+		s.q = make([]choice, 0, max(4*(len(mand)+len(anchors)), 64))
 		s.stack = make([]entry, 0, cap(s.q))
 	}
-	s.q = append(s.q, s.mand...)
+	s.q = append(s.q, mand...)
 	for _, a := range anchors {
 		s.q = append(s.q, choice{kind: cOne, a: a, by: -1})
 	}
@@ -262,14 +257,8 @@ func (s *solver[V, R]) searchFast(anchors []int32) (bool, error) {
 		}
 	}
 	for {
-		if s.done != nil {
-			if s.steps++; s.steps&63 == 0 {
-				select {
-				case <-s.done:
-					return false, s.interrupted()
-				default:
-				}
-			}
+		if s.cancelled() {
+			return false, s.interrupted()
 		}
 		if s.qh == int32(len(s.q)) {
 			return true, nil // see search: the chosen set is a model

@@ -754,6 +754,38 @@ func (s *solver[V, R]) explain(c choice) (k int32, ok bool) {
 	return k, true
 }
 
+// mandatory returns the choices of the Mandatory constraints, in insertion
+// order: the start of every search's queue. They are computed once per
+// solver.
+func (s *solver[V, R]) mandatory() []choice {
+	if s.mand == nil {
+		s.mand = make([]choice, 0, 8)
+		for j := range s.p.cons {
+			if c := &s.p.cons[j]; c.kind == KindMandatory {
+				s.mand = append(s.mand, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
+			}
+		}
+	}
+	return s.mand
+}
+
+// cancelled reports, every 64 search steps, whether the context has ended;
+// it costs nothing when the context cannot end.
+func (s *solver[V, R]) cancelled() bool {
+	if s.done == nil {
+		return false
+	}
+	if s.steps++; s.steps&63 != 0 {
+		return false
+	}
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
 func notStarted(err error) error {
 	return fmt.Errorf("constraints: solve not started: %w", err)
 }
@@ -821,34 +853,19 @@ func (s *solver[V, R]) full(assume []z.Lit) (int, error) {
 //     always completes (see doc.go), a guess whose path is not never does,
 //     so the first completed path is the one of the definition.
 func (s *solver[V, R]) search() (bool, error) {
-	p, g := s.p, s.g
+	g := s.g
 	s.buf = make([]z.Lit, 0, 16)
 	g.Assume(s.act(0))
 	if r, _ := g.Test(nil); r == -1 {
 		return false, nil
 	}
-	nq := 0
-	for j := range p.cons {
-		if p.cons[j].kind == KindMandatory {
-			nq++
-		}
-	}
-	s.q = make([]choice, 0, max(nq*4, 64))
+	mand := s.mandatory()
+	s.q = make([]choice, 0, max(len(mand)*4, 64))
 	s.stack = make([]entry, 0, cap(s.q))
-	for j := range p.cons {
-		if c := &p.cons[j]; c.kind == KindMandatory {
-			s.q = append(s.q, choice{kind: cVars, a: c.lo, b: c.hi, by: -1})
-		}
-	}
+	s.q = append(s.q, mand...)
 	for {
-		if s.done != nil {
-			if s.steps++; s.steps&63 == 0 {
-				select {
-				case <-s.done:
-					return false, s.interrupted()
-				default:
-				}
-			}
+		if s.cancelled() {
+			return false, s.interrupted()
 		}
 		if s.qh == int32(len(s.q)) {
 			// Every assumption passed unit propagation, so the chosen set
