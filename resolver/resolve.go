@@ -143,7 +143,8 @@ type dependency struct {
 }
 
 // reqKey caches the candidates of a requirement: per requirement, the
-// dependent's catalog (preferred) and package (excluded).
+// dependent's catalog (preferred) and package (excluded) — or, for an
+// installed CSV of unknown package, the CSV itself (excluded).
 type reqKey struct {
 	kind  reqKind
 	gvk   graph.GVK
@@ -152,6 +153,7 @@ type reqKey struct {
 	c     *graph.Constraint
 	cat   *catalogIndex
 	owner string
+	csv   string
 }
 
 // resolution is the state of one Resolve call.
@@ -784,7 +786,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, owner strin
 	}
 	if owner == "" && self.kind == varInstalled {
 		// An installed CSV of unknown package: only itself is excluded.
-		key.owner = "\x00csv:" + res.installed[self.idx].csv.Name
+		key.csv = res.installed[self.idx].csv.Name
 	}
 	if c, ok := res.cache[key]; ok {
 		return c, nil
