@@ -151,9 +151,6 @@ func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 		if b == nil {
 			continue
 		}
-		if _, dup := x.pos[name]; dup {
-			continue
-		}
 		x.pos[name] = int32(len(x.cands))
 		x.cands = append(x.cands, b)
 		ids := make([]int32, len(b.Provides))
