@@ -169,11 +169,9 @@ type resolution struct {
 	byName    map[string]*instNode
 	p         constraints.Problem[variable, reason]
 	seen      map[variable]bool
-	queue     []variable
 	vars      []variable // installed and bundle variables, in creation order
 	deps      []dependency
 	cache     map[reqKey][]variable
-	nCons     int
 }
 
 // Resolve computes the plan for namespace from state: its installed CSVs
@@ -205,7 +203,7 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 	if err := res.build(); err != nil {
 		return nil, err
 	}
-	r.trace(Event{Kind: EventProblem, Namespace: namespace, Count: len(res.vars) + len(res.subs), Constraints: res.nCons})
+	r.trace(Event{Kind: EventProblem, Namespace: namespace, Count: len(res.vars) + len(res.subs), Constraints: res.p.Len()})
 	sol, err := constraints.Solve(ctx, &res.p)
 	if err != nil {
 		var unsat *constraints.UnsatError[variable, reason]
@@ -424,14 +422,12 @@ func (res *resolution) build() error {
 	for _, s := range res.subs {
 		v := variable{kind: varSubscription, idx: s.idx}
 		p.Mandatory(reason{kind: FactSubscription, sub: s}, v)
-		res.nCons++
 	}
 	for _, n := range res.installed {
 		v := variable{kind: varInstalled, idx: n.idx}
 		res.add(v)
 		if !n.subscribed {
 			p.Mandatory(reason{kind: FactInstalled, subject: v}, v)
-			res.nCons++
 		}
 	}
 	for _, s := range res.subs {
@@ -441,7 +437,6 @@ func (res *resolution) build() error {
 		v := variable{kind: varSubscription, idx: s.idx}
 		if s.missing != "" {
 			p.Prohibited(reason{kind: s.missing, sub: s}, v)
-			res.nCons++
 			continue
 		}
 		cands := s.cands
@@ -450,7 +445,6 @@ func (res *resolution) build() error {
 			cands = append(slices.Clip(cands), cur)
 		}
 		p.Dependency(reason{kind: FactSubscriptionCandidates, sub: s}, v, cands...)
-		res.nCons++
 		for _, c := range s.cands {
 			res.add(c)
 		}
@@ -458,17 +452,18 @@ func (res *resolution) build() error {
 			cur := variable{kind: varInstalled, idx: s.current.idx}
 			for _, c := range s.cands {
 				p.Conflict(reason{kind: FactReplacement, sub: s, subject: c}, c, cur)
-				res.nCons++
 			}
 		}
 	}
-	for i := 0; i < len(res.queue); i++ {
+	// res.vars is also the queue of variables to expand: expand appends
+	// the candidates it adds.
+	for i := 0; i < len(res.vars); i++ {
 		if i%256 == 0 {
 			if err := res.ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if err := res.expand(res.queue[i]); err != nil {
+		if err := res.expand(res.vars[i]); err != nil {
 			return err
 		}
 	}
@@ -476,8 +471,8 @@ func (res *resolution) build() error {
 	return nil
 }
 
-// add declares an installed or bundle variable once and queues it for
-// expansion.
+// add declares an installed or bundle variable once; build expands it in
+// turn.
 func (res *resolution) add(v variable) {
 	if res.seen[v] {
 		return
@@ -485,7 +480,6 @@ func (res *resolution) add(v variable) {
 	res.seen[v] = true
 	res.p.Var(v)
 	res.vars = append(res.vars, v)
-	res.queue = append(res.queue, v)
 }
 
 // expand adds the requirements of v (or, for a deprecated bundle, its
@@ -499,14 +493,12 @@ func (res *resolution) expand(v variable) error {
 		n := res.installed[v.idx]
 		if n.deprecated {
 			res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
-			res.nCons++
 			return nil
 		}
 		reqs, owner = n.reqs, n.pkg
 	case varBundle:
 		if v.b.Deprecated {
 			res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
-			res.nCons++
 			return nil
 		}
 		if v.idx >= 0 {
@@ -523,7 +515,6 @@ func (res *resolution) expand(v variable) error {
 			return err
 		}
 		res.p.Dependency(reason{kind: FactRequirement, subject: v, req: q}, v, cands...)
-		res.nCons++
 		res.deps = append(res.deps, dependency{subject: v, req: q, cands: cands})
 		for _, c := range cands {
 			res.add(c)
@@ -605,7 +596,6 @@ func (res *resolution) uniqueness() {
 	slices.Sort(pkgs)
 	for _, k := range pkgs {
 		res.p.AtMost(reason{kind: FactOnePerPackage, pkg: k}, 1, byPkg[k]...)
-		res.nCons++
 	}
 	if multi == 0 {
 		return
@@ -631,7 +621,6 @@ func (res *resolution) uniqueness() {
 	slices.SortFunc(ids, func(a, b int32) int { return compareGVK(gvkOf(a), gvkOf(b)) })
 	for _, id := range ids {
 		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: gvkOf(id)}, 1, groups[id]...)
-		res.nCons++
 	}
 }
 
