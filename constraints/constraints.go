@@ -171,6 +171,15 @@ func (p *Problem[V, R]) Vars() []V {
 	return append([]V(nil), p.vars...)
 }
 
+// NumVars returns the number of variables of p: those declared with Var or
+// mentioned by a constraint. They are numbered from 0 in order of first
+// mention, the order of Vars; VarAt returns one without copying them all.
+func (p *Problem[V, R]) NumVars() int { return len(p.vars) }
+
+// VarAt returns the variable numbered i (see NumVars). It panics when i is
+// not in [0, NumVars()).
+func (p *Problem[V, R]) VarAt(i int) V { return p.vars[i] }
+
 // Len returns the number of constraints added to p.
 func (p *Problem[V, R]) Len() int { return len(p.cons) }
 

@@ -440,6 +440,13 @@ func TestConstraintsRoundTrip(t *testing.T) {
 	if got, want := p.Vars(), []string{"v", "a", "b", "c", "d", "e", "x", "y", "z"}; !slices.Equal(got, want) {
 		t.Errorf("Vars() = %v, want %v", got, want)
 	}
+	var byIndex []string
+	for i := range p.NumVars() {
+		byIndex = append(byIndex, p.VarAt(i))
+	}
+	if want := p.Vars(); !slices.Equal(byIndex, want) {
+		t.Errorf("VarAt(0..NumVars()) = %v, want Vars() %v", byIndex, want)
+	}
 	if got, want := e.String(), "any(oneOf(x, y), none(oneOf(z)))"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
