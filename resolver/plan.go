@@ -25,7 +25,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 		}
 	}
 	stepOf := map[variable]int{}
-	for _, v := range res.vars {
+	for v := range res.variables() {
 		if !sol.IsSelected(v) {
 			continue
 		}

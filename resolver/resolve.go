@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 
@@ -167,11 +168,11 @@ type resolution struct {
 	installed []*instNode // sorted by name
 	instOrder []*instNode // by package, then name: candidate order
 	byName    map[string]*instNode
-	p         constraints.Problem[variable, reason]
-	seen      map[variable]bool
-	vars      []variable // installed and bundle variables, in creation order
-	deps      []dependency
-	cache     map[reqKey][]variable
+	// p's variables are the subscriptions' (the first len(subs)), then the
+	// installed and bundle variables in creation order: see variables.
+	p     constraints.Problem[variable, reason]
+	deps  []dependency
+	cache map[reqKey][]variable
 }
 
 // Resolve computes the plan for namespace from state: its installed CSVs
@@ -193,7 +194,6 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 	}
 	res := &resolution{
 		r: r, ctx: ctx, ns: namespace,
-		seen:  make(map[variable]bool),
 		cache: make(map[reqKey][]variable),
 	}
 	res.catalogOrder(state)
@@ -203,7 +203,7 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 	if err := res.build(); err != nil {
 		return nil, err
 	}
-	r.trace(Event{Kind: EventProblem, Namespace: namespace, Count: len(res.vars) + len(res.subs), Constraints: res.p.Len()})
+	r.trace(Event{Kind: EventProblem, Namespace: namespace, Count: res.p.NumVars(), Constraints: res.p.Len()})
 	sol, err := constraints.Solve(ctx, &res.p)
 	if err != nil {
 		var unsat *constraints.UnsatError[variable, reason]
@@ -425,7 +425,7 @@ func (res *resolution) build() error {
 	}
 	for _, n := range res.installed {
 		v := variable{kind: varInstalled, idx: n.idx}
-		res.add(v)
+		p.Var(v)
 		if !n.subscribed {
 			p.Mandatory(reason{kind: FactInstalled, subject: v}, v)
 		}
@@ -445,9 +445,6 @@ func (res *resolution) build() error {
 			cands = append(slices.Clip(cands), cur)
 		}
 		p.Dependency(reason{kind: FactSubscriptionCandidates, sub: s}, v, cands...)
-		for _, c := range s.cands {
-			res.add(c)
-		}
 		if s.current != nil {
 			cur := variable{kind: varInstalled, idx: s.current.idx}
 			for _, c := range s.cands {
@@ -455,15 +452,15 @@ func (res *resolution) build() error {
 			}
 		}
 	}
-	// res.vars is also the queue of variables to expand: expand appends
-	// the candidates it adds.
-	for i := 0; i < len(res.vars); i++ {
-		if i%256 == 0 {
+	// The problem's variables are also the queue of variables to expand:
+	// a constraint that mentions a new candidate declares it, once.
+	for i := len(res.subs); i < p.NumVars(); i++ {
+		if (i-len(res.subs))%256 == 0 {
 			if err := res.ctx.Err(); err != nil {
 				return err
 			}
 		}
-		if err := res.expand(res.vars[i]); err != nil {
+		if err := res.expand(p.VarAt(i)); err != nil {
 			return err
 		}
 	}
@@ -471,15 +468,16 @@ func (res *resolution) build() error {
 	return nil
 }
 
-// add declares an installed or bundle variable once; build expands it in
-// turn.
-func (res *resolution) add(v variable) {
-	if res.seen[v] {
-		return
+// variables yields the installed and bundle variables, in creation order:
+// the problem's variables after the subscriptions'.
+func (res *resolution) variables() iter.Seq[variable] {
+	return func(yield func(variable) bool) {
+		for i := len(res.subs); i < res.p.NumVars(); i++ {
+			if !yield(res.p.VarAt(i)) {
+				return
+			}
+		}
 	}
-	res.seen[v] = true
-	res.p.Var(v)
-	res.vars = append(res.vars, v)
 }
 
 // expand adds the requirements of v (or, for a deprecated bundle, its
@@ -516,9 +514,6 @@ func (res *resolution) expand(v variable) error {
 		}
 		res.p.Dependency(reason{kind: FactRequirement, subject: v, req: q}, v, cands...)
 		res.deps = append(res.deps, dependency{subject: v, req: q, cands: cands})
-		for _, c := range cands {
-			res.add(c)
-		}
 	}
 	return nil
 }
@@ -562,7 +557,7 @@ func (res *resolution) uniqueness() {
 	state := make([]uint8, 0, n)  // per API: 0 none, 1 one package, 2 several
 	byPkg := map[string][]variable{}
 	multi := 0
-	for _, v := range res.vars {
+	for v := range res.variables() {
 		pkg := res.pkgOf(v)
 		if pkg != "" {
 			byPkg[pkg] = append(byPkg[pkg], v)
@@ -601,7 +596,7 @@ func (res *resolution) uniqueness() {
 		return
 	}
 	groups := map[int32][]variable{}
-	for _, v := range res.vars {
+	for v := range res.variables() {
 		for _, id := range idsOf(v) {
 			if state[id] == 2 {
 				groups[id] = append(groups[id], v)
