@@ -1,16 +1,15 @@
 package check
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -94,34 +93,7 @@ func goldenText(rep *Report) string {
 
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		gl, wl := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-		for i := range max(len(gl), len(wl)) {
-			var g, w string
-			if i < len(gl) {
-				g = gl[i]
-			}
-			if i < len(wl) {
-				w = wl[i]
-			}
-			if g != w {
-				t.Fatalf("%s differs at line %d (go test -update rewrites it):\n got %q\nwant %q", path, i+1, g, w)
-			}
-		}
-	}
+	golden.Check(t, path, got, *update)
 }
 
 // TestGoldenShipped runs every check on each shipped catalog and compares

@@ -14,6 +14,7 @@ import (
 	"testing/iotest"
 
 	"github.com/sextantdev/sextant/graph/internal/jsonscan"
+	"github.com/sextantdev/sextant/internal/golden"
 )
 
 // shippedCatalogs are the real catalogs of testdata/catalogs with the counts
@@ -589,20 +590,7 @@ func TestDecodeErrorsGolden(t *testing.T) {
 			}
 			checkErrorTypes(t, err)
 			got := []byte(filepath.ToSlash(err.Error()) + "\n")
-			golden := file + ".golden"
-			if updating() {
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run with -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("errors differ from %s (run with -update to accept):\n--- got ---\n%s--- want ---\n%s", golden, got, want)
-			}
+			golden.Check(t, file+".golden", got, updating())
 		})
 	}
 }

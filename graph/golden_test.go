@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/golden"
 )
 
 // The -update flag rewrites golden files. Another test file of the package
@@ -57,41 +58,7 @@ func TestGoldenFindings(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := formatFindings("Validate findings of "+name+".json.gz", cat.Validate())
-			path := filepath.Join("testdata", "findings", name+".golden")
-			if updating() {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./graph -run Golden -update)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("findings differ from %s (run with -update and review the diff):\n%s", path, firstDiff(want, got))
-			}
+			golden.Check(t, filepath.Join("testdata", "findings", name+".golden"), got, updating())
 		})
 	}
-}
-
-// firstDiff returns the first differing line of two texts.
-func firstDiff(want, got []byte) string {
-	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g []byte
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if !bytes.Equal(w, g) {
-			return fmt.Sprintf("line %d:\n  want: %s\n  got:  %s", i+1, w, g)
-		}
-	}
-	return "(no difference)"
 }

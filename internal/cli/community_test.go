@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 
+	goldenfile "github.com/sextantdev/sextant/internal/golden"
+
 	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
 )
@@ -125,17 +127,5 @@ func problemPackages(t *testing.T) []string {
 // golden compares got with the file, or rewrites it with -update.
 func golden(t *testing.T, file, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs (run with -update to accept)\n--- got ---\n%s--- want ---\n%s", file, got, want)
-	}
+	goldenfile.Check(t, file, []byte(got), *update)
 }
