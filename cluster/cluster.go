@@ -1,7 +1,8 @@
 // Package cluster holds the cluster state that resolution starts from —
-// installed ClusterServiceVersions, Subscriptions and CatalogSources — as
-// plain Go values, and decodes it from Kubernetes manifests as
-// `kubectl get csv,sub,catsrc -o yaml` (or -o json) prints them.
+// installed ClusterServiceVersions, Subscriptions, CatalogSources and
+// OperatorGroups — as plain Go values, and decodes it from Kubernetes
+// manifests as `kubectl get csv,sub,catsrc,og -o yaml` (or -o json) prints
+// them.
 //
 // The package has no Kubernetes API dependencies: manifests are converted to
 // JSON with sigs.k8s.io/yaml and checked field by field, so that a field of
@@ -94,6 +95,10 @@ type State struct {
 	CSVs           []CSV           `json:"csvs,omitempty"`
 	Subscriptions  []Subscription  `json:"subscriptions,omitempty"`
 	CatalogSources []CatalogSource `json:"catalogSources,omitempty"`
+	// OperatorGroups are the OperatorGroups of the manifests. A State with
+	// none at all stands for manifests that did not list OperatorGroups
+	// (`kubectl get csv,sub,catsrc`), not for a cluster without any.
+	OperatorGroups []OperatorGroup `json:"operatorGroups,omitempty"`
 }
 
 // Sort sorts every slice of s by namespace then name.
@@ -107,6 +112,7 @@ func (s *State) Sort() {
 	slices.SortStableFunc(s.CatalogSources, func(a, b CatalogSource) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
+	sortOperatorGroups(s.OperatorGroups)
 }
 
 // Clone returns a deep copy of s (property values and GVK slices included),
@@ -119,6 +125,12 @@ func (s *State) Clone() *State {
 		CSVs:           slices.Clone(s.CSVs),
 		Subscriptions:  slices.Clone(s.Subscriptions),
 		CatalogSources: slices.Clone(s.CatalogSources),
+	}
+	if s.OperatorGroups != nil {
+		c.OperatorGroups = make([]OperatorGroup, len(s.OperatorGroups))
+		for i, g := range s.OperatorGroups {
+			c.OperatorGroups[i] = cloneOperatorGroup(g)
+		}
 	}
 	for i := range c.CSVs {
 		csv := &c.CSVs[i]

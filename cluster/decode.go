@@ -86,8 +86,8 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Decode reads the ClusterServiceVersions, Subscriptions and CatalogSources
-// of a manifest stream: a single object, multi-document YAML, a JSON value or
+// Decode reads the ClusterServiceVersions, Subscriptions, CatalogSources
+// and OperatorGroups of a manifest stream: a single object, multi-document YAML, a JSON value or
 // a stream of JSON values, and `kind: List` (or a typed list such as
 // SubscriptionList) with items, exactly as kubectl prints them. Objects of
 // other kinds or other API groups are skipped. name names the stream in
@@ -330,7 +330,7 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		return
 	}
 	switch kind {
-	case KindCSV, KindSubscription, KindCatalogSource:
+	case KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup:
 	default:
 		return
 	}
@@ -376,6 +376,8 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		d.subscription(o, n, spec, status)
 	case KindCatalogSource:
 		d.catalogSource(o, n, spec)
+	case KindOperatorGroup:
+		d.operatorGroup(o, n, meta, spec, status)
 	}
 }
 

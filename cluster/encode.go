@@ -12,12 +12,13 @@ import (
 )
 
 // Encode writes s as a YAML `kind: List` of Kubernetes manifests — CSVs,
-// then Subscriptions, then CatalogSources, each in the order of s — that
+// then Subscriptions, then CatalogSources, then OperatorGroups, each in the
+// order of s — that
 // [Decode] reads back into an equal state. A CSV's provided and required
 // APIs with a group are written as CRD definitions named
 // "<kind>s.<group>" (lower case), the others as API service definitions.
 func Encode(w io.Writer, s *State) error {
-	items := make([]any, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources))
+	items := make([]any, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups))
 	for i := range s.CSVs {
 		m, err := csvManifest(&s.CSVs[i])
 		if err != nil {
@@ -49,6 +50,9 @@ func Encode(w io.Writer, s *State) error {
 		}
 		m["spec"] = spec
 		items = append(items, m)
+	}
+	for i := range s.OperatorGroups {
+		items = append(items, operatorGroupManifest(&s.OperatorGroups[i]))
 	}
 	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
 	if err != nil {
@@ -136,4 +140,43 @@ func csvManifest(c *CSV) (map[string]any, error) {
 		m["status"] = status
 	}
 	return m, nil
+}
+
+func operatorGroupManifest(g *OperatorGroup) map[string]any {
+	m := manifest(KindOperatorGroup, g.Namespace, g.Name)
+	m["apiVersion"] = apiGroup + "/v1"
+	if len(g.Annotations) > 0 {
+		m["metadata"].(map[string]any)["annotations"] = g.Annotations
+	}
+	spec := map[string]any{}
+	if g.TargetNamespaces != nil {
+		spec["targetNamespaces"] = g.TargetNamespaces
+	}
+	if g.Selector != nil {
+		sel := map[string]any{}
+		if len(g.Selector.MatchLabels) > 0 {
+			sel["matchLabels"] = g.Selector.MatchLabels
+		}
+		if g.Selector.MatchExpressions != nil {
+			exprs := make([]any, 0, len(g.Selector.MatchExpressions))
+			for _, r := range g.Selector.MatchExpressions {
+				e := map[string]any{"key": r.Key, "operator": r.Operator}
+				if len(r.Values) > 0 {
+					e["values"] = r.Values
+				}
+				exprs = append(exprs, e)
+			}
+			sel["matchExpressions"] = exprs
+		}
+		spec["selector"] = sel
+	}
+	setNonEmpty(spec, "upgradeStrategy", g.UpgradeStrategy)
+	if g.StaticProvidedAPIs {
+		spec["staticProvidedAPIs"] = true
+	}
+	m["spec"] = spec
+	if g.StatusNamespaces != nil {
+		m["status"] = map[string]any{"namespaces": g.StatusNamespaces}
+	}
+	return m
 }

@@ -17,6 +17,7 @@ func FuzzDecode(f *testing.F) {
 	}
 	f.Add([]byte(`{"apiVersion":"operators.coreos.com/v1alpha1","kind":"SubscriptionList","items":[{"metadata":{"name":"a","namespace":"ns"},"spec":{"name":"x","source":"s","sourceNamespace":"o"}}]}`))
 	f.Add([]byte("apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata: {name: c, namespace: ns, annotations: {operatorframework.io/properties: '{\"properties\":[]}'}}\nspec: {version: 1.2.3}\n---\nkind: CatalogSource\nmetadata: {name: c, namespace: o}\nspec: {priority: 2}\n"))
+	f.Add([]byte(operatorGroupManifests))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := cluster.Decode(bytes.NewReader(data), "fuzz")
 		if err != nil {

@@ -243,6 +243,11 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 				state.CatalogSources = append(state.CatalogSources, cs)
 			}
 		}
+		for _, og := range s.OperatorGroups {
+			if add(objectKey{cluster.KindOperatorGroup, og.Namespace, og.Name}, in.Name) {
+				state.OperatorGroups = append(state.OperatorGroups, og)
+			}
+		}
 	}
 	if len(errs) > 0 {
 		return nil, nil, errors.Join(errs...)
