@@ -12,6 +12,8 @@ package cluster
 import (
 	"cmp"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/blang/semver/v4"
 
@@ -99,6 +101,66 @@ type State struct {
 	// none at all stands for manifests that did not list OperatorGroups
 	// (`kubectl get csv,sub,catsrc`), not for a cluster without any.
 	OperatorGroups []OperatorGroup `json:"operatorGroups,omitempty"`
+	// Ignored counts, by kind, the objects of the input that resolution
+	// does not read (Decode's note of what it skipped), sorted by group
+	// then kind. Resolution never looks at it; [Encode] writes none of
+	// these objects.
+	Ignored []Ignored `json:"ignored,omitempty"`
+}
+
+// Ignored is a number of objects of one kind that Decode did not read.
+type Ignored struct {
+	// Group is the API group of the objects ("" for the core group, and
+	// for objects without apiVersion).
+	Group string `json:"group,omitempty"`
+	Kind  string `json:"kind"`
+	Count int    `json:"count"`
+}
+
+// String returns "2 Deployment"; a kind Decode reads, seen in another API
+// group, is qualified by its group: "1 Subscription.messaging.knative.dev".
+func (ig Ignored) String() string {
+	kind := ig.Kind
+	if ig.Group != "" && slices.Contains(readKinds, ig.Kind) {
+		kind += "." + ig.Group
+	}
+	return strconv.Itoa(ig.Count) + " " + kind
+}
+
+// IgnoredText returns the ignored objects of s as one line, "2 Deployment,
+// 1 Secret" (most numerous first, then by name), or "" when there are none.
+func (s *State) IgnoredText() string {
+	igs := slices.Clone(s.Ignored)
+	slices.SortStableFunc(igs, func(a, b Ignored) int { return cmp.Compare(b.Count, a.Count) })
+	parts := make([]string, len(igs))
+	for i, ig := range igs {
+		parts[i] = ig.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ignore counts one object of group and kind in s.Ignored, keeping it
+// sorted.
+func (s *State) ignore(group, kind string) {
+	s.AddIgnored(Ignored{Group: group, Kind: kind, Count: 1})
+}
+
+// AddIgnored adds the counts of igs to s.Ignored, keeping it sorted by
+// group then kind, one entry per kind. It merges the notes of several
+// decoded states.
+func (s *State) AddIgnored(igs ...Ignored) {
+	for _, ig := range igs {
+		i, found := slices.BinarySearchFunc(s.Ignored, ig, compareIgnored)
+		if found {
+			s.Ignored[i].Count += ig.Count
+			continue
+		}
+		s.Ignored = slices.Insert(s.Ignored, i, ig)
+	}
+}
+
+func compareIgnored(a, b Ignored) int {
+	return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind))
 }
 
 // Sort sorts every slice of s by namespace then name.
@@ -125,6 +187,7 @@ func (s *State) Clone() *State {
 		CSVs:           slices.Clone(s.CSVs),
 		Subscriptions:  slices.Clone(s.Subscriptions),
 		CatalogSources: slices.Clone(s.CatalogSources),
+		Ignored:        slices.Clone(s.Ignored),
 	}
 	if s.OperatorGroups != nil {
 		c.OperatorGroups = make([]OperatorGroup, len(s.OperatorGroups))

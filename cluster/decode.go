@@ -62,8 +62,10 @@ func (e *Error) Error() string {
 	if e.Kind != "" || e.Name != "" {
 		if e.Kind != "" {
 			b.WriteString(e.Kind)
-			b.WriteString(" ")
+		} else {
+			b.WriteString("object")
 		}
+		b.WriteString(" ")
 		switch {
 		case e.Namespace != "" && e.Name != "":
 			fmt.Fprintf(&b, "%q", e.Namespace+"/"+e.Name)
@@ -89,19 +91,46 @@ func (e *Error) Unwrap() error { return e.Err }
 // Decode reads the ClusterServiceVersions, Subscriptions, CatalogSources
 // and OperatorGroups of a manifest stream: a single object, multi-document YAML, a JSON value or
 // a stream of JSON values, and `kind: List` (or a typed list such as
-// SubscriptionList) with items, exactly as kubectl prints them. Objects of
-// other kinds or other API groups are skipped. name names the stream in
-// errors (usually the file name).
+// SubscriptionList) with items, exactly as kubectl prints them. name names
+// the stream in errors (usually the file name).
+//
+// Every object is accounted for. An object without a kind is an error
+// (typed client-go objects marshal without one: decode those with
+// [DecodeKind]). Objects of the kinds that resolution does not read (a
+// Deployment, a ConfigMap, a kind of another API group, a misspelt kind)
+// are counted in [State.Ignored], never an error and never read.
 //
 // Every problem is reported, not only the first: the error is an
 // errors.Join of *Error values. The returned state is sorted (see
 // [State.Sort]) and is nil when there is an error.
 func Decode(r io.Reader, name string) (*State, error) {
+	return decodeStream(r, name, "")
+}
+
+// DecodeKind reads objects that are all of one kind and may carry no kind
+// of their own — what json.Marshal writes for a slice of typed objects
+// from a client-go lister or informer, whose TypeMeta is empty. The input
+// is a JSON array of objects, a stream of objects, a `kind: List`, or YAML
+// documents, as for [Decode]; every object without a kind is taken to be
+// of kind kind ([KindCSV], [KindSubscription], [KindCatalogSource] or [KindOperatorGroup]), and
+// an object that names another kind is an error. Errors are those of
+// Decode.
+func DecodeKind(r io.Reader, name, kind string) (*State, error) {
+	if !slices.Contains(readKinds, kind) {
+		return nil, fmt.Errorf("cluster.DecodeKind: kind %q is not one Decode reads (%s)", kind, strings.Join(readKinds, ", "))
+	}
+	return decodeStream(r, name, kind)
+}
+
+// readKinds lists the kinds Decode reads, for DecodeKind's check.
+var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup}
+
+func decodeStream(r io.Reader, name, kind string) (*State, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", displayName(name), err)
 	}
-	d := &decoder{file: name, seen: map[objectKey]int{}}
+	d := &decoder{file: name, seen: map[objectKey]int{}, kind: kind}
 	d.decode(data)
 	if err := d.finish(); err != nil {
 		return nil, err
@@ -141,6 +170,7 @@ type objectKey struct{ kind, namespace, name string }
 
 type decoder struct {
 	file  string
+	kind  string // DecodeKind's kind: the kind of objects without one
 	state State
 	errs  []error
 	seen  map[objectKey]int // object → line of its first definition
@@ -276,9 +306,16 @@ func (o *object) errorf(field, format string, args ...any) {
 	})
 }
 
-// document reads one top-level value.
+// document reads one top-level value. For DecodeKind, a top-level array
+// holds the objects.
 func (d *decoder) document(v any, line int) {
-	d.value(v, line, "", "", "")
+	if items, ok := v.([]any); ok && d.kind != "" {
+		for i, item := range items {
+			d.value(item, line, fmt.Sprintf("[%d].", i), "", d.kind)
+		}
+		return
+	}
+	d.value(v, line, "", "", d.kind)
 }
 
 // value reads an object, or the items of a list. defaultAPIVersion and
@@ -302,6 +339,22 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	if kind == "" {
 		kind = defaultKind
 	}
+	if kind == "" || (d.kind != "" && kind != d.kind && !strings.HasSuffix(kind, "List")) {
+		// Name the object as far as its metadata allows.
+		if meta, ok := m["metadata"].(map[string]any); ok {
+			o.name, _ = meta["name"].(string)
+			o.namespace, _ = meta["namespace"].(string)
+		}
+	}
+	if kind == "" {
+		o.errorf("kind", "missing: every object must say its kind (typed client-go objects leave it empty; decode a list of one kind with cluster.DecodeKind)")
+		return
+	}
+	if d.kind != "" && kind != d.kind && !strings.HasSuffix(kind, "List") {
+		o.kind = kind
+		o.errorf("kind", "is %q, want %q (the input is read as a list of %s objects)", kind, d.kind, d.kind)
+		return
+	}
 	group, _, hasSlash := strings.Cut(apiVersion, "/")
 	if !hasSlash {
 		group = "" // the core group: "v1"
@@ -317,21 +370,26 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 			o.errorf("items", "is %s, want an array", kindOf(raw))
 			return
 		}
-		itemKind := ""
+		// A typed list (SubscriptionList) gives its items their kind and
+		// apiVersion; a plain List gives them nothing (but DecodeKind's
+		// kind).
+		itemAPIVersion, itemKind := "", d.kind
 		if kind != "List" {
-			itemKind = strings.TrimSuffix(kind, "List")
+			itemAPIVersion, itemKind = apiVersion, strings.TrimSuffix(kind, "List")
 		}
 		for i, item := range items {
-			d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), apiVersion, itemKind)
+			d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), itemAPIVersion, itemKind)
 		}
 		return
 	}
 	if apiVersion != "" && group != apiGroup {
+		d.state.ignore(group, kind)
 		return
 	}
 	switch kind {
 	case KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup:
 	default:
+		d.state.ignore(group, kind)
 		return
 	}
 	o.kind = kind
@@ -385,8 +443,13 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 // object, so that an object with errors is not kept.
 func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 	c := CSV{Name: o.name, Namespace: o.namespace}
-	c.VersionText, _ = o.str(spec, "version", "spec.version")
-	if c.VersionText != "" {
+	var ok bool
+	c.VersionText, ok = o.str(spec, "version", "spec.version")
+	switch {
+	case !ok:
+	case c.VersionText == "":
+		o.errorf("spec.version", "missing: a CSV must have a version (resolution compares it with the catalog's)")
+	default:
 		v, err := parseVersion(c.VersionText)
 		if err != nil {
 			o.errorf("spec.version", "invalid version %q: %v", c.VersionText, err)

@@ -48,6 +48,9 @@ func TestDecodeKubectlList(t *testing.T) {
 	if cs := s.CatalogSources[0]; cs != (cluster.CatalogSource{Name: "community-operators", Namespace: "openshift-marketplace", Priority: -200}) {
 		t.Errorf("catalog source = %+v", cs)
 	}
+	if got, want := s.IgnoredText(), "1 ConfigMap, 1 Subscription.messaging.knative.dev"; got != want {
+		t.Errorf("ignored = %q, want %q", got, want)
+	}
 }
 
 func TestDecode(t *testing.T) {
@@ -56,6 +59,7 @@ func TestDecode(t *testing.T) {
 		input string
 		// want is a compact rendering of the state: kind/ns/name per object.
 		want    []string
+		ignored string   // State.IgnoredText
 		wantErr []string // substrings, one per reported error
 	}{
 		{
@@ -103,8 +107,41 @@ metadata: {name: c, namespace: ns}
 apiVersion: messaging.knative.dev/v1
 kind: Subscription
 metadata: {name: s, namespace: ns}
-spec: {name: 3}`,
-			want: nil,
+spec: {name: 3}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d1, namespace: ns}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: d2, namespace: ns}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscripton
+metadata: {name: s, namespace: ns}`,
+			want:    nil,
+			ignored: "2 Deployment, 1 ConfigMap, 1 Subscription.messaging.knative.dev, 1 Subscripton",
+		},
+		{
+			name: "an object without kind is an error naming it",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+metadata: {name: s, namespace: ns}
+spec: {name: etcd}`,
+			wantErr: []string{`in.yaml:1: object "ns/s": field kind: missing: every object must say its kind`},
+		},
+		{
+			name:    "a list item without kind is an error naming it",
+			input:   `{"apiVersion":"v1","kind":"List","items":[{"metadata":{"name":"c","namespace":"ns"},"spec":{"version":"1.0.0"}}]}`,
+			wantErr: []string{`in.yaml:1: object "ns/c": field items[0].kind: missing`},
+		},
+		{
+			name: "a CSV without spec.version is an error",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata: {name: c, namespace: ns}
+spec: {replaces: b}`,
+			wantErr: []string{`in.yaml:1: ClusterServiceVersion "ns/c": field spec.version: missing: a CSV must have a version`},
 		},
 		{
 			name: "wrong types are errors naming file, object and field",
@@ -233,6 +270,82 @@ metadata:
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("objects = %q, want %q", got, tt.want)
 			}
+			if got := s.IgnoredText(); got != tt.ignored {
+				t.Errorf("ignored = %q, want %q", got, tt.ignored)
+			}
+		})
+	}
+}
+
+func TestDecodeKind(t *testing.T) {
+	tests := []struct {
+		name, kind, input string
+		want              []string // kind namespace/name
+		wantErr           string
+	}{
+		{
+			name: "a JSON array of CSVs without TypeMeta, as json.Marshal of a lister's result",
+			kind: cluster.KindCSV,
+			input: `[{"metadata":{"name":"b.v1","namespace":"ns"},"spec":{"version":"1.0.0"}},
+ {"metadata":{"name":"a.v2","namespace":"ns"},"spec":{"version":"2.0.0"}}]`,
+			want: []string{"ClusterServiceVersion ns/a.v2", "ClusterServiceVersion ns/b.v1"},
+		},
+		{
+			name:  "a stream of subscriptions",
+			kind:  cluster.KindSubscription,
+			input: `{"metadata":{"name":"s","namespace":"ns"},"spec":{"name":"etcd"}} {"kind":"Subscription","metadata":{"name":"t","namespace":"ns"},"spec":{"name":"etcd"}}`,
+			want:  []string{"Subscription ns/s", "Subscription ns/t"},
+		},
+		{
+			name:  "a plain List's items take the kind",
+			kind:  cluster.KindCatalogSource,
+			input: `{"apiVersion":"v1","kind":"List","items":[{"metadata":{"name":"c","namespace":"olm"},"spec":{"priority":2}}]}`,
+			want:  []string{"CatalogSource olm/c"},
+		},
+		{
+			name:    "an object of another kind is an error",
+			kind:    cluster.KindCSV,
+			input:   `[{"kind":"Subscription","metadata":{"name":"s","namespace":"ns"},"spec":{"name":"etcd"}}]`,
+			wantErr: `in.json:1: Subscription "ns/s": field [0].kind: is "Subscription", want "ClusterServiceVersion"`,
+		},
+		{
+			name:    "errors name the array index",
+			kind:    cluster.KindCSV,
+			input:   `[{"metadata":{"name":"a","namespace":"ns"},"spec":{"version":"1.0.0"}},{"metadata":{"name":"b","namespace":"ns"},"spec":{}}]`,
+			wantErr: `in.json:1: ClusterServiceVersion "ns/b": field [1].spec.version: missing`,
+		},
+		{
+			name:    "a kind Decode does not read",
+			kind:    "Deployment",
+			input:   `[]`,
+			wantErr: `kind "Deployment" is not one Decode reads`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := cluster.DecodeKind(strings.NewReader(tt.input), "in.json", tt.kind)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want it to contain %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, c := range s.CSVs {
+				got = append(got, "ClusterServiceVersion "+c.Namespace+"/"+c.Name)
+			}
+			for _, c := range s.Subscriptions {
+				got = append(got, "Subscription "+c.Namespace+"/"+c.Name)
+			}
+			for _, c := range s.CatalogSources {
+				got = append(got, "CatalogSource "+c.Namespace+"/"+c.Name)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("objects = %q, want %q", got, tt.want)
+			}
 		})
 	}
 }
@@ -250,7 +363,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatalf("decode of encoded state: %v\n%s", err, buf.String())
 	}
-	if !reflect.DeepEqual(s, again) {
+	if !reflect.DeepEqual(normalize(s), again) {
 		t.Errorf("round trip changed the state:\n%+v\n%+v", s, again)
 	}
 }

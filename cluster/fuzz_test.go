@@ -38,9 +38,10 @@ func FuzzDecode(f *testing.F) {
 }
 
 // normalize clears what encoding legitimately canonicalises: an empty
-// properties list is nil.
+// properties list is nil, and ignored objects are not written.
 func normalize(s *cluster.State) *cluster.State {
 	c := s.Clone()
+	c.Ignored = nil
 	for i := range c.CSVs {
 		if len(c.CSVs[i].Properties) == 0 {
 			c.CSVs[i].Properties = nil

@@ -268,6 +268,9 @@ func (res *resolution) catalogOrder(state *cluster.State) {
 
 // readState reads the namespace's subscriptions and installed CSVs.
 func (res *resolution) readState(state *cluster.State) error {
+	if err := unnamed(res.ns, state); err != nil {
+		return err
+	}
 	var subs []*cluster.Subscription
 	for i := range state.Subscriptions {
 		if s := &state.Subscriptions[i]; s.Namespace == res.ns {
@@ -996,4 +999,26 @@ func evalConstraint(c *graph.Constraint, pkg string, versions []semver.Version, 
 		return true
 	}
 	return false
+}
+
+// unnamed reports the namespace to resolve when it is empty, and every
+// subscription and CSV of state without a namespace or a name: such an
+// object belongs to no namespace, and leaving it out would change the plan
+// without a word (a subscription built in code without Namespace).
+func unnamed(ns string, state *cluster.State) error {
+	var errs []error
+	if ns == "" {
+		errs = append(errs, errors.New("no namespace to resolve: the namespace is empty"))
+	}
+	for i := range state.Subscriptions {
+		if s := &state.Subscriptions[i]; s.Namespace == "" || s.Name == "" {
+			errs = append(errs, fmt.Errorf("subscription %d (name %q, package %q) has no namespace or no name: set both", i, s.Name, s.Package))
+		}
+	}
+	for i := range state.CSVs {
+		if c := &state.CSVs[i]; c.Namespace == "" || c.Name == "" {
+			errs = append(errs, fmt.Errorf("CSV %d (name %q) has no namespace or no name: set both", i, c.Name))
+		}
+	}
+	return errors.Join(errs...)
 }

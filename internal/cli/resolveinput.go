@@ -149,6 +149,8 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	state, files, err := e.readState(f.files)
 	if err != nil {
 		errs = appendErrors(errs, err)
+	} else if ignored := state.IgnoredText(); ignored != "" {
+		e.notef("ignored: %s (kinds resolution does not read)", ignored)
 	}
 	cats := make([]resolver.Catalog, 0, len(specs))
 	for _, spec := range specs {
@@ -228,6 +230,7 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 			errs = appendErrors(errs, naming(err, in.Name))
 			continue
 		}
+		state.AddIgnored(s.Ignored...)
 		for _, c := range s.CSVs {
 			if add(objectKey{cluster.KindCSV, c.Namespace, c.Name}, in.Name) {
 				state.CSVs = append(state.CSVs, c)

@@ -61,6 +61,18 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	stdinUsedBy    string // the input that read standard input, if any
+	cmdPath        string // the running command, "sextant resolve"
+}
+
+// notef writes a note on standard error: something the user should know
+// that is neither an error nor the answer (input that was not used). A note
+// is one line, prefixed like the command's errors: "sextant resolve: note: …".
+func (e *env) notef(format string, args ...any) {
+	prefix := e.cmdPath
+	if prefix == "" {
+		prefix = "sextant"
+	}
+	fmt.Fprintf(e.stderr, "%s: note: %s\n", prefix, fmt.Sprintf(format, args...))
 }
 
 // takeStdin returns standard input for the input named what, or an error if
@@ -132,6 +144,7 @@ Exit status: 0 success, 1 the answer is no (checks failed, no plan),
 			// Errors of a command's own work are bad input, not usage
 			// errors: only cobra's errors (arguments, flags) point at --help.
 			cmd.RunE = func(cmd *cobra.Command, args []string) error {
+				e.cmdPath = cmd.CommandPath()
 				err := run(cmd, args)
 				var xe *exitError
 				if err != nil && !errors.As(err, &xe) {
