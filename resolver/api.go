@@ -164,6 +164,9 @@ type Step struct {
 	// Warnings holds the olm.deprecations messages for the package, the
 	// channel or the bundle of the step, in that order.
 	Warnings []string `json:"warnings,omitempty"`
+	// HeldBack, set by Resolver.ExplainHeldBack, says why the step goes
+	// below its first preference (nil when it does not).
+	HeldBack *HeldBack `json:"heldBack,omitempty"`
 }
 
 // Reason says why a bundle is in a plan: a subscription asks for it, or a
@@ -200,6 +203,9 @@ type Unchanged struct {
 	// Subscription names the subscription whose installed CSV it is, if
 	// any.
 	Subscription string `json:"subscription,omitempty"`
+	// HeldBack, set by Resolver.ExplainHeldBack, says why it stays
+	// although its subscription has a successor (nil when it does not).
+	HeldBack *HeldBack `json:"heldBack,omitempty"`
 }
 
 // String renders the plan as text, one line per step, then the unchanged
@@ -220,6 +226,7 @@ func (p *Plan) String() string {
 		for _, w := range s.Warnings {
 			fmt.Fprintf(&b, "   warning: %s\n", w)
 		}
+		writeHeldBack(&b, s.HeldBack)
 	}
 	for _, u := range p.Unchanged {
 		fmt.Fprintf(&b, "unchanged %s", u.CSV)
@@ -233,6 +240,7 @@ func (p *Plan) String() string {
 			fmt.Fprintf(&b, ": subscription %s", u.Subscription)
 		}
 		b.WriteString("\n")
+		writeHeldBack(&b, u.HeldBack)
 	}
 	return b.String()
 }

@@ -173,6 +173,9 @@ type resolution struct {
 	p     constraints.Problem[variable, reason]
 	deps  []dependency
 	cache map[reqKey][]variable
+	// forced are variables made mandatory after the subscriptions (see
+	// prepare); their constraints carry the reason kind factForced.
+	forced []variable
 }
 
 // Resolve computes the plan for namespace from state: its installed CSVs
@@ -189,18 +192,8 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if state == nil {
-		state = &cluster.State{}
-	}
-	res := &resolution{
-		r: r, ctx: ctx, ns: namespace,
-		cache: make(map[reqKey][]variable),
-	}
-	res.catalogOrder(state)
-	if err := res.readState(state); err != nil {
-		return nil, err
-	}
-	if err := res.build(); err != nil {
+	res, err := r.prepare(ctx, namespace, state, nil)
+	if err != nil {
 		return nil, err
 	}
 	r.trace(Event{Kind: EventProblem, Namespace: namespace, Count: res.p.NumVars(), Constraints: res.p.Len()})
@@ -222,6 +215,28 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 	plan := res.plan(sol)
 	r.trace(Event{Kind: EventSolved, Namespace: namespace, Count: len(plan.Steps)})
 	return plan, nil
+}
+
+// prepare reads state and builds the solver input of namespace, with the
+// variables of forced made mandatory (none for Resolve; held-back reasons
+// force the candidate a choice passed over).
+func (r *Resolver) prepare(ctx context.Context, namespace string, state *cluster.State, forced []variable) (*resolution, error) {
+	if state == nil {
+		state = &cluster.State{}
+	}
+	res := &resolution{
+		r: r, ctx: ctx, ns: namespace,
+		cache:  make(map[reqKey][]variable),
+		forced: forced,
+	}
+	res.catalogOrder(state)
+	if err := res.readState(state); err != nil {
+		return nil, err
+	}
+	if err := res.build(); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 func (r *Resolver) trace(e Event) {
@@ -425,6 +440,9 @@ func (res *resolution) build() error {
 	for _, s := range res.subs {
 		v := variable{kind: varSubscription, idx: s.idx}
 		p.Mandatory(reason{kind: FactSubscription, sub: s}, v)
+	}
+	for _, v := range res.forced {
+		p.Mandatory(reason{kind: factForced, subject: v}, v)
 	}
 	for _, n := range res.installed {
 		v := variable{kind: varInstalled, idx: n.idx}

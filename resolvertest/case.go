@@ -127,5 +127,8 @@ func (in *input) result(ctx context.Context) (string, error) {
 		return FormatRollout(in.namespace, in.state, rounds, err), nil
 	}
 	plan, err := r.Resolve(ctx, in.namespace, in.state)
+	if err == nil {
+		err = r.ExplainHeldBack(ctx, in.namespace, in.state, plan, resolver.HeldBackOptions{})
+	}
 	return FormatResult(plan, err), nil
 }

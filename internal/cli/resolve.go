@@ -93,6 +93,9 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 		if err != nil {
 			return in.resolveError(err)
 		}
+		if err := in.explainHeldBack(ctx, in.state, plan, f.maxSuggestions); err != nil {
+			return err
+		}
 		if f.output.value == "json" {
 			return writeJSON(e.stdout, newPlanJSON(plan))
 		}
@@ -194,6 +197,7 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 		}
 		fmt.Fprintln(w, " unchanged")
 	}
+	writeHeldBackText(w, p)
 }
 
 // stepJSON is one plan step in the JSON output (a stable contract).
@@ -208,14 +212,16 @@ type stepJSON struct {
 	Reason     string              `json:"reason"`
 	Dependency bool                `json:"dependency"`
 	Warnings   []string            `json:"warnings,omitempty"`
+	HeldBack   *resolver.HeldBack  `json:"heldBack,omitempty"`
 }
 
 // unchangedJSON is an installed CSV that stays, in the JSON output.
 type unchangedJSON struct {
-	Package      string `json:"package"`
-	Bundle       string `json:"bundle"`
-	Version      string `json:"version,omitempty"`
-	Subscription string `json:"subscription,omitempty"`
+	Package      string             `json:"package"`
+	Bundle       string             `json:"bundle"`
+	Version      string             `json:"version,omitempty"`
+	Subscription string             `json:"subscription,omitempty"`
+	HeldBack     *resolver.HeldBack `json:"heldBack,omitempty"`
 }
 
 // planJSON is a plan in the JSON output.
@@ -232,6 +238,7 @@ func newStepsJSON(steps []resolver.Step) []stepJSON {
 			Action: s.Action, Package: s.Package, Bundle: s.Bundle, Version: s.Version,
 			Channel: s.Channel, Catalog: s.Catalog, Replaces: s.Replaces,
 			Reason: s.Reason.String(), Dependency: s.Dependency, Warnings: s.Warnings,
+			HeldBack: s.HeldBack,
 		}
 	}
 	return out
@@ -240,7 +247,7 @@ func newStepsJSON(steps []resolver.Step) []stepJSON {
 func newUnchangedJSON(us []resolver.Unchanged) []unchangedJSON {
 	out := make([]unchangedJSON, len(us))
 	for i, u := range us {
-		out[i] = unchangedJSON{Package: u.Package, Bundle: u.CSV, Version: u.Version, Subscription: u.Subscription}
+		out[i] = unchangedJSON{Package: u.Package, Bundle: u.CSV, Version: u.Version, Subscription: u.Subscription, HeldBack: u.HeldBack}
 	}
 	return out
 }
