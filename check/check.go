@@ -48,7 +48,8 @@ const (
 	Reachability Check = "reachability"
 	// Direction checks the upgrade edges themselves: edges to a lower
 	// version, skipRanges that match nothing, replaces/skips that name a
-	// bundle of another package.
+	// bundle of another package, edges whose target drops an API of their
+	// source.
 	Direction Check = "direction"
 	// Deprecations checks whether a package's default channel, or that
 	// channel's head, is deprecated while the package is not. (Deprecation
@@ -435,6 +436,7 @@ func (r *runner) packageChecks(name string, cat *graph.Catalog, p *graph.Package
 	}
 	if r.opts.enabled(Direction) {
 		fs = append(fs, direction(name, cat, p)...)
+		fs = append(fs, apiDrops(name, p)...)
 	}
 	if r.opts.enabled(Deprecations) {
 		fs = append(fs, deprecations(name, p)...)

@@ -36,7 +36,7 @@ func loadShipped(t testing.TB, name string) *graph.Catalog {
 func isStructural(code string) bool {
 	return !slices.Contains([]string{
 		CodeNoUpgradePath, CodeDowngradeEdge, CodeSkipRangeMatchesNothing, CodeCrossPackageEdge,
-		CodeDefaultChannelDeprecated, CodeDefaultChannelHeadDeprecated, CodeSatisfiedByOtherCatalog,
+		CodeDefaultChannelDeprecated, CodeDefaultChannelHeadDeprecated, CodeSatisfiedByOtherCatalog, CodeAPIDroppedOnUpgrade,
 	}, code) && !isInstallCode(code)
 }
 

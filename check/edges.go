@@ -1,0 +1,228 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// CodeAPIDroppedOnUpgrade (warning): an upgrade edge — replaces, skips or
+// a skipRange match — whose target bundle no longer provides an API
+// (olm.gvk) its source provides. A cluster that upgrades along it keeps
+// custom resources nothing serves any more; when only the version of a kind
+// goes away, OLM refuses the install when objects are stored at that
+// version ("risk of data loss"). One finding per edge of a package, naming
+// the dropped APIs.
+const CodeAPIDroppedOnUpgrade = "api-dropped-on-upgrade"
+
+// edgeKey is one upgrade edge of a package, whatever the channels that
+// carry it: a cluster running From may be upgraded to To.
+type edgeKey struct {
+	From, To string
+}
+
+// edgeInfo gathers what the channels of a package say about one edge.
+type edgeInfo struct {
+	channels []string // sorted, as p.Channels
+	kinds    []string // "replaces", "skips", "skipRange", in that order, without repeats
+}
+
+// edgeKinds returns how entry to of channel c leads from from: by
+// replaces, by skips, by its skipRange containing from's version, in that
+// order.
+func edgeKinds(p *graph.Package, c *graph.Channel, from, to string) []string {
+	e, ok := c.Entry(to)
+	if !ok {
+		return nil
+	}
+	var kinds []string
+	if e.Replaces == from {
+		kinds = append(kinds, "replaces")
+	}
+	if slices.Contains(e.Skips, from) {
+		kinds = append(kinds, "skips")
+	}
+	if v, ok := bundleVersion(p, from); ok && e.SkipRange.Contains(v) {
+		kinds = append(kinds, "skipRange")
+	}
+	return kinds
+}
+
+// packageEdges returns every upgrade edge between entries of p's channels
+// (graph's EntrySuccessors: replaces, skips and skipRange at the source's
+// own version), each once, in a fixed order: by source and target in the
+// order the channels first list them.
+func packageEdges(p *graph.Package) ([]edgeKey, map[edgeKey]*edgeInfo) {
+	var keys []edgeKey
+	infos := map[edgeKey]*edgeInfo{}
+	for _, c := range p.Channels {
+		for _, from := range c.Order() {
+			for _, to := range c.EntrySuccessors(from) {
+				k := edgeKey{from, to}
+				in := infos[k]
+				if in == nil {
+					in = &edgeInfo{}
+					infos[k] = in
+					keys = append(keys, k)
+				}
+				if !slices.Contains(in.channels, c.Name) {
+					in.channels = append(in.channels, c.Name)
+				}
+				for _, kind := range edgeKinds(p, c, from, to) {
+					if !slices.Contains(in.kinds, kind) {
+						in.kinds = append(in.kinds, kind)
+					}
+				}
+			}
+		}
+	}
+	for _, in := range infos {
+		slices.SortFunc(in.kinds, func(a, b string) int { return kindRank(a) - kindRank(b) })
+	}
+	return keys, infos
+}
+
+func kindRank(kind string) int {
+	switch kind {
+	case "replaces":
+		return 0
+	case "skips":
+		return 1
+	}
+	return 2
+}
+
+// droppedAPIs returns the APIs from provides that to does not, in from's
+// property order.
+func droppedAPIs(from, to *graph.Bundle) []graph.GVK {
+	var out []graph.GVK
+	for _, g := range from.Provides {
+		if !slices.Contains(to.Provides, g) && !slices.Contains(out, g) {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// apiDrops reports the upgrade edges of p whose target provides fewer APIs
+// than their source. An edge made by replaces or skips gets a finding of
+// its own (one per edge of the package, on the first channel that has it,
+// naming every channel); the edges that only a target's skipRange makes get
+// one finding per target, listing its sources, as a skipRange such as
+// "<1.10.0" lets every older version upgrade at once. Each names the
+// dropped APIs; a dropped API whose group and kind the target still
+// provides at another version is marked: that is the CRD version removal
+// OLM refuses at install time when objects are stored at the removed
+// version.
+func apiDrops(catalog string, p *graph.Package) []Finding {
+	keys, infos := packageEdges(p)
+	var fs []Finding
+	type ranged struct {
+		channels []string
+		from     []*graph.Bundle
+	}
+	byTarget := map[string]*ranged{}
+	var targets []string
+	for _, k := range keys {
+		from, to := p.Bundle(k.From), p.Bundle(k.To)
+		if from == nil || to == nil || len(droppedAPIs(from, to)) == 0 {
+			continue
+		}
+		in := infos[k]
+		if len(in.kinds) == 0 {
+			continue // not an edge after all; EntrySuccessors and the entry disagree
+		}
+		if in.kinds[0] == "skipRange" {
+			r := byTarget[to.Name]
+			if r == nil {
+				r = &ranged{}
+				byTarget[to.Name] = r
+				targets = append(targets, to.Name)
+			}
+			r.from = append(r.from, from)
+			for _, c := range in.channels {
+				if !slices.Contains(r.channels, c) {
+					r.channels = append(r.channels, c)
+				}
+			}
+			continue
+		}
+		fs = append(fs, Finding{
+			Severity: graph.SeverityWarning,
+			Code:     CodeAPIDroppedOnUpgrade,
+			Catalog:  catalog,
+			Package:  p.Name,
+			Channel:  in.channels[0],
+			Bundle:   to.Name,
+			Message: fmt.Sprintf("the upgrade from %q (%s) to %q (%s) by %s%s drops %s",
+				from.Name, from.VersionText, to.Name, to.VersionText, strings.Join(in.kinds, " and "), inChannels(in.channels), droppedText(from, to)),
+			Pos: to.Pos,
+		})
+	}
+	for _, name := range targets {
+		r := byTarget[name]
+		slices.Sort(r.channels)
+		to := p.Bundle(name)
+		e, _ := p.Channel(r.channels[0]).Entry(name)
+		slices.SortFunc(r.from, func(a, b *graph.Bundle) int { return b.Version.Compare(a.Version) })
+		parts := make([]string, len(r.from))
+		for i, from := range r.from {
+			parts[i] = fmt.Sprintf("from %q (%s), %s", from.Name, from.VersionText, droppedText(from, to))
+		}
+		fs = append(fs, Finding{
+			Severity: graph.SeverityWarning,
+			Code:     CodeAPIDroppedOnUpgrade,
+			Catalog:  catalog,
+			Package:  p.Name,
+			Channel:  r.channels[0],
+			Bundle:   to.Name,
+			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that drop APIs: %s",
+				e.SkipRange.String(), to.Name, to.VersionText, inChannels(r.channels),
+				plural(len(r.from), "upgrade", "upgrades"), joinN(parts, "; ", 3)),
+			Pos: to.Pos,
+		})
+	}
+	return fs
+}
+
+// inChannels returns " (channel C)" or " (channels A, B)".
+func inChannels(channels []string) string {
+	if len(channels) == 1 {
+		return " (channel " + channels[0] + ")"
+	}
+	return " (channels " + strings.Join(channels, ", ") + ")"
+}
+
+// droppedText names the APIs from provides that to does not: "1 API:
+// g/v1 A (A still served at v2)".
+func droppedText(from, to *graph.Bundle) string {
+	dropped := droppedAPIs(from, to)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s:", plural(len(dropped), "API", "APIs"))
+	for i, g := range dropped {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, " %s", g)
+		var still []string
+		for _, h := range to.Provides {
+			if h.Group == g.Group && h.Kind == g.Kind && !slices.Contains(still, h.Version) {
+				still = append(still, h.Version)
+			}
+		}
+		if len(still) > 0 {
+			fmt.Fprintf(&b, " (%s still served at %s)", g.Kind, strings.Join(still, ", "))
+		}
+	}
+	return b.String()
+}
+
+// joinN joins the first n items with sep and says how many more there are.
+func joinN(items []string, sep string, n int) string {
+	if len(items) > n {
+		return strings.Join(items[:n], sep) + fmt.Sprintf("%sand %d more", sep, len(items)-n)
+	}
+	return strings.Join(items, sep)
+}
