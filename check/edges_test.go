@@ -34,7 +34,7 @@ channel p stable
 			messages: []string{`the upgrade from "p.v1" (1.0.0) to "p.v2" (2.0.0) by replaces (channel stable) drops 1 API: g/v1alpha1 A (A still served at v2)`},
 		},
 		{
-			name:   "kind removed by skips",
+			name: "kind removed by skips",
 			specs: []string{`
 package p stable
 bundle p p.v1 1.0.0 gvk=g/v1/A gvk=g/v1/B
