@@ -1,8 +1,8 @@
 // Package cluster holds the cluster state that resolution starts from —
-// installed ClusterServiceVersions, Subscriptions, CatalogSources and
-// OperatorGroups — as plain Go values, and decodes it from Kubernetes
-// manifests as `kubectl get csv,sub,catsrc,og -o yaml` (or -o json) prints
-// them.
+// installed ClusterServiceVersions, Subscriptions, CatalogSources,
+// OperatorGroups and InstallPlans — as plain Go values, and decodes it from
+// Kubernetes manifests as `kubectl get csv,sub,catsrc,og,ip -o yaml` (or -o
+// json) prints them.
 //
 // The package has no Kubernetes API dependencies: manifests are converted to
 // JSON with sigs.k8s.io/yaml and checked field by field, so that a field of
@@ -79,7 +79,86 @@ type Subscription struct {
 	// status.currentCSV.
 	InstalledCSV string `json:"installedCSV,omitempty"`
 	CurrentCSV   string `json:"currentCSV,omitempty"`
+	// InstallPlanApproval is spec.installPlanApproval; empty means
+	// Automatic, as in OLM.
+	InstallPlanApproval Approval `json:"installPlanApproval,omitempty"`
+	// State is status.state: one of the SubscriptionState constants, or
+	// empty when OLM has not recorded one.
+	State SubscriptionState `json:"state,omitempty"`
+	// InstallPlanRef is the name of the InstallPlan that status.installPlanRef
+	// (or the older status.installplan) names, in the subscription's
+	// namespace.
+	InstallPlanRef string `json:"installPlanRef,omitempty"`
 }
+
+// Manual reports whether the subscription's upgrades wait for a person to
+// approve their InstallPlan.
+func (s *Subscription) Manual() bool { return s.InstallPlanApproval == ApprovalManual }
+
+// Approval is how an InstallPlan is approved: a Subscription's
+// spec.installPlanApproval, an InstallPlan's spec.approval.
+type Approval string
+
+// The approvals OLM knows.
+const (
+	// ApprovalAutomatic: OLM runs the InstallPlan as soon as it exists.
+	ApprovalAutomatic Approval = "Automatic"
+	// ApprovalManual: the InstallPlan waits until spec.approved is true.
+	ApprovalManual Approval = "Manual"
+)
+
+// SubscriptionState is a Subscription's status.state.
+type SubscriptionState string
+
+// The subscription states OLM records.
+const (
+	// StateUpgradeAvailable: a newer CSV is in the catalog.
+	StateUpgradeAvailable SubscriptionState = "UpgradeAvailable"
+	// StateUpgradePending: an InstallPlan for currentCSV exists and has not
+	// finished (it may wait for approval).
+	StateUpgradePending SubscriptionState = "UpgradePending"
+	// StateAtLatestKnown: currentCSV exists in the namespace.
+	StateAtLatestKnown SubscriptionState = "AtLatestKnown"
+	// StateUpgradeFailed: the InstallPlan failed and the operator group
+	// allows failing forward.
+	StateUpgradeFailed SubscriptionState = "UpgradeFailed"
+)
+
+// InstallPlanPhase is an InstallPlan's status.phase.
+type InstallPlanPhase string
+
+// The InstallPlan phases OLM records.
+const (
+	PhasePlanning         InstallPlanPhase = "Planning"
+	PhaseRequiresApproval InstallPlanPhase = "RequiresApproval"
+	PhaseInstalling       InstallPlanPhase = "Installing"
+	PhaseComplete         InstallPlanPhase = "Complete"
+	PhaseFailed           InstallPlanPhase = "Failed"
+)
+
+// InstallPlan is a set of CSVs OLM installs together, in one namespace,
+// once the plan is approved. The zero value is an empty plan.
+type InstallPlan struct {
+	Name      string `json:"name"`
+	Namespace string `json:"namespace"`
+	// Approval is spec.approval (Automatic or Manual), Approved
+	// spec.approved.
+	Approval Approval `json:"approval,omitempty"`
+	Approved bool     `json:"approved,omitempty"`
+	// CSVNames is spec.clusterServiceVersionNames, in the manifest's order.
+	CSVNames []string `json:"clusterServiceVersionNames,omitempty"`
+	// Phase is status.phase; empty when OLM has not recorded one.
+	Phase InstallPlanPhase `json:"phase,omitempty"`
+}
+
+// Waiting reports whether the plan waits for approval: Manual, not
+// approved, and not finished.
+func (p *InstallPlan) Waiting() bool {
+	return p.Approval == ApprovalManual && !p.Approved && !p.Done()
+}
+
+// Done reports whether the plan has finished, completed or failed.
+func (p *InstallPlan) Done() bool { return p.Phase == PhaseComplete || p.Phase == PhaseFailed }
 
 // CatalogSource gives a catalog its identity (namespace/name) and its
 // priority: higher is preferred, 0 by default.
@@ -101,6 +180,7 @@ type State struct {
 	// none at all stands for manifests that did not list OperatorGroups
 	// (`kubectl get csv,sub,catsrc`), not for a cluster without any.
 	OperatorGroups []OperatorGroup `json:"operatorGroups,omitempty"`
+	InstallPlans   []InstallPlan   `json:"installPlans,omitempty"`
 	// Ignored counts, by kind, the objects of the input that resolution
 	// does not read (Decode's note of what it skipped), sorted by group
 	// then kind. Resolution never looks at it; [Encode] writes none of
@@ -175,6 +255,9 @@ func (s *State) Sort() {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 	sortOperatorGroups(s.OperatorGroups)
+	slices.SortStableFunc(s.InstallPlans, func(a, b InstallPlan) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
 }
 
 // Clone returns a deep copy of s (property values and GVK slices included),
@@ -188,6 +271,10 @@ func (s *State) Clone() *State {
 		Subscriptions:  slices.Clone(s.Subscriptions),
 		CatalogSources: slices.Clone(s.CatalogSources),
 		Ignored:        slices.Clone(s.Ignored),
+		InstallPlans:   slices.Clone(s.InstallPlans),
+	}
+	for i := range c.InstallPlans {
+		c.InstallPlans[i].CSVNames = slices.Clone(c.InstallPlans[i].CSVNames)
 	}
 	if s.OperatorGroups != nil {
 		c.OperatorGroups = make([]OperatorGroup, len(s.OperatorGroups))
@@ -215,6 +302,17 @@ func (s *State) CSV(namespace, name string) *CSV {
 	for i := range s.CSVs {
 		if c := &s.CSVs[i]; c.Namespace == namespace && c.Name == name {
 			return c
+		}
+	}
+	return nil
+}
+
+// InstallPlan returns the InstallPlan namespace/name of s, or nil. The
+// result points into s.
+func (s *State) InstallPlan(namespace, name string) *InstallPlan {
+	for i := range s.InstallPlans {
+		if p := &s.InstallPlans[i]; p.Namespace == namespace && p.Name == name {
+			return p
 		}
 	}
 	return nil

@@ -26,6 +26,7 @@ const (
 	KindCSV           = "ClusterServiceVersion"
 	KindSubscription  = "Subscription"
 	KindCatalogSource = "CatalogSource"
+	KindInstallPlan   = "InstallPlan"
 )
 
 // Error is one problem in a manifest: where it is (file and line of the
@@ -88,8 +89,8 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Decode reads the ClusterServiceVersions, Subscriptions, CatalogSources
-// and OperatorGroups of a manifest stream: a single object, multi-document YAML, a JSON value or
+// Decode reads the ClusterServiceVersions, Subscriptions, CatalogSources,
+// OperatorGroups and InstallPlans of a manifest stream: a single object, multi-document YAML, a JSON value or
 // a stream of JSON values, and `kind: List` (or a typed list such as
 // SubscriptionList) with items, exactly as kubectl prints them. name names
 // the stream in errors (usually the file name).
@@ -112,7 +113,7 @@ func Decode(r io.Reader, name string) (*State, error) {
 // from a client-go lister or informer, whose TypeMeta is empty. The input
 // is a JSON array of objects, a stream of objects, a `kind: List`, or YAML
 // documents, as for [Decode]; every object without a kind is taken to be
-// of kind kind ([KindCSV], [KindSubscription], [KindCatalogSource] or [KindOperatorGroup]), and
+// of kind kind ([KindCSV], [KindSubscription], [KindCatalogSource], [KindOperatorGroup] or [KindInstallPlan]), and
 // an object that names another kind is an error. Errors are those of
 // Decode.
 func DecodeKind(r io.Reader, name, kind string) (*State, error) {
@@ -123,7 +124,7 @@ func DecodeKind(r io.Reader, name, kind string) (*State, error) {
 }
 
 // readKinds lists the kinds Decode reads, for DecodeKind's check.
-var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup}
+var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan}
 
 func decodeStream(r io.Reader, name, kind string) (*State, error) {
 	data, err := io.ReadAll(r)
@@ -387,7 +388,7 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		return
 	}
 	switch kind {
-	case KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup:
+	case KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan:
 	default:
 		d.state.ignore(group, kind)
 		return
@@ -436,6 +437,8 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		d.catalogSource(o, n, spec)
 	case KindOperatorGroup:
 		d.operatorGroup(o, n, meta, spec, status)
+	case KindInstallPlan:
+		d.installPlan(o, n, spec, status)
 	}
 }
 
@@ -546,6 +549,24 @@ func (d *decoder) subscription(o *object, n int, spec, status map[string]any) {
 	s.SourceNamespace, _ = o.str(spec, "sourceNamespace", "spec.sourceNamespace")
 	s.InstalledCSV, _ = o.str(status, "installedCSV", "status.installedCSV")
 	s.CurrentCSV, _ = o.str(status, "currentCSV", "status.currentCSV")
+	approval, _ := o.str(spec, "installPlanApproval", "spec.installPlanApproval")
+	s.InstallPlanApproval = o.approval(approval, "spec.installPlanApproval")
+	state, _ := o.str(status, "state", "status.state")
+	switch st := SubscriptionState(state); st {
+	case "", StateUpgradeAvailable, StateUpgradePending, StateAtLatestKnown, StateUpgradeFailed:
+		s.State = st
+	default:
+		o.errorf("status.state", "unknown subscription state %q (want %s, %s, %s or %s)", state,
+			StateUpgradeAvailable, StateUpgradePending, StateAtLatestKnown, StateUpgradeFailed)
+	}
+	if ref, ok := o.obj(status, "installPlanRef", "status.installPlanRef"); ok {
+		s.InstallPlanRef, _ = o.str(ref, "name", "status.installPlanRef.name")
+		if ns, _ := o.str(ref, "namespace", "status.installPlanRef.namespace"); ns != "" && ns != s.Namespace {
+			o.errorf("status.installPlanRef.namespace", "%q is not the subscription's namespace %q", ns, s.Namespace)
+		}
+	} else if ref, ok := o.obj(status, "installplan", "status.installplan"); ok {
+		s.InstallPlanRef, _ = o.str(ref, "name", "status.installplan.name")
+	}
 	if len(d.errs) == n {
 		if s.Package == "" {
 			o.errorf("spec.name", "missing: a subscription must name a package")
@@ -577,6 +598,55 @@ func (d *decoder) catalogSource(o *object, n int, spec map[string]any) {
 	if len(d.errs) == n {
 		d.state.CatalogSources = append(d.state.CatalogSources, c)
 	}
+}
+
+// installPlan reads an InstallPlan.
+func (d *decoder) installPlan(o *object, n int, spec, status map[string]any) {
+	p := InstallPlan{Name: o.name, Namespace: o.namespace}
+	approval, _ := o.str(spec, "approval", "spec.approval")
+	p.Approval = o.approval(approval, "spec.approval")
+	if raw, present := spec["approved"]; present && raw != nil {
+		b, ok := raw.(bool)
+		if !ok {
+			o.errorf("spec.approved", "is %s, want a boolean", kindOf(raw))
+		}
+		p.Approved = b
+	}
+	names, _ := o.arr(spec, "clusterServiceVersionNames", "spec.clusterServiceVersionNames")
+	for i, raw := range names {
+		field := fmt.Sprintf("spec.clusterServiceVersionNames[%d]", i)
+		name, ok := raw.(string)
+		if !ok {
+			o.errorf(field, "is %s, want a string", kindOf(raw))
+			continue
+		}
+		if name == "" {
+			o.errorf(field, "empty: want a CSV name")
+			continue
+		}
+		p.CSVNames = append(p.CSVNames, name)
+	}
+	phase, _ := o.str(status, "phase", "status.phase")
+	switch ph := InstallPlanPhase(phase); ph {
+	case "", PhasePlanning, PhaseRequiresApproval, PhaseInstalling, PhaseComplete, PhaseFailed:
+		p.Phase = ph
+	default:
+		o.errorf("status.phase", "unknown InstallPlan phase %q (want %s, %s, %s, %s or %s)", phase,
+			PhasePlanning, PhaseRequiresApproval, PhaseInstalling, PhaseComplete, PhaseFailed)
+	}
+	if len(d.errs) == n {
+		d.state.InstallPlans = append(d.state.InstallPlans, p)
+	}
+}
+
+// approval checks an approval field: empty, Automatic or Manual.
+func (o *object) approval(s, field string) Approval {
+	switch a := Approval(s); a {
+	case "", ApprovalAutomatic, ApprovalManual:
+		return a
+	}
+	o.errorf(field, "unknown approval %q (want %s or %s)", s, ApprovalAutomatic, ApprovalManual)
+	return ""
 }
 
 // str returns the string field key of m (absent or null: ""); another type

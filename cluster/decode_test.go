@@ -41,7 +41,8 @@ func TestDecodeKubectlList(t *testing.T) {
 	}
 	want := cluster.Subscription{Name: "etcd", Namespace: "operators", Package: "etcd", Channel: "singlenamespace-alpha",
 		StartingCSV: "etcdoperator.v0.9.2", Source: "community-operators", SourceNamespace: "openshift-marketplace",
-		InstalledCSV: "etcdoperator.v0.9.2", CurrentCSV: "etcdoperator.v0.9.4"}
+		InstalledCSV: "etcdoperator.v0.9.2", CurrentCSV: "etcdoperator.v0.9.4",
+		InstallPlanApproval: cluster.ApprovalAutomatic, State: cluster.StateUpgradePending}
 	if s.Subscriptions[0] != want {
 		t.Errorf("subscription = %+v\nwant %+v", s.Subscriptions[0], want)
 	}
@@ -222,6 +223,30 @@ metadata:
 			wantErr: []string{`field metadata.annotations["operatorframework.io/properties"]: property 0 (olm.gvk): field "group" is a number, want a string`},
 		},
 		{
+			name: "approval, state, InstallPlan fields of the wrong value",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: s, namespace: ns}
+spec: {name: etcd, installPlanApproval: manual}
+status: {state: Upgrading, installPlanRef: {name: install-1, namespace: other}}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: InstallPlan
+metadata: {name: install-1, namespace: ns}
+spec: {approval: Sometimes, approved: "yes", clusterServiceVersionNames: [a.v1, 3, ""]}
+status: {phase: Waiting}`,
+			wantErr: []string{
+				`in.yaml:1: Subscription "ns/s": field spec.installPlanApproval: unknown approval "manual" (want Automatic or Manual)`,
+				`in.yaml:1: Subscription "ns/s": field status.state: unknown subscription state "Upgrading"`,
+				`in.yaml:1: Subscription "ns/s": field status.installPlanRef.namespace: "other" is not the subscription's namespace "ns"`,
+				`in.yaml:7: InstallPlan "ns/install-1": field spec.approval: unknown approval "Sometimes"`,
+				`in.yaml:7: InstallPlan "ns/install-1": field spec.approved: is a string, want a boolean`,
+				`in.yaml:7: InstallPlan "ns/install-1": field spec.clusterServiceVersionNames[1]: is a number, want a string`,
+				`in.yaml:7: InstallPlan "ns/install-1": field spec.clusterServiceVersionNames[2]: empty: want a CSV name`,
+				`in.yaml:7: InstallPlan "ns/install-1": field status.phase: unknown InstallPlan phase "Waiting"`,
+			},
+		},
+		{
 			name:    "invalid YAML",
 			input:   "kind: [\n",
 			wantErr: []string{"in.yaml:1: invalid YAML"},
@@ -347,6 +372,62 @@ func TestDecodeKind(t *testing.T) {
 				t.Errorf("objects = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestDecodeApprovalAndInstallPlans(t *testing.T) {
+	s, err := cluster.Decode(strings.NewReader(`apiVersion: v1
+kind: List
+items:
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: Subscription
+  metadata: {name: etcd, namespace: ns}
+  spec: {name: etcd, installPlanApproval: Manual}
+  status:
+    state: UpgradePending
+    installedCSV: etcdoperator.v0.9.2
+    currentCSV: etcdoperator.v0.9.4
+    installPlanRef: {apiVersion: operators.coreos.com/v1alpha1, kind: InstallPlan, name: install-abcde, namespace: ns}
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: Subscription
+  metadata: {name: old, namespace: ns}
+  spec: {name: old}
+  status: {installplan: {name: install-old}}
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: InstallPlan
+  metadata: {name: install-abcde, namespace: ns}
+  spec: {approval: Manual, approved: false, clusterServiceVersionNames: [etcdoperator.v0.9.4]}
+  status: {phase: RequiresApproval}
+`), "in.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := s.Subscription("ns", "etcd")
+	if sub == nil || !sub.Manual() || sub.State != cluster.StateUpgradePending || sub.InstallPlanRef != "install-abcde" {
+		t.Errorf("subscription = %+v", sub)
+	}
+	if old := s.Subscription("ns", "old"); old == nil || old.Manual() || old.InstallPlanRef != "install-old" {
+		t.Errorf("subscription with the older status.installplan = %+v", old)
+	}
+	want := cluster.InstallPlan{Name: "install-abcde", Namespace: "ns", Approval: cluster.ApprovalManual,
+		CSVNames: []string{"etcdoperator.v0.9.4"}, Phase: cluster.PhaseRequiresApproval}
+	ip := s.InstallPlan("ns", "install-abcde")
+	if ip == nil || !reflect.DeepEqual(*ip, want) {
+		t.Fatalf("install plan = %+v\nwant %+v", ip, want)
+	}
+	if !ip.Waiting() || ip.Done() {
+		t.Errorf("Waiting() = %v, Done() = %v; want true, false", ip.Waiting(), ip.Done())
+	}
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	again, err := cluster.Decode(&buf, "encoded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(s, again) {
+		t.Errorf("round trip changed the state:\n%+v\n%+v", s, again)
 	}
 }
 

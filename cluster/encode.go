@@ -12,13 +12,14 @@ import (
 )
 
 // Encode writes s as a YAML `kind: List` of Kubernetes manifests — CSVs,
-// then Subscriptions, then CatalogSources, then OperatorGroups, each in the
+// then Subscriptions, then CatalogSources, then OperatorGroups, then
+// InstallPlans, each in the
 // order of s — that
 // [Decode] reads back into an equal state. A CSV's provided and required
 // APIs with a group are written as CRD definitions named
 // "<kind>s.<group>" (lower case), the others as API service definitions.
 func Encode(w io.Writer, s *State) error {
-	items := make([]any, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups))
+	items := make([]any, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans))
 	for i := range s.CSVs {
 		m, err := csvManifest(&s.CSVs[i])
 		if err != nil {
@@ -32,9 +33,17 @@ func Encode(w io.Writer, s *State) error {
 		setNonEmpty(spec, "startingCSV", sub.StartingCSV)
 		setNonEmpty(spec, "source", sub.Source)
 		setNonEmpty(spec, "sourceNamespace", sub.SourceNamespace)
+		setNonEmpty(spec, "installPlanApproval", string(sub.InstallPlanApproval))
 		status := map[string]any{}
 		setNonEmpty(status, "installedCSV", sub.InstalledCSV)
 		setNonEmpty(status, "currentCSV", sub.CurrentCSV)
+		setNonEmpty(status, "state", string(sub.State))
+		if sub.InstallPlanRef != "" {
+			status["installPlanRef"] = map[string]any{
+				"apiVersion": apiGroup + "/v1alpha1", "kind": KindInstallPlan,
+				"name": sub.InstallPlanRef, "namespace": sub.Namespace,
+			}
+		}
 		m := manifest(KindSubscription, sub.Namespace, sub.Name)
 		m["spec"] = spec
 		if len(status) > 0 {
@@ -53,6 +62,16 @@ func Encode(w io.Writer, s *State) error {
 	}
 	for i := range s.OperatorGroups {
 		items = append(items, operatorGroupManifest(&s.OperatorGroups[i]))
+	}
+	for _, p := range s.InstallPlans {
+		m := manifest(KindInstallPlan, p.Namespace, p.Name)
+		spec := map[string]any{"approved": p.Approved, "clusterServiceVersionNames": append([]string{}, p.CSVNames...)}
+		setNonEmpty(spec, "approval", string(p.Approval))
+		m["spec"] = spec
+		if p.Phase != "" {
+			m["status"] = map[string]any{"phase": string(p.Phase)}
+		}
+		items = append(items, m)
 	}
 	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
 	if err != nil {
