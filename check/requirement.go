@@ -180,12 +180,13 @@ func newCandidateSet(cat *graph.Catalog) candidateSet {
 	return s
 }
 
-// satisfiers returns the candidates of cat, outside the requirer's package,
-// that meet req.
+// satisfiers returns the candidates of cat that meet req and can be
+// installed beside the requirer: the requirer itself (a bundle may meet its
+// own requirement, DESIGN §2.2) and the bundles of other packages.
 func satisfiers(cat *graph.Catalog, cands candidateSet, requirer *graph.Bundle, req requirement) []*graph.Bundle {
 	var out []*graph.Bundle
 	for _, b := range req.candidates(cat) {
-		if b.Package != requirer.Package && cands[b] {
+		if (b == requirer || b.Package != requirer.Package) && cands[b] {
 			out = append(out, b)
 		}
 	}

@@ -28,8 +28,11 @@
 // installed CSVs first, then by catalog entries: the dependent's catalog,
 // then higher priority, the resolution namespace before the global one,
 // catalog name; within a catalog the default channel, package name,
-// channel name and position in the chain. A bundle's own package never
-// meets its own requirement.
+// channel name and position in the chain. As in OLM, the requiring bundle
+// (or installed CSV) itself is among the candidates: a bundle that provides
+// an API it requires meets its own requirement. Other bundles of its
+// package are candidates too but can never be chosen beside it (one bundle
+// per package).
 //
 // # Conflicts and explanations
 //
@@ -65,10 +68,6 @@
 //     bundle, two bundles of one package); a differential test against OLM
 //     found this in about 1 of 2,000 random requests. Sextant's search
 //     always returns the most preferred solution as defined above.
-//   - A bundle's own package never meets its own requirement (OLM lets a
-//     bundle that provides an API it requires satisfy itself). An installed
-//     CSV without a subscription that requires only its own API therefore
-//     makes its namespace unresolvable, and the explanation says so.
 //   - A subscription naming no catalog considers every visible catalog in
 //     the preference order above. OLM's Subscription API requires both
 //     source and sourceNamespace, so a real cluster never has such a

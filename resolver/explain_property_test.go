@@ -194,7 +194,6 @@ func (o *oracle) rules(t *testing.T, facts []resolver.Fact) []rule {
 			out = append(out, rule{[]int{x, y}, func(a []int8) bool { return a[x] == 1 && a[y] == 1 }})
 		case resolver.FactRequirement:
 			x := subjectOf(f)
-			own := o.vars[x].pkg
 			var match func(ovar) bool
 			switch f.Property {
 			case graph.TypeGVKRequired:
@@ -219,7 +218,7 @@ func (o *oracle) rules(t *testing.T, facts []resolver.Fact) []rule {
 			default:
 				t.Fatalf("oracle: unknown requirement %s", f.Property)
 			}
-			out = append(out, atLeastOne(x, o.find(func(v ovar) bool { return v.pkg != own && match(v) })))
+			out = append(out, atLeastOne(x, o.find(match)))
 		case resolver.FactOnePerPackage:
 			out = append(out, atMostOne(o.find(func(v ovar) bool { return v.pkg == f.Package })))
 		case resolver.FactOnePerAPI:

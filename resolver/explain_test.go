@@ -129,9 +129,9 @@ func explainCases() []explainCase {
 		},
 		{
 			name:   "constraint_not",
-			reason: "an olm.constraint not: the only other package is the one it excludes; its failureMessage is shown",
-			cats: []cat{{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"failureMessage":"app cannot run with legacy","not":{"constraints":[{"package":{"packageName":"legacy","versionRange":">=0.0.0"}}]}}`)),
-				single("legacy", "1.0.0")}}},
+			reason: "an olm.constraint all of package legacy and not the Gadget API: the only legacy bundle provides Gadget; its failureMessage is shown",
+			cats: []cat{{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"failureMessage":"app needs a legacy without gadgets","all":{"constraints":[{"package":{"packageName":"legacy","versionRange":">=0.0.0"}},{"not":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Gadget"}}]}}]}}`)),
+				single("legacy", "1.0.0", provides(graph.GVK{Group: "example.com", Version: "v1", Kind: "Gadget"}))}}},
 			state: subs(sub("app", "app", "stable")),
 		},
 		{

@@ -281,14 +281,9 @@ func (res *resolution) candidateList(vs []variable) []Candidate {
 // nearMisses says, for a requirement q of subject that no candidate
 // satisfies, what comes close in the visible catalogs: the versions of a
 // required package, and bundles that would satisfy q but are not candidates
-// (skipped in every channel, or of the subject's own package). The notes
-// are sorted.
+// (skipped in every channel). The notes are sorted.
 func (res *resolution) nearMisses(q *requirement, subject variable) []string {
-	owner := res.pkgOf(subject)
 	var notes []string
-	if q.kind == reqPackage && q.pkg.Package == owner {
-		return []string{fmt.Sprintf("package %s is the requiring bundle's own, and a bundle's own package never meets its own requirement", owner)}
-	}
 	if q.kind == reqPackage {
 		for _, ci := range res.visible {
 			pi := ci.pkgs[q.pkg.Package]
@@ -310,12 +305,6 @@ func (res *resolution) nearMisses(q *requirement, subject variable) []string {
 	for _, ci := range res.visible {
 		for _, b := range res.generate(ci, q) {
 			if !matchBundle(q, b) {
-				continue
-			}
-			if b.Package == owner {
-				if q.kind != reqPackage {
-					notes = append(notes, fmt.Sprintf("%s (catalog %s) would satisfy it, but a bundle's own package never meets its own requirement", b.Name, ci.key))
-				}
 				continue
 			}
 			pi := ci.pkgs[b.Package]

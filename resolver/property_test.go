@@ -149,12 +149,12 @@ func checkPlan(t *testing.T, seed int, gc *graph.Catalog, state *cluster.State, 
 	}
 	for _, o := range ops {
 		for _, g := range o.b.RequiresGVK {
-			if !slices.ContainsFunc(ops, func(x op) bool { return x.pkg != o.pkg && slices.Contains(x.b.Provides, g) }) {
+			if !slices.ContainsFunc(ops, func(x op) bool { return slices.Contains(x.b.Provides, g) }) {
 				t.Errorf("seed %d: %s requires %s, unmet\n%s", seed, o.name, g, plan)
 			}
 		}
 		for _, q := range o.b.RequiresPackage {
-			if !slices.ContainsFunc(ops, func(x op) bool { return x.pkg != o.pkg && x.pkg == q.Package && q.Range.Contains(x.b.Version) }) {
+			if !slices.ContainsFunc(ops, func(x op) bool { return x.pkg == q.Package && q.Range.Contains(x.b.Version) }) {
 				t.Errorf("seed %d: %s requires %s %s, unmet\n%s", seed, o.name, q.Package, q.Range, plan)
 			}
 		}
@@ -253,20 +253,20 @@ func satisfiable(gc *graph.Catalog, state *cluster.State) bool {
 				}
 			}
 		}
-		for i, o := range pick {
+		for _, o := range pick {
 			if o.b == nil {
 				continue
 			}
 			for _, g := range o.b.RequiresGVK {
 				if !slices.ContainsFunc(pick, func(x option) bool {
-					return x.b != nil && x.b.Package != pkgs[i].Name && slices.Contains(x.b.Provides, g)
+					return x.b != nil && slices.Contains(x.b.Provides, g)
 				}) {
 					return false
 				}
 			}
 			for _, q := range o.b.RequiresPackage {
 				if !slices.ContainsFunc(pick, func(x option) bool {
-					return x.b != nil && x.b.Package != pkgs[i].Name && x.b.Package == q.Package && q.Range.Contains(x.b.Version)
+					return x.b != nil && x.b.Package == q.Package && q.Range.Contains(x.b.Version)
 				}) {
 					return false
 				}

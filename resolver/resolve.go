@@ -143,18 +143,15 @@ type dependency struct {
 	cands   []variable
 }
 
-// reqKey caches the candidates of a requirement: per requirement, the
-// dependent's catalog (preferred) and package (excluded) — or, for an
-// installed CSV of unknown package, the CSV itself (excluded).
+// reqKey caches the candidates of a requirement: per requirement and the
+// dependent's catalog (preferred first).
 type reqKey struct {
-	kind  reqKind
-	gvk   graph.GVK
-	name  string // package or label
-	text  string // range text
-	c     *graph.Constraint
-	cat   *catalogIndex
-	owner string
-	csv   string
+	kind reqKind
+	gvk  graph.GVK
+	name string // package or label
+	text string // range text
+	c    *graph.Constraint
+	cat  *catalogIndex
 }
 
 // resolution is the state of one Resolve call.
@@ -505,7 +502,6 @@ func (res *resolution) variables() iter.Seq[variable] {
 // prohibition).
 func (res *resolution) expand(v variable) error {
 	var reqs []requirement
-	var owner string
 	var cat *catalogIndex
 	switch v.kind {
 	case varInstalled:
@@ -514,7 +510,7 @@ func (res *resolution) expand(v variable) error {
 			res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
 			return nil
 		}
-		reqs, owner = n.reqs, n.pkg
+		reqs = n.reqs
 	case varBundle:
 		if v.b.Deprecated {
 			res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
@@ -525,11 +521,11 @@ func (res *resolution) expand(v variable) error {
 		} else {
 			reqs = bundleRequirements(v.b)
 		}
-		owner, cat = v.b.Package, v.ch.pkg.cat
+		cat = v.ch.pkg.cat
 	}
 	for i := range reqs {
 		q := &reqs[i]
-		cands, err := res.candidates(q, cat, owner, v)
+		cands, err := res.candidates(q, cat, v)
 		if err != nil {
 			return err
 		}
@@ -772,13 +768,16 @@ func (res *resolution) traceCandidates(s *subNode) {
 	}
 }
 
-// candidates returns the variables that satisfy q for a dependent of
-// package owner in catalog cat (nil for an installed CSV), most preferred
-// first: installed CSVs, then catalog entries by catalog (the dependent's
-// first, then base preference), default channel first, package, channel
-// name and position in the channel.
-func (res *resolution) candidates(q *requirement, cat *catalogIndex, owner string, self variable) ([]variable, error) {
-	key := reqKey{kind: q.kind, cat: cat, owner: owner}
+// candidates returns the variables that satisfy q for a dependent self in
+// catalog cat (nil for an installed CSV), most preferred first: installed
+// CSVs, then catalog entries by catalog (the dependent's first, then base
+// preference), default channel first, package, channel name and position in
+// the channel. As in OLM, every matching entry is a candidate — self and the
+// other entries of its package included: the latter can never be chosen
+// beside self (one bundle per package), so a package meets its own
+// requirement only through the very bundle (or installed CSV) that has it.
+func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variable) ([]variable, error) {
+	key := reqKey{kind: q.kind, cat: cat}
 	switch q.kind {
 	case reqGVK:
 		key.gvk = q.gvk
@@ -788,10 +787,6 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, owner strin
 		key.name = q.label
 	case reqConstraint:
 		key.c = q.c
-	}
-	if owner == "" && self.kind == varInstalled {
-		// An installed CSV of unknown package: only itself is excluded.
-		key.csv = res.installed[self.idx].csv.Name
 	}
 	if c, ok := res.cache[key]; ok {
 		return c, nil
@@ -803,12 +798,6 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, owner strin
 	}
 	var out []variable
 	for _, n := range res.instOrder {
-		if owner != "" && n.pkg == owner {
-			continue
-		}
-		if self.kind == varInstalled && self.idx == n.idx {
-			continue
-		}
 		if matchInstalled(q, n) {
 			out = append(out, variable{kind: varInstalled, idx: n.idx})
 		}
@@ -824,7 +813,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, owner strin
 			rank = -1
 		}
 		for _, b := range res.generate(ci, q) {
-			if b.Package == owner || !matchBundle(q, b) {
+			if !matchBundle(q, b) {
 				continue
 			}
 			pi := ci.pkgs[b.Package]

@@ -223,15 +223,15 @@ func TestResolve(t *testing.T) {
 			wantFacts: []resolver.FactKind{resolver.FactSubscription, resolver.FactSubscriptionCandidates, resolver.FactRequirement},
 		},
 		{
-			name:   "a bundle's own package never satisfies its requirement",
-			reason: "app.v2 requires Widget, which only app itself provides",
+			name:   "a bundle meets its own requirement",
+			reason: "app.v2 requires Widget, which it provides itself (as in OLM); app.v1 provides it too but cannot be chosen beside app.v2",
 			cats: []cat{{pkgs: []pkg{{
 				name: "app", def: "stable",
 				channels: []ch{{"stable", []graph.Entry{e("app.v2", "app.v1"), e("app.v1", "")}}},
 				bundles:  []bdl{{"app.v1", "1.0.0", []graph.Property{provides(widget)}}, {"app.v2", "2.0.0", []graph.Property{provides(widget), requires(widget)}}},
 			}}}},
 			state: cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}},
-			want:  "install app.v1 [community stable] subscription app",
+			want:  "install app.v2 [community stable] subscription app",
 		},
 		{
 			name: "one bundle per package",
