@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/blang/semver/v4"
 )
 
 // Builder assembles a catalog in code, or from a decoder. The zero value is
@@ -113,7 +111,8 @@ func (b *Builder) addBundle(pos Position, name, pkg, image string, props []Prope
 	b.slab = append(b.slab, Bundle{Name: name, Package: pkg, Image: image, Pos: pos})
 	bd := &b.slab[len(b.slab)-1]
 	b.bundles = append(b.bundles, bd)
-	return applyProperties(bd, props)
+	applyProperties(bd, props)
+	return bd.propErr
 }
 
 // addDeprecations adds an olm.deprecations blob found at pos.
@@ -393,24 +392,11 @@ func dedupe[T any](s []T, key func(T) string, dup func(first, dup T)) []T {
 func (p *Package) index() {
 	p.byVersion = make([]*Bundle, 0, len(p.Bundles))
 	for _, bd := range p.Bundles {
-		if bd.VersionText != "" && versionParsed(bd) {
+		if bd.versionOK {
 			p.byVersion = append(p.byVersion, bd)
 		}
 	}
 	slices.SortStableFunc(p.byVersion, func(x, y *Bundle) int {
 		return cmp.Or(x.Version.Compare(y.Version), strings.Compare(x.Name, y.Name))
 	})
-}
-
-// versionParsed reports whether the bundle's version text parsed.
-func versionParsed(bd *Bundle) bool {
-	if bd.VersionText == "" {
-		return false
-	}
-	// The zero version is only a parse result for "0.0.0"-like text.
-	if bd.Version.Major != 0 || bd.Version.Minor != 0 || bd.Version.Patch != 0 || len(bd.Version.Pre) > 0 || len(bd.Version.Build) > 0 {
-		return true
-	}
-	_, err := semver.ParseTolerant(bd.VersionText)
-	return err == nil
 }

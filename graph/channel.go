@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"iter"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -145,7 +147,7 @@ func (c *Channel) build(p *Package, a *arena) {
 		g.ids[e.Name] = int32(i)
 		bi := p.bundleIndex(e.Name)
 		g.bundle[i] = int32(bi)
-		if bi >= 0 && versionParsed(p.Bundles[bi]) {
+		if bi >= 0 && p.Bundles[bi].versionOK {
 			g.vers[i] = &p.Bundles[bi].Version
 		}
 	}
@@ -597,4 +599,102 @@ func (c *Channel) ShortestPath(from, to string) (path []string, ok bool) {
 	}
 	slices.Reverse(path)
 	return path, true
+}
+
+// EdgeKind is how a channel declares an upgrade edge.
+type EdgeKind uint8
+
+// The kinds of upgrade edge, in the order Edges lists them for one entry.
+const (
+	EdgeReplaces  EdgeKind = iota + 1 // the entry's replaces
+	EdgeSkips                         // a name in the entry's skips
+	EdgeSkipRange                     // an entry whose version the entry's skipRange contains
+)
+
+// String returns "replaces", "skips" or "skipRange".
+func (k EdgeKind) String() string {
+	switch k {
+	case EdgeReplaces:
+		return "replaces"
+	case EdgeSkips:
+		return "skips"
+	case EdgeSkipRange:
+		return "skipRange"
+	}
+	return "edge(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Edge is one upgrade edge of a channel: a cluster at From may upgrade to
+// To, the entry that declares the edge.
+type Edge struct {
+	// From is the bundle upgraded from. For replaces and skips it is the
+	// name as written, which need not be an entry of the channel (a
+	// dangling edge) nor a bundle of the package; for skipRange it is an
+	// entry whose bundle has a valid version in the range.
+	From string
+	// To is the entry that declares the edge.
+	To   string
+	Kind EdgeKind
+	// Range is To's skipRange for EdgeSkipRange; the zero Range otherwise.
+	Range Range
+}
+
+// Edges returns every upgrade edge of the channel, by target in Order,
+// then kind (replaces, skips, skipRange), then source (entries in Order,
+// then names that are not entries, sorted). Each (From, To, Kind) appears
+// once: an empty skip, a duplicate entry, a skipRange that does not parse
+// and a skipRange containing its own entry's version make no edge. A
+// skipRange edge needs the source entry's bundle to have a valid version;
+// an entry may replace or skip itself (Validate reports the cycle). This is
+// the one derivation of the channel's edges that checks, diagrams and
+// impact reports read. Listing every skipRange edge costs the number of
+// entries with a skipRange times the entries of the channel.
+func (c *Channel) Edges() iter.Seq[Edge] {
+	return func(yield func(Edge) bool) {
+		g := &c.g
+		var skips []string
+		for _, name := range g.order {
+			j := g.ids[name]
+			e := &c.Entries[j]
+			if e.Replaces != "" && !yield(Edge{From: e.Replaces, To: name, Kind: EdgeReplaces}) {
+				return
+			}
+			skips = append(skips[:0], e.Skips...)
+			slices.SortFunc(skips, c.compareNodes)
+			for k, s := range skips {
+				if s == "" || k > 0 && skips[k-1] == s {
+					continue
+				}
+				if !yield(Edge{From: s, To: name, Kind: EdgeSkips}) {
+					return
+				}
+			}
+			if !e.SkipRange.Valid() {
+				continue
+			}
+			for _, other := range g.order {
+				k := g.ids[other]
+				if v := g.vers[k]; other != name && v != nil && e.SkipRange.Contains(*v) {
+					if !yield(Edge{From: other, To: name, Kind: EdgeSkipRange, Range: e.SkipRange}) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// compareNodes orders names as Edges lists sources: entries by position in
+// Order, then names that are not entries, by name.
+func (c *Channel) compareNodes(a, b string) int {
+	pa, pb := c.Position(a), c.Position(b)
+	switch {
+	case pa >= 0 && pb >= 0:
+		return pa - pb
+	case pa >= 0:
+		return -1
+	case pb >= 0:
+		return 1
+	}
+	return strings.Compare(a, b)
 }

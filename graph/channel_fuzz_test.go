@@ -1,9 +1,11 @@
 package graph
 
 import (
+	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/blang/semver/v4"
@@ -194,6 +196,7 @@ func checkChannelGraph(t *testing.T, ch *Channel) {
 			}
 		}
 	}
+	checkEdges(t, ch, live, version)
 	// Validate terminates and is sorted.
 	cat := &Catalog{packages: []*Package{{Name: "p", Channels: []*Channel{ch}}}}
 	if fs := cat.Validate(); !slices.IsSortedFunc(fs, compareFindings) {
@@ -228,6 +231,84 @@ func TestChannelGraphRandom(t *testing.T) {
 		if t.Failed() {
 			t.Logf("input %v", data)
 			return
+		}
+	}
+}
+
+// checkEdges compares Edges with the channel's declarations and with
+// EntrySuccessors: every edge is declared by its target as its kind says,
+// every declaration makes its edge once, the order is by target, kind and
+// source, and the targets of an entry's edges are its successors.
+func checkEdges(t *testing.T, ch *Channel, live []Entry, version func(string) *semver.Version) {
+	t.Helper()
+	edges := slices.Collect(ch.Edges())
+	rank := func(name string) (int, string) {
+		if p := ch.Position(name); p >= 0 {
+			return p, ""
+		}
+		return len(live), name
+	}
+	want := 0
+	for _, y := range live {
+		if y.Replaces != "" {
+			want++
+		}
+		skips := map[string]bool{}
+		for _, s := range y.Skips {
+			if s != "" && !skips[s] {
+				skips[s] = true
+				want++
+			}
+		}
+		for _, x := range live {
+			if v := version(x.Name); x.Name != y.Name && v != nil && y.SkipRange.Contains(*v) {
+				want++
+			}
+		}
+	}
+	if len(edges) != want {
+		t.Fatalf("Edges() = %d edges %v, the declarations make %d", len(edges), edges, want)
+	}
+	for i, ed := range edges {
+		to, ok := ch.Entry(ed.To)
+		if !ok {
+			t.Fatalf("edge %v: target is not an entry", ed)
+		}
+		switch ed.Kind {
+		case EdgeReplaces:
+			ok = to.Replaces == ed.From
+		case EdgeSkips:
+			ok = slices.Contains(to.Skips, ed.From)
+		case EdgeSkipRange:
+			v := version(ed.From)
+			ok = v != nil && ed.From != ed.To && to.SkipRange.Contains(*v) && ed.Range.String() == to.SkipRange.String()
+		default:
+			ok = false
+		}
+		if !ok {
+			t.Fatalf("edge %v is not declared by %+v", ed, to)
+		}
+		if i > 0 {
+			p := edges[i-1]
+			pt, _ := rank(p.To)
+			et, _ := rank(ed.To)
+			pf, pn := rank(p.From)
+			ef, en := rank(ed.From)
+			c := cmp.Or(pt-et, int(p.Kind)-int(ed.Kind), pf-ef, strings.Compare(pn, en))
+			if c >= 0 {
+				t.Fatalf("edges %v and %v out of order or repeated", p, ed)
+			}
+		}
+	}
+	for _, x := range live {
+		var succ []string
+		for _, ed := range edges {
+			if ed.From == x.Name && ed.To != x.Name && !slices.Contains(succ, ed.To) {
+				succ = append(succ, ed.To)
+			}
+		}
+		if got := ch.EntrySuccessors(x.Name); !slices.Equal(got, succ) {
+			t.Fatalf("EntrySuccessors(%s) = %q, edges from it lead to %q", x.Name, got, succ)
 		}
 	}
 }

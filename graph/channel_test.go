@@ -476,3 +476,53 @@ func TestUnbuiltChannel(t *testing.T) {
 		t.Error("an unbuilt channel does not find its entries")
 	}
 }
+
+func TestEdges(t *testing.T) {
+	entries := []Entry{
+		e("a1", "", nil, ""),
+		e("b", "a1", []string{"gone", "a1", "", "a1"}, ""),
+		e("c", "", nil, ">=1.0.0 <2.5.0"),
+		e("d", "b", []string{"c"}, ""),
+		e("bad", "", nil, ">=0.0.0"),
+	}
+	vers := map[string]string{"a1": "1.0.0", "b": "2.0.0", "c": "2.4.0", "d": "3.0.0", "bad": "not-a-version"}
+	ch := testChannel(t, entries, vers)
+	var got []string
+	for ed := range ch.Edges() {
+		s := fmt.Sprintf("%s -%s-> %s", ed.From, ed.Kind, ed.To)
+		if ed.Kind == EdgeSkipRange {
+			s += " " + ed.Range.String()
+		}
+		got = append(got, s)
+	}
+	// Two heads (d and bad), so Order is by version: d, c, b, a1, then
+	// bad, which has no valid version — no skipRange contains it, and its
+	// own skipRange contains every valid version.
+	if order := ch.Order(); !slices.Equal(order, []string{"d", "c", "b", "a1", "bad"}) {
+		t.Fatalf("Order() = %q", order)
+	}
+	want := []string{
+		"b -replaces-> d",
+		"c -skips-> d",
+		"b -skipRange-> c >=1.0.0 <2.5.0",
+		"a1 -skipRange-> c >=1.0.0 <2.5.0",
+		"a1 -replaces-> b",
+		"a1 -skips-> b", // listed twice, one edge; the empty skip makes none
+		"gone -skips-> b",
+		"d -skipRange-> bad >=0.0.0",
+		"c -skipRange-> bad >=0.0.0",
+		"b -skipRange-> bad >=0.0.0",
+		"a1 -skipRange-> bad >=0.0.0",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Edges() =\n%q\nwant\n%q", got, want)
+	}
+	for ed := range ch.Edges() {
+		if ed.Kind == EdgeSkipRange {
+			break // stopping early is allowed
+		}
+	}
+	if n := len(slices.Collect(new(Channel).Edges())); n != 0 {
+		t.Errorf("an unbuilt channel has %d edges", n)
+	}
+}

@@ -163,6 +163,18 @@ type Bundle struct {
 	Constraints     []Constraint         // olm.constraint
 	Deprecated      bool                 // olm.deprecated
 
+	// DeclaredPackage is the packageName of the bundle's first olm.package
+	// property, "" when it has none or its value is malformed. In a sound
+	// catalog it equals Package; Validate reports a mismatch.
+	DeclaredPackage string
+	// CSVMetadata is the first olm.csv.metadata property; nil when the
+	// bundle has none.
+	CSVMetadata *CSVMetadata
+	// MaxOpenShiftVersion is the olm.maxOpenShiftVersion property; nil
+	// when the bundle has none. Its Err says what is wrong with an invalid
+	// one (which OLM treats as blocking cluster upgrades).
+	MaxOpenShiftVersion *MaxOpenShiftVersion
+
 	// Properties holds every property in source order, of every type.
 	Properties []Property
 	// Channels names the channels of the package that list this bundle,
@@ -170,10 +182,27 @@ type Bundle struct {
 	Channels []string
 	// Pos is where the bundle's blob starts.
 	Pos Position
+
+	versionOK  bool  // VersionText parsed
+	declaredOK bool  // the first olm.package property's packageName was read
+	propErr    error // the malformed properties of known types, joined
 }
 
 // Ref returns the bundle's identity within its catalog.
 func (b *Bundle) Ref() BundleRef { return BundleRef{Package: b.Package, Name: b.Name} }
+
+// ValidVersion returns the bundle's version and whether it has one: ok is
+// false when the bundle has no olm.package version or its text does not
+// parse even tolerantly. Every package that compares versions asks this,
+// so that a bundle without a valid version is never in a version range, a
+// skipRange or a version order anywhere.
+func (b *Bundle) ValidVersion() (v semver.Version, ok bool) { return b.Version, b.versionOK }
+
+// PropertyError returns what is wrong with the bundle's properties of known
+// types — one error per malformed property ("property 2 (olm.gvk): ..."),
+// joined — or nil. The typed fields hold what could be read; Validate
+// reports the error as an invalid-property finding.
+func (b *Bundle) PropertyError() error { return b.propErr }
 
 // Entry is one entry of a channel: a bundle name and the upgrade edges that
 // lead to it.

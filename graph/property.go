@@ -22,6 +22,8 @@ const (
 	TypeLabelRequired   = "olm.label.required"
 	TypeConstraint      = "olm.constraint"
 	TypeDeprecated      = "olm.deprecated"
+	TypeCSVMetadata     = "olm.csv.metadata"
+	TypeMaxOpenShift    = "olm.maxOpenShiftVersion"
 )
 
 // ParseProperties derives the typed view of a list of properties found
@@ -41,19 +43,23 @@ const (
 // concurrent use.
 func ParseProperties(props []Property) (*Bundle, error) {
 	b := new(Bundle)
-	err := applyProperties(b, props)
-	return b, err
+	applyProperties(b, props)
+	return b, b.propErr
 }
 
 // applyProperties sets b.Properties to props and derives the bundle's typed
-// fields from them. The first olm.package property gives the version; later
-// ones are kept in Properties only (validation reports them). An error names
-// the property type and what is wrong; the caller adds the bundle.
-func applyProperties(b *Bundle, props []Property) error {
+// fields from them. The first olm.package property gives the version and
+// the declared package, the first olm.csv.metadata the metadata; later ones
+// are kept in Properties only (validation reports them). The malformed
+// properties are recorded in b.propErr, each error naming the property's
+// index and type; the caller adds the bundle.
+func applyProperties(b *Bundle, props []Property) {
 	b.Properties = props
-	b.Version, b.VersionText = semver.Version{}, ""
+	b.Version, b.VersionText, b.versionOK = semver.Version{}, "", false
+	b.DeclaredPackage, b.declaredOK = "", false
 	b.Provides, b.RequiresGVK, b.RequiresPackage = nil, nil, nil
 	b.Labels, b.RequiresLabel, b.Constraints = nil, nil, nil
+	b.CSVMetadata, b.MaxOpenShiftVersion = nil, nil
 	b.Deprecated = false
 
 	// Size the typed lists once.
@@ -91,16 +97,35 @@ func applyProperties(b *Bundle, props []Property) error {
 				continue
 			}
 			havePackage = true
-			var v string
+			var name, v string
 			if f, ok := fastFields(p.Value, "packageName", "version", ""); ok {
-				v = string(f[1])
+				name, v = in.intern(f[0]), string(f[1])
+				b.declaredOK = true
 			} else {
-				v, err = parsePackageValue(p.Value)
+				var nameOK bool
+				name, nameOK, v, err = parsePackageValue(p.Value)
+				b.declaredOK = nameOK
 			}
+			b.DeclaredPackage = name
 			if err == nil {
 				b.VersionText = v
-				b.Version, _ = parseVersion(v)
+				var verr error
+				b.Version, verr = parseVersion(v)
+				b.versionOK = verr == nil
 			}
+		case TypeCSVMetadata:
+			if b.CSVMetadata != nil {
+				continue
+			}
+			b.CSVMetadata, err = parseCSVMetadata(p.Value, in)
+		case TypeMaxOpenShift:
+			m := parseMaxOpenShiftVersion(p.Value)
+			if b.MaxOpenShiftVersion != nil {
+				b.MaxOpenShiftVersion.Version = semver.Version{}
+				b.MaxOpenShiftVersion.Err = fmt.Errorf("defining more than one %q property is not allowed", TypeMaxOpenShift)
+				continue
+			}
+			b.MaxOpenShiftVersion = m
 		case TypeGVK, TypeGVKRequired:
 			var g GVK
 			if f, ok := fastFields(p.Value, "group", "version", "kind"); ok {
@@ -156,7 +181,7 @@ func applyProperties(b *Bundle, props []Property) error {
 			errs = append(errs, fmt.Errorf("property %d (%s): %w", i, p.Type, err))
 		}
 	}
-	return errors.Join(errs...)
+	b.propErr = errors.Join(errs...)
 }
 
 // fastFields reads a property value of the common shape: an object whose
@@ -209,6 +234,11 @@ type interner struct {
 	mu sync.Mutex
 	stringTable
 	ranges map[string]rangeResult
+	// modes and words share the install mode and keyword lists of
+	// olm.csv.metadata values, by their raw JSON text: versions of one
+	// operator repeat them.
+	modes map[string][]InstallMode
+	words map[string][]string
 }
 
 type rangeResult struct {
@@ -228,6 +258,12 @@ func lockInterner() *interner {
 	}
 	if in.ranges == nil || len(in.ranges) > maxInterned {
 		in.ranges = make(map[string]rangeResult)
+	}
+	if in.modes == nil || len(in.modes) > maxInterned {
+		in.modes = make(map[string][]InstallMode)
+	}
+	if in.words == nil || len(in.words) > maxInterned {
+		in.words = make(map[string][]string)
 	}
 	return in
 }
@@ -293,15 +329,18 @@ func stringField(m map[string]json.RawMessage, name string) (string, error) {
 	return *s, nil
 }
 
-func parsePackageValue(v []byte) (version string, err error) {
+// parsePackageValue reads an olm.package value; nameOK reports that the
+// packageName could be read even when the version could not.
+func parsePackageValue(v []byte) (name string, nameOK bool, version string, err error) {
 	m, err := objectFields(v)
 	if err != nil {
-		return "", err
+		return "", false, "", err
 	}
-	if _, err := stringField(m, "packageName"); err != nil {
-		return "", err
+	if name, err = stringField(m, "packageName"); err != nil {
+		return "", false, "", err
 	}
-	return stringField(m, "version")
+	version, err = stringField(m, "version")
+	return name, true, version, err
 }
 
 func gvkFromFields(m map[string]json.RawMessage) (GVK, error) {

@@ -198,8 +198,8 @@ func TestPropertyConstructors(t *testing.T) {
 		}
 	}
 	var b Bundle
-	if err := applyProperties(&b, props); err != nil {
-		t.Fatal(err)
+	if applyProperties(&b, props); b.propErr != nil {
+		t.Fatal(b.propErr)
 	}
 	if b.VersionText != "0.9.4" || len(b.Provides) != 1 || len(b.RequiresGVK) != 1 || len(b.RequiresPackage) != 1 ||
 		b.Labels[0] != "a\"b" || b.RequiresLabel[0] != "c" || !b.Deprecated {
@@ -227,8 +227,8 @@ func FuzzPropertyFastPath(f *testing.F) {
 			}
 		}
 		if f, ok := fastFields(v, "packageName", "version", ""); ok {
-			ver, err := parsePackageValue(v)
-			if err != nil || ver != string(f[1]) {
+			name, nameOK, ver, err := parsePackageValue(v)
+			if err != nil || !nameOK || name != string(f[0]) || ver != string(f[1]) {
 				t.Fatalf("package %s: fast %q, slow %q %v", v, f, ver, err)
 			}
 		}

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -432,24 +431,6 @@ func (c *Channel) cycleWalk(comp []int, succ func(int, func(int))) []string {
 	return append(walk, c.Entries[start].Name)
 }
 
-// packageValue is the part of an olm.package property value validation reads.
-type packageValue struct {
-	PackageName string `json:"packageName"`
-}
-
-// packageNameOf returns the packageName of an olm.package property value;
-// ok is false when the value is malformed (Validate reports that apart).
-func packageNameOf(v []byte) (name string, ok bool) {
-	if f, ok := fastFields(v, "packageName", "", ""); ok {
-		return string(f[0]), true
-	}
-	var pv packageValue
-	if err := json.Unmarshal(v, &pv); err != nil {
-		return "", false
-	}
-	return pv.PackageName, true
-}
-
 // channelWhere and bundleWhat name a channel or bundle in messages; they
 // are formatted only when a finding is made.
 type channelWhere struct{ c *Channel }
@@ -481,22 +462,17 @@ func validateBundle(b *Bundle, fs []Finding) []Finding {
 	if b.Image == "" && !slices.ContainsFunc(b.Properties, func(p Property) bool { return p.Type == "olm.bundle.object" }) {
 		add(SeverityError, CodeMissingImage, "%s has no image and no olm.bundle.object property", what)
 	}
-	var tmp Bundle
-	if err := applyProperties(&tmp, b.Properties); err != nil {
+	if err := b.propErr; err != nil {
 		add(SeverityError, CodeInvalidProperty, "%s: %v", what, err)
 	}
 	npkg := 0
 	for _, pr := range b.Properties {
-		if pr.Type != TypePackage {
-			continue
+		if pr.Type == TypePackage {
+			npkg++
 		}
-		npkg++
-		if npkg > 1 {
-			continue
-		}
-		if name, ok := packageNameOf(pr.Value); ok && name != b.Package {
-			add(SeverityError, CodePackageMismatch, "%s has an olm.package property for package %q", what, name)
-		}
+	}
+	if b.declaredOK && b.DeclaredPackage != b.Package {
+		add(SeverityError, CodePackageMismatch, "%s has an olm.package property for package %q", what, b.DeclaredPackage)
 	}
 	switch {
 	case npkg == 0:
@@ -506,7 +482,7 @@ func validateBundle(b *Bundle, fs []Finding) []Finding {
 		add(SeverityError, CodeMultiplePackageProps, "%s has %d olm.package properties; exactly one is allowed", what, npkg)
 	}
 	if _, err := semver.Parse(b.VersionText); err != nil {
-		if versionParsed(b) {
+		if b.versionOK {
 			add(SeverityWarning, CodeNonStrictVersion, "%s has version %q, which is semver only when read tolerantly (as %s); opm rejects it", what, b.VersionText, b.Version)
 		} else {
 			add(SeverityError, CodeInvalidVersion, "%s has version %q, which is not semver: %v", what, b.VersionText, err)

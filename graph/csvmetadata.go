@@ -1,0 +1,501 @@
+package graph
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/blang/semver/v4"
+	"github.com/sextantdev/sextant/graph/internal/jsonscan"
+)
+
+// InstallModeType names an OperatorGroup shape an operator can run under.
+type InstallModeType string
+
+// The install mode types OLM knows.
+const (
+	InstallModeOwnNamespace    InstallModeType = "OwnNamespace"
+	InstallModeSingleNamespace InstallModeType = "SingleNamespace"
+	InstallModeMultiNamespace  InstallModeType = "MultiNamespace"
+	InstallModeAllNamespaces   InstallModeType = "AllNamespaces"
+)
+
+// InstallMode is one element of a CSV's installModes: a type and whether the
+// operator supports it. Type is kept as written, known to OLM or not.
+type InstallMode struct {
+	Type      InstallModeType `json:"type"`
+	Supported bool            `json:"supported"`
+}
+
+// AppLink is a name and a URL, as a CSV's provider states them.
+type AppLink struct {
+	Name string `json:"name,omitempty"`
+	URL  string `json:"url,omitempty"`
+}
+
+// CSVMetadata is the typed view of an olm.csv.metadata property: the parts
+// of the bundle's ClusterServiceVersion that opm copies into the catalog
+// and that matter after resolution (install modes, minKubeVersion, native
+// APIs) or to people choosing an operator (display name, keywords, provider,
+// maturity, annotations, labels). Descriptions, links, maintainers, icons
+// and the CRD and API service descriptions are not modelled: they stay in
+// the raw property.
+//
+// A CSVMetadata is immutable once its bundle is built and safe for
+// concurrent use. Its slices are shared and must not be modified.
+type CSVMetadata struct {
+	DisplayName string
+	// InstallModes in the order the CSV lists them; nil when it lists none.
+	InstallModes []InstallMode
+	// MinKubeVersion is the minKubeVersion as written; "" when there is
+	// none. MinKube parses it.
+	MinKubeVersion string
+	// NativeAPIs are the Kubernetes APIs the operator needs from the
+	// cluster itself (no bundle provides them).
+	NativeAPIs []GVK
+	Keywords   []string
+	Maturity   string
+	Provider   AppLink
+
+	annotations []byte // the raw annotations object, checked; nil when none
+	labels      []byte // the raw labels object, checked; nil when none
+}
+
+// Supports reports whether the metadata lists install mode t as supported
+// (its first listing of t, when there are several: OLM rejects such a list
+// as InvalidInstallModes, which is for the caller to report).
+func (m *CSVMetadata) Supports(t InstallModeType) bool {
+	for _, im := range m.InstallModes {
+		if im.Type == t {
+			return im.Supported
+		}
+	}
+	return false
+}
+
+// MinKube returns minKubeVersion parsed as OLM parses it (tolerantly:
+// "v1.21" is 1.21.0). ok is false when there is none; err says why a
+// minKubeVersion that is present does not parse.
+func (m *CSVMetadata) MinKube() (v semver.Version, ok bool, err error) {
+	if strings.TrimSpace(m.MinKubeVersion) == "" {
+		return semver.Version{}, false, nil
+	}
+	v, err = semver.ParseTolerant(m.MinKubeVersion)
+	if err != nil {
+		return semver.Version{}, true, fmt.Errorf("minKubeVersion %q is not a semver version: %w", m.MinKubeVersion, err)
+	}
+	return v, true, nil
+}
+
+// Annotations returns the CSV's annotations, decoded afresh on each call
+// (they can be large: alm-examples lives there); the map belongs to the
+// caller. Nil when there are none.
+func (m *CSVMetadata) Annotations() map[string]string { return decodeStringMap(m.annotations) }
+
+// Labels returns the CSV's labels, decoded afresh on each call; the map
+// belongs to the caller. Nil when there are none.
+func (m *CSVMetadata) Labels() map[string]string { return decodeStringMap(m.labels) }
+
+// MaxOpenShiftVersion is an olm.maxOpenShiftVersion property: the last
+// OpenShift minor version the operator supports. OLM blocks cluster upgrades
+// past it while the operator is installed; an invalid value blocks them too.
+type MaxOpenShiftVersion struct {
+	// Text is the value as written, surrounding quotes removed.
+	Text string
+	// Version is Text as major.minor (patch 0), read tolerantly as OLM
+	// reads it; the zero Version when Err is set.
+	Version semver.Version
+	// Err says why Text is not a valid major.minor version, or why the
+	// bundle's olm.maxOpenShiftVersion properties are invalid as a whole
+	// (OLM allows one); nil when valid.
+	Err error
+}
+
+// parseMaxOpenShiftVersion reads an olm.maxOpenShiftVersion value as OLM
+// does: the raw value with its quotes trimmed, tolerant semver, and nothing
+// beyond major.minor.
+func parseMaxOpenShiftVersion(v []byte) *MaxOpenShiftVersion {
+	m := &MaxOpenShiftVersion{Text: strings.Trim(strings.TrimSpace(string(v)), `"`)}
+	if m.Text == "" {
+		m.Err = errors.New(`value cannot be "" (an empty string)`)
+		return m
+	}
+	ver, err := semver.ParseTolerant(m.Text)
+	if err != nil {
+		m.Err = fmt.Errorf("%q is not a semver version: %w", m.Text, err)
+		return m
+	}
+	minor := semver.Version{Major: ver.Major, Minor: ver.Minor}
+	if !ver.EQ(minor) {
+		m.Err = fmt.Errorf("%q must name only a major.minor version", m.Text)
+		return m
+	}
+	m.Version = minor
+	return m
+}
+
+// parseCSVMetadata reads an olm.csv.metadata value. It is tolerant: a field
+// of the wrong type is reported and the other fields are still read; the
+// returned metadata is never nil.
+func parseCSVMetadata(v []byte, in *interner) (*CSVMetadata, error) {
+	m := new(CSVMetadata)
+	s := jsonscan.Scanner{Data: v}
+	switch c := s.Peek(); c {
+	case '{':
+	case 'n': // null: no metadata, as encoding/json reads it
+		if err := s.Skip(); err != nil || !s.AtEnd() {
+			return m, errors.New("value is not valid JSON")
+		}
+		return m, nil
+	default:
+		return m, fmt.Errorf("value is %s, want an object", jsonscan.Kind(c))
+	}
+	var errs []error
+	fieldErr := func(name string, err error) {
+		errs = append(errs, fmt.Errorf("field %q: %w", name, err))
+	}
+	if err := s.BeginObject(); err != nil {
+		return m, err
+	}
+	for first := true; ; first = false {
+		key, esc, more, err := s.NextKey(first)
+		if err != nil {
+			return m, errors.Join(append(errs, err)...)
+		}
+		if !more {
+			break
+		}
+		if esc {
+			key = jsonscan.Unescape(nil, key)
+		}
+		var ferr error
+		switch string(key) {
+		case "displayName":
+			m.DisplayName, ferr = scanString(&s, in)
+		case "minKubeVersion":
+			m.MinKubeVersion, ferr = scanString(&s, in)
+		case "maturity":
+			m.Maturity, ferr = scanString(&s, in)
+		case "installModes":
+			m.InstallModes, ferr = sharedList(&s, in, in.modesMap(), func(i int, list []InstallMode) ([]InstallMode, error) {
+				im, err := scanInstallMode(&s, in)
+				if list == nil {
+					list = make([]InstallMode, 0, 4) // CSVs list all four
+				}
+				list = append(list, im) // what could be read
+				if err != nil {
+					return list, fmt.Errorf("element %d: %w", i, err)
+				}
+				return list, nil
+			})
+		case "nativeAPIs":
+			m.NativeAPIs = nil
+			ferr = scanArray(&s, func(i int) error {
+				g, err := scanGVK(&s, in)
+				m.NativeAPIs = append(m.NativeAPIs, g)
+				if err != nil {
+					return fmt.Errorf("element %d: %w", i, err)
+				}
+				return nil
+			})
+		case "keywords":
+			m.Keywords, ferr = sharedList(&s, in, in.wordsMap(), func(i int, list []string) ([]string, error) {
+				k, err := scanString(&s, in)
+				if err != nil {
+					return list, fmt.Errorf("element %d: %w", i, err)
+				}
+				if list == nil {
+					list = make([]string, 0, 4)
+				}
+				return append(list, k), nil
+			})
+		case "provider":
+			m.Provider = AppLink{}
+			ferr = scanObject(&s, func(key []byte) (err error) {
+				switch string(key) {
+				case "name":
+					m.Provider.Name, err = scanString(&s, in)
+				case "url":
+					m.Provider.URL, err = scanString(&s, in)
+				default:
+					err = s.Skip()
+				}
+				return err
+			})
+		case "annotations", "labels":
+			start := s.Pos
+			annots := string(key) == "annotations"
+			if annots {
+				m.annotations = nil
+			} else {
+				m.labels = nil
+			}
+			ferr = scanObject(&s, func(key []byte) error {
+				if err := skipString(&s); err != nil {
+					return fmt.Errorf("key %q: %w", key, err)
+				}
+				return nil
+			})
+			if ferr == nil && v[start] != 'n' {
+				if annots {
+					m.annotations = v[start:s.Pos]
+				} else {
+					m.labels = v[start:s.Pos]
+				}
+			}
+		default:
+			ferr = s.Skip()
+		}
+		if ferr != nil {
+			var syn *jsonscan.SyntaxError
+			if errors.As(ferr, &syn) {
+				return m, errors.Join(append(errs, ferr)...)
+			}
+			fieldErr(string(key), ferr)
+		}
+	}
+	return m, errors.Join(errs...)
+}
+
+// sharedList reads an array with elem, sharing the result with every
+// earlier array of the same raw text in cache (when in is not nil and the
+// array has no error). null is a nil list.
+func sharedList[T any](s *jsonscan.Scanner, in *interner, cache map[string][]T, elem func(i int, list []T) ([]T, error)) ([]T, error) {
+	start := s.Pos
+	if in != nil && s.Peek() == '[' {
+		probe := *s
+		if raw, err := probe.Value(); err == nil {
+			if list, ok := cache[string(raw)]; ok {
+				*s = probe
+				return list, nil
+			}
+		}
+	}
+	var list []T
+	err := scanArray(s, func(i int) error {
+		var err error
+		list, err = elem(i, list)
+		return err
+	})
+	if err == nil && in != nil && list != nil {
+		cache[string(s.Data[start:s.Pos])] = list
+	}
+	return list, err
+}
+
+func (in *interner) modesMap() map[string][]InstallMode {
+	if in == nil {
+		return nil
+	}
+	return in.modes
+}
+
+func (in *interner) wordsMap() map[string][]string {
+	if in == nil {
+		return nil
+	}
+	return in.words
+}
+
+// scanString reads a string or null (""), interning it when in is not nil.
+// A value of another type is skipped and reported.
+func scanString(s *jsonscan.Scanner, in *interner) (string, error) {
+	switch c := s.Peek(); c {
+	case '"':
+		raw, esc, err := s.String()
+		if err != nil {
+			return "", err
+		}
+		if esc {
+			return string(jsonscan.Unescape(nil, raw)), nil
+		}
+		if in != nil {
+			return in.intern(raw), nil
+		}
+		return string(raw), nil
+	case 'n':
+		return "", s.Skip()
+	default:
+		if err := s.Skip(); err != nil {
+			return "", err
+		}
+		return "", fmt.Errorf("value is %s, want a string", jsonscan.Kind(c))
+	}
+}
+
+// skipString skips a string or null; a value of another type is skipped
+// and reported.
+func skipString(s *jsonscan.Scanner) error {
+	switch c := s.Peek(); c {
+	case '"', 'n':
+		return s.Skip()
+	default:
+		if err := s.Skip(); err != nil {
+			return err
+		}
+		return fmt.Errorf("value is %s, want a string", jsonscan.Kind(c))
+	}
+}
+
+// scanBool reads a boolean or null (false).
+func scanBool(s *jsonscan.Scanner) (bool, error) {
+	c := s.Peek()
+	raw, err := s.Value()
+	if err != nil {
+		return false, err
+	}
+	switch string(raw) {
+	case "true":
+		return true, nil
+	case "false", "null":
+		return false, nil
+	}
+	return false, fmt.Errorf("value is %s, want a boolean", jsonscan.Kind(c))
+}
+
+// scanArray calls elem for each element of an array; null is an empty
+// array. The first element error is returned after the array is skipped.
+func scanArray(s *jsonscan.Scanner, elem func(i int) error) error {
+	switch c := s.Peek(); c {
+	case '[':
+	case 'n':
+		return s.Skip()
+	default:
+		if err := s.Skip(); err != nil {
+			return err
+		}
+		return fmt.Errorf("value is %s, want an array", jsonscan.Kind(c))
+	}
+	if err := s.BeginArray(); err != nil {
+		return err
+	}
+	var first error
+	for i := 0; ; i++ {
+		more, err := s.NextElem(i == 0)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return first
+		}
+		if err := elem(i); err != nil {
+			var syn *jsonscan.SyntaxError
+			if errors.As(err, &syn) {
+				return err
+			}
+			if first == nil {
+				first = err
+			}
+		}
+	}
+}
+
+// scanObject calls field for each member of an object; null is an empty
+// object. The first field error is returned after the object is skipped.
+func scanObject(s *jsonscan.Scanner, field func(key []byte) error) error {
+	switch c := s.Peek(); c {
+	case '{':
+	case 'n':
+		return s.Skip()
+	default:
+		if err := s.Skip(); err != nil {
+			return err
+		}
+		return fmt.Errorf("value is %s, want an object", jsonscan.Kind(c))
+	}
+	if err := s.BeginObject(); err != nil {
+		return err
+	}
+	var first error
+	for i := 0; ; i++ {
+		key, esc, more, err := s.NextKey(i == 0)
+		if err != nil {
+			return err
+		}
+		if !more {
+			return first
+		}
+		if esc {
+			key = jsonscan.Unescape(nil, key)
+		}
+		if err := field(key); err != nil {
+			var syn *jsonscan.SyntaxError
+			if errors.As(err, &syn) {
+				return err
+			}
+			if first == nil {
+				first = err
+			}
+		}
+	}
+}
+
+func scanInstallMode(s *jsonscan.Scanner, in *interner) (InstallMode, error) {
+	var im InstallMode
+	err := scanObject(s, func(key []byte) error {
+		switch string(key) {
+		case "type":
+			t, err := scanString(s, in)
+			im.Type = InstallModeType(t)
+			if err != nil {
+				return fmt.Errorf("field \"type\": %w", err)
+			}
+		case "supported":
+			b, err := scanBool(s)
+			im.Supported = b
+			if err != nil {
+				return fmt.Errorf("field \"supported\": %w", err)
+			}
+		default:
+			return s.Skip()
+		}
+		return nil
+	})
+	return im, err
+}
+
+func scanGVK(s *jsonscan.Scanner, in *interner) (GVK, error) {
+	var g GVK
+	err := scanObject(s, func(key []byte) error {
+		var p *string
+		switch string(key) {
+		case "group":
+			p = &g.Group
+		case "version":
+			p = &g.Version
+		case "kind":
+			p = &g.Kind
+		default:
+			return s.Skip()
+		}
+		v, err := scanString(s, in)
+		*p = v
+		if err != nil {
+			return fmt.Errorf("field %q: %w", key, err)
+		}
+		return nil
+	})
+	return g, err
+}
+
+// decodeStringMap decodes a JSON object of strings that scanObject has
+// already checked; nil for nil or an empty object.
+func decodeStringMap(raw []byte) map[string]string {
+	if raw == nil {
+		return nil
+	}
+	var out map[string]string
+	s := jsonscan.Scanner{Data: raw}
+	_ = scanObject(&s, func(key []byte) error {
+		v, err := scanString(&s, nil)
+		if err != nil {
+			return err
+		}
+		if out == nil {
+			out = make(map[string]string)
+		}
+		out[string(key)] = v
+		return nil
+	})
+	return out
+}

@@ -1,0 +1,394 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/json"
+	"maps"
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/blang/semver/v4"
+)
+
+func TestCSVMetadata(t *testing.T) {
+	tests := []struct {
+		name    string
+		value   string
+		want    CSVMetadata
+		annots  map[string]string
+		labels  map[string]string
+		wantErr string // substring; "" for none
+	}{
+		{
+			name: "full",
+			value: `{"displayName":"Etcd","installModes":[{"supported":true,"type":"OwnNamespace"},{"type":"AllNamespaces","supported":false}],
+				"minKubeVersion":"1.21.0","nativeAPIs":[{"group":"","version":"v1","kind":"Pod"}],"keywords":["etcd","kv"],
+				"maturity":"alpha","provider":{"name":"CoreOS","url":"https://coreos.com"},"description":"long text",
+				"annotations":{"capabilities":"Basic Install","alm-examples":"[{\"kind\":\"EtcdCluster\"}]"},"labels":{"a":"b"}}`,
+			want: CSVMetadata{
+				DisplayName:    "Etcd",
+				InstallModes:   []InstallMode{{InstallModeOwnNamespace, true}, {InstallModeAllNamespaces, false}},
+				MinKubeVersion: "1.21.0",
+				NativeAPIs:     []GVK{{Version: "v1", Kind: "Pod"}},
+				Keywords:       []string{"etcd", "kv"},
+				Maturity:       "alpha",
+				Provider:       AppLink{Name: "CoreOS", URL: "https://coreos.com"},
+			},
+			annots: map[string]string{"capabilities": "Basic Install", "alm-examples": `[{"kind":"EtcdCluster"}]`},
+			labels: map[string]string{"a": "b"},
+		},
+		{name: "empty", value: `{}`},
+		{name: "nulls", value: `{"installModes":null,"annotations":null,"provider":null,"minKubeVersion":null}`},
+		{
+			name:  "unknown install mode type kept",
+			value: `{"installModes":[{"type":"OwnNamespacejl","supported":true}]}`,
+			want:  CSVMetadata{InstallModes: []InstallMode{{"OwnNamespacejl", true}}},
+		},
+		{
+			name:    "wrong types are reported, the rest is read",
+			value:   `{"installModes":[{"type":"OwnNamespace","supported":"yes"},{"type":"AllNamespaces","supported":true}],"keywords":"k","maturity":"beta"}`,
+			want:    CSVMetadata{InstallModes: []InstallMode{{InstallModeOwnNamespace, false}, {InstallModeAllNamespaces, true}}, Maturity: "beta"},
+			wantErr: `field "installModes": element 0: field "supported": value is a string, want a boolean` + "\n" + `field "keywords": value is a string, want an array`,
+		},
+		{
+			name:    "annotation not a string",
+			value:   `{"annotations":{"a":"b","c":1},"maturity":"stable"}`,
+			want:    CSVMetadata{Maturity: "stable"},
+			wantErr: `field "annotations": key "c": value is a number, want a string`,
+		},
+		{name: "not an object", value: `[]`, wantErr: "value is an array, want an object"},
+		{name: "syntax error", value: `{"maturity":"a",`, want: CSVMetadata{Maturity: "a"}, wantErr: "unexpected end"},
+		{
+			name:  "repeated key: the last wins",
+			value: `{"keywords":["a"],"keywords":["b"]}`,
+			want:  CSVMetadata{Keywords: []string{"b"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ParseProperties([]Property{prop(TypeCSVMetadata, tt.value)})
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Fatalf("error = %v, want %q", err, tt.wantErr)
+			}
+			if err != b.PropertyError() {
+				t.Errorf("PropertyError() = %v, ParseProperties said %v", b.PropertyError(), err)
+			}
+			m := b.CSVMetadata
+			if m == nil {
+				t.Fatal("CSVMetadata is nil")
+			}
+			got := *m
+			got.annotations, got.labels = nil, nil
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("CSVMetadata = %+v\nwant %+v", got, tt.want)
+			}
+			if a := m.Annotations(); !maps.Equal(a, tt.annots) {
+				t.Errorf("Annotations() = %v, want %v", a, tt.annots)
+			}
+			if l := m.Labels(); !maps.Equal(l, tt.labels) {
+				t.Errorf("Labels() = %v, want %v", l, tt.labels)
+			}
+		})
+	}
+	b, _ := ParseProperties([]Property{PackageProperty("p", "1.0.0")})
+	if b.CSVMetadata != nil || b.MaxOpenShiftVersion != nil {
+		t.Errorf("a bundle without the properties has CSVMetadata %v, MaxOpenShiftVersion %v", b.CSVMetadata, b.MaxOpenShiftVersion)
+	}
+}
+
+func TestCSVMetadataSupportsAndMinKube(t *testing.T) {
+	m := &CSVMetadata{InstallModes: []InstallMode{{InstallModeOwnNamespace, true}, {InstallModeAllNamespaces, false}, {InstallModeOwnNamespace, false}}}
+	if !m.Supports(InstallModeOwnNamespace) || m.Supports(InstallModeAllNamespaces) || m.Supports(InstallModeSingleNamespace) {
+		t.Errorf("Supports: %+v", m.InstallModes)
+	}
+	for _, tt := range []struct {
+		text    string
+		want    string
+		ok, err bool
+	}{
+		{"", "0.0.0", false, false},
+		{"1.21.0", "1.21.0", true, false},
+		{"v1.21", "1.21.0", true, false},
+		{"banana", "0.0.0", true, true},
+	} {
+		v, ok, err := (&CSVMetadata{MinKubeVersion: tt.text}).MinKube()
+		if v.String() != tt.want || ok != tt.ok || (err != nil) != tt.err {
+			t.Errorf("MinKube(%q) = %s, %v, %v", tt.text, v, ok, err)
+		}
+	}
+}
+
+func TestMaxOpenShiftVersion(t *testing.T) {
+	for _, tt := range []struct {
+		values []string
+		text   string
+		want   string // the version, or the error's substring after "err: "
+	}{
+		{[]string{`"4.12"`}, "4.12", "4.12.0"},
+		{[]string{`4.8`}, "4.8", "4.8.0"},
+		{[]string{`"v4.9"`}, "v4.9", "4.9.0"},
+		{[]string{`"4.12.1"`}, "4.12.1", "err: major.minor"},
+		{[]string{`""`}, "", "err: empty string"},
+		{[]string{`"four"`}, "four", "err: not a semver"},
+		{[]string{`"4.12"`, `"4.13"`}, "4.12", "err: more than one"},
+	} {
+		var props []Property
+		for _, v := range tt.values {
+			props = append(props, prop(TypeMaxOpenShift, v))
+		}
+		b, err := ParseProperties(props)
+		if err != nil {
+			t.Errorf("%v: %v (an invalid maxOpenShiftVersion is not a property error)", tt.values, err)
+		}
+		m := b.MaxOpenShiftVersion
+		if m == nil || m.Text != tt.text {
+			t.Fatalf("%v: MaxOpenShiftVersion = %+v", tt.values, m)
+		}
+		if e, isErr := strings.CutPrefix(tt.want, "err: "); isErr {
+			if m.Err == nil || !strings.Contains(m.Err.Error(), e) || !m.Version.Equals(semver.Version{}) {
+				t.Errorf("%v: %+v, want an error with %q", tt.values, m, e)
+			}
+		} else if m.Err != nil || m.Version.String() != tt.want {
+			t.Errorf("%v: %+v, want %s", tt.values, m, tt.want)
+		}
+	}
+}
+
+func TestDeclaredPackageAndValidVersion(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		props    []Property
+		declared string
+		version  string
+		ok       bool
+		propErr  bool
+	}{
+		{"strict", []Property{PackageProperty("p", "1.2.3")}, "p", "1.2.3", true, false},
+		{"tolerant", []Property{PackageProperty("p", "v1.2")}, "p", "1.2.0", true, false},
+		{"zero is valid", []Property{PackageProperty("p", "0.0.0")}, "p", "0.0.0", true, false},
+		{"not a version", []Property{PackageProperty("p", "not-a-version")}, "p", "0.0.0", false, false},
+		{"no version", []Property{prop(TypePackage, `{"packageName":"p"}`)}, "p", "0.0.0", false, false},
+		{"no property", nil, "", "0.0.0", false, false},
+		{"another package", []Property{PackageProperty("q", "1.0.0"), PackageProperty("p", "2.0.0")}, "q", "1.0.0", true, false},
+		{"version of the wrong type", []Property{prop(TypePackage, `{"packageName":"p","version":1}`)}, "p", "0.0.0", false, true},
+	} {
+		b, _ := ParseProperties(tt.props)
+		v, ok := b.ValidVersion()
+		if b.DeclaredPackage != tt.declared || v.String() != tt.version || ok != tt.ok || (b.PropertyError() != nil) != tt.propErr {
+			t.Errorf("%s: DeclaredPackage %q, ValidVersion %s %v, PropertyError %v", tt.name, b.DeclaredPackage, v, ok, b.PropertyError())
+		}
+	}
+}
+
+// refCSVMetadata decodes an olm.csv.metadata value with encoding/json, key by
+// key with exact names (encoding/json matches struct fields ignoring case,
+// opm's own decoding does too, but the catalogs' keys are exact): the
+// second implementation the scanner is compared with.
+func refCSVMetadata(v []byte) (CSVMetadata, map[string]string, map[string]string, error) {
+	var m CSVMetadata
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(v, &top); err != nil {
+		return m, nil, nil, err
+	}
+	str := func(raw json.RawMessage, dst *string) error {
+		var s *string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return err
+		}
+		if s != nil {
+			*dst = *s
+		}
+		return nil
+	}
+	objects := func(raw json.RawMessage) ([]map[string]json.RawMessage, error) {
+		var list []map[string]json.RawMessage
+		err := json.Unmarshal(raw, &list)
+		return list, err
+	}
+	var annots, labels map[string]string
+	for k, raw := range top {
+		var err error
+		switch k {
+		case "displayName":
+			err = str(raw, &m.DisplayName)
+		case "minKubeVersion":
+			err = str(raw, &m.MinKubeVersion)
+		case "maturity":
+			err = str(raw, &m.Maturity)
+		case "keywords":
+			var ks []*string
+			err = json.Unmarshal(raw, &ks)
+			for _, k := range ks {
+				s := ""
+				if k != nil {
+					s = *k
+				}
+				m.Keywords = append(m.Keywords, s)
+			}
+		case "provider":
+			var p map[string]json.RawMessage
+			if err = json.Unmarshal(raw, &p); err == nil {
+				if err = str(p["name"], &m.Provider.Name); err == nil {
+					err = str(p["url"], &m.Provider.URL)
+				}
+			}
+		case "installModes":
+			list, e := objects(raw)
+			err = e
+			for _, o := range list {
+				var im InstallMode
+				var t string
+				if err == nil {
+					err = str(o["type"], &t)
+				}
+				if s, ok := o["supported"]; ok && err == nil {
+					var b *bool
+					err = json.Unmarshal(s, &b)
+					im.Supported = b != nil && *b
+				}
+				im.Type = InstallModeType(t)
+				m.InstallModes = append(m.InstallModes, im)
+			}
+		case "nativeAPIs":
+			list, e := objects(raw)
+			err = e
+			for _, o := range list {
+				var g GVK
+				for _, f := range []struct {
+					k string
+					p *string
+				}{{"group", &g.Group}, {"version", &g.Version}, {"kind", &g.Kind}} {
+					if err == nil {
+						err = str(o[f.k], f.p)
+					}
+				}
+				m.NativeAPIs = append(m.NativeAPIs, g)
+			}
+		case "annotations", "labels":
+			var sm map[string]*string
+			err = json.Unmarshal(raw, &sm)
+			var out map[string]string
+			for k, v := range sm {
+				if v == nil {
+					err = &json.UnmarshalTypeError{Value: "null"}
+					break
+				}
+				if out == nil {
+					out = map[string]string{}
+				}
+				out[k] = *v
+			}
+			if k == "annotations" {
+				annots = out
+			} else {
+				labels = out
+			}
+		}
+		if err != nil {
+			return m, nil, nil, err
+		}
+	}
+	return m, annots, labels, nil
+}
+
+// checkCSVMetadataAgrees compares the scanner with encoding/json on one
+// value: when encoding/json reads it without error, so does the scanner,
+// with the same fields.
+func checkCSVMetadataAgrees(t *testing.T, v []byte) {
+	t.Helper()
+	want, wantAnnots, wantLabels, refErr := refCSVMetadata(v)
+	in := lockInterner()
+	got, err := parseCSVMetadata(v, in)
+	in.unlock()
+	if refErr != nil {
+		return
+	}
+	if err != nil {
+		t.Fatalf("%s: scanner error %v, encoding/json reads it", v, err)
+	}
+	plain := *got
+	plain.annotations, plain.labels = nil, nil
+	if !reflect.DeepEqual(plain, want) {
+		t.Fatalf("%s:\nscanner       %+v\nencoding/json %+v", v, plain, want)
+	}
+	if a := got.Annotations(); !maps.Equal(a, wantAnnots) {
+		t.Fatalf("%s: Annotations() = %v, encoding/json %v", v, a, wantAnnots)
+	}
+	if l := got.Labels(); !maps.Equal(l, wantLabels) {
+		t.Fatalf("%s: Labels() = %v, encoding/json %v", v, l, wantLabels)
+	}
+}
+
+// FuzzCSVMetadata checks the olm.csv.metadata scanner against encoding/json.
+func FuzzCSVMetadata(f *testing.F) {
+	for _, v := range []string{
+		`{"installModes":[{"type":"OwnNamespace","supported":true}],"minKubeVersion":"1.2"}`,
+		`{"annotations":{"a":"b\u00e9"},"labels":{},"keywords":["x",null]}`,
+		`{"provider":{"name":"n","url":null,"x":[1]},"nativeAPIs":[{"kind":"Pod","version":"v1"}]}`,
+		`{"installModes":[{"supported":"no"}]}`, `{"maturity":1}`, `null`, `{}`,
+	} {
+		f.Add([]byte(v))
+	}
+	f.Fuzz(func(t *testing.T, v []byte) {
+		if !utf8.Valid(v) || bytes.Contains(v, []byte(`\u`)) {
+			t.Skip("encoding/json replaces invalid UTF-8 and lone surrogates; the scanner keeps them")
+		}
+		checkCSVMetadataAgrees(t, v)
+	})
+}
+
+// TestCSVMetadataRealCatalogs reads the olm.csv.metadata of every bundle of
+// the shipped catalogs: every one parses without error, agrees with
+// encoding/json, and every bundle of the community index has install modes.
+func TestCSVMetadataRealCatalogs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the real catalogs")
+	}
+	for _, name := range catalogs {
+		t.Run(name, func(t *testing.T) {
+			cat, err := LoadFile(catalogPath(name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, withModes, maxOCP := 0, 0, 0
+			var invalid []string
+			for _, p := range cat.Packages() {
+				for _, b := range p.Bundles {
+					for _, pr := range b.Properties {
+						if pr.Type == TypeCSVMetadata {
+							checkCSVMetadataAgrees(t, pr.Value)
+							break
+						}
+					}
+					if b.CSVMetadata != nil {
+						n++
+						if len(b.CSVMetadata.InstallModes) > 0 {
+							withModes++
+						}
+					}
+					if m := b.MaxOpenShiftVersion; m != nil {
+						maxOCP++
+						if m.Err != nil {
+							invalid = append(invalid, b.Name)
+						}
+					}
+				}
+			}
+			t.Logf("%d bundles with olm.csv.metadata, %d with install modes, %d with olm.maxOpenShiftVersion (invalid: %q)", n, withModes, maxOCP, invalid)
+			// The certified catalog as declared has two bundles with two
+			// olm.maxOpenShiftVersion properties each, which OLM rejects.
+			wantInvalid := 0
+			if name == "certified-operators.declared" {
+				wantInvalid = 2
+			}
+			if len(invalid) != wantInvalid {
+				t.Errorf("%d bundles with an invalid olm.maxOpenShiftVersion, want %d", len(invalid), wantInvalid)
+			}
+			if name == "community-operators-prod.v4.20-index" && (n == 0 || withModes != n) {
+				t.Errorf("%d bundles with olm.csv.metadata, %d of them with install modes", n, withModes)
+			}
+		})
+	}
+}
