@@ -344,13 +344,8 @@ func (base *resolution) displaced(baseSol *constraints.Solution[variable], res *
 
 // choice names the bundle or installed CSV a subscription got in sol.
 func (res *resolution) choice(s *subNode, sol *constraints.Solution[variable]) string {
-	for _, c := range s.cands {
-		if sol.IsSelected(c) {
-			return c.b.Name
-		}
-	}
-	if s.current != nil && sol.IsSelected(variable{kind: varInstalled, idx: s.current.idx}) {
-		return s.current.csv.Name
+	if v := res.taken(s, sol); v.kind != 0 {
+		return res.name(v)
 	}
 	return ""
 }

@@ -63,12 +63,17 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 		Args: cobra.NoArgs,
 	}
 	addResolveFlags(cmd, f)
+	var why string
+	addWhyFlag(cmd, &why)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		in, err := e.loadResolveInput(f)
 		if err != nil {
 			return err
 		}
 		ctx := cmd.Context()
+		if why != "" {
+			return in.runWhy(ctx, e, f, why)
+		}
 		plan, err := in.res.Resolve(ctx, in.ns, in.state)
 		var conflict *resolver.ConflictError
 		if errors.As(err, &conflict) {

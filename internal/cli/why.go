@@ -2,8 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+
+	"github.com/spf13/cobra"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver"
@@ -45,4 +48,44 @@ func writeHeldBackText(w io.Writer, p *resolver.Plan) {
 			fmt.Fprintf(w, "    it moves with: %s\n", h.Change)
 		}
 	}
+}
+
+// addWhyFlag adds resolve's --why.
+func addWhyFlag(cmd *cobra.Command, name *string) {
+	cmd.Flags().StringVar(name, "why", "", "instead of the plan, say why a package, bundle or subscription is in it (version, channel, catalog, what put it there, what was passed over) or why not; --full for every alternative, -o json for data")
+}
+
+// runWhy answers resolve --why NAME: the Why as text (short, or whole with
+// --full) or JSON; with no plan, the explanation, as resolve prints it.
+func (in *resolveInput) runWhy(ctx context.Context, e *env, f *resolveFlags, name string) error {
+	w, err := in.res.Why(ctx, in.ns, in.state, name, resolver.WhyOptions{})
+	var conflict *resolver.ConflictError
+	if errors.As(err, &conflict) {
+		ex, err := in.explain(ctx, in.state, conflict, f.maxSuggestions)
+		if err != nil {
+			return err
+		}
+		if f.output.value == "json" {
+			if err := writeJSON(e.stdout, conflictJSON{Namespace: in.ns, Error: newErrorJSON(ex)}); err != nil {
+				return err
+			}
+			return errNo
+		}
+		if err := writeExplanation(e.stdout, ex, f.full); err != nil {
+			return err
+		}
+		return errNo
+	}
+	if err != nil {
+		return in.resolveError(err)
+	}
+	if f.output.value == "json" {
+		return writeJSON(e.stdout, w)
+	}
+	s := w.String()
+	if f.full {
+		s = w.Full()
+	}
+	_, err = io.WriteString(e.stdout, s)
+	return err
 }

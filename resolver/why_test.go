@@ -1,0 +1,234 @@
+package resolver_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolvertest"
+)
+
+// whyCase builds a resolver and a state for a Why or ExplainHeldBack test.
+type whyCase struct {
+	name   string
+	reason string
+	build  func() ([]*resolvertest.Catalog, *resolvertest.State)
+	ask    string // the name asked about
+	want   string // Why.Full, or "error: …"
+}
+
+func (c whyCase) setup(t *testing.T) (*resolver.Resolver, *resolvertest.State) {
+	t.Helper()
+	cats, state := c.build()
+	var rcs []resolver.Catalog
+	for _, cat := range cats {
+		rcs = append(rcs, cat.MustBuild(t))
+	}
+	r, err := resolver.New(rcs, resolver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, state
+}
+
+// dependencyFromTwoCatalogs: app (catalog a) needs Widget, which a's
+// widgets and b's widgets-b provide; b has the higher priority.
+func dependencyFromTwoCatalogs() ([]*resolvertest.Catalog, *resolvertest.State) {
+	a := resolvertest.NewCatalog("olm", "a")
+	a.Package("app", "stable").Bundle("app.v1", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
+	a.Package("widgets", "stable").Bundle("widgets.v1", "1.0.0").Provides("example.com", "v1", "Widget")
+	a.Package("tools", "stable").Bundle("tools.v1", "1.0.0")
+	b := resolvertest.NewCatalog("olm", "b").Priority(10)
+	b.Package("widgets-b", "stable").Bundle("widgets-b.v3", "3.0.0").Provides("example.com", "v1", "Widget")
+	state := resolvertest.NewState("operators")
+	state.Subscribe("app", "app").Source("olm", "a")
+	return []*resolvertest.Catalog{a, b}, state
+}
+
+// defaultChannelExcluded: app needs lib >=1.0.0; lib's default channel
+// holds only lib.v2, which needs an API nothing provides, so lib.v1.5 of
+// channel fast is taken.
+func defaultChannelExcluded() ([]*resolvertest.Catalog, *resolvertest.State) {
+	c := resolvertest.NewCatalog("olm", "community")
+	c.Package("app", "stable").Bundle("app.v1", "1.0.0").RequiresPackage("lib", ">=1.0.0")
+	lib := c.Package("lib", "stable")
+	lib.Bundle("lib.v2", "2.0.0").In("stable").RequiresGVK("example.com", "v1", "Missing")
+	lib.Bundle("lib.v1.5", "1.5.0").In("fast")
+	state := resolvertest.NewState("operators")
+	state.Subscribe("app", "app").Source("olm", "community")
+	return []*resolvertest.Catalog{c}, state
+}
+
+// heldByRange: installed db-operator 1.5.0, and a new subscription whose
+// bundle requires db-operator <2.0.0.
+func heldByRange() ([]*resolvertest.Catalog, *resolvertest.State) {
+	c := resolvertest.NewCatalog("olm", "community")
+	c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresPackage("db-operator", "<2.0.0")
+	db := c.Package("db-operator", "stable")
+	v15 := db.Bundle("db-operator.v1.5.0", "1.5.0")
+	db.Bundle("db-operator.v2.0.0", "2.0.0").Replaces("db-operator.v1.5.0")
+	state := resolvertest.NewState("operators")
+	state.Install(v15)
+	state.Subscribe("db-operator", "db-operator").Channel("stable").Source("olm", "community").Installed("db-operator.v1.5.0")
+	state.Subscribe("app", "app").Channel("stable").Source("olm", "community")
+	return []*resolvertest.Catalog{c}, state
+}
+
+func TestWhy(t *testing.T) {
+	cases := []whyCase{{
+		name:  "dependency in the requiring bundle's catalog",
+		build: dependencyFromTwoCatalogs, ask: "widgets",
+		reason: "the dependent's catalog comes before a catalog of higher priority (DESIGN §2.6), and the other catalog's provider is named with that rule",
+		want: `the plan installs widgets.v1 (package widgets 1.0.0, channel stable, catalog olm/a)
+  widgets.v1 is required by app.v1 through olm.gvk.required example.com/v1 Widget
+  app.v1 is the choice of subscription app
+  catalog olm/a: the catalog of the requiring bundle app.v1, whose entries come first
+  channel stable: the default channel of package widgets, and its only one
+  version 1.0.0: the head of channel stable
+  passed over:
+    widgets-b.v3 (channel stable, catalog olm/b): catalog olm/b is not the requiring bundle's catalog olm/a, which comes first
+`,
+	}, {
+		name:  "default channel excluded",
+		build: defaultChannelExcluded, ask: "lib",
+		reason: "the default channel's candidates come first; its only one needs an API nothing provides, which the forced solve finds",
+		want: `the plan installs lib.v1.5 (package lib 1.5.0, channel fast, catalog olm/community)
+  lib.v1.5 is required by app.v1 through olm.package.required lib >=1.0.0
+  app.v1 is the choice of subscription app
+  catalog olm/community: the catalog of the requiring bundle app.v1, whose entries come first
+  channel fast: not the default channel stable of package lib, whose candidates come first but are passed over (below)
+  version 1.5.0: the head of channel fast
+  passed over:
+    lib.v2 (channel stable, catalog olm/community): ranks first but is excluded because it requires example.com/v1 Missing (olm.gvk.required), which nothing satisfies
+`,
+	}, {
+		name:  "installed CSV held back",
+		build: heldByRange, ask: "db-operator",
+		reason: "issue 16's case: the passed-over successor is forced and the core names the requiring bundle and the range",
+		want: `db-operator.v1.5.0 1.5.0 (package db-operator) stays as it is
+  installed CSV db-operator.v1.5.0 is the choice of subscription db-operator
+  staying is the subscription's last choice: every upgrade candidate is passed over (below)
+  passed over:
+    db-operator.v2.0.0 (channel stable, catalog olm/community): ranks first but is excluded because app.v1.0.0 requires db-operator <2.0.0 (olm.package.required)
+`,
+	}, {
+		name:  "a candidate not in the plan",
+		build: heldByRange, ask: "db-operator.v2.0.0",
+		want: `db-operator.v2.0.0 is not in the plan
+  db-operator.v2.0.0 is a candidate (channel stable, catalog olm/community) but is not chosen
+  it is excluded because app.v1.0.0 requires db-operator <2.0.0 (olm.package.required)
+`,
+	}, {
+		name:  "a package nothing asks for",
+		build: dependencyFromTwoCatalogs, ask: "tools",
+		want: `package tools is not in the plan
+  nothing in namespace operators asks for it: no subscription names package tools and no bundle the plan considers requires what it provides
+`,
+	}, {
+		name:  "a bundle the resolution never reaches",
+		build: dependencyFromTwoCatalogs, ask: "tools.v1",
+		want: `bundle tools.v1 (package tools 1.0.0) is not in the plan
+  no subscription or requirement of namespace operators can take it: it is never a candidate of this resolution
+`,
+	}, {
+		name:  "a name nothing has",
+		build: dependencyFromTwoCatalogs, ask: "nothing-here",
+		want: `error: why "nothing-here": no subscription of namespace "operators", and no package or bundle of a catalog it sees, has that name`,
+	}, {
+		name:  "a subscription's own choice",
+		build: heldByRange, ask: "app",
+		want: `the plan installs app.v1.0.0 (package app 1.0.0, channel stable, catalog olm/community)
+  app.v1.0.0 is the choice of subscription app
+  catalog olm/community: subscription app names it
+  channel stable: subscription app names it
+  version 1.0.0: the head of channel stable
+`,
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r, state := c.setup(t)
+			w, err := r.Why(context.Background(), state.Namespace(), state.State(), c.ask, resolver.WhyOptions{})
+			got := ""
+			if err != nil {
+				got = "error: " + err.Error()
+			} else {
+				got = w.Full()
+			}
+			if got != c.want {
+				t.Errorf("Why(%q):\n%s\nwant:\n%s\nreason: %s", c.ask, got, c.want, c.reason)
+			}
+		})
+	}
+}
+
+func TestWhyConflict(t *testing.T) {
+	c := resolvertest.NewCatalog("olm", "community")
+	c.Package("app", "stable").Bundle("app.v1", "1.0.0").RequiresGVK("example.com", "v1", "Missing")
+	state := resolvertest.NewState("operators")
+	state.Subscribe("app", "app").Source("olm", "community")
+	r, err := resolver.New([]resolver.Catalog{c.MustBuild(t)}, resolver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Why(context.Background(), "operators", state.State(), "app", resolver.WhyOptions{})
+	var ce *resolver.ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Why on an unresolvable namespace: %v, want a *ConflictError", err)
+	}
+}
+
+func TestWhyCancelled(t *testing.T) {
+	r, state := whyCase{build: heldByRange}.setup(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.Why(ctx, "operators", state.State(), "db-operator", resolver.WhyOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Why with a cancelled context: %v, want context.Canceled", err)
+	}
+	plan := &resolver.Plan{Namespace: "operators"}
+	if err := r.ExplainHeldBack(ctx, "operators", state.State(), plan, resolver.HeldBackOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("ExplainHeldBack with a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+func TestExplainHeldBack(t *testing.T) {
+	r, state := whyCase{build: heldByRange}.setup(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name       string
+		opts       resolver.HeldBackOptions
+		wantChange bool
+	}{
+		{"reason and change", resolver.HeldBackOptions{}, true},
+		{"reason alone", resolver.HeldBackOptions{MaxTries: -1}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			plan, err := r.Resolve(ctx, "operators", state.State())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := r.ExplainHeldBack(ctx, "operators", state.State(), plan, tc.opts); err != nil {
+				t.Fatal(err)
+			}
+			if len(plan.Unchanged) != 1 || plan.Unchanged[0].HeldBack == nil {
+				t.Fatalf("unchanged %+v: want db-operator.v1.5.0 held back", plan.Unchanged)
+			}
+			h := plan.Unchanged[0].HeldBack
+			if h.Preferred.Bundle != "db-operator.v2.0.0" || !strings.Contains(h.Reason, "app.v1.0.0 requires db-operator <2.0.0 (olm.package.required)") {
+				t.Errorf("held back %+v: want db-operator.v2.0.0 excluded by app.v1.0.0's <2.0.0", h)
+			}
+			if (h.Change != nil) != tc.wantChange {
+				t.Errorf("change %+v: want one: %v", h.Change, tc.wantChange)
+			}
+			if h.Change != nil && (h.Change.Kind != resolver.SuggestRemoveSubscription || h.Change.Subscription != "app") {
+				t.Errorf("change %+v: want remove subscription app", h.Change)
+			}
+			for _, st := range plan.Steps {
+				if st.HeldBack != nil {
+					t.Errorf("step %s held back: %s", st.Bundle, st.HeldBack.Reason)
+				}
+			}
+		})
+	}
+}
