@@ -176,6 +176,9 @@ type decoder struct {
 	errs  []error
 	seen  map[objectKey]int // object → line of its first definition
 	files map[objectKey]string
+	// onObject, when set, receives every object that is not a list
+	// instead of the kinds Decode reads (see DecodeObjects).
+	onObject func(o *object, apiVersion, kind string, m map[string]any)
 }
 
 func (d *decoder) finish() error {
@@ -381,6 +384,10 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		for i, item := range items {
 			d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), itemAPIVersion, itemKind)
 		}
+		return
+	}
+	if d.onObject != nil {
+		d.onObject(o, apiVersion, kind, m)
 		return
 	}
 	if apiVersion != "" && group != apiGroup {

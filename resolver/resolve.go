@@ -161,6 +161,7 @@ type resolution struct {
 	ns        string
 	visible   []*catalogIndex // in base preference order
 	rank      []int           // per catalog ord: base rank, -1 when invisible
+	prio      []int           // per catalog ord: priority, as the state's CatalogSources set it
 	subs      []*subNode
 	installed []*instNode // sorted by name
 	instOrder []*instNode // by package, then name: candidate order
@@ -261,6 +262,7 @@ func (res *resolution) catalogOrder(state *cluster.State) {
 			prio[ci.ord] = cs.Priority
 		}
 	}
+	res.prio = prio
 	slices.SortStableFunc(res.visible, func(a, b *catalogIndex) int {
 		if c := cmp.Compare(prio[b.ord], prio[a.ord]); c != 0 {
 			return c

@@ -57,6 +57,8 @@ and with no plan:
   {"namespace": "...", "error": {"message": "...", "verdict": {...},
     "facts": [...], "derivation": [...], "suggestions": [...]}}
 
+` + forHelp + `
+
 Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 		Example: `  sextant resolve --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz -f testdata/examples/cluster.yaml
   kubectl get csv,sub,catsrc -n operators -o yaml | sextant resolve --catalog index=catalog/ -f - -o json`,
@@ -65,7 +67,11 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 	addResolveFlags(cmd, f)
 	var why string
 	addWhyFlag(cmd, &why)
+	cmd.Flags().StringArrayVar(&f.forFiles, "for", nil, `an application's manifests (custom resources…): resolve the operators that serve their kinds (repeatable; "-" reads standard input)`)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(f.forFiles) > 0 {
+			return e.runResolveFor(cmd, f)
+		}
 		in, err := e.loadResolveInput(f)
 		if err != nil {
 			return err

@@ -19,6 +19,7 @@ import (
 type resolveFlags struct {
 	catalogs        []string // --catalog [NAME=]PATH
 	files           []string // -f
+	forFiles        []string // --for (resolve)
 	namespace       string   // -n
 	globalNamespace string   // --global-namespace
 	maxSuggestions  int      // --max-suggestions
@@ -121,7 +122,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if len(f.catalogs) == 0 {
 		return nil, usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
 	}
-	if len(f.files) == 0 {
+	if len(f.files) == 0 && len(f.forFiles) == 0 {
 		return nil, usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources)")
 	}
 	if f.globalNamespace == "" {

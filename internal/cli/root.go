@@ -104,6 +104,7 @@ var commands = []func(*env) *cobra.Command{
 	newRolloutCmd,
 	newCheckCmd,
 	newGraphCmd,
+	newProvidesCmd,
 	newVersionCmd,
 }
 

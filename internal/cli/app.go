@@ -1,0 +1,443 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// forHelp describes resolve --for.
+const forHelp = `With --for APP (repeatable: files or "-"), resolve works from an application
+instead: for every apiVersion/kind of APP's objects that Kubernetes or OLM
+does not serve itself, it finds an installed CSV of the namespace that
+provides it, else a package an existing subscription asks for, else the
+catalog package whose channel head provides it (in the order OLM prefers a
+dependency's providers: catalog priority, the namespace's catalogs before the
+global ones, catalog name, the default channel, package name), creates the
+subscriptions a person would create and resolves them with the state of -f
+(optional with --for). The namespace defaults to the one APP's objects share.
+OLM objects in APP (an OperatorGroup, say) join the cluster state. -o yaml
+writes the subscriptions to create, ready for kubectl apply; -o json the whole
+answer. A kind nothing provides makes the answer no (exit 1), with near
+misses.`
+
+// readApplication reads the objects of the --for files, and their OLM
+// objects as cluster state.
+func (e *env) readApplication(names []string) ([]cluster.Object, error) {
+	ins, err := e.readInputs(names)
+	if err != nil {
+		return nil, err
+	}
+	var objs []cluster.Object
+	var errs []error
+	for _, in := range ins {
+		o, err := cluster.DecodeObjects(bytes.NewReader(in.Data), in.Name)
+		if err != nil {
+			errs = appendErrors(errs, naming(err, in.Name))
+			continue
+		}
+		objs = append(objs, o...)
+	}
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
+	}
+	if len(objs) == 0 {
+		return nil, usageErrorf("--for: no object in %s", strings.Join(names, ", "))
+	}
+	return objs, nil
+}
+
+// appNamespace returns the namespace the application's objects share, or ""
+// when none has one; several are a usage error.
+func appNamespace(objs []cluster.Object) (string, error) {
+	var nss []string
+	for _, o := range objs {
+		if o.Namespace != "" {
+			nss = append(nss, o.Namespace)
+		}
+	}
+	slices.Sort(nss)
+	nss = slices.Compact(nss)
+	if len(nss) > 1 {
+		return "", usageErrorf("the application's objects are in %d namespaces (%s): choose one with -n", len(nss), strings.Join(nss, ", "))
+	}
+	if len(nss) == 1 {
+		return nss[0], nil
+	}
+	return "", nil
+}
+
+// runResolveFor is resolve --for.
+func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
+	objs, err := e.readApplication(f.forFiles)
+	if err != nil {
+		return err
+	}
+	if f.namespace == "" {
+		if f.namespace, err = appNamespace(objs); err != nil {
+			return err
+		}
+	}
+	// The application's OLM objects are cluster state too.
+	f.files = append(slices.Clone(f.files), f.forFiles...)
+	in, err := e.loadResolveInput(f)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	app, err := in.res.ResolveFor(ctx, in.ns, in.state, objs)
+	var conflict *resolver.ConflictError
+	var unserved *resolver.UnservedError
+	switch {
+	case errors.As(err, &unserved):
+		if f.output.value == "json" || f.output.value == "yaml" {
+			if err := writeAppJSON(e.stdout, f.output.value, appJSON{Application: app}); err != nil {
+				return err
+			}
+			return errNo
+		}
+		ew := &errWriter{w: e.stdout}
+		writeAppText(ew, app)
+		fmt.Fprintf(ew, "no plan: nothing the namespace can see provides %s\n", plural(len(unserved.Kinds), "API"))
+		if ew.err != nil {
+			return ew.err
+		}
+		return errNo
+	case errors.As(err, &conflict):
+		ex, err := in.explain(ctx, app.State, conflict, f.maxSuggestions)
+		if err != nil {
+			return err
+		}
+		if f.output.value == "json" || f.output.value == "yaml" {
+			if err := writeAppJSON(e.stdout, f.output.value, appJSON{Application: app, Error: newErrorJSON(ex)}); err != nil {
+				return err
+			}
+			return errNo
+		}
+		ew := &errWriter{w: e.stdout}
+		writeAppText(ew, app)
+		if ew.err != nil {
+			return ew.err
+		}
+		if err := writeExplanation(e.stdout, ex, f.full); err != nil {
+			return err
+		}
+		return errNo
+	case err != nil:
+		return in.resolveError(err)
+	}
+	switch f.output.value {
+	case "json":
+		return writeAppJSON(e.stdout, "json", appJSON{Application: app, Plan: ptr(newPlanJSON(app.Plan))})
+	case "yaml":
+		return writeSubscriptionsYAML(e.stdout, app.Subscriptions)
+	}
+	ew := &errWriter{w: e.stdout}
+	writeAppText(ew, app)
+	writePlanText(ew, app.Plan, "namespace "+app.Plan.Namespace)
+	return ew.err
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// appJSON is resolve --for's JSON output: the library's Application, with
+// the plan or the error in resolve's JSON shapes.
+type appJSON struct {
+	*resolver.Application
+	Plan  *planJSON  `json:"plan,omitempty"`
+	Error *errorJSON `json:"error,omitempty"`
+}
+
+func writeAppJSON(w io.Writer, format string, v appJSON) error {
+	if format == "json" {
+		return writeJSON(w, v)
+	}
+	js, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	y, err := yaml.JSONToYAML(js)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(y)
+	return err
+}
+
+// writeAppText writes what serves each API of the application.
+func writeAppText(w io.Writer, app *resolver.Application) {
+	fmt.Fprintf(w, "application in namespace %s: %s, %s to create\n", app.Namespace, plural(len(app.Kinds), "API"), plural(len(app.Subscriptions), "subscription"))
+	for _, k := range app.Kinds {
+		fmt.Fprintf(w, "  %s", apiText(k.API))
+		if n := len(k.Objects); n > 0 {
+			fmt.Fprintf(w, " (%s)", strings.Join(quoteNames(limitNames(k.Objects, 3)), ", "))
+		}
+		fmt.Fprint(w, ": ")
+		switch k.Source {
+		case resolver.SourceBuiltIn:
+			fmt.Fprintln(w, "built into Kubernetes, needs nothing")
+		case resolver.SourceOLM:
+			fmt.Fprintln(w, "served by OLM itself, needs nothing")
+		case resolver.SourceInstalled:
+			fmt.Fprintf(w, "already served by installed CSV %s\n", k.CSV)
+		case resolver.SourceSubscribed:
+			fmt.Fprintf(w, "package %s, through existing subscription %s\n", k.Provider.Package, k.Subscription)
+			fmt.Fprintf(w, "      channel %s, catalog %s, head %s\n", k.Provider.Channel, k.Provider.Catalog, k.Provider.Bundle)
+		case resolver.SourceCatalog:
+			fmt.Fprintf(w, "package %s, subscription %s to create\n", k.Provider.Package, k.Subscription)
+			fmt.Fprintf(w, "      channel %s, catalog %s, head %s\n", k.Provider.Channel, k.Provider.Catalog, k.Provider.Bundle)
+		case resolver.SourceNone:
+			fmt.Fprintln(w, "nothing provides it")
+		}
+		if k.Why != "" {
+			fmt.Fprintf(w, "      chosen: %s\n", k.Why)
+		}
+		if len(k.Alternatives) > 0 {
+			alts := make([]string, len(k.Alternatives))
+			for i, p := range k.Alternatives {
+				alts[i] = p.String()
+			}
+			fmt.Fprintf(w, "      alternatives: %s\n", strings.Join(limitNames(alts, 5), "; "))
+		}
+		for _, m := range k.NearMisses {
+			fmt.Fprintf(w, "      near miss: %s\n", m)
+		}
+		for _, warning := range k.Warnings {
+			fmt.Fprintf(w, "      warning: %s\n", warning)
+		}
+	}
+}
+
+func quoteNames(s []string) []string {
+	out := make([]string, len(s))
+	for i, n := range s {
+		out[i] = n
+		if strings.ContainsAny(n, " \t\n\"") || strings.ContainsFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+			out[i] = fmt.Sprintf("%q", n)
+		}
+	}
+	return out
+}
+
+// limitNames keeps the first n names and counts the rest.
+func limitNames(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(slices.Clone(s[:n]), fmt.Sprintf("%d more", len(s)-n))
+}
+
+// apiText names an API as "group/version Kind" ("v1 ConfigMap").
+func apiText(g graph.GVK) string {
+	if g.Group == "" {
+		return g.Version + " " + g.Kind
+	}
+	return g.Group + "/" + g.Version + " " + g.Kind
+}
+
+// writeSubscriptionsYAML writes subscriptions as Kubernetes manifests, one
+// YAML document each, ready for kubectl apply.
+func writeSubscriptionsYAML(w io.Writer, subs []cluster.Subscription) error {
+	if len(subs) == 0 {
+		_, err := fmt.Fprintln(w, "# no subscription to create")
+		return err
+	}
+	for i, s := range subs {
+		spec := map[string]any{"name": s.Package, "installPlanApproval": "Automatic"}
+		if s.Channel != "" {
+			spec["channel"] = s.Channel
+		}
+		if s.Source != "" {
+			spec["source"], spec["sourceNamespace"] = s.Source, s.SourceNamespace
+		}
+		m := map[string]any{
+			"apiVersion": "operators.coreos.com/v1alpha1",
+			"kind":       cluster.KindSubscription,
+			"metadata":   map[string]any{"name": s.Name, "namespace": s.Namespace},
+			"spec":       spec,
+		}
+		js, err := json.Marshal(m)
+		if err != nil {
+			return err
+		}
+		y, err := yaml.JSONToYAML(js)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			if _, err := io.WriteString(w, "---\n"); err != nil {
+				return err
+			}
+		}
+		if _, err := w.Write(y); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newProvidesCmd is `sextant provides`.
+func newProvidesCmd(e *env) *cobra.Command {
+	var catalogs []string
+	var globalNamespace string
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "provides --catalog [NAME=]PATH... API",
+		Short: "List the catalog packages, channels and versions that provide an API",
+		Long: `Provides lists which packages of the catalogs provide an API (olm.gvk), per
+catalog: the channels whose head provides it first, then package, API, the
+default channel first and channel name; for each, the bundle versions that
+provide it, head first.
+
+API is KIND (any group and version; case does not matter), GROUP/VERSION/KIND,
+VERSION/KIND (the core group), GROUP/KIND, GROUP (a name with a dot: every API
+of the group), or kubectl's KIND.GROUP / PLURAL.GROUP form.
+
+Text output shows each package's default (or first) channel and counts the
+others (--all shows every channel). JSON output (-o json, a stable contract)
+is the list of channels:
+
+  [{"api": {"group": "...", "version": "...", "kind": "..."},
+    "catalog": "NAMESPACE/NAME", "package": "...", "channel": "...",
+    "defaultChannel": true, "head": "...", "headProvides": true,
+    "versions": ["..."]}]
+
+Exit status: 0 when something provides it, 1 when nothing does, 2 for bad
+input or usage.`,
+		Example: `  sextant provides --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz Kafka
+  sextant provides --catalog index=catalog/ etcd.database.coreos.com/v1beta2/EtcdCluster -o json`,
+		Args: cobra.ExactArgs(1),
+	}
+	cmd.Flags().StringArrayVar(&catalogs, "catalog", nil, `a catalog, as [NAME=]PATH (repeatable, required); see resolve --help`)
+	cmd.Flags().StringVar(&globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the namespace the catalogs are in")
+	cmd.Flags().BoolVar(&all, "all", false, "text output: every channel, not only each package's first")
+	output := addOutputFlag(cmd, "text", "json")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		q, err := resolver.ParseAPIQuery(args[0])
+		if err != nil {
+			return usageErrorf("%v", err)
+		}
+		if len(catalogs) == 0 {
+			return usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
+		}
+		var cats []resolver.Catalog
+		var errs []error
+		seen := map[string]string{}
+		for _, s := range catalogs {
+			spec, err := parseCatalogSpec(s)
+			if err != nil {
+				return err
+			}
+			if prev, ok := seen[spec.name]; ok {
+				return usageErrorf("two catalogs are named %q (%s and %s); name them apart with --catalog NAME=PATH", spec.name, prev, spec.path)
+			}
+			seen[spec.name] = spec.path
+			cat, err := e.loadCatalog(spec.path)
+			if err != nil {
+				errs = appendErrors(errs, err)
+				continue
+			}
+			cats = append(cats, resolver.Catalog{Key: resolver.CatalogKey{Namespace: globalNamespace, Name: spec.name}, Catalog: cat})
+		}
+		if len(errs) > 0 {
+			return joinErrors(errs)
+		}
+		res, err := resolver.New(cats, resolver.Options{GlobalNamespace: globalNamespace})
+		if err != nil {
+			return err
+		}
+		found := res.Provides(q)
+		if output.value == "json" {
+			if found == nil {
+				found = []resolver.ProvidedAPI{}
+			}
+			if err := writeJSON(e.stdout, found); err != nil {
+				return err
+			}
+		} else {
+			ew := &errWriter{w: e.stdout}
+			writeProvidesText(ew, q, found, all)
+			if ew.err != nil {
+				return ew.err
+			}
+		}
+		if len(found) == 0 {
+			return errNo
+		}
+		return nil
+	}
+	return cmd
+}
+
+// writeProvidesText writes the providers grouped by catalog, package and
+// API.
+func writeProvidesText(w io.Writer, q resolver.APIQuery, found []resolver.ProvidedAPI, all bool) {
+	if len(found) == 0 {
+		fmt.Fprintf(w, "nothing provides %s\n", q)
+		return
+	}
+	type group struct {
+		cat resolver.CatalogKey
+		pkg string
+		api graph.GVK
+	}
+	var order []group
+	byGroup := map[group][]resolver.ProvidedAPI{}
+	for _, p := range found {
+		g := group{p.Catalog, p.Package, p.API}
+		if _, ok := byGroup[g]; !ok {
+			order = append(order, g)
+		}
+		byGroup[g] = append(byGroup[g], p)
+	}
+	var cat resolver.CatalogKey
+	for _, g := range order {
+		if g.cat != cat {
+			cat = g.cat
+			fmt.Fprintf(w, "catalog %s:\n", cat)
+		}
+		chans := byGroup[g]
+		fmt.Fprintf(w, "  %s: %s\n", apiText(g.api), g.pkg)
+		shown := chans
+		if !all && len(chans) > 1 {
+			shown = chans[:1]
+		}
+		for _, c := range shown {
+			def := ""
+			if c.DefaultChannel {
+				def = " (default)"
+			}
+			head := "head " + c.Head
+			if !c.HeadProvides {
+				head = "head " + c.Head + " does not provide it"
+			}
+			fmt.Fprintf(w, "    channel %s%s, %s: %s\n", c.Channel, def, head, versionsText(c.Versions))
+		}
+		if rest := len(chans) - len(shown); rest > 0 {
+			names := make([]string, 0, rest)
+			for _, c := range chans[len(shown):] {
+				names = append(names, c.Channel)
+			}
+			fmt.Fprintf(w, "    %s more: %s (--all shows them)\n", plural(rest, "channel"), strings.Join(limitNames(names, 6), ", "))
+		}
+	}
+}
+
+// versionsText lists versions, eliding the middle of a long list.
+func versionsText(vs []string) string {
+	if len(vs) <= 6 {
+		return strings.Join(vs, ", ")
+	}
+	return fmt.Sprintf("%s, … %s (%d versions)", strings.Join(vs[:3], ", "), vs[len(vs)-1], len(vs))
+}
