@@ -35,6 +35,10 @@ type Case struct {
 	// Rollout, when positive, simulates a rollout of at most Rollout
 	// rounds (Resolver.Rollout) instead of resolving once.
 	Rollout int
+	// Application, when not empty, resolves what these objects need
+	// (Resolver.ResolveFor; see FormatApplication) instead of the state's
+	// subscriptions alone.
+	Application []cluster.Object
 	// Want is the expected text.
 	Want string
 }
@@ -44,7 +48,7 @@ type Case struct {
 // returns an error only when the case cannot be set up (a catalog that does
 // not build, a resolver that cannot be created).
 func (c *Case) Result(ctx context.Context) (string, error) {
-	in := input{namespace: c.Namespace, opts: c.Options, rollout: c.Rollout, state: &cluster.State{}}
+	in := input{namespace: c.Namespace, opts: c.Options, rollout: c.Rollout, state: &cluster.State{}, app: c.Application}
 	if c.State != nil {
 		in.state = c.State.State()
 		if in.namespace == "" {
@@ -103,6 +107,7 @@ type input struct {
 	namespace string
 	opts      resolver.Options
 	rollout   int
+	app       []cluster.Object
 }
 
 // result resolves (or rolls out) and renders the outcome.
@@ -121,6 +126,10 @@ func (in *input) result(ctx context.Context) (string, error) {
 	r, err := resolver.New(in.catalogs, in.opts)
 	if err != nil {
 		return "", err
+	}
+	if len(in.app) > 0 {
+		app, err := r.ResolveFor(ctx, in.namespace, in.state, in.app)
+		return FormatApplication(app, err), nil
 	}
 	if in.rollout > 0 {
 		rounds, err := r.Rollout(ctx, in.namespace, in.state, in.rollout)

@@ -105,3 +105,28 @@ func FormatState(namespace string, s *cluster.State) string {
 	}
 	return b.String()
 }
+
+// FormatApplication renders the result of Resolver.ResolveFor: one block per
+// API of the application (what serves it, why, the alternatives and near
+// misses), then the plan or the error as FormatResult renders them. With no
+// application (an input error) it renders the error alone.
+func FormatApplication(app *resolver.Application, err error) string {
+	if app == nil {
+		return FormatResult(nil, err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "application in namespace %s: %d API(s), %d subscription(s) to create\n", app.Namespace, len(app.Kinds), len(app.Subscriptions))
+	for _, k := range app.Kinds {
+		b.WriteString(k.String())
+	}
+	for _, s := range app.Subscriptions {
+		fmt.Fprintf(&b, "create subscription %s: package %s, channel %s, catalog %s/%s\n", s.Name, s.Package, s.Channel, s.SourceNamespace, s.Source)
+	}
+	var unserved *resolver.UnservedError
+	if errors.As(err, &unserved) {
+		fmt.Fprintf(&b, "error: %v\n", err)
+		return b.String()
+	}
+	b.WriteString(FormatResult(app.Plan, err))
+	return b.String()
+}

@@ -27,6 +27,7 @@ const (
 	fileOptions     = "options.yaml"
 	fileClusterYAML = "cluster.yaml"
 	fileClusterJSON = "cluster.json"
+	fileApp         = "app.yaml"
 	fileWant        = "want"
 	fileSkip        = "skip"
 	catalogPrefix   = "catalog/"
@@ -77,6 +78,7 @@ type scenario struct {
 	// catalogs holds, per catalog, its files (archive names).
 	catalogs map[resolver.CatalogKey][]txtar.File
 	cluster  *txtar.File
+	app      *txtar.File
 	want     []byte
 	hasWant  bool
 	skip     string
@@ -113,6 +115,8 @@ func parseScenario(name string, data []byte) (*scenario, error) {
 				fail("both %s and %s", fileClusterYAML, fileClusterJSON)
 			}
 			s.cluster = f
+		case f.Name == fileApp:
+			s.app = f
 		case f.Name == fileWant:
 			s.want, s.hasWant = f.Data, true
 		case f.Name == fileSkip:
@@ -128,7 +132,7 @@ func parseScenario(name string, data []byte) (*scenario, error) {
 			}
 			s.catalogs[key] = append(s.catalogs[key], *f)
 		default:
-			fail("unknown file %q (want %s, %s, %s, %s, %s or %s<namespace>/<name>.yaml)", f.Name, fileOptions, fileClusterYAML, fileClusterJSON, fileWant, fileSkip, catalogPrefix)
+			fail("unknown file %q (want %s, %s, %s, %s, %s, %s or %s<namespace>/<name>.yaml)", f.Name, fileOptions, fileClusterYAML, fileClusterJSON, fileApp, fileWant, fileSkip, catalogPrefix)
 		}
 	}
 	if len(errs) > 0 {
@@ -214,6 +218,13 @@ func (s *scenario) input() (in *input, clusterErr error, err error) {
 			return in, err, nil
 		}
 		in.state = st
+	}
+	if s.app != nil {
+		objs, err := cluster.DecodeObjects(bytes.NewReader(s.app.Data), s.app.Name)
+		if err != nil {
+			return in, err, nil
+		}
+		in.app = objs
 	}
 	return in, nil, nil
 }

@@ -33,13 +33,14 @@ answer. A kind nothing provides makes the answer no (exit 1), with near
 misses.`
 
 // readApplication reads the objects of the --for files, and their OLM
-// objects as cluster state.
-func (e *env) readApplication(names []string) ([]cluster.Object, error) {
+// objects (OperatorGroups, Subscriptions, …) as cluster state.
+func (e *env) readApplication(names []string) ([]cluster.Object, *cluster.State, error) {
 	ins, err := e.readInputs(names)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var objs []cluster.Object
+	state := &cluster.State{}
 	var errs []error
 	for _, in := range ins {
 		o, err := cluster.DecodeObjects(bytes.NewReader(in.Data), in.Name)
@@ -48,14 +49,81 @@ func (e *env) readApplication(names []string) ([]cluster.Object, error) {
 			continue
 		}
 		objs = append(objs, o...)
+		s, err := cluster.Decode(bytes.NewReader(in.Data), in.Name)
+		if err != nil {
+			errs = appendErrors(errs, naming(err, in.Name))
+			continue
+		}
+		state.CSVs = append(state.CSVs, s.CSVs...)
+		state.Subscriptions = append(state.Subscriptions, s.Subscriptions...)
+		state.CatalogSources = append(state.CatalogSources, s.CatalogSources...)
+		state.OperatorGroups = append(state.OperatorGroups, s.OperatorGroups...)
+		state.InstallPlans = append(state.InstallPlans, s.InstallPlans...)
 	}
 	if len(errs) > 0 {
-		return nil, joinErrors(errs)
+		return nil, nil, joinErrors(errs)
 	}
 	if len(objs) == 0 {
-		return nil, usageErrorf("--for: no object in %s", strings.Join(names, ", "))
+		return nil, nil, usageErrorf("--for: no object in %s", strings.Join(names, ", "))
 	}
-	return objs, nil
+	return objs, state, nil
+}
+
+// mergeState adds the application's OLM objects to the cluster state; an
+// object in both is an error.
+func mergeState(dst, app *cluster.State) error {
+	type key struct{ kind, ns, name string }
+	seen := map[key]bool{}
+	for _, c := range dst.CSVs {
+		seen[key{cluster.KindCSV, c.Namespace, c.Name}] = true
+	}
+	for _, s := range dst.Subscriptions {
+		seen[key{cluster.KindSubscription, s.Namespace, s.Name}] = true
+	}
+	for _, c := range dst.CatalogSources {
+		seen[key{cluster.KindCatalogSource, c.Namespace, c.Name}] = true
+	}
+	for _, g := range dst.OperatorGroups {
+		seen[key{cluster.KindOperatorGroup, g.Namespace, g.Name}] = true
+	}
+	for _, p := range dst.InstallPlans {
+		seen[key{cluster.KindInstallPlan, p.Namespace, p.Name}] = true
+	}
+	var errs []error
+	dup := func(k key) bool {
+		if seen[k] {
+			errs = append(errs, fmt.Errorf("--for: %s %q is in the application and in the cluster state (-f)", k.kind, k.ns+"/"+k.name))
+			return true
+		}
+		return false
+	}
+	for _, c := range app.CSVs {
+		if !dup(key{cluster.KindCSV, c.Namespace, c.Name}) {
+			dst.CSVs = append(dst.CSVs, c)
+		}
+	}
+	for _, s := range app.Subscriptions {
+		if !dup(key{cluster.KindSubscription, s.Namespace, s.Name}) {
+			dst.Subscriptions = append(dst.Subscriptions, s)
+		}
+	}
+	for _, c := range app.CatalogSources {
+		if !dup(key{cluster.KindCatalogSource, c.Namespace, c.Name}) {
+			dst.CatalogSources = append(dst.CatalogSources, c)
+		}
+	}
+	for _, g := range app.OperatorGroups {
+		if !dup(key{cluster.KindOperatorGroup, g.Namespace, g.Name}) {
+			dst.OperatorGroups = append(dst.OperatorGroups, g)
+		}
+	}
+	for _, p := range app.InstallPlans {
+		if !dup(key{cluster.KindInstallPlan, p.Namespace, p.Name}) {
+			dst.InstallPlans = append(dst.InstallPlans, p)
+		}
+	}
+	dst.Sort()
+	return errors.Join(errs...)
 }
 
 // appNamespace returns the namespace the application's objects share, or ""
@@ -80,19 +148,26 @@ func appNamespace(objs []cluster.Object) (string, error) {
 
 // runResolveFor is resolve --for.
 func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
-	objs, err := e.readApplication(f.forFiles)
+	objs, appState, err := e.readApplication(f.forFiles)
 	if err != nil {
 		return err
 	}
-	if f.namespace == "" {
-		if f.namespace, err = appNamespace(objs); err != nil {
-			return err
-		}
+	appNS, err := appNamespace(objs)
+	if err != nil && f.namespace == "" {
+		return err
 	}
-	// The application's OLM objects are cluster state too.
-	f.files = append(slices.Clone(f.files), f.forFiles...)
+	switch {
+	case f.namespace == "":
+		f.namespace = appNS
+	case appNS != "" && appNS != f.namespace:
+		e.notef("the application's objects are in namespace %s; resolving namespace %s, as -n says", appNS, f.namespace)
+	}
 	in, err := e.loadResolveInput(f)
 	if err != nil {
+		return err
+	}
+	// The application's OLM objects are cluster state too.
+	if err := mergeState(in.state, appState); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
@@ -101,8 +176,8 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 	var unserved *resolver.UnservedError
 	switch {
 	case errors.As(err, &unserved):
-		if f.output.value == "json" || f.output.value == "yaml" {
-			if err := writeAppJSON(e.stdout, f.output.value, appJSON{Application: app}); err != nil {
+		if f.output.value != "text" {
+			if err := writeEncoded(e.stdout, f.output.value, appJSON{Application: app}); err != nil {
 				return err
 			}
 			return errNo
@@ -119,8 +194,8 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 		if err != nil {
 			return err
 		}
-		if f.output.value == "json" || f.output.value == "yaml" {
-			if err := writeAppJSON(e.stdout, f.output.value, appJSON{Application: app, Error: newErrorJSON(ex)}); err != nil {
+		if f.output.value != "text" {
+			if err := writeEncoded(e.stdout, f.output.value, appJSON{Application: app, Error: newErrorJSON(ex)}); err != nil {
 				return err
 			}
 			return errNo
@@ -139,7 +214,7 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 	}
 	switch f.output.value {
 	case "json":
-		return writeAppJSON(e.stdout, "json", appJSON{Application: app, Plan: ptr(newPlanJSON(app.Plan))})
+		return writeEncoded(e.stdout, "json", appJSON{Application: app, Plan: ptr(newPlanJSON(app.Plan))})
 	case "yaml":
 		return writeSubscriptionsYAML(e.stdout, app.Subscriptions)
 	}
@@ -159,8 +234,10 @@ type appJSON struct {
 	Error *errorJSON `json:"error,omitempty"`
 }
 
-func writeAppJSON(w io.Writer, format string, v appJSON) error {
-	if format == "json" {
+// writeEncoded writes v as indented JSON (format "json") or as the same
+// contract in YAML (format "yaml", encoded with sigs.k8s.io/yaml).
+func writeEncoded(w io.Writer, format string, v any) error {
+	if format != "yaml" {
 		return writeJSON(w, v)
 	}
 	js, err := json.Marshal(v)
@@ -429,7 +506,7 @@ func writeProvidesText(w io.Writer, q resolver.APIQuery, found []resolver.Provid
 			for _, c := range chans[len(shown):] {
 				names = append(names, c.Channel)
 			}
-			fmt.Fprintf(w, "    %s more: %s (--all shows them)\n", plural(rest, "channel"), strings.Join(limitNames(names, 6), ", "))
+			fmt.Fprintf(w, "    other channels (%d): %s (--all shows them)\n", rest, strings.Join(limitNames(names, 6), ", "))
 		}
 	}
 }

@@ -87,8 +87,8 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 			if err != nil {
 				return err
 			}
-			if f.output.value == "json" {
-				if err := writeJSON(e.stdout, conflictJSON{Namespace: in.ns, Error: newErrorJSON(ex)}); err != nil {
+			if f.output.value != "text" {
+				if err := writeEncoded(e.stdout, f.output.value, conflictJSON{Namespace: in.ns, Error: newErrorJSON(ex)}); err != nil {
 					return err
 				}
 				return errNo
@@ -107,8 +107,8 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 		if err := in.explainHeldBack(ctx, in.state, plan, f.maxSuggestions); err != nil {
 			return err
 		}
-		if f.output.value == "json" {
-			return writeJSON(e.stdout, newPlanJSON(plan))
+		if f.output.value != "text" {
+			return writeEncoded(e.stdout, f.output.value, newPlanJSON(plan))
 		}
 		ew := &errWriter{w: e.stdout}
 		writePlanText(ew, plan, "namespace "+plan.Namespace)

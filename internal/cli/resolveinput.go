@@ -38,7 +38,7 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags) {
 	cmd.Flags().IntVar(&f.maxSuggestions, "max-suggestions", resolver.DefaultMaxSuggestions,
 		"with no plan, the most suggestions to look for (0: none)")
 	cmd.Flags().BoolVar(&f.full, "full", false, "with no plan, print the whole derivation (text output)")
-	f.output = addOutputFlag(cmd, "text", "json")
+	f.output = addOutputFlag(cmd, "text", "json", "yaml")
 }
 
 // resolveInput is what resolve and rollout work on.

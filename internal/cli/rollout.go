@@ -76,7 +76,7 @@ the rounds run out, 2 for bad input or usage.`,
 		}
 		settled := ex == nil && failure == ""
 
-		if f.output.value == "json" {
+		if f.output.value != "text" {
 			out := rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Settled: settled}
 			for i, r := range rounds {
 				out.Rounds = append(out.Rounds, roundJSON{Round: i + 1, Steps: newStepsJSON(r.Plan.Steps), Unchanged: newUnchangedJSON(r.Plan.Unchanged)})
@@ -87,7 +87,7 @@ the rounds run out, 2 for bad input or usage.`,
 			case failure != "":
 				out.Error = &errorJSON{Message: failure}
 			}
-			if err := writeJSON(e.stdout, out); err != nil {
+			if err := writeEncoded(e.stdout, f.output.value, out); err != nil {
 				return err
 			}
 		} else {
