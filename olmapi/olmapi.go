@@ -49,9 +49,6 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // controller-runtime list). Nil entries are skipped. The zero value holds
 // nothing.
 //
-// InstallPlans are converted as package cluster reads them: objects of a
-// kind cluster does not read are counted in [cluster.State.Ignored], as
-// Decode counts them.
 type Objects struct {
 	CSVs           []*operatorsv1alpha1.ClusterServiceVersion
 	Subscriptions  []*operatorsv1alpha1.Subscription
@@ -121,7 +118,7 @@ func State(objs Objects) (*cluster.State, error) {
 		}
 		c := *p
 		c.ObjectMeta = trimMeta(p.ObjectMeta)
-		c.TypeMeta.Kind, c.TypeMeta.APIVersion = "InstallPlan", apiVersionV1alpha1
+		c.TypeMeta.Kind, c.TypeMeta.APIVersion = cluster.KindInstallPlan, apiVersionV1alpha1
 		// The steps carry whole manifests; resolution reads the plan's
 		// spec and phase.
 		c.Status.Plan = nil
