@@ -48,7 +48,6 @@ const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 // lists them (a lister's []*T, or the address of each item of a
 // controller-runtime list). Nil entries are skipped. The zero value holds
 // nothing.
-//
 type Objects struct {
 	CSVs           []*operatorsv1alpha1.ClusterServiceVersion
 	Subscriptions  []*operatorsv1alpha1.Subscription
@@ -219,4 +218,3 @@ func trimMeta(m metav1.ObjectMeta) metav1.ObjectMeta {
 	}
 	return t
 }
-

@@ -45,7 +45,7 @@ func TestState(t *testing.T) {
 	etcd.Spec.APIServiceDefinitions.Required = []operatorsv1alpha1.APIServiceDescription{{Group: "metrics.k8s.io", Version: "v1beta1", Kind: "PodMetrics", Name: "pods"}}
 	etcd.Spec.InstallStrategy.StrategyName = "deployment" // never read
 	etcd.Annotations = map[string]string{
-		cluster.PropertiesAnnotation: `{"properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.9.2"}}]}`,
+		cluster.PropertiesAnnotation:                       `{"properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.9.2"}}]}`,
 		"kubectl.kubernetes.io/last-applied-configuration": `{"huge": true}`,
 	}
 	etcd.Status.Phase = operatorsv1alpha1.CSVPhaseSucceeded
