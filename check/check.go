@@ -93,6 +93,15 @@ type Options struct {
 	// Concurrency is the number of workers; zero or less means
 	// runtime.GOMAXPROCS(0). It never changes the report.
 	Concurrency int
+	// Baseline holds the previous versions of the catalogs, matched to the
+	// inputs by Name: an input with a baseline is compared with it. Run
+	// then checks the baselines too (with the same checks, together), marks
+	// every finding of the input new or existing (Finding.Status), adds the
+	// regressions of the change (RegressionCodes: what was removed, moved
+	// or broken for the clusters that use the catalog; always new), and
+	// lists what the baseline had and the input no longer has
+	// (Report.Resolved). Empty: no comparison.
+	Baseline []Input
 
 	// resolveAll sends every bundle through the resolver, even those the
 	// installability check decides without it (tests compare both).
@@ -122,6 +131,9 @@ type Report struct {
 	// catalog (in input order) then package. Empty when the Reachability
 	// check did not run.
 	Paths []PathStats `json:"paths,omitempty"`
+	// Resolved holds, for the inputs with a baseline, the baseline's
+	// findings the input no longer has, in the baseline's report order.
+	Resolved []Finding `json:"resolved,omitempty"`
 }
 
 // CatalogSummary counts what a catalog holds and what was found in it.
@@ -132,6 +144,8 @@ type CatalogSummary struct {
 	Bundles  int    `json:"bundles"`
 	// Counts holds one entry per code found, sorted by code.
 	Counts []CodeCount `json:"counts"`
+	// Baseline compares the catalog with its baseline; nil without one.
+	Baseline *BaselineSummary `json:"baseline,omitempty"`
 }
 
 // CodeCount is the number of findings of one code, with the highest
@@ -206,8 +220,9 @@ func (r *Report) AtLeast(s graph.Severity) []Finding {
 	return out
 }
 
-// Filter returns a copy of the report with only the findings of severity
-// min or higher, and the counts of its catalogs recomputed. Paths are kept.
+// Filter returns a copy of the report with only the findings (and resolved
+// findings) of severity min or higher, and the counts of its catalogs and
+// their baseline comparisons recomputed. Paths are kept.
 // The copy shares nothing with r that the caller could modify.
 func (r *Report) Filter(min graph.Severity) *Report {
 	out := &Report{
@@ -229,6 +244,34 @@ func (r *Report) Filter(min graph.Severity) *Report {
 	}
 	for i := range out.Paths {
 		out.Paths[i].Lengths = slices.Clone(out.Paths[i].Lengths)
+	}
+	for _, f := range r.Resolved {
+		if f.Severity >= min {
+			out.Resolved = append(out.Resolved, f)
+		}
+	}
+	for i := range out.Catalogs {
+		b := out.Catalogs[i].Baseline
+		if b == nil {
+			continue
+		}
+		nb := *b
+		nb.New, nb.Existing, nb.Resolved = 0, 0, 0
+		for _, f := range out.Findings {
+			if f.Catalog == nb.Name {
+				if f.Status == StatusNew {
+					nb.New++
+				} else {
+					nb.Existing++
+				}
+			}
+		}
+		for _, f := range out.Resolved {
+			if f.Catalog == nb.Name {
+				nb.Resolved++
+			}
+		}
+		out.Catalogs[i].Baseline = &nb
 	}
 	return out
 }
@@ -280,7 +323,13 @@ func Run(ctx context.Context, catalogs []Input, opts Options) (*Report, error) {
 	if err := r.run(ctx); err != nil {
 		return nil, err
 	}
-	return r.report(), nil
+	rep := r.report()
+	if len(opts.Baseline) > 0 {
+		if err := runBaseline(ctx, catalogs, opts, rep); err != nil {
+			return nil, err
+		}
+	}
+	return rep, nil
 }
 
 // runner holds the state of one Run.

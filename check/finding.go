@@ -29,6 +29,9 @@ type Finding struct {
 	// Explanation says why a bundle cannot be installed (installability
 	// findings only); nil otherwise.
 	Explanation *Explanation
+	// Status says, when the catalog was compared with a baseline, whether
+	// the change introduced the finding; StatusNone otherwise.
+	Status Status
 }
 
 // String formats the finding on one line: "severity code package/channel
@@ -57,6 +60,7 @@ type findingJSON struct {
 	Message     string          `json:"message"`
 	Pos         *graph.Position `json:"pos,omitempty"`
 	Explanation *Explanation    `json:"explanation,omitempty"`
+	Status      Status          `json:"status,omitempty"`
 }
 
 // MarshalJSON writes the finding with its severity by name and without an
@@ -71,6 +75,7 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 		Bundle:      f.Bundle,
 		Message:     f.Message,
 		Explanation: f.Explanation,
+		Status:      f.Status,
 	}
 	if f.Pos != (graph.Position{}) {
 		p := f.Pos
@@ -98,6 +103,7 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 		Bundle:      j.Bundle,
 		Message:     j.Message,
 		Explanation: j.Explanation,
+		Status:      j.Status,
 	}
 	if j.Pos != nil {
 		f.Pos = *j.Pos

@@ -12,8 +12,10 @@ import (
 // WriteText writes the report for people: per catalog, a summary line, the
 // findings grouped by package (each with its channel and bundle; the
 // further lines of a message, such as the facts of an installability
-// finding, indented below it), a summary of the upgrade paths and the counts per code. It
-// returns the first write error.
+// finding, indented below it; "new" before those a change introduced, when
+// the catalog has a baseline), a summary of the upgrade paths, the
+// comparison with the baseline and the counts per code. It returns the
+// first write error.
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	i := 0
@@ -54,10 +56,17 @@ func (r *Report) WriteText(w io.Writer) error {
 				obj = " " + obj
 			}
 			first, rest, _ := strings.Cut(f.Message, "\n")
-			fmt.Fprintf(bw, "  %-7s %s%s: %s\n", SeverityName(f.Severity), f.Code, obj, first)
+			mark, indent := "", ""
+			if s.Baseline != nil {
+				mark, indent = "    ", "    "
+				if f.Status == StatusNew {
+					mark = "new "
+				}
+			}
+			fmt.Fprintf(bw, "  %s%-7s %s%s: %s\n", mark, SeverityName(f.Severity), f.Code, obj, first)
 			if rest != "" {
 				for _, line := range strings.Split(rest, "\n") {
-					fmt.Fprintf(bw, "          %s\n", line)
+					fmt.Fprintf(bw, "          %s%s\n", indent, line)
 				}
 			}
 		}
@@ -80,6 +89,9 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			bw.WriteString("\n")
 		}
+		if b := s.Baseline; b != nil {
+			fmt.Fprintf(bw, "\nbaseline (%s): %s\n", s.Name, b.describe(r.regressions(s.Name)))
+		}
 		if len(s.Counts) > 0 {
 			fmt.Fprintf(bw, "\ncounts (%s):\n", s.Name)
 			for _, c := range s.Counts {
@@ -89,4 +101,22 @@ func (r *Report) WriteText(w io.Writer) error {
 		fmt.Fprintln(bw)
 	}
 	return bw.Flush()
+}
+
+// regressions counts the regression findings of catalog name.
+func (r *Report) regressions(name string) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Catalog == name && IsRegression(f.Code) {
+			n++
+		}
+	}
+	return n
+}
+
+// describe says in one line what the comparison found.
+func (b *BaselineSummary) describe(regressions int) string {
+	return fmt.Sprintf("%s (%s), %d existing, %d resolved; packages +%d -%d, channels +%d -%d, bundles +%d -%d",
+		plural(b.New, "new finding", "new findings"), plural(regressions, "regression", "regressions"), b.Existing, b.Resolved,
+		b.PackagesAdded, b.PackagesRemoved, b.ChannelsAdded, b.ChannelsRemoved, b.BundlesAdded, b.BundlesRemoved)
 }

@@ -1,0 +1,566 @@
+package check
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// Status says, when Run compares a catalog with its baseline, whether a
+// finding is one the change introduces or one the baseline already had.
+type Status string
+
+// The statuses of a finding.
+const (
+	// StatusNone: the catalog was checked without a baseline.
+	StatusNone Status = ""
+	// StatusNew: the baseline had no such finding — the change introduced
+	// it. Regressions (the Regression codes) are always new.
+	StatusNew Status = "new"
+	// StatusExisting: the baseline had the same finding (same code and
+	// object).
+	StatusExisting Status = "existing"
+)
+
+// The codes of the regressions Run reports when an input has a baseline:
+// what the change from the baseline to the input does to the clusters that
+// use the catalog. Each names the objects of the new catalog (or, for what
+// was removed, of the baseline). They are always new.
+const (
+	// CodePackageRemoved (error): a package of the baseline is gone;
+	// its subscriptions no longer resolve.
+	CodePackageRemoved = "package-removed"
+	// CodeChannelRemoved (error): a channel of the baseline is gone from
+	// its package (renaming a channel removes it); subscriptions to it no
+	// longer resolve.
+	CodeChannelRemoved = "channel-removed"
+	// CodeDefaultChannelChanged (warning): the package's default channel is
+	// another one; subscriptions that name no channel follow it.
+	CodeDefaultChannelChanged = "default-channel-changed"
+	// CodeHeadRemoved (error): the entry that headed a channel of the
+	// baseline is gone from the channel (its bundle from the catalog, or
+	// only from the channel): clusters running it are ahead of the channel.
+	CodeHeadRemoved = "head-removed"
+	// CodeBundleRemoved (warning): an entry of a channel of the baseline,
+	// other than its head, is gone from the channel; the message says
+	// whether clusters running it can still upgrade.
+	CodeBundleRemoved = "bundle-removed"
+	// CodeChannelHeadLowered (error): the channel's head has a lower
+	// version than in the baseline: new subscriptions get an older bundle
+	// and clusters at the former head have nowhere to go.
+	CodeChannelHeadLowered = "channel-head-lowered"
+	// CodeUpgradePathLost (error): a version that could reach its channel
+	// head in the baseline cannot reach the channel's head in the new
+	// catalog; the message names the new dead end. Versions removed from
+	// the channel count too: a cluster still runs them.
+	CodeUpgradePathLost = "upgrade-path-lost"
+	// CodeNoLongerInstallable: a bundle installable on an empty cluster
+	// from the baseline is not from the new catalog (error for a channel
+	// head, warning otherwise). It carries the new catalog's explanation.
+	CodeNoLongerInstallable = "no-longer-installable"
+	// CodeRequirementNewlyUnmet (warning): a requirement of a bundle that
+	// candidates of the baseline met and no candidate of the new catalog
+	// meets.
+	CodeRequirementNewlyUnmet = "requirement-newly-unmet"
+	// CodeDeprecationAdded (warning): an olm.deprecations entry, or a
+	// bundle's olm.deprecated property, that the baseline did not have.
+	CodeDeprecationAdded = "deprecation-added"
+)
+
+// RegressionCodes returns the codes of the regressions, in documentation
+// order. The caller owns the returned slice.
+func RegressionCodes() []string {
+	return []string{
+		CodePackageRemoved, CodeChannelRemoved, CodeDefaultChannelChanged, CodeHeadRemoved,
+		CodeBundleRemoved, CodeChannelHeadLowered, CodeUpgradePathLost, CodeNoLongerInstallable,
+		CodeRequirementNewlyUnmet, CodeDeprecationAdded,
+	}
+}
+
+// IsRegression reports whether code is one of the regression codes.
+func IsRegression(code string) bool { return slices.Contains(RegressionCodes(), code) }
+
+// BaselineSummary compares a catalog with its baseline.
+type BaselineSummary struct {
+	// Name is the baseline's Input.Name (the same as the catalog's).
+	Name string `json:"name"`
+	// New and Existing count the catalog's findings by status; Resolved
+	// counts the baseline's findings the catalog no longer has.
+	New      int `json:"new"`
+	Existing int `json:"existing"`
+	Resolved int `json:"resolved"`
+	// What was added and removed, by count.
+	PackagesAdded   int `json:"packagesAdded"`
+	PackagesRemoved int `json:"packagesRemoved"`
+	ChannelsAdded   int `json:"channelsAdded"`
+	ChannelsRemoved int `json:"channelsRemoved"`
+	BundlesAdded    int `json:"bundlesAdded"`
+	BundlesRemoved  int `json:"bundlesRemoved"`
+}
+
+// runBaseline runs the checks on the baselines of the inputs, marks the
+// findings of rep new or existing, adds the regressions and records what
+// the baselines had that the inputs no longer have (Report.Resolved).
+func runBaseline(ctx context.Context, catalogs []Input, opts Options, rep *Report) error {
+	byName := map[string]int{}
+	for i, in := range catalogs {
+		byName[in.Name] = i
+	}
+	seen := map[string]bool{}
+	for i, b := range opts.Baseline {
+		if b.Catalog == nil {
+			return fmt.Errorf("baseline %d (%q): no catalog", i, b.Name)
+		}
+		if _, ok := byName[b.Name]; !ok {
+			return fmt.Errorf("baseline %d: %q names no input", i, b.Name)
+		}
+		if seen[b.Name] {
+			return fmt.Errorf("baseline %d: duplicate baseline name %q", i, b.Name)
+		}
+		seen[b.Name] = true
+	}
+	bopts := opts
+	bopts.Baseline = nil
+	old, err := Run(ctx, opts.Baseline, bopts)
+	if err != nil {
+		return fmt.Errorf("baseline: %w", err)
+	}
+	oldFindings := map[string][]Finding{}
+	for _, f := range old.Findings {
+		oldFindings[f.Catalog] = append(oldFindings[f.Catalog], f)
+	}
+	var out []Finding
+	rest := rep.Findings
+	for ci := range rep.Catalogs {
+		s := &rep.Catalogs[ci]
+		n := 0
+		for n < len(rest) && rest[n].Catalog == s.Name {
+			n++
+		}
+		fs := rest[:n:n]
+		rest = rest[n:]
+		if !seen[s.Name] {
+			out = append(out, fs...)
+			continue
+		}
+		var base *graph.Catalog
+		for _, b := range opts.Baseline {
+			if b.Name == s.Name {
+				base = b.Catalog
+			}
+		}
+		sum := &BaselineSummary{Name: s.Name}
+		resolved := markStatus(fs, oldFindings[s.Name])
+		reg := regressions(s.Name, base, catalogs[byName[s.Name]].Catalog, fs, oldFindings[s.Name], sum)
+		for i := range reg {
+			reg[i].Status = StatusNew
+		}
+		fs = append(fs, reg...)
+		slices.SortFunc(fs, compareFindings)
+		for _, f := range fs {
+			if f.Status == StatusNew {
+				sum.New++
+			} else {
+				sum.Existing++
+			}
+		}
+		sum.Resolved = len(resolved)
+		rep.Resolved = append(rep.Resolved, resolved...)
+		s.Counts = countCodes(fs)
+		s.Baseline = sum
+		out = append(out, fs...)
+	}
+	rep.Findings = out
+	return nil
+}
+
+// findingObject is what a finding is about, without its wording.
+type findingObject struct {
+	code, pkg, channel, bundle string
+}
+
+func objectOf(f Finding) findingObject {
+	return findingObject{f.Code, f.Package, f.Channel, f.Bundle}
+}
+
+// markStatus marks each finding of fs new or existing against the
+// baseline's findings old and returns the findings of old that fs does not
+// have (in the order of old). A finding is existing when old has one with
+// the same code, object and message; the findings left over on both sides
+// are then paired by code and object alone, in order (a message can change
+// without the problem changing: a count, a list of names).
+func markStatus(fs, old []Finding) []Finding {
+	type exact struct {
+		obj findingObject
+		msg string
+	}
+	left := map[exact]int{}
+	for _, f := range old {
+		left[exact{objectOf(f), f.Message}]++
+	}
+	for i, f := range fs {
+		fs[i].Status = StatusNew
+		if k := (exact{objectOf(f), f.Message}); left[k] > 0 {
+			left[k]--
+			fs[i].Status = StatusExisting
+		}
+	}
+	// What is left of old after the exact matches, in order and by object.
+	var gone []Finding
+	byObj := map[findingObject]int{}
+	for _, f := range old {
+		if k := (exact{objectOf(f), f.Message}); left[k] > 0 {
+			left[k]--
+			gone = append(gone, f)
+			byObj[objectOf(f)]++
+		}
+	}
+	paired := map[findingObject]int{}
+	for i := range fs {
+		if o := objectOf(fs[i]); fs[i].Status == StatusNew && byObj[o] > 0 {
+			byObj[o]--
+			paired[o]++
+			fs[i].Status = StatusExisting
+		}
+	}
+	var resolved []Finding
+	for _, f := range gone {
+		if o := objectOf(f); paired[o] > 0 {
+			paired[o]--
+			continue
+		}
+		resolved = append(resolved, f)
+	}
+	return resolved
+}
+
+// regressions compares catalog cur with its baseline old: what was
+// removed, moved or broken. fs and oldFs are the findings of cur and old
+// (for the installability comparison).
+func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum *BaselineSummary) []Finding {
+	var out []Finding
+	add := func(sev graph.Severity, code string, pkg, channel, bundle string, pos graph.Position, format string, args ...any) *Finding {
+		out = append(out, Finding{
+			Severity: sev, Code: code, Catalog: name,
+			Package: pkg, Channel: channel, Bundle: bundle,
+			Message: fmt.Sprintf(format, args...), Pos: pos,
+		})
+		return &out[len(out)-1]
+	}
+	for _, np := range cur.Packages() {
+		op := old.Package(np.Name)
+		if op == nil {
+			sum.PackagesAdded++
+			sum.ChannelsAdded += len(np.Channels)
+			sum.BundlesAdded += len(np.Bundles)
+			continue
+		}
+		for _, c := range np.Channels {
+			if op.Channel(c.Name) == nil {
+				sum.ChannelsAdded++
+			}
+		}
+		for _, b := range np.Bundles {
+			if op.Bundle(b.Name) == nil {
+				sum.BundlesAdded++
+			}
+		}
+	}
+	for _, op := range old.Packages() {
+		np := cur.Package(op.Name)
+		if np == nil {
+			sum.PackagesRemoved++
+			sum.ChannelsRemoved += len(op.Channels)
+			sum.BundlesRemoved += len(op.Bundles)
+			add(graph.SeverityError, CodePackageRemoved, op.Name, "", "", graph.Position{},
+				"package %q is gone (%s, %s in the baseline): its subscriptions no longer resolve",
+				op.Name, plural(len(op.Channels), "channel", "channels"), plural(len(op.Bundles), "bundle", "bundles"))
+			continue
+		}
+		for _, b := range op.Bundles {
+			if np.Bundle(b.Name) == nil {
+				sum.BundlesRemoved++
+			}
+		}
+		if op.DefaultChannel != np.DefaultChannel {
+			msg := fmt.Sprintf("the default channel of %q is %q, was %q: subscriptions that name no channel follow %q", np.Name, np.DefaultChannel, op.DefaultChannel, np.DefaultChannel)
+			if oc, nc := op.Default(), np.Default(); oc != nil && nc != nil {
+				oh, ok1 := channelHead(oc)
+				nh, ok2 := channelHead(nc)
+				if ok1 && ok2 {
+					msg += fmt.Sprintf(" (head %s, was %s)", versionedName(np, nh), versionedName(op, oh))
+				}
+			}
+			add(graph.SeverityWarning, CodeDefaultChannelChanged, np.Name, np.DefaultChannel, "", np.Pos, "%s", msg)
+		}
+		for _, oc := range op.Channels {
+			nc := np.Channel(oc.Name)
+			if nc == nil {
+				sum.ChannelsRemoved++
+				msg := fmt.Sprintf("channel %q of %q is gone (%s in the baseline): subscriptions to it no longer resolve", oc.Name, op.Name, plural(len(oc.Entries), "entry", "entries"))
+				if h, ok := channelHead(oc); ok {
+					if b := np.Bundle(h); b != nil && len(b.Channels) > 0 {
+						msg += fmt.Sprintf("; its head %q is in channel %s", h, strings.Join(b.Channels, ", "))
+					}
+				}
+				add(graph.SeverityError, CodeChannelRemoved, op.Name, oc.Name, "", oc.Pos, "%s", msg)
+				continue
+			}
+			out = append(out, channelRegressions(name, op, np, oc, nc)...)
+		}
+		out = append(out, deprecationsAdded(name, op, np)...)
+	}
+	out = append(out, installRegressions(fs, oldFs)...)
+	out = append(out, unmetRequirements(name, old, cur)...)
+	return out
+}
+
+// versionedName returns `"name" (version)`.
+func versionedName(p *graph.Package, name string) string {
+	if b := p.Bundle(name); b != nil && b.VersionText != "" {
+		return fmt.Sprintf("%q (%s)", name, b.VersionText)
+	}
+	return fmt.Sprintf("%q", name)
+}
+
+// channelRegressions compares one channel present in both catalogs:
+// entries removed, a head lowered, versions that lost their way to the
+// head.
+func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channel) []Finding {
+	var out []Finding
+	add := func(sev graph.Severity, code, bundle string, pos graph.Position, msg string) {
+		out = append(out, Finding{
+			Severity: sev, Code: code, Catalog: name,
+			Package: np.Name, Channel: nc.Name, Bundle: bundle,
+			Message: msg, Pos: pos,
+		})
+	}
+	oh, oldOK := channelHead(oc)
+	nh, newOK := channelHead(nc)
+	// Entries removed from the channel.
+	for _, e := range oc.Order() {
+		if _, ok := nc.Entry(e); ok {
+			continue
+		}
+		where := "its bundle is gone from the catalog"
+		if b := np.Bundle(e); b != nil {
+			where = "its bundle is still in the catalog"
+			if len(b.Channels) > 0 {
+				where += fmt.Sprintf(" (channel %s)", strings.Join(b.Channels, ", "))
+			}
+		}
+		if oldOK && e == oh {
+			msg := fmt.Sprintf("%s, the head of channel %q in the baseline, is gone from it (%s)", versionedName(op, e), oc.Name, where)
+			if newOK {
+				msg += fmt.Sprintf("; the head is now %s", versionedName(np, nh))
+			}
+			add(graph.SeverityError, CodeHeadRemoved, e, bundlePos(op, e), msg)
+			continue
+		}
+		msg := fmt.Sprintf("%s is gone from channel %q (%s)", versionedName(op, e), oc.Name, where)
+		if v, ok := bundleVersion(op, e); ok {
+			if succ := nc.Successors(e, v); len(succ) > 0 {
+				msg += fmt.Sprintf("; clusters running it can upgrade to %s", quoteList(succ, 3))
+			} else {
+				msg += "; clusters running it have no upgrade: no entry replaces it, skips it or has a skipRange containing its version"
+			}
+		}
+		add(graph.SeverityWarning, CodeBundleRemoved, e, bundlePos(op, e), msg)
+	}
+	if !oldOK || !newOK {
+		return out // no head: reported by the structural checks
+	}
+	ov, ok1 := bundleVersion(op, oh)
+	nv, ok2 := bundleVersion(np, nh)
+	if ok1 && ok2 && nv.LT(ov) {
+		add(graph.SeverityError, CodeChannelHeadLowered, nh, bundlePos(np, nh),
+			fmt.Sprintf("the head of channel %q is %s, lower than %s in the baseline: new subscriptions get an older version and clusters at %s have no upgrade", nc.Name, versionedName(np, nh), versionedName(op, oh), ov))
+	}
+	// Versions that reached the head and no longer do.
+	oldDist := oc.DistancesTo(oh)
+	newDist := nc.DistancesTo(nh)
+	for i, e := range oc.Order() {
+		if e == oh || e == nh || oldDist[i] <= 0 {
+			continue
+		}
+		if j := nc.Position(e); j >= 0 {
+			if newDist[j] >= 0 {
+				continue
+			}
+			add(graph.SeverityError, CodeUpgradePathLost, e, bundlePos(np, e),
+				fmt.Sprintf("%s reached the channel head %q in the baseline (%s); it cannot reach the head %q: %s",
+					versionedName(np, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, nc.Reachable(e))))
+			continue
+		}
+		// Gone from the channel: a cluster running it upgrades to its
+		// successors in the new channel, if any.
+		v, ok := bundleVersion(op, e)
+		if !ok {
+			continue
+		}
+		succ := nc.Successors(e, v)
+		reach := false
+		var seen []string
+		for _, s := range succ {
+			if newDist[nc.Position(s)] >= 0 {
+				reach = true
+				break
+			}
+			seen = append(seen, s)
+			seen = append(seen, nc.Reachable(s)...)
+		}
+		if reach {
+			continue
+		}
+		slices.Sort(seen)
+		seen = slices.Compact(seen)
+		add(graph.SeverityError, CodeUpgradePathLost, e, bundlePos(op, e),
+			fmt.Sprintf("%s, gone from the channel, reached the channel head %q in the baseline (%s); a cluster running it cannot reach the head %q: %s",
+				versionedName(op, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, seen)))
+	}
+	return out
+}
+
+// deadEnd says where the upgrades through the entries reached end: the
+// reached entries with no successor, or that there is no upgrade at all.
+func deadEnd(c *graph.Channel, reached []string) string {
+	if len(reached) == 0 {
+		return "no entry replaces it, skips it or has a skipRange containing its version"
+	}
+	var ends []string
+	for _, n := range reached {
+		if len(c.EntrySuccessors(n)) == 0 {
+			ends = append(ends, n)
+		}
+	}
+	slices.Sort(ends)
+	if len(ends) == 0 {
+		return fmt.Sprintf("its upgrades (%s) go round in a cycle", plural(len(reached), "reachable entry", "reachable entries"))
+	}
+	return fmt.Sprintf("its upgrades (%s) end at %s", plural(len(reached), "reachable entry", "reachable entries"), quoteList(ends, 5))
+}
+
+// deprecationsAdded reports the olm.deprecations entries of np that op did
+// not have, and the bundles that gained the olm.deprecated property.
+func deprecationsAdded(name string, op, np *graph.Package) []Finding {
+	var out []Finding
+	had := map[graph.DeprecationRef]bool{}
+	for _, d := range op.Deprecations {
+		had[d.Reference] = true
+	}
+	for _, d := range np.Deprecations {
+		if had[d.Reference] {
+			continue
+		}
+		f := Finding{Severity: graph.SeverityWarning, Code: CodeDeprecationAdded, Catalog: name, Package: np.Name}
+		var what string
+		switch d.Reference.Schema {
+		case schemaPackage:
+			what = fmt.Sprintf("package %q", np.Name)
+			f.Pos = np.Pos
+		case schemaChannel:
+			f.Channel = d.Reference.Name
+			what = fmt.Sprintf("channel %q", d.Reference.Name)
+		case schemaBundle:
+			f.Bundle = d.Reference.Name
+			f.Pos = bundlePos(np, d.Reference.Name)
+			what = fmt.Sprintf("bundle %q", d.Reference.Name)
+		default:
+			continue // an invalid deprecation: reported by the structural checks
+		}
+		f.Message = fmt.Sprintf("%s is deprecated (olm.deprecations): %q", what, d.Message)
+		out = append(out, f)
+	}
+	for _, b := range np.Bundles {
+		if ob := op.Bundle(b.Name); b.Deprecated && ob != nil && !ob.Deprecated {
+			out = append(out, Finding{
+				Severity: graph.SeverityWarning, Code: CodeDeprecationAdded, Catalog: name,
+				Package: np.Name, Bundle: b.Name, Pos: b.Pos,
+				Message: fmt.Sprintf("%q has the olm.deprecated property: the resolver never selects it", b.Name),
+			})
+		}
+	}
+	return out
+}
+
+// installRegressions reports the bundles whose installability finding fs
+// has and oldFs has not, when the baseline had the bundle as an
+// installability candidate (in a channel, not olm.deprecated).
+func installRegressions(fs, oldFs []Finding) []Finding {
+	failedBefore := map[graph.BundleRef]bool{}
+	for _, f := range oldFs {
+		if isInstallCode(f.Code) {
+			failedBefore[graph.BundleRef{Package: f.Package, Name: f.Bundle}] = true
+		}
+	}
+	var out []Finding
+	for _, f := range fs {
+		ref := graph.BundleRef{Package: f.Package, Name: f.Bundle}
+		if !isInstallCode(f.Code) || failedBefore[ref] || f.Status != StatusNew {
+			continue
+		}
+		g := f
+		g.Code = CodeNoLongerInstallable
+		g.Status = ""
+		// The installability message is `WHAT cannot be installed ...
+		// alone:` then the reason on the same line or one fact per line.
+		what, reason, ok := strings.Cut(f.Message, " cannot be installed on an empty cluster from this catalog alone:")
+		if !ok {
+			what, reason = fmt.Sprintf("%q", f.Bundle), " "+f.Message
+		}
+		g.Message = what + " was installable on an empty cluster from the baseline and is not from this catalog:" + reason
+		out = append(out, g)
+	}
+	return out
+}
+
+// unmetRequirements reports the requirements of the bundles of cur that
+// the baseline's candidates met and cur's do not, for bundles the baseline
+// had with the same requirement.
+func unmetRequirements(name string, old, cur *graph.Catalog) []Finding {
+	var oldSet, curSet candidateSet
+	var out []Finding
+	for _, p := range cur.Packages() {
+		op := old.Package(p.Name)
+		if op == nil {
+			continue
+		}
+		for _, b := range p.Bundles {
+			ob := op.Bundle(b.Name)
+			if ob == nil || len(b.Channels) == 0 || b.Deprecated || !hasRequirements(b) {
+				continue
+			}
+			oldReqs := requirements(ob)
+			for _, req := range requirements(b) {
+				k := slices.IndexFunc(oldReqs, func(r requirement) bool { return r.text == req.text })
+				if k < 0 {
+					continue
+				}
+				if curSet == nil {
+					oldSet, curSet = newCandidateSet(old), newCandidateSet(cur)
+				}
+				if len(satisfiers(cur, curSet, b, req)) > 0 {
+					continue
+				}
+				before := satisfiers(old, oldSet, ob, oldReqs[k])
+				if len(before) == 0 {
+					continue
+				}
+				names := make([]string, len(before))
+				for i, x := range before {
+					names[i] = x.Name
+				}
+				out = append(out, Finding{
+					Severity: graph.SeverityWarning, Code: CodeRequirementNewlyUnmet, Catalog: name,
+					Package: p.Name, Bundle: b.Name, Pos: b.Pos,
+					Message: fmt.Sprintf("%q requires %s: the baseline met it (%s), no candidate of the catalog does",
+						b.Name, req.text, quoteList(names, 3)),
+				})
+			}
+		}
+	}
+	return out
+}
