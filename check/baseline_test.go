@@ -110,9 +110,9 @@ func TestBaselineEdits(t *testing.T) {
 			},
 		},
 		{
-			name:   "rename a channel",
-			edits:  []edit{renameChannel("etcd", "clusterwide-alpha", "clusterwide")},
-			want:   []string{"channel-removed etcd/clusterwide-alpha"},
+			name:  "rename a channel",
+			edits: []edit{renameChannel("etcd", "clusterwide-alpha", "clusterwide")},
+			want:  []string{"channel-removed etcd/clusterwide-alpha"},
 			messages: []string{
 				`channel "clusterwide-alpha" of "etcd" is gone (3 entries in the baseline): subscriptions to it no longer resolve; its head "etcdoperator.v0.9.4-clusterwide" is in channel clusterwide`,
 			},
@@ -141,7 +141,7 @@ func TestBaselineEdits(t *testing.T) {
 			},
 		},
 		{
-			name:  "remove a package",
+			name: "remove a package",
 			edits: []edit{func(t testing.TB, blobs []*blob) []*blob {
 				return slices.DeleteFunc(blobs, func(b *blob) bool { return b.Package == "etcd" })
 			}},
