@@ -79,6 +79,8 @@ package resolver
 import (
 	"fmt"
 	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
 )
 
 // DefaultGlobalNamespace is the global catalog namespace when
@@ -141,6 +143,80 @@ type Plan struct {
 	Namespace string      `json:"namespace"`
 	Steps     []Step      `json:"steps"`
 	Unchanged []Unchanged `json:"unchanged,omitempty"`
+	// Approval is the approval of the InstallPlan OLM creates for the
+	// steps; the zero value is Automatic.
+	Approval PlanApproval `json:"approval,omitzero"`
+	// InFlight lists what the resolution found under way in the
+	// namespace, in a fixed order: replaced CSVs, subscriptions, then
+	// InstallPlans by name, then CSVs by name.
+	InFlight []InFlight `json:"inFlight,omitempty"`
+}
+
+// PlanApproval is the approval of a namespace's InstallPlan. As in OLM
+// v0.28, one Manual subscription makes the InstallPlan of the whole
+// namespace Manual, whichever steps it holds.
+type PlanApproval struct {
+	// Mode is cluster.ApprovalManual when some subscription of the
+	// namespace is Manual, else empty (Automatic).
+	Mode cluster.Approval `json:"mode,omitempty"`
+	// Subscriptions names the Manual subscriptions, by name.
+	Subscriptions []string `json:"subscriptions,omitempty"`
+}
+
+// Approval is what approval a step needs before OLM carries it out. The
+// zero value is an Automatic step that no InstallPlan holds yet.
+type Approval struct {
+	// Mode is the approval of the InstallPlan that holds the step: an
+	// InstallPlan in flight's spec.approval, else the plan's (empty for
+	// Automatic).
+	Mode cluster.Approval `json:"mode,omitempty"`
+	// Subscription names the subscription that makes the step Manual: the
+	// step's own when it is Manual, else the first Manual subscription of
+	// the namespace. Empty for Automatic.
+	Subscription string `json:"subscription,omitempty"`
+	// InstallPlan names the InstallPlan of the input, not finished, that
+	// already holds the step; Approved reports its spec.approved.
+	InstallPlan string `json:"installPlan,omitempty"`
+	Approved    bool   `json:"approved,omitempty"`
+}
+
+// Waits reports whether the step waits for a person to approve it.
+func (a Approval) Waits() bool { return a.Mode == cluster.ApprovalManual && !a.Approved }
+
+// String returns "" for an Automatic step not yet in an InstallPlan, or
+// e.g. "Manual (subscription etcd), InstallPlan install-x, waits for
+// approval".
+func (a Approval) String() string {
+	if a.Mode != cluster.ApprovalManual {
+		if a.InstallPlan != "" {
+			return "InstallPlan " + a.InstallPlan
+		}
+		return ""
+	}
+	s := "Manual"
+	if a.Subscription != "" {
+		s += " (subscription " + a.Subscription + ")"
+	}
+	if a.InstallPlan != "" {
+		s += ", InstallPlan " + a.InstallPlan
+	}
+	if a.Approved {
+		s += ", approved"
+	} else {
+		s += ", waits for approval"
+	}
+	return s
+}
+
+// Waits reports whether some step of the plan waits for approval: OLM
+// carries out none of the plan until a person approves it.
+func (p *Plan) Waits() bool {
+	for _, s := range p.Steps {
+		if s.Approval.Waits() {
+			return true
+		}
+	}
+	return false
 }
 
 // Step installs or upgrades one bundle.
@@ -166,6 +242,8 @@ type Step struct {
 	// HeldBack, set by Resolver.ExplainHeldBack, says why the step goes
 	// below its first preference (nil when it does not).
 	HeldBack *HeldBack `json:"heldBack,omitempty"`
+	// Approval is the approval the step needs (zero: Automatic).
+	Approval Approval `json:"approval,omitzero"`
 }
 
 // Reason says why a bundle is in a plan: a subscription asks for it, or a
@@ -205,6 +283,8 @@ type Unchanged struct {
 	// HeldBack, set by Resolver.ExplainHeldBack, says why it stays
 	// although its subscription has a successor (nil when it does not).
 	HeldBack *HeldBack `json:"heldBack,omitempty"`
+	// Approval is the approval the step needs (zero: Automatic).
+	Approval Approval `json:"approval,omitzero"`
 }
 
 // String renders the plan as text, one line per step, then the unchanged
@@ -212,6 +292,16 @@ type Unchanged struct {
 func (p *Plan) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "namespace %s: %d step(s)\n", p.Namespace, len(p.Steps))
+	if p.Approval.Mode == cluster.ApprovalManual {
+		fmt.Fprintf(&b, "approval Manual (subscription %s)", strings.Join(p.Approval.Subscriptions, ", "))
+		if p.Waits() {
+			b.WriteString(": waits for approval")
+		}
+		b.WriteString("\n")
+	}
+	for _, e := range p.InFlight {
+		fmt.Fprintf(&b, "in flight: %s\n", e.Text)
+	}
 	for i, s := range p.Steps {
 		fmt.Fprintf(&b, "%d. %s %s %s (package %s, channel %s, catalog %s)", i+1, s.Action, s.Bundle, s.Version, s.Package, s.Channel, s.Catalog)
 		if s.Replaces != "" {
@@ -220,6 +310,9 @@ func (p *Plan) String() string {
 		fmt.Fprintf(&b, ": %s", s.Reason)
 		if s.Dependency {
 			b.WriteString("; creates a subscription")
+		}
+		if a := s.Approval.String(); a != "" {
+			b.WriteString("; approval " + a)
 		}
 		b.WriteString("\n")
 		for _, w := range s.Warnings {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blang/semver/v4"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/graph"
 )
@@ -79,6 +80,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 		}
 	}
 	plan.Steps = orderSteps(plan.Steps, after)
+	res.approve(plan)
 	slices.SortFunc(plan.Unchanged, func(a, b Unchanged) int { return cmp.Compare(a.CSV, b.CSV) })
 	return plan
 }
@@ -333,4 +335,51 @@ func versionList(vs []semver.Version) string {
 		return strings.Join(s, ", ")
 	}
 	return fmt.Sprintf("%s, … %s (%d versions)", strings.Join(s[:6], ", "), s[len(s)-1], len(s))
+}
+
+// approve marks the plan and its steps with the approval they need, as
+// OLM v0.28's catalog operator sets it: the namespace's InstallPlan is
+// Manual when any subscription of the namespace is Manual (dependency
+// subscriptions OLM creates are Automatic, but the InstallPlan that
+// creates them is the namespace's); a step an InstallPlan in flight
+// already holds has that plan's approval. It also copies what is in flight.
+func (res *resolution) approve(plan *Plan) {
+	for _, s := range res.subs {
+		if s.sub.Manual() {
+			plan.Approval.Mode = cluster.ApprovalManual
+			plan.Approval.Subscriptions = append(plan.Approval.Subscriptions, s.sub.Name)
+		}
+	}
+	if res.flight != nil {
+		plan.InFlight = slices.Clone(res.flight.notes)
+	}
+	for i := range plan.Steps {
+		st := &plan.Steps[i]
+		a := Approval{Mode: plan.Approval.Mode}
+		if a.Mode == cluster.ApprovalManual {
+			a.Subscription = plan.Approval.Subscriptions[0]
+			for _, s := range res.subs {
+				if s.sub.Manual() && (s.sub.Name == st.Reason.Subscription || (st.Replaces != "" && s.current != nil && s.current.csv.Name == st.Replaces)) {
+					a.Subscription = s.sub.Name
+					break
+				}
+			}
+		}
+		if res.flight != nil {
+			if ip := res.flight.planFor(st.Bundle); ip != nil {
+				a.InstallPlan = ip.Name
+				if ip.Approval != "" {
+					a.Mode = ip.Approval
+				}
+				if a.Mode != cluster.ApprovalManual {
+					a.Subscription = ""
+				}
+				a.Approved = ip.Approved
+			}
+		}
+		if a.Mode != cluster.ApprovalManual {
+			a.Approved = false
+		}
+		st.Approval = a
+	}
 }

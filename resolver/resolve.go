@@ -168,9 +168,11 @@ type resolution struct {
 	byName    map[string]*instNode
 	// p's variables are the subscriptions' (the first len(subs)), then the
 	// installed and bundle variables in creation order: see variables.
-	p     constraints.Problem[variable, reason]
-	deps  []dependency
-	cache map[reqKey][]variable
+	p constraints.Problem[variable, reason]
+	// flight is what is in flight in the namespace (readState).
+	flight *flight
+	deps   []dependency
+	cache  map[reqKey][]variable
 	// forced are variables made mandatory after the subscriptions (see
 	// prepare); their constraints carry the reason kind factForced.
 	forced []variable
@@ -312,10 +314,21 @@ func (res *resolution) readState(state *cluster.State) error {
 		}
 	}
 	slices.SortStableFunc(csvs, func(a, b *cluster.CSV) int { return cmp.Compare(a.Name, b.Name) })
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	f, err := readFlight(res.ns, state, subs, csvs)
+	if err != nil {
+		return err
+	}
+	res.flight = f
 	res.byName = make(map[string]*instNode, len(csvs))
 	for i, c := range csvs {
 		if i > 0 && csvs[i-1].Name == c.Name {
 			errs = append(errs, fmt.Errorf("CSV %q in namespace %q appears twice", c.Name, res.ns))
+			continue
+		}
+		if f.gone[c.Name] {
 			continue
 		}
 		n, err := res.installedNode(int32(len(res.installed)), c, subs)
@@ -333,9 +346,9 @@ func (res *resolution) readState(state *cluster.State) error {
 	slices.SortStableFunc(res.instOrder, func(a, b *instNode) int {
 		return cmp.Or(cmp.Compare(a.pkg, b.pkg), cmp.Compare(a.csv.Name, b.csv.Name))
 	})
-	for _, s := range res.subs {
-		if n := res.byName[s.sub.InstalledCSV]; n != nil && s.sub.InstalledCSV != "" {
-			s.current = n
+	for i, s := range res.subs {
+		if name := f.installed[i]; name != "" {
+			s.current = res.byName[name]
 		}
 	}
 	return nil
@@ -347,8 +360,8 @@ func (res *resolution) readState(state *cluster.State) error {
 func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.Subscription) (*instNode, error) {
 	n := &instNode{idx: idx, csv: c, versions: []semver.Version{c.Version}}
 	pkgs := map[string]bool{}
-	for _, s := range subs {
-		if s.InstalledCSV == c.Name && s.InstalledCSV != "" {
+	for i, s := range subs {
+		if inst := res.flight.installed[i]; inst == c.Name && inst != "" {
 			if !n.subscribed {
 				n.owner = s.Name
 			}

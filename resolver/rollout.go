@@ -20,17 +20,45 @@ var ErrRoundLimit = errors.New("rollout did not settle within the round limit")
 type Round struct {
 	Plan  *Plan
 	State *cluster.State
+	// Approved reports that the plan waited for approval (Plan.Waits) and
+	// was approved because RolloutOptions.Approve is set: one approval a
+	// person gives in a real cluster.
+	Approved bool
+	// Waiting reports that the plan waits for approval and was not
+	// applied: the rollout stops here and State is the state it waits in.
+	// Only the last round can be waiting.
+	Waiting bool
 }
 
-// Rollout simulates what the cluster will go through: it resolves
-// namespace, applies the plan as OLM would (see [Resolver.Apply]) and
-// repeats until a plan has no steps or maxRounds plans were applied. It
-// returns the rounds that changed something, in order (none when the state
-// is already settled). When a resolution fails, Rollout returns the rounds
-// so far and that error; when the limit is reached first (at once when
-// maxRounds <= 0 and there is something to do), the rounds and an error
-// wrapping ErrRoundLimit. state is not modified; the caller owns the rounds.
+// RolloutOptions tunes a rollout. The zero value simulates no round and
+// approves nothing.
+type RolloutOptions struct {
+	// MaxRounds is the most plans applied.
+	MaxRounds int
+	// Approve approves every plan that waits for approval (an InstallPlan
+	// that is Manual because a subscription of the namespace is Manual),
+	// as a person approving each one would.
+	Approve bool
+}
+
+// Rollout is RolloutWith with MaxRounds maxRounds, approving nothing.
 func (r *Resolver) Rollout(ctx context.Context, namespace string, state *cluster.State, maxRounds int) ([]Round, error) {
+	return r.RolloutWith(ctx, namespace, state, RolloutOptions{MaxRounds: maxRounds})
+}
+
+// RolloutWith simulates what the cluster will go through: it resolves
+// namespace, applies the plan as OLM would (see [Resolver.Apply]) and
+// repeats until a plan changes nothing (no steps, nothing in flight to
+// finish) or opts.MaxRounds plans were applied. It returns the rounds that
+// changed something, in order (none when the state is already settled).
+// A plan that waits for approval stops the rollout unless opts.Approve is
+// set: it is returned as the last round, Waiting, with a nil error — a
+// cluster waiting for a person is a state, not a failure. When a
+// resolution fails, RolloutWith returns the rounds so far and that error;
+// when the limit is reached first (at once when MaxRounds <= 0 and there is
+// something to do), the rounds and an error wrapping ErrRoundLimit. state
+// is not modified; the caller owns the rounds.
+func (r *Resolver) RolloutWith(ctx context.Context, namespace string, state *cluster.State, opts RolloutOptions) ([]Round, error) {
 	if state == nil {
 		state = &cluster.State{}
 	}
@@ -41,28 +69,52 @@ func (r *Resolver) Rollout(ctx context.Context, namespace string, state *cluster
 		if err != nil {
 			return rounds, err
 		}
-		if len(plan.Steps) == 0 {
+		if !changes(plan) {
 			return rounds, nil
 		}
-		if len(rounds) >= maxRounds {
-			return rounds, fmt.Errorf("namespace %q: %w (%d)", namespace, ErrRoundLimit, maxRounds)
+		waits := plan.Waits()
+		if waits && !opts.Approve {
+			return append(rounds, Round{Plan: plan, State: cur, Waiting: true}), nil
+		}
+		if len(rounds) >= opts.MaxRounds {
+			return rounds, fmt.Errorf("namespace %q: %w (%d)", namespace, ErrRoundLimit, opts.MaxRounds)
 		}
 		next, err := r.Apply(cur, plan)
 		if err != nil {
 			return rounds, err
 		}
-		rounds = append(rounds, Round{Plan: plan, State: next})
+		rounds = append(rounds, Round{Plan: plan, State: next, Approved: waits})
 		cur = next
 	}
+}
+
+// changes reports whether applying plan changes the state: it has steps,
+// or something in flight finishes.
+func changes(plan *Plan) bool {
+	if len(plan.Steps) > 0 {
+		return true
+	}
+	for _, e := range plan.InFlight {
+		switch e.Kind {
+		case InFlightReplaced, InFlightInstalling, InFlightCurrentCSV, InFlightInstallPlan:
+			return true
+		}
+	}
+	return false
 }
 
 // Apply returns a copy of state with plan applied as OLM would apply it:
 // each step's bundle becomes an installed CSV (phase Succeeded, carrying the
 // bundle's properties in the operatorframework.io/properties annotation)
 // that takes the place of the CSV it replaces; the subscriptions that asked
-// for it get it as installedCSV and currentCSV; a dependency step gets a
-// subscription named as OLM names it ("package-channel-catalog-namespace")
-// with the bundle as startingCSV. The plan must come from this resolver.
+// for it get it as installedCSV and currentCSV (state AtLatestKnown); a
+// dependency step gets a subscription named as OLM names it
+// ("package-channel-catalog-namespace") with the bundle as startingCSV and
+// installPlanApproval Automatic. What the plan found in flight finishes
+// first: replaced CSVs are deleted, CSVs being installed succeed, a
+// subscription's existing currentCSV becomes its installedCSV, and
+// InstallPlans not finished complete. Apply approves: it is what happens
+// once the plan's InstallPlan runs. The plan must come from this resolver.
 // state is not modified.
 func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, error) {
 	if plan == nil {
@@ -73,6 +125,7 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 		next = &cluster.State{}
 	}
 	ns := plan.Namespace
+	finish(next, plan)
 	for _, st := range plan.Steps {
 		ci := r.byKey[st.Catalog]
 		if ci == nil {
@@ -120,6 +173,7 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 			}
 			matched = true
 			s.InstalledCSV, s.CurrentCSV = b.Name, b.Name
+			s.State = cluster.StateAtLatestKnown
 		}
 		if !matched && st.Dependency {
 			next.Subscriptions = append(next.Subscriptions, cluster.Subscription{
@@ -132,9 +186,45 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 				SourceNamespace: st.Catalog.Namespace,
 				InstalledCSV:    b.Name,
 				CurrentCSV:      b.Name,
+				// OLM creates dependency subscriptions Automatic.
+				InstallPlanApproval: cluster.ApprovalAutomatic,
+				State:               cluster.StateAtLatestKnown,
 			})
 		}
 	}
 	next.Sort()
 	return next, nil
+}
+
+// finish completes in state what plan found in flight, as OLM goes on
+// from it: a replaced CSV is deleted and its replacement succeeds, a CSV
+// being installed succeeds, a subscription's currentCSV becomes its
+// installedCSV, and an InstallPlan not finished completes (approved).
+func finish(state *cluster.State, plan *Plan) {
+	ns := plan.Namespace
+	succeed := func(name string) {
+		if c := state.CSV(ns, name); c != nil && c.Phase != "Failed" {
+			c.Phase = "Succeeded"
+		}
+	}
+	for _, e := range plan.InFlight {
+		switch e.Kind {
+		case InFlightReplaced:
+			state.CSVs = slices.DeleteFunc(state.CSVs, func(c cluster.CSV) bool {
+				return c.Namespace == ns && c.Name == e.CSV && !c.Copied
+			})
+			succeed(e.ReplacedBy)
+		case InFlightInstalling:
+			succeed(e.CSV)
+		case InFlightCurrentCSV:
+			if s := state.Subscription(ns, e.Subscription); s != nil {
+				s.InstalledCSV, s.State = e.CSV, cluster.StateAtLatestKnown
+			}
+			succeed(e.CSV)
+		case InFlightInstallPlan:
+			if p := state.InstallPlan(ns, e.InstallPlan); p != nil {
+				p.Approved, p.Phase = true, cluster.PhaseComplete
+			}
+		}
+	}
 }

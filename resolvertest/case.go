@@ -39,6 +39,9 @@ type Case struct {
 	// (Resolver.ResolveFor; see FormatApplication) instead of the state's
 	// subscriptions alone.
 	Application []cluster.Object
+	// Approve approves, in a rollout, every plan that waits for approval
+	// (RolloutOptions.Approve).
+	Approve bool
 	// Want is the expected text.
 	Want string
 }
@@ -48,7 +51,7 @@ type Case struct {
 // returns an error only when the case cannot be set up (a catalog that does
 // not build, a resolver that cannot be created).
 func (c *Case) Result(ctx context.Context) (string, error) {
-	in := input{namespace: c.Namespace, opts: c.Options, rollout: c.Rollout, state: &cluster.State{}, app: c.Application}
+	in := input{namespace: c.Namespace, opts: c.Options, rollout: c.Rollout, approve: c.Approve, state: &cluster.State{}, app: c.Application}
 	if c.State != nil {
 		in.state = c.State.State()
 		if in.namespace == "" {
@@ -108,6 +111,7 @@ type input struct {
 	opts      resolver.Options
 	rollout   int
 	app       []cluster.Object
+	approve   bool
 }
 
 // result resolves (or rolls out) and renders the outcome.
@@ -132,7 +136,7 @@ func (in *input) result(ctx context.Context) (string, error) {
 		return FormatApplication(app, err), nil
 	}
 	if in.rollout > 0 {
-		rounds, err := r.Rollout(ctx, in.namespace, in.state, in.rollout)
+		rounds, err := r.RolloutWith(ctx, in.namespace, in.state, resolver.RolloutOptions{MaxRounds: in.rollout, Approve: in.approve})
 		return FormatRollout(in.namespace, in.state, rounds, err), nil
 	}
 	plan, err := r.Resolve(ctx, in.namespace, in.state)

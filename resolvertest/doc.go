@@ -17,13 +17,15 @@
 //     catalog/<namespace>/<name>/, read as one catalog folder. A catalog
 //     that does not decode fails the test.
 //   - cluster.yaml (or cluster.json), optional: Kubernetes manifests —
-//     ClusterServiceVersion, Subscription, CatalogSource — as
+//     ClusterServiceVersion, Subscription, CatalogSource, OperatorGroup,
+//     InstallPlan — as
 //     `kubectl get -o yaml` prints them (several documents, or kind: List).
 //     A CatalogSource gives its catalog a priority. A state that does not
 //     decode is a result: its error is the text compared with want.
 //   - options.yaml, optional: namespace (default "operators"),
 //     globalNamespace (default "olm"), rollout (a maximum number of
-//     rounds: simulate a rollout instead of resolving once),
+//     rounds: simulate a rollout instead of resolving once), approve (in a
+//     rollout, approve every plan that waits for approval),
 //     semverUpgrades, semverAllowMajor.
 //   - want: the expected text. With the Update option it is rewritten.
 //   - skip, optional: the reason the scenario is skipped (for a known bug).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolvertest"
 )
 
@@ -72,4 +73,39 @@ func ExampleDiff() {
 	//   namespace operators: 1 step(s)
 	// - 1. install a.v1
 	// + 1. install a.v2
+}
+
+// Approval and upgrades in flight in code: a Manual subscription with an
+// approved InstallPlan in flight, and a CSV mid-upgrade whose replacement
+// failed, which the OperatorGroup lets OLM fail forward from.
+func ExampleCase_approval() {
+	cat := resolvertest.NewCatalog("olm", "community")
+	a := cat.Package("a", "stable")
+	a1 := a.Bundle("a.v1", "1.0.0")
+	a.Bundle("a.v2", "2.0.0").Replaces("a.v1")
+	a.Bundle("a.v3", "3.0.0").Replaces("a.v2")
+	b := cat.Package("b", "stable")
+	b1 := b.Bundle("b.v1", "1.0.0")
+	b2 := b.Bundle("b.v2", "2.0.0").Replaces("b.v1")
+	b.Bundle("b.v3", "3.0.0").Replaces("b.v2")
+
+	state := resolvertest.NewState("operators")
+	state.OperatorGroupStrategy("global", cluster.UpgradeStrategyUnsafeFailForward)
+	state.Install(a1)
+	state.Subscribe("a", "a").Installed("a.v1").Manual().Pending("a.v2", "install-1")
+	state.InstallPlan("install-1", cluster.ApprovalManual, true, cluster.PhaseRequiresApproval, "a.v2")
+	state.Install(b1).Phase("Replacing")
+	state.Install(b2).Replaces("b.v1").Phase("Failed")
+	state.Subscribe("b", "b").Installed("b.v2")
+
+	c := resolvertest.Case{Catalogs: []*resolvertest.Catalog{cat}, State: state}
+	text, _ := c.Result(context.Background())
+	fmt.Print(text)
+	// Output:
+	// namespace operators: 2 step(s)
+	// approval Manual (subscription a): waits for approval
+	// in flight: CSV b.v1 (Replacing) was being replaced by b.v2, which failed; the OperatorGroup allows failing forward (TechPreviewUnsafeFailForward), so OLM leaves b.v1 out and upgrades from b.v2
+	// in flight: InstallPlan install-1 (Manual, approved) runs next; it installs a.v2
+	// 1. upgrade a.v2 2.0.0 (package a, channel stable, catalog olm/community) replacing a.v1: subscription a; approval Manual (subscription a), InstallPlan install-1, approved
+	// 2. upgrade b.v3 3.0.0 (package b, channel stable, catalog olm/community) replacing b.v2: subscription b; approval Manual (subscription a), waits for approval
 }

@@ -40,16 +40,26 @@ func FormatError(err error) string {
 }
 
 // FormatRollout renders the result of Resolver.Rollout as scenario text:
-// each round's plan under a "== round N ==" line; then either the error
+// each round's plan under a "== round N ==" line ("== round N (approved)
+// ==" when it was approved, "== round N: waits for approval ==" for the
+// round a rollout stopped at); then either the error
 // that stopped the rollout (as FormatError), or a line saying that the
-// namespace settled (or not, when the round limit was reached) followed by
+// namespace settled (or waits for approval, or did not settle within the
+// round limit) followed by
 // the final state of the namespace: its installed CSVs and its
 // subscriptions' installed CSVs, by name. initial is the state the rollout
 // started from, shown when there are no rounds.
 func FormatRollout(namespace string, initial *cluster.State, rounds []resolver.Round, err error) string {
 	var b strings.Builder
 	for i, r := range rounds {
-		fmt.Fprintf(&b, "== round %d ==\n", i+1)
+		switch {
+		case r.Waiting:
+			fmt.Fprintf(&b, "== round %d: waits for approval ==\n", i+1)
+		case r.Approved:
+			fmt.Fprintf(&b, "== round %d (approved) ==\n", i+1)
+		default:
+			fmt.Fprintf(&b, "== round %d ==\n", i+1)
+		}
 		b.WriteString(FormatResult(r.Plan, nil))
 	}
 	final := initial
@@ -57,6 +67,8 @@ func FormatRollout(namespace string, initial *cluster.State, rounds []resolver.R
 		final = rounds[len(rounds)-1].State
 	}
 	switch {
+	case err == nil && len(rounds) > 0 && rounds[len(rounds)-1].Waiting:
+		fmt.Fprintf(&b, "== waiting for approval after %d round(s) ==\n", len(rounds)-1)
 	case err != nil && errors.Is(err, resolver.ErrRoundLimit):
 		fmt.Fprintf(&b, "== not settled after %d round(s) ==\n", len(rounds))
 	case err != nil:
@@ -72,8 +84,9 @@ func FormatRollout(namespace string, initial *cluster.State, rounds []resolver.R
 
 // FormatState renders the operators of one namespace of a cluster state:
 // a line "installed <csv> <version>" per installed CSV, then a line
-// "subscription <name>: <installedCSV>" per subscription, each sorted by
-// name.
+// "subscription <name>: <installedCSV>" per subscription ("subscription
+// <name> (Manual): ..." when its installPlanApproval is Manual), each sorted
+// by name.
 func FormatState(namespace string, s *cluster.State) string {
 	if s == nil {
 		return ""
@@ -101,7 +114,11 @@ func FormatState(namespace string, s *cluster.State) string {
 		if installed == "" {
 			installed = "(nothing installed)"
 		}
-		fmt.Fprintf(&b, "subscription %s: %s\n", x.Name, installed)
+		manual := ""
+		if x.Manual() {
+			manual = " (Manual)"
+		}
+		fmt.Fprintf(&b, "subscription %s%s: %s\n", x.Name, manual, installed)
 	}
 	return b.String()
 }

@@ -64,6 +64,8 @@ type scenarioOptions struct {
 	// Rollout, when positive, simulates a rollout of at most that many
 	// rounds instead of resolving once.
 	Rollout int `json:"rollout,omitempty"`
+	// Approve approves, in a rollout, every plan that waits for approval.
+	Approve bool `json:"approve,omitempty"`
 	// SemverUpgrades and SemverAllowMajor are the resolver options of the
 	// same names.
 	SemverUpgrades   bool `json:"semverUpgrades,omitempty"`
@@ -169,6 +171,7 @@ func (s *scenario) input() (in *input, clusterErr error, err error) {
 	in = &input{
 		namespace: s.opts.Namespace,
 		rollout:   s.opts.Rollout,
+		approve:   s.opts.Approve,
 		opts: resolver.Options{
 			GlobalNamespace:  s.opts.GlobalNamespace,
 			SemverUpgrades:   s.opts.SemverUpgrades,

@@ -106,6 +106,37 @@ func (x *Subscription) Installed(csv string) *Subscription {
 	return x
 }
 
+// Manual sets spec.installPlanApproval to Manual: the namespace's
+// InstallPlans wait for approval.
+func (x *Subscription) Manual() *Subscription {
+	x.sub().InstallPlanApproval = cluster.ApprovalManual
+	return x
+}
+
+// Pending records an upgrade in progress: status.currentCSV csv (not
+// installed yet), status.state UpgradePending and status.installPlanRef
+// installPlan (none when empty).
+func (x *Subscription) Pending(csv, installPlan string) *Subscription {
+	x.sub().CurrentCSV, x.sub().InstallPlanRef, x.sub().State = csv, installPlan, cluster.StateUpgradePending
+	return x
+}
+
+// InstallPlan adds an InstallPlan of the namespace that installs csvs:
+// spec.approval approval, spec.approved approved, status.phase phase.
+func (s *State) InstallPlan(name string, approval cluster.Approval, approved bool, phase cluster.InstallPlanPhase, csvs ...string) *State {
+	s.state.InstallPlans = append(s.state.InstallPlans, cluster.InstallPlan{Name: name, Namespace: s.ns,
+		Approval: approval, Approved: approved, CSVNames: csvs, Phase: phase})
+	return s
+}
+
+// OperatorGroupStrategy adds the namespace's OperatorGroup, named name,
+// with spec.upgradeStrategy strategy (cluster.UpgradeStrategyUnsafeFailForward
+// lets OLM fail forward; empty is Default).
+func (s *State) OperatorGroupStrategy(name, strategy string) *State {
+	s.state.OperatorGroups = append(s.state.OperatorGroups, cluster.OperatorGroup{Name: name, Namespace: s.ns, UpgradeStrategy: strategy})
+	return s
+}
+
 // CSV is an installed CSV of a State under construction.
 type CSV struct {
 	s *State
@@ -141,5 +172,12 @@ func (x *CSV) Property(typ, value string) *CSV {
 // Phase sets status.phase.
 func (x *CSV) Phase(phase string) *CSV {
 	x.csv().Phase = phase
+	return x
+}
+
+// Replaces sets spec.replaces: with the CSV it names installed, this CSV
+// is an upgrade in flight.
+func (x *CSV) Replaces(name string) *CSV {
+	x.csv().Replaces = name
 	return x
 }

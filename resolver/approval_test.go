@@ -1,0 +1,95 @@
+package resolver_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// manualState is etcd.v1 installed by a Manual subscription on channel
+// alpha (etcd.v1 → etcd.v2 → etcd.v3: two approvals to the head).
+func manualState() *cluster.State {
+	s := installedSub("etcd", "etcd", "alpha", "etcd.v1")
+	s.InstallPlanApproval = cluster.ApprovalManual
+	return &cluster.State{
+		CSVs:          []cluster.CSV{csv("etcd.v1", "0.1.0", graph.PackageProperty("etcd", "0.1.0"))},
+		Subscriptions: []cluster.Subscription{s, sub("widgets", "widgets", "stable")},
+	}
+}
+
+func TestApprovalPlan(t *testing.T) {
+	r := newResolver(t, resolver.Options{}, cat{pkgs: []pkg{etcd(), single("widgets", "1.0.0")}})
+	plan, err := r.Resolve(context.Background(), "ns", manualState())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Approval.Mode != cluster.ApprovalManual || len(plan.Approval.Subscriptions) != 1 || plan.Approval.Subscriptions[0] != "etcd" || !plan.Waits() {
+		t.Errorf("plan approval = %+v, Waits %v; want Manual by etcd, waiting", plan.Approval, plan.Waits())
+	}
+	for _, st := range plan.Steps {
+		// widgets is Automatic, but the namespace's InstallPlan is Manual.
+		if st.Approval.Mode != cluster.ApprovalManual || st.Approval.Subscription != "etcd" || !st.Approval.Waits() {
+			t.Errorf("step %s approval = %+v, want Manual by etcd", st.Bundle, st.Approval)
+		}
+	}
+}
+
+func TestRolloutApproval(t *testing.T) {
+	r := newResolver(t, resolver.Options{}, cat{pkgs: []pkg{etcd(), single("widgets", "1.0.0")}})
+	ctx := context.Background()
+	rounds, err := r.Rollout(ctx, "ns", manualState(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rounds) != 1 || !rounds[0].Waiting || rounds[0].Approved || rounds[0].State.CSV("ns", "etcd.v1") == nil {
+		t.Fatalf("rollout without approval = %d rounds (%+v), want one waiting round in the initial state", len(rounds), rounds)
+	}
+	rounds, err = r.RolloutWith(ctx, "ns", manualState(), resolver.RolloutOptions{MaxRounds: 10, Approve: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rounds) != 2 || !rounds[0].Approved || !rounds[1].Approved || rounds[1].Waiting {
+		t.Fatalf("rollout with approval = %+v, want two approved rounds", rounds)
+	}
+	final := rounds[1].State
+	if s := final.Subscription("ns", "etcd"); s == nil || s.InstalledCSV != "etcd.v3" || !s.Manual() {
+		t.Errorf("final etcd subscription = %+v, want etcd.v3, still Manual", s)
+	}
+}
+
+func TestInFlightErrors(t *testing.T) {
+	r := newResolver(t, resolver.Options{}, cat{pkgs: []pkg{etcd()}})
+	ctx := context.Background()
+	failed := csv("etcd.v2", "0.2.0", graph.PackageProperty("etcd", "0.2.0"))
+	failed.Replaces, failed.Phase = "etcd.v1", "Failed"
+	replacing := csv("etcd.v1", "0.1.0", graph.PackageProperty("etcd", "0.1.0"))
+	replacing.Phase = "Replacing"
+	stuck := &cluster.State{
+		CSVs:          []cluster.CSV{replacing, failed},
+		Subscriptions: []cluster.Subscription{installedSub("etcd", "etcd", "alpha", "etcd.v2")},
+	}
+	_, err := r.Resolve(ctx, "ns", stuck)
+	var se *resolver.StuckError
+	if !errors.As(err, &se) || se.Subscription != "etcd" || se.CSV != "etcd.v2" || se.Replaces != "etcd.v1" || se.Strategy != cluster.UpgradeStrategyDefault {
+		t.Errorf("Resolve of a failed upgrade = %v (%+v), want a *StuckError for etcd.v1 → etcd.v2", err, se)
+	}
+	forward := stuck.Clone()
+	forward.OperatorGroups = []cluster.OperatorGroup{{Name: "og", Namespace: "ns", UpgradeStrategy: cluster.UpgradeStrategyUnsafeFailForward}}
+	plan, err := r.Resolve(ctx, "ns", forward)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Steps) != 1 || plan.Steps[0].Bundle != "etcd.v3" || plan.Steps[0].Replaces != "etcd.v2" || len(plan.InFlight) != 1 || plan.InFlight[0].Kind != resolver.InFlightReplaced {
+		t.Errorf("fail-forward plan = %s, in flight %+v; want etcd.v2 → etcd.v3 and etcd.v1 replaced", plan, plan.InFlight)
+	}
+	missing := &cluster.State{Subscriptions: []cluster.Subscription{installedSub("etcd", "etcd", "alpha", "etcd.v2")}}
+	_, err = r.Resolve(ctx, "ns", missing)
+	var ie *resolver.IncompleteError
+	if !errors.As(err, &ie) || len(ie.Missing) != 1 || ie.Missing[0] != (resolver.MissingCSV{Subscription: "etcd", CSV: "etcd.v2"}) {
+		t.Errorf("Resolve with the installed CSV missing = %v, want an *IncompleteError naming etcd and etcd.v2", err)
+	}
+}
