@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
@@ -14,7 +16,8 @@ import (
 
 // Explanation says why a bundle cannot be installed: the resolver's minimal
 // set of facts, or, when resolution stopped before solving (a candidate's
-// channel without a single head, an olm.constraint cel rule), its error.
+// channel without a single head, an olm.constraint cel rule that does not
+// compile), its error.
 // The checked catalog appears in facts as the catalog "olm/<Input.Name>".
 type Explanation struct {
 	// Facts is the resolver's conflict (resolver.ConflictError.Facts) minus
@@ -54,6 +57,10 @@ func installCatalogKey(name string) resolver.CatalogKey {
 	return resolver.CatalogKey{Namespace: installCatalogNamespace, Name: name}
 }
 
+// celEvaluator is the cel evaluator of every check: cel rules are evaluated
+// as OLM v0.28 does, each rule text compiled once per process.
+var celEvaluator = sync.OnceValue(celrule.New)
+
 // installer resolves bundles of one catalog on an empty cluster. It is safe
 // for concurrent use: the resolver's index is built once and shared.
 type installer struct {
@@ -68,7 +75,7 @@ type installer struct {
 
 func newInstaller(in Input) (*installer, error) {
 	key := installCatalogKey(in.Name)
-	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: in.Catalog}}, resolver.Options{})
+	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: in.Catalog}}, resolver.Options{CEL: celEvaluator()})
 	if err != nil {
 		return nil, fmt.Errorf("catalog %q: %w", in.Name, err)
 	}

@@ -118,8 +118,8 @@ channel dep stable
 			messages: []string{`has 2 heads`},
 		},
 		{
-			name:   "cel constraint",
-			reason: "the resolver does not evaluate cel rules: the explanation is its error",
+			name:   "cel constraint nothing meets",
+			reason: "cel rules are evaluated as OLM v0.28 does: no bundle has an arch property, and the failureMessage is in the finding",
 			specs: []string{`
 package app stable
 bundle app app.v1 1.0.0 'constraint={"failureMessage":"needs arch","cel":{"rule":"properties.exists(p, p.type == \"arch\")"}}'
@@ -127,7 +127,21 @@ channel app stable
   entry app.v1
 `},
 			want:     []string{"a head-not-installable app/stable app.v1"},
-			messages: []string{"cel rule"},
+			messages: []string{`requires olm.constraint cel properties.exists(p, p.type == "arch") ("needs arch"), which nothing satisfies`},
+		},
+		{
+			name:   "cel constraint met",
+			reason: "a cel rule with semver_compare that dep 2.0.0 meets: installable, no finding",
+			specs: []string{`
+package app stable
+bundle app app.v1 1.0.0 'constraint={"cel":{"rule":"properties.exists(p, p.type == \"olm.package\" && p.value.packageName == \"dep\" && semver_compare(p.value.version, \"1.5.0\") >= 0)"}}'
+channel app stable
+  entry app.v1
+package dep stable
+bundle dep dep.v2 2.0.0
+channel dep stable
+  entry dep.v2
+`},
 		},
 		{
 			name:   "head of a channel with two heads",

@@ -24,7 +24,8 @@
 // installed may take the installed CSV's direct successors in the channel
 // (replaces, skips, skipRange; head first) or, last, stay. Requirements
 // (olm.gvk.required, olm.package.required, olm.label.required and
-// olm.constraint, evaluated as a predicate over one bundle) may be met by
+// olm.constraint, evaluated as a predicate over one bundle; its cel rules
+// through Options.CEL, see package celrule) may be met by
 // installed CSVs first, then by catalog entries: the dependent's catalog,
 // then higher priority, the resolution namespace before the global one,
 // catalog name; within a catalog the default channel, package name,
@@ -59,8 +60,7 @@
 // deterministic; the search stops when the context ends; a subscription
 // naming a catalog without its namespace (or the reverse) is an input error
 // rather than a subscription that silently matches nothing; olm.deprecations
-// are reported as step warnings; and an olm.constraint with a cel rule is
-// reported as unsupported (errors.ErrUnsupported). Besides:
+// are reported as step warnings. Besides:
 //
 //   - After backtracking, OLM v0.28's search does not retry candidates that
 //     failed under a guess it has since undone, so it can return a less
@@ -81,6 +81,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
 )
 
 // DefaultGlobalNamespace is the global catalog namespace when
@@ -386,4 +387,31 @@ type Options struct {
 	SemverUpgrades bool
 	// SemverAllowMajor lets SemverUpgrades cross major versions.
 	SemverAllowMajor bool
+	// CEL, if not nil, evaluates the cel rules of olm.constraint
+	// properties; package github.com/sextantdev/sextant/celrule provides
+	// OLM v0.28's evaluator. Without it, resolution fails with an error
+	// wrapping errors.ErrUnsupported as soon as it must evaluate a cel rule
+	// — only when a bundle whose requirements hold one is reached, so
+	// catalogs with cel rules resolve fine as long as no request needs
+	// them.
+	CEL CEL
+}
+
+// CEL compiles the cel rules of olm.constraint properties. A Resolver
+// compiles each distinct rule text once, the first time a resolution
+// reaches it, and keeps the compiled rule for its lifetime. Implementations
+// must be safe for concurrent use.
+type CEL interface {
+	// Compile compiles rule. An error means the rule is invalid (it does
+	// not parse, does not type-check, or is not of type bool); OLM then
+	// fails the whole resolution, and so does Resolve.
+	Compile(rule string) (CELRule, error)
+}
+
+// CELRule is a compiled cel rule. It must be safe for concurrent use.
+type CELRule interface {
+	// Matches reports whether a bundle (or installed CSV) with the given
+	// properties meets the rule. Evaluation errors mean no match, as in
+	// OLM. properties must not be modified.
+	Matches(properties []graph.Property) bool
 }

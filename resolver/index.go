@@ -29,6 +29,7 @@ type Resolver struct {
 	// inverse.
 	gvks   []graph.GVK
 	gvkIDs map[graph.GVK]int32
+	cel    celCache
 }
 
 // catalogIndex is one catalog with the per-channel candidate lists that

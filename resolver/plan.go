@@ -306,7 +306,7 @@ func (res *resolution) nearMisses(q *requirement, subject variable) []string {
 	}
 	for _, ci := range res.visible {
 		for _, b := range res.generate(ci, q) {
-			if !matchBundle(q, b) {
+			if !res.matchBundle(q, b) {
 				continue
 			}
 			pi := ci.pkgs[b.Package]

@@ -133,6 +133,9 @@ type instNode struct {
 	deprecated bool
 	subscribed bool
 	owner      string // the first subscription (by name) owning it
+	// celProps are the properties cel rules see, built on first use.
+	celProps []graph.Property
+	celDone  bool
 }
 
 // dependency is one Dependency constraint of a selected-able subject, kept
@@ -173,6 +176,8 @@ type resolution struct {
 	flight *flight
 	deps   []dependency
 	cache  map[reqKey][]variable
+	// cel holds the compiled cel rules reached so far, by rule text.
+	cel map[string]CELRule
 	// forced are variables made mandatory after the subscriptions (see
 	// prepare); their constraints carry the reason kind factForced.
 	forced []variable
@@ -184,8 +189,9 @@ type resolution struct {
 // CatalogSources' priorities. Catalogs of namespace and of the global
 // namespace are visible. It returns a *ConflictError when the subscriptions
 // and installed CSVs cannot be satisfied together, an error wrapping
-// errors.ErrUnsupported for an olm.constraint cel rule it would have to
-// evaluate, an error for a channel with no single head it would have to
+// ErrNoCEL (and errors.ErrUnsupported) for an olm.constraint cel rule it
+// would have to evaluate without Options.CEL, an error for a cel rule that
+// does not compile (as OLM), an error for a channel with no single head it would have to
 // order (as OLM), and an error e with errors.Is(e, ctx.Err()) when ctx ends
 // first. State is not modified.
 func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster.State) (*Plan, error) {
@@ -807,13 +813,13 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 		return c, nil
 	}
 	if q.kind == reqConstraint {
-		if err := checkCEL(q.c); err != nil {
+		if err := res.compileCEL(q.c); err != nil {
 			return nil, fmt.Errorf("%s: %w", res.describe(self), err)
 		}
 	}
 	var out []variable
 	for _, n := range res.instOrder {
-		if matchInstalled(q, n) {
+		if res.matchInstalled(q, n) {
 			out = append(out, variable{kind: varInstalled, idx: n.idx})
 		}
 	}
@@ -828,7 +834,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 			rank = -1
 		}
 		for _, b := range res.generate(ci, q) {
-			if !matchBundle(q, b) {
+			if !res.matchBundle(q, b) {
 				continue
 			}
 			pi := ci.pkgs[b.Package]
@@ -883,18 +889,6 @@ func (res *resolution) describe(v variable) string {
 		return fmt.Sprintf("bundle %q (package %q, catalog %s)", v.b.Name, v.b.Package, v.ch.pkg.cat.key)
 	}
 	return ""
-}
-
-func checkCEL(c *graph.Constraint) error {
-	if c.Kind == graph.ConstraintCEL {
-		return fmt.Errorf("olm.constraint with a cel rule (%q): %w", c.CEL, errors.ErrUnsupported)
-	}
-	for i := range c.Children {
-		if err := checkCEL(&c.Children[i]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // generate returns a superset of the catalog bundles that satisfy q, from
@@ -957,7 +951,7 @@ func generateConstraint(ci *catalogIndex, c *graph.Constraint) (bs []*graph.Bund
 	return nil, true
 }
 
-func matchBundle(q *requirement, b *graph.Bundle) bool {
+func (res *resolution) matchBundle(q *requirement, b *graph.Bundle) bool {
 	switch q.kind {
 	case reqGVK:
 		return slices.Contains(b.Provides, q.gvk)
@@ -966,10 +960,10 @@ func matchBundle(q *requirement, b *graph.Bundle) bool {
 	case reqLabel:
 		return slices.Contains(b.Labels, q.label)
 	}
-	return evalConstraint(q.c, b.Package, []semver.Version{b.Version}, b.Provides)
+	return res.evalConstraint(q.c, subject{pkg: b.Package, versions: []semver.Version{b.Version}, provides: b.Provides, bundle: b})
 }
 
-func matchInstalled(q *requirement, n *instNode) bool {
+func (res *resolution) matchInstalled(q *requirement, n *instNode) bool {
 	switch q.kind {
 	case reqGVK:
 		return slices.Contains(n.provides, q.gvk)
@@ -978,7 +972,7 @@ func matchInstalled(q *requirement, n *instNode) bool {
 	case reqLabel:
 		return slices.Contains(n.labels, q.label)
 	}
-	return evalConstraint(q.c, n.pkg, n.versions, n.provides)
+	return res.evalConstraint(q.c, subject{pkg: n.pkg, versions: n.versions, provides: n.provides, installed: n})
 }
 
 func anyInRange(r graph.Range, vs []semver.Version) bool {
@@ -990,35 +984,54 @@ func anyInRange(r graph.Range, vs []semver.Version) bool {
 	return false
 }
 
+// subject is what an olm.constraint is evaluated against: a catalog bundle
+// or an installed CSV.
+type subject struct {
+	pkg       string
+	versions  []semver.Version
+	provides  []graph.GVK
+	bundle    *graph.Bundle
+	installed *instNode
+}
+
 // evalConstraint evaluates an olm.constraint as a predicate over a single
-// bundle, as OLM does.
-func evalConstraint(c *graph.Constraint, pkg string, versions []semver.Version, provides []graph.GVK) bool {
+// bundle, as OLM does. Its cel rules must have been compiled (compileCEL).
+func (res *resolution) evalConstraint(c *graph.Constraint, s subject) bool {
 	switch c.Kind {
 	case graph.ConstraintPackage:
-		return pkg == c.Package.Package && anyInRange(c.Package.Range, versions)
+		return s.pkg == c.Package.Package && anyInRange(c.Package.Range, s.versions)
 	case graph.ConstraintGVK:
-		return slices.Contains(provides, c.GVK)
+		return slices.Contains(s.provides, c.GVK)
 	case graph.ConstraintAll:
 		for i := range c.Children {
-			if !evalConstraint(&c.Children[i], pkg, versions, provides) {
+			if !res.evalConstraint(&c.Children[i], s) {
 				return false
 			}
 		}
 		return true
 	case graph.ConstraintAny:
 		for i := range c.Children {
-			if evalConstraint(&c.Children[i], pkg, versions, provides) {
+			if res.evalConstraint(&c.Children[i], s) {
 				return true
 			}
 		}
 		return false
 	case graph.ConstraintNot:
 		for i := range c.Children {
-			if evalConstraint(&c.Children[i], pkg, versions, provides) {
+			if res.evalConstraint(&c.Children[i], s) {
 				return false
 			}
 		}
 		return true
+	case graph.ConstraintCEL:
+		rule := res.cel[c.CEL]
+		if rule == nil {
+			return false
+		}
+		if s.bundle != nil {
+			return rule.Matches(s.bundle.Properties)
+		}
+		return rule.Matches(s.installed.celProperties())
 	}
 	return false
 }

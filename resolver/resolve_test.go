@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
@@ -210,10 +211,26 @@ func TestResolve(t *testing.T) {
 				"install app.v1.0.0 [community stable] subscription app",
 		},
 		{
-			name:    "olm.constraint cel is not supported",
+			name:    "olm.constraint cel without an evaluator",
+			reason:  "a reached cel rule without Options.CEL is an error that says how to enable it",
 			cats:    []cat{{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"cel":{"rule":"true"}}`))}}},
 			state:   cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}},
-			wantErr: `bundle "app.v1.0.0" (package "app", catalog olm/community): olm.constraint with a cel rule ("true"): unsupported operation`,
+			wantErr: `bundle "app.v1.0.0" (package "app", catalog olm/community): olm.constraint with a cel rule ("true"): no cel evaluator: set resolver.Options.CEL`,
+		},
+		{
+			name:  "olm.constraint cel with an evaluator",
+			opts:  resolver.Options{CEL: celrule.New()},
+			cats:  []cat{{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"cel":{"rule":"properties.exists(p, p.type == \"olm.package\" && p.value.packageName == \"lib\")"}}`)), single("lib", "1.0.0")}}},
+			state: cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}},
+			want:  "install lib.v1.0.0 [community stable] required by app.v1.0.0 (olm.constraint cel properties.exists(p, p.type == \"olm.package\" && p.value.packageName == \"lib\")) +sub\ninstall app.v1.0.0 [community stable] subscription app",
+		},
+		{
+			name:    "olm.constraint with an invalid cel rule",
+			reason:  "as in OLM, a rule that does not compile fails the resolution",
+			opts:    resolver.Options{CEL: celrule.New()},
+			cats:    []cat{{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"cel":{"rule":"1 + 1"}}`))}}},
+			state:   cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}},
+			wantErr: `bundle "app.v1.0.0" (package "app", catalog olm/community): olm.constraint with an invalid cel rule ("1 + 1"): a cel rule must be of type bool, not int`,
 		},
 		{
 			name:      "requirement nothing satisfies",

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"testing"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -30,7 +32,9 @@ type Case struct {
 	// Namespace is the namespace resolved; empty means the State's, or
 	// DefaultNamespace without a State.
 	Namespace string
-	// Options are the resolver's options.
+	// Options are the resolver's options. When Options.CEL is nil, the
+	// case evaluates cel rules with a celrule.Evaluator, as the sextant
+	// command does.
 	Options resolver.Options
 	// Rollout, when positive, simulates a rollout of at most Rollout
 	// rounds (Resolver.Rollout) instead of resolving once.
@@ -109,10 +113,14 @@ type input struct {
 	state     *cluster.State
 	namespace string
 	opts      resolver.Options
+	noCEL     bool
 	rollout   int
 	app       []cluster.Object
 	approve   bool
 }
+
+// defaultCEL is the cel evaluator of cases and scenarios that name none.
+var defaultCEL = sync.OnceValue(celrule.New)
 
 // result resolves (or rolls out) and renders the outcome.
 func (in *input) result(ctx context.Context) (string, error) {
@@ -126,6 +134,9 @@ func (in *input) result(ctx context.Context) (string, error) {
 				in.catalogs[i].Priority = cs.Priority
 			}
 		}
+	}
+	if in.opts.CEL == nil && !in.noCEL {
+		in.opts.CEL = defaultCEL()
 	}
 	r, err := resolver.New(in.catalogs, in.opts)
 	if err != nil {

@@ -26,7 +26,9 @@
 //     globalNamespace (default "olm"), rollout (a maximum number of
 //     rounds: simulate a rollout instead of resolving once), approve (in a
 //     rollout, approve every plan that waits for approval),
-//     semverUpgrades, semverAllowMajor.
+//     semverUpgrades, semverAllowMajor, noCEL (resolve without a cel
+//     evaluator; by default cel rules are evaluated by package celrule,
+//     as the sextant command does).
 //   - want: the expected text. With the Update option it is rewritten.
 //   - skip, optional: the reason the scenario is skipped (for a known bug).
 //

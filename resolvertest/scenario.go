@@ -70,6 +70,9 @@ type scenarioOptions struct {
 	// same names.
 	SemverUpgrades   bool `json:"semverUpgrades,omitempty"`
 	SemverAllowMajor bool `json:"semverAllowMajor,omitempty"`
+	// NoCEL resolves without a cel evaluator (resolver.Options.CEL nil),
+	// to show what a program that does not link celrule reports.
+	NoCEL bool `json:"noCEL,omitempty"`
 }
 
 // scenario is a parsed scenario file.
@@ -177,6 +180,7 @@ func (s *scenario) input() (in *input, clusterErr error, err error) {
 			SemverUpgrades:   s.opts.SemverUpgrades,
 			SemverAllowMajor: s.opts.SemverAllowMajor,
 		},
+		noCEL: s.opts.NoCEL,
 		state: &cluster.State{},
 	}
 	keys := make([]resolver.CatalogKey, 0, len(s.catalogs))

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
@@ -42,7 +43,7 @@ func run(catalogPath, pkg, channel, installed string, rollout bool) error {
 		return err
 	}
 	key := resolver.CatalogKey{Namespace: "olm", Name: "community-operators"}
-	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: gc}}, resolver.Options{})
+	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: gc}}, resolver.Options{CEL: celrule.New()})
 	if err != nil {
 		return err
 	}

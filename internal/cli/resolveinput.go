@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -180,7 +181,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		}
 		cats[i].Key, cats[i].Priority = key, prio
 	}
-	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace})
+	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New()})
 	if err != nil {
 		return nil, err
 	}
