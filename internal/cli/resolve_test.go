@@ -70,7 +70,11 @@ func TestPickNamespace(t *testing.T) {
 		wantErr string
 		reason  string
 	}{
-		{name: "asked wins", asked: "x", state: cluster.State{Subscriptions: []cluster.Subscription{sub("a"), sub("b")}}, want: "x"},
+		{name: "asked wins", asked: "b", state: cluster.State{Subscriptions: []cluster.Subscription{sub("a"), sub("b")}}, want: "b"},
+		{name: "asked holds only a CSV", asked: "c", state: cluster.State{Subscriptions: []cluster.Subscription{sub("a")}, CSVs: []cluster.CSV{csv("c", true)}}, want: "c"},
+		{name: "asked holds nothing", asked: "x", state: cluster.State{Subscriptions: []cluster.Subscription{sub("b"), sub("a")}},
+			wantErr: `-n x: the manifests hold nothing in namespace "x"; namespaces present: a, b`, reason: "a mistyped namespace would resolve to nothing to do"},
+		{name: "asked, manifests empty", asked: "x", wantErr: "hold no subscription, ClusterServiceVersion, OperatorGroup or InstallPlan in any namespace"},
 		{name: "shared by subscriptions", state: cluster.State{Subscriptions: []cluster.Subscription{sub("a"), sub("a")}, CSVs: []cluster.CSV{csv("b", false)}}, want: "a",
 			reason: "CSVs of other namespaces do not count when there are subscriptions"},
 		{name: "several", state: cluster.State{Subscriptions: []cluster.Subscription{sub("b"), sub("a")}}, wantErr: "subscriptions are in 2 namespaces (a, b)"},
@@ -80,7 +84,7 @@ func TestPickNamespace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := pickNamespace(tt.asked, &tt.state)
+			got, err := pickNamespace(tt.asked, &tt.state, false)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)

@@ -167,7 +167,8 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		return nil, joinErrors(errs)
 	}
 
-	ns, err := pickNamespace(f.namespace, state)
+	// With --for, the application's namespace may hold nothing yet.
+	ns, err := pickNamespace(f.namespace, state, len(f.forFiles) > 0)
 	if err != nil {
 		return nil, err
 	}
@@ -263,9 +264,24 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 
 // pickNamespace returns the namespace to resolve: the one asked for, else
 // the one the subscriptions share, else the one the installed CSVs share.
-func pickNamespace(asked string, state *cluster.State) (string, error) {
-	if asked != "" {
+//
+// A namespace asked for that holds no subscription, CSV, OperatorGroup or
+// InstallPlan is an error listing the namespaces that do: it is almost
+// always mistyped, and resolving it would say "nothing to do".
+// With mayBeEmpty, the namespace asked for may hold nothing.
+func pickNamespace(asked string, state *cluster.State, mayBeEmpty bool) (string, error) {
+	if asked != "" && mayBeEmpty {
 		return asked, nil
+	}
+	if asked != "" {
+		present := namespacesPresent(state)
+		if slices.Contains(present, asked) {
+			return asked, nil
+		}
+		if len(present) == 0 {
+			return "", fmt.Errorf("-n %s: the manifests hold no subscription, ClusterServiceVersion, OperatorGroup or InstallPlan in any namespace", asked)
+		}
+		return "", fmt.Errorf("-n %s: the manifests hold nothing in namespace %q; namespaces present: %s", asked, asked, strings.Join(present, ", "))
 	}
 	var nss []string
 	for _, s := range state.Subscriptions {
@@ -289,6 +305,26 @@ func pickNamespace(asked string, state *cluster.State) (string, error) {
 		return nss[0], nil
 	}
 	return "", usageErrorf("the %s are in %d namespaces (%s): choose one with -n", what, len(nss), strings.Join(nss, ", "))
+}
+
+// namespacesPresent returns, sorted, the namespaces of the subscriptions,
+// CSVs, OperatorGroups and InstallPlans of state.
+func namespacesPresent(state *cluster.State) []string {
+	var nss []string
+	for _, s := range state.Subscriptions {
+		nss = append(nss, s.Namespace)
+	}
+	for _, c := range state.CSVs {
+		nss = append(nss, c.Namespace)
+	}
+	for _, g := range state.OperatorGroups {
+		nss = append(nss, g.Namespace)
+	}
+	for _, p := range state.InstallPlans {
+		nss = append(nss, p.Namespace)
+	}
+	slices.Sort(nss)
+	return slices.Compact(nss)
 }
 
 // checkSources reports every subscription of namespace ns whose spec.source
