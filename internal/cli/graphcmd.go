@@ -164,9 +164,9 @@ func (v *graphView) diagramEdges() int {
 const maxListed = 10
 
 // buildGraphView builds the view of channel chName of package pkgName, or of
-// every channel when chName is empty. An unknown package or channel is bad
-// input (exit status 2) whose message lists what exists; path names the
-// catalog in it.
+// every channel when chName is empty. An unknown package or channel is the
+// answer no (exit status 1, as for a subscription to a package the catalog
+// lacks), whose message lists what exists; path names the catalog in it.
 func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphView, error) {
 	pkg := cat.Package(pkgName)
 	if pkg == nil {
@@ -174,7 +174,7 @@ func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphVie
 		for _, p := range cat.Packages() {
 			names = append(names, p.Name)
 		}
-		return nil, &exitError{code: ExitBadInput, err: fmt.Errorf("%s: no package %q in the catalog (%s)", path, pkgName, available("packages", names, pkgName))}
+		return nil, noErrorf("%s: no package %q in the catalog (%s)", path, pkgName, available("packages", names, pkgName))
 	}
 	chans := pkg.Channels
 	if chName != "" {
@@ -184,7 +184,7 @@ func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphVie
 			for _, c := range pkg.Channels {
 				names = append(names, c.Name)
 			}
-			return nil, &exitError{code: ExitBadInput, err: fmt.Errorf("%s: no channel %q in package %q (%s)", path, chName, pkgName, available("channels", names, chName))}
+			return nil, noErrorf("%s: no channel %q in package %q (%s)", path, chName, pkgName, available("channels", names, chName))
 		}
 		chans = []*graph.Channel{ch}
 	}

@@ -96,7 +96,8 @@ func (e *env) takeStdin(what string) (io.Reader, error) {
 // e.loadResolveInput for a command that resolves); read catalogs with
 // e.loadCatalog and manifests with e.readInputs (both honour "-"); write
 // results to e.stdout.
-// Return errNo after printing a "no" answer (exit 1), usageErrorf for a
+// Return errNo after printing a "no" answer (exit 1), or noErrorf to have
+// a one-line "no" printed on standard output (exit 1), usageErrorf for a
 // wrong command line (exit 2 with a pointer to --help), and any other error
 // for bad input (exit 2): every line of it must name the file.
 var commands = []func(*env) *cobra.Command{
@@ -115,8 +116,10 @@ func newRootCmd(e *env) *cobra.Command {
 		Short: "Resolve, check and draw Kubernetes operator (OLM) catalogs",
 		Long: `sextant resolves and checks File-Based Catalogs of Kubernetes operators (OLM).
 
-Exit status: 0 success, 1 the answer is no (checks failed, no plan),
-2 bad input or usage.`,
+Exit status, for every command: 0 success; 1 the answer is no (no plan,
+including a package or channel the catalog lacks; checks failed; a rollout
+that did not settle); 2 input the tool cannot use (missing or malformed
+file, invalid catalog, unknown flag or value).`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return nil
@@ -147,6 +150,11 @@ Exit status: 0 success, 1 the answer is no (checks failed, no plan),
 			cmd.RunE = func(cmd *cobra.Command, args []string) error {
 				e.cmdPath = cmd.CommandPath()
 				err := run(cmd, args)
+				var no *noError
+				if errors.As(err, &no) {
+					fmt.Fprintln(e.stdout, no.msg)
+					return errNo
+				}
 				var xe *exitError
 				if err != nil && !errors.As(err, &xe) {
 					err = &exitError{code: ExitBadInput, err: err}
@@ -178,6 +186,19 @@ func (e *exitError) Unwrap() error { return e.err }
 
 // errNo is returned by a command whose answer is no and that has printed it.
 var errNo = &exitError{code: ExitNo}
+
+// noError is an answer "no" that a command returns instead of printing
+// it: Run prints the message on standard output, as the answer, and exits
+// with status 1. It is for answers of one line, such as a package the
+// catalog does not have.
+type noError struct{ msg string }
+
+func (e *noError) Error() string { return e.msg }
+
+// noErrorf returns a "no" answer (exit status 1) with its message.
+func noErrorf(format string, args ...any) error {
+	return &noError{msg: fmt.Sprintf(format, args...)}
+}
 
 // usageErrorf returns a usage error (exit status 2).
 func usageErrorf(format string, args ...any) error {
