@@ -47,6 +47,12 @@ type CSV struct {
 	// everything derived from Provides and Requires.
 	HasProperties bool             `json:"hasProperties,omitempty"`
 	Properties    []graph.Property `json:"properties,omitempty"`
+	// InstallModes is spec.installModes in the order written; nil when
+	// the CSV has none (an empty list is not nil). Resolution predicts
+	// from it whether OLM accepts the CSV under its OperatorGroup.
+	InstallModes []graph.InstallMode `json:"installModes,omitempty"`
+	// MinKubeVersion is spec.minKubeVersion as written ("" when absent).
+	MinKubeVersion string `json:"minKubeVersion,omitempty"`
 	// Phase is status.phase, e.g. "Succeeded".
 	Phase string `json:"phase,omitempty"`
 	// Replaces is spec.replaces. It is informational only: upgrade edges
@@ -286,6 +292,7 @@ func (s *State) Clone() *State {
 		csv := &c.CSVs[i]
 		csv.Provides = slices.Clone(csv.Provides)
 		csv.Requires = slices.Clone(csv.Requires)
+		csv.InstallModes = slices.Clone(csv.InstallModes)
 		if csv.Properties != nil {
 			props := make([]graph.Property, len(csv.Properties))
 			for j, p := range csv.Properties {

@@ -467,6 +467,8 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 		c.Version = v
 	}
 	c.Replaces, _ = o.str(spec, "replaces", "spec.replaces")
+	c.MinKubeVersion, _ = o.str(spec, "minKubeVersion", "spec.minKubeVersion")
+	c.InstallModes = o.installModes(spec)
 	c.Phase, _ = o.str(status, "phase", "status.phase")
 	if reason, _ := o.str(status, "reason", "status.reason"); reason == "Copied" {
 		c.Copied = true
@@ -697,6 +699,43 @@ func (o *object) arr(m map[string]any, key, field string) ([]any, bool) {
 		return nil, false
 	}
 	return v, true
+}
+
+// installModes reads spec.installModes: a list of {type, supported}; nil
+// when absent, an empty (non-nil) list when empty.
+func (o *object) installModes(spec map[string]any) []graph.InstallMode {
+	items, ok := o.arr(spec, "installModes", "spec.installModes")
+	if !ok {
+		return nil
+	}
+	out := make([]graph.InstallMode, 0, len(items))
+	for i, raw := range items {
+		f := fmt.Sprintf("spec.installModes[%d]", i)
+		m, ok := raw.(map[string]any)
+		if !ok {
+			o.errorf(f, "is %s, want an object", kindOf(raw))
+			continue
+		}
+		t, ok := o.str(m, "type", f+".type")
+		if !ok {
+			continue
+		}
+		if t == "" {
+			o.errorf(f+".type", "missing")
+			continue
+		}
+		im := graph.InstallMode{Type: graph.InstallModeType(t)}
+		if raw, present := m["supported"]; present && raw != nil {
+			b, ok := raw.(bool)
+			if !ok {
+				o.errorf(f+".supported", "is %s, want a boolean", kindOf(raw))
+				continue
+			}
+			im.Supported = b
+		}
+		out = append(out, im)
+	}
+	return out
 }
 
 // kindOf names the JSON type of a decoded value.

@@ -464,3 +464,59 @@ func TestLoadFilesReportsEveryFile(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeInstallModes(t *testing.T) {
+	const csv = `apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata: {name: op.v1, namespace: ops}
+spec:
+  version: 1.0.0
+  minKubeVersion: 1.26.0
+  installModes:
+  - {type: OwnNamespace, supported: true}
+  - {type: AllNamespaces, supported: false}
+  - {type: SingleNamespace}
+`
+	s, err := cluster.Decode(strings.NewReader(csv), "csv.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.CSV("ops", "op.v1")
+	want := []graph.InstallMode{{Type: graph.InstallModeOwnNamespace, Supported: true}, {Type: graph.InstallModeAllNamespaces}, {Type: graph.InstallModeSingleNamespace}}
+	if !reflect.DeepEqual(c.InstallModes, want) || c.MinKubeVersion != "1.26.0" {
+		t.Errorf("CSV = %+v, want install modes %v and minKubeVersion 1.26.0", c, want)
+	}
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	back, err := cluster.Decode(&buf, "encoded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.CSV("ops", "op.v1"); !reflect.DeepEqual(got.InstallModes, want) || got.MinKubeVersion != "1.26.0" {
+		t.Errorf("after Encode: %+v", got)
+	}
+
+	none, err := cluster.Decode(strings.NewReader("kind: ClusterServiceVersion\napiVersion: operators.coreos.com/v1alpha1\nmetadata: {name: a, namespace: b}\nspec: {version: 1.0.0}\n"), "none.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := none.CSV("b", "a").InstallModes; got != nil {
+		t.Errorf("absent installModes = %v, want nil (not checked)", got)
+	}
+
+	for _, bad := range []struct{ spec, field string }{
+		{"installModes: 3", "spec.installModes"},
+		{"installModes: [x]", "spec.installModes[0]"},
+		{"installModes: [{supported: true}]", "spec.installModes[0].type"},
+		{"installModes: [{type: OwnNamespace, supported: yes-please}]", "spec.installModes[0].supported"},
+		{"minKubeVersion: 1", "spec.minKubeVersion"},
+	} {
+		in := "kind: ClusterServiceVersion\napiVersion: operators.coreos.com/v1alpha1\nmetadata: {name: a, namespace: b}\nspec:\n  version: 1.0.0\n  " + bad.spec + "\n"
+		_, err := cluster.Decode(strings.NewReader(in), "bad.yaml")
+		if err == nil || !strings.Contains(err.Error(), "field "+bad.field+":") {
+			t.Errorf("%s: err = %v, want one naming field %s", bad.spec, err, bad.field)
+		}
+	}
+}

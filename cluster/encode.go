@@ -104,6 +104,14 @@ func csvManifest(c *CSV) (map[string]any, error) {
 	spec := map[string]any{}
 	setNonEmpty(spec, "version", c.VersionText)
 	setNonEmpty(spec, "replaces", c.Replaces)
+	setNonEmpty(spec, "minKubeVersion", c.MinKubeVersion)
+	if c.InstallModes != nil {
+		modes := make([]any, len(c.InstallModes))
+		for i, m := range c.InstallModes {
+			modes[i] = map[string]any{"type": string(m.Type), "supported": m.Supported}
+		}
+		spec["installModes"] = modes
+	}
 	crds, apis := map[string]any{}, map[string]any{}
 	addAPIs := func(list string, gvks []graph.GVK) {
 		var crdItems, apiItems []any

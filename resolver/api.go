@@ -151,6 +151,10 @@ type Plan struct {
 	// namespace, in a fixed order: replaced CSVs, subscriptions, then
 	// InstallPlans by name, then CSVs by name.
 	InFlight []InFlight `json:"inFlight,omitempty"`
+	// Notes says what the predictions could not check (no OperatorGroup
+	// in the manifests, a bundle without olm.csv.metadata, …), in a fixed
+	// order.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // PlanApproval is the approval of a namespace's InstallPlan. As in OLM
@@ -220,6 +224,22 @@ func (p *Plan) Waits() bool {
 	return false
 }
 
+// Failing reports whether OLM is predicted to fail any step or any
+// installed CSV that stays: a plan that will not succeed as it is.
+func (p *Plan) Failing() bool {
+	for _, s := range p.Steps {
+		if failing(s.Predictions) {
+			return true
+		}
+	}
+	for _, u := range p.Unchanged {
+		if failing(u.Predictions) {
+			return true
+		}
+	}
+	return false
+}
+
 // Step installs or upgrades one bundle.
 type Step struct {
 	Action  Action     `json:"action"`
@@ -240,6 +260,10 @@ type Step struct {
 	// Warnings holds the olm.deprecations messages for the package, the
 	// channel or the bundle of the step, in that order.
 	Warnings []string `json:"warnings,omitempty"`
+	// Predictions says what OLM's olm-operator will do with the CSV once
+	// the step is applied, failures before warnings (DESIGN §8); empty
+	// when nothing is predicted.
+	Predictions []Prediction `json:"predictions,omitempty"`
 	// HeldBack, set by Resolver.ExplainHeldBack, says why the step goes
 	// below its first preference (nil when it does not).
 	HeldBack *HeldBack `json:"heldBack,omitempty"`
@@ -286,6 +310,9 @@ type Unchanged struct {
 	HeldBack *HeldBack `json:"heldBack,omitempty"`
 	// Approval is the approval the step needs (zero: Automatic).
 	Approval Approval `json:"approval,omitzero"`
+	// Predictions says what OLM's olm-operator will do with the CSV as it
+	// stays (DESIGN §8); empty when nothing is predicted.
+	Predictions []Prediction `json:"predictions,omitempty"`
 }
 
 // String renders the plan as text, one line per step, then the unchanged
@@ -319,6 +346,7 @@ func (p *Plan) String() string {
 		for _, w := range s.Warnings {
 			fmt.Fprintf(&b, "   warning: %s\n", w)
 		}
+		writePredictions(&b, "   ", s.Predictions)
 		writeHeldBack(&b, s.HeldBack)
 	}
 	for _, u := range p.Unchanged {
@@ -333,9 +361,28 @@ func (p *Plan) String() string {
 			fmt.Fprintf(&b, ": subscription %s", u.Subscription)
 		}
 		b.WriteString("\n")
+		writePredictions(&b, "   ", u.Predictions)
 		writeHeldBack(&b, u.HeldBack)
 	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
 	return b.String()
+}
+
+// writePredictions writes one line per prediction: "will fail: Reason:
+// message" or "warning: Reason: message", each after indent.
+func writePredictions(b *strings.Builder, indent string, ps []Prediction) {
+	for _, p := range ps {
+		b.WriteString(indent)
+		if p.Severity == SeverityFailure {
+			b.WriteString("will fail: ")
+		} else {
+			b.WriteString("warning: ")
+		}
+		b.WriteString(p.String())
+		b.WriteString("\n")
+	}
 }
 
 // EventKind is the kind of a trace event.
@@ -395,6 +442,15 @@ type Options struct {
 	// catalogs with cel rules resolve fine as long as no request needs
 	// them.
 	CEL CEL
+	// KubeVersion is the cluster's Kubernetes version, as its API server
+	// reports it ("v1.25.3", "1.25.3+k3s1"; see ParseKubeVersion): steps
+	// and installed CSVs whose minKubeVersion is above it are predicted to
+	// fail with RequirementsNotMet. Empty: not checked, nothing assumed.
+	KubeVersion string
+	// OpenShiftVersion is the cluster's OpenShift version ("4.16",
+	// "4.16.3"): steps and installed CSVs whose olm.maxOpenShiftVersion
+	// blocks the next minor upgrade get a warning. Empty: not checked.
+	OpenShiftVersion string
 }
 
 // CEL compiles the cel rules of olm.constraint properties. A Resolver

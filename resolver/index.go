@@ -22,6 +22,7 @@ type Catalog struct {
 // immutable after New and safe for concurrent use by many goroutines.
 type Resolver struct {
 	opts     Options
+	plat     platform
 	global   string
 	catalogs []*catalogIndex // sorted by key
 	byKey    map[CatalogKey]*catalogIndex
@@ -72,6 +73,11 @@ func New(catalogs []Catalog, opts Options) (*Resolver, error) {
 		r.global = DefaultGlobalNamespace
 	}
 	var errs []error
+	plat, err := parsePlatform(opts)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	r.plat = plat
 	for _, c := range catalogs {
 		switch {
 		case c.Key.Namespace == "" || c.Key.Name == "":

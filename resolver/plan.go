@@ -25,6 +25,8 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 			}
 		}
 	}
+	pr := newPredictor(res.ns, res.r.plat, res.state, res.planned)
+	res.pred = pr
 	stepOf := map[variable]int{}
 	for v := range res.variables() {
 		if !sol.IsSelected(v) {
@@ -33,7 +35,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 		switch v.kind {
 		case varInstalled:
 			n := res.installed[v.idx]
-			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner})
+			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner, Predictions: pr.installed(n)})
 		case varBundle:
 			st := Step{
 				Action:  ActionInstall,
@@ -51,6 +53,10 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 			}
 			st.Dependency = !res.subscribed(v)
 			st.Warnings = deprecationWarnings(v)
+			st.Predictions = pr.bundle(v.b)
+			if !failing(st.Predictions) {
+				res.installs = unionGVKs(res.installs, v.b.Provides)
+			}
 			stepOf[v] = len(plan.Steps)
 			plan.Steps = append(plan.Steps, st)
 		}
@@ -81,6 +87,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	}
 	plan.Steps = orderSteps(plan.Steps, after)
 	res.approve(plan)
+	plan.Notes = pr.finish()
 	slices.SortFunc(plan.Unchanged, func(a, b Unchanged) int { return cmp.Compare(a.CSV, b.CSV) })
 	return plan
 }

@@ -131,8 +131,11 @@ type instNode struct {
 	labels     []string
 	reqs       []requirement
 	deprecated bool
-	subscribed bool
-	owner      string // the first subscription (by name) owning it
+	// maxOpenShift is the olm.maxOpenShiftVersion of the properties
+	// annotation, nil when none.
+	maxOpenShift *graph.MaxOpenShiftVersion
+	subscribed   bool
+	owner        string // the first subscription (by name) owning it
 	// celProps are the properties cel rules see, built on first use.
 	celProps []graph.Property
 	celDone  bool
@@ -181,6 +184,14 @@ type resolution struct {
 	// forced are variables made mandatory after the subscriptions (see
 	// prepare); their constraints carry the reason kind factForced.
 	forced []variable
+	// state is the cluster state resolved; planned the APIs that plans of
+	// namespaces resolved before install, per OperatorGroup (ResolveAll).
+	state   *cluster.State
+	planned map[string][]graph.GVK
+	// pred is the predictor of the plan (see plan); installs the APIs
+	// its steps that are not predicted to fail install.
+	pred     *predictor
+	installs []graph.GVK
 }
 
 // Resolve computes the plan for namespace from state: its installed CSVs
@@ -195,13 +206,21 @@ type resolution struct {
 // order (as OLM), and an error e with errors.Is(e, ctx.Err()) when ctx ends
 // first. State is not modified.
 func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster.State) (*Plan, error) {
+	plan, _, err := r.resolve(ctx, namespace, state, nil)
+	return plan, err
+}
+
+// resolve is Resolve with the APIs planned in namespaces resolved before
+// (ResolveAll); it also returns the resolution of a plan.
+func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster.State, planned map[string][]graph.GVK) (*Plan, *resolution, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res, err := r.prepare(ctx, namespace, state, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	res.planned = planned
 	r.trace(Event{Kind: EventProblem, Namespace: namespace, Count: res.p.NumVars(), Constraints: res.p.Len()})
 	sol, err := constraints.Solve(ctx, &res.p)
 	if err != nil {
@@ -211,16 +230,16 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 			if r.opts.Tracer != nil {
 				r.trace(Event{Kind: EventSolved, Namespace: namespace, Message: ce.Error()})
 			}
-			return nil, ce
+			return nil, nil, ce
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
-			return nil, fmt.Errorf("resolve namespace %q: %w", namespace, errors.Join(ctxErr, err))
+			return nil, nil, fmt.Errorf("resolve namespace %q: %w", namespace, errors.Join(ctxErr, err))
 		}
-		return nil, fmt.Errorf("resolve namespace %q: %w", namespace, err)
+		return nil, nil, fmt.Errorf("resolve namespace %q: %w", namespace, err)
 	}
 	plan := res.plan(sol)
 	r.trace(Event{Kind: EventSolved, Namespace: namespace, Count: len(plan.Steps)})
-	return plan, nil
+	return plan, res, nil
 }
 
 // prepare reads state and builds the solver input of namespace, with the
@@ -234,6 +253,7 @@ func (r *Resolver) prepare(ctx context.Context, namespace string, state *cluster
 		r: r, ctx: ctx, ns: namespace,
 		cache:  make(map[reqKey][]variable),
 		forced: forced,
+		state:  state,
 	}
 	res.catalogOrder(state)
 	if err := res.readState(state); err != nil {
@@ -416,6 +436,7 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 	n.provides = bd.Provides
 	n.labels = bd.Labels
 	n.deprecated = bd.Deprecated
+	n.maxOpenShift = bd.MaxOpenShiftVersion
 	n.reqs = bundleRequirements(bd)
 	return n, nil
 }

@@ -86,6 +86,19 @@ type Suggestion struct {
 	Channel string `json:"channel,omitempty"`
 	// Catalog is the new catalog (SuggestSwitchCatalog).
 	Catalog CatalogKey `json:"catalog,omitzero"`
+	// StartingCSV is the new startingCSV (SuggestStartingCSV).
+	StartingCSV string `json:"startingCSV,omitempty"`
+	// OperatorGroup is the OperatorGroup changed, "namespace/name"
+	// (SuggestOperatorGroup).
+	OperatorGroup string `json:"operatorGroup,omitempty"`
+	// Namespace is the namespace a subscription moves to, and
+	// NewOperatorGroup the name of the OperatorGroup to create there when
+	// it is a new namespace (SuggestMoveSubscription).
+	Namespace        string `json:"namespace,omitempty"`
+	NewOperatorGroup string `json:"newOperatorGroup,omitempty"`
+	// TargetNamespaces are the target namespaces of the OperatorGroup
+	// changed or created; empty means all namespaces.
+	TargetNamespaces []string `json:"targetNamespaces,omitempty"`
 	// Change says the change in words, e.g. "switch subscription etcd to
 	// channel beta".
 	Change string `json:"change"`

@@ -108,4 +108,5 @@ func ExampleCase_approval() {
 	// in flight: InstallPlan install-1 (Manual, approved) runs next; it installs a.v2
 	// 1. upgrade a.v2 2.0.0 (package a, channel stable, catalog olm/community) replacing a.v1: subscription a; approval Manual (subscription a), InstallPlan install-1, approved
 	// 2. upgrade b.v3 3.0.0 (package b, channel stable, catalog olm/community) replacing b.v2: subscription b; approval Manual (subscription a), waits for approval
+	// note: install modes not checked for bundles without olm.csv.metadata: a.v2, b.v3
 }

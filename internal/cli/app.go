@@ -190,7 +190,7 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 		}
 		return errNo
 	case errors.As(err, &conflict):
-		ex, err := in.explain(ctx, app.State, conflict, f.maxSuggestions)
+		ex, err := in.explain(ctx, in.ns, app.State, conflict, f.maxSuggestions)
 		if err != nil {
 			return err
 		}

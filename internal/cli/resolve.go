@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -68,6 +69,8 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 	var why string
 	addWhyFlag(cmd, &why)
 	cmd.Flags().StringArrayVar(&f.forFiles, "for", nil, `an application's manifests (custom resources…): resolve the operators that serve their kinds (repeatable; "-" reads standard input)`)
+	cmd.Flags().BoolVarP(&f.all, "all-namespaces", "A", false,
+		"resolve every namespace of the manifests, one after another, each with its own OperatorGroup (one block per namespace; -o json gives {\"namespaces\": [...]})")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if len(f.forFiles) > 0 {
 			return e.runResolveFor(cmd, f)
@@ -80,51 +83,148 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 		if why != "" {
 			return in.runWhy(ctx, e, f, why)
 		}
+		if f.all {
+			return in.resolveAll(ctx, e, f)
+		}
 		plan, err := in.res.Resolve(ctx, in.ns, in.state)
-		var conflict *resolver.ConflictError
-		if errors.As(err, &conflict) {
-			ex, err := in.explain(ctx, in.state, conflict, f.maxSuggestions)
-			if err != nil {
-				return err
-			}
-			if f.output.value != "text" {
-				if err := writeEncoded(e.stdout, f.output.value, conflictJSON{Namespace: in.ns, Error: newErrorJSON(ex)}); err != nil {
-					return err
-				}
-				return errNo
-			}
-			if err := writeExplanation(e.stdout, ex, f.full); err != nil {
-				return err
-			}
-			if err := in.writeNotes(e.stdout, ex); err != nil {
-				return err
-			}
-			return errNo
-		}
+		a, err := in.answer(ctx, in.ns, plan, err, f)
 		if err != nil {
-			return in.resolveError(err)
-		}
-		if err := in.explainHeldBack(ctx, in.state, plan, f.maxSuggestions); err != nil {
 			return err
 		}
 		if f.output.value != "text" {
-			return writeEncoded(e.stdout, f.output.value, newPlanJSON(plan))
+			err = writeEncoded(e.stdout, f.output.value, a.json)
+		} else {
+			_, err = io.WriteString(e.stdout, a.text)
 		}
-		ew := &errWriter{w: e.stdout}
-		writePlanText(ew, plan, "namespace "+plan.Namespace)
-		return ew.err
+		if err != nil {
+			return err
+		}
+		if a.no {
+			return errNo
+		}
+		return nil
 	}
 	return cmd
+}
+
+// nsAnswer is the answer for one namespace, ready to print.
+type nsAnswer struct {
+	json any    // planJSON, or conflictJSON
+	text string // the plan or the explanation, with notes and fixes
+	// no reports an answer "no": no plan, or a predicted failure.
+	no bool
+}
+
+// answer turns the outcome of resolving namespace ns into its answer: a
+// conflict is explained with suggestions; a plan gets its held-back
+// reasons, and the fixes of its predicted failures.
+func (in *resolveInput) answer(ctx context.Context, ns string, plan *resolver.Plan, err error, f *resolveFlags) (*nsAnswer, error) {
+	var conflict *resolver.ConflictError
+	if errors.As(err, &conflict) {
+		ex, err := in.explain(ctx, ns, in.state, conflict, f.maxSuggestions)
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		if err := writeExplanation(&b, ex, f.full); err != nil {
+			return nil, err
+		}
+		if err := in.writeNotes(&b, ns, ex); err != nil {
+			return nil, err
+		}
+		return &nsAnswer{json: conflictJSON{Namespace: ns, Error: newErrorJSON(ex)}, text: b.String(), no: true}, nil
+	}
+	if err != nil {
+		return nil, in.resolveError(err)
+	}
+	if err := in.explainHeldBack(ctx, ns, in.state, plan, f.maxSuggestions); err != nil {
+		return nil, err
+	}
+	var fixes []resolver.Suggestion
+	if plan.Failing() && f.maxSuggestions > 0 {
+		fixes, err = in.res.Fixes(ctx, ns, in.state, plan, resolver.ExplainOptions{MaxSuggestions: f.maxSuggestions, Budget: -1})
+		if err != nil {
+			return nil, err
+		}
+	}
+	var b strings.Builder
+	writePlanText(&b, plan, "namespace "+plan.Namespace)
+	writeFixesText(&b, plan, fixes)
+	pj := newPlanJSON(plan)
+	pj.Fixes = newSuggestionsJSON(fixes)
+	return &nsAnswer{json: pj, text: b.String(), no: plan.Failing()}, nil
+}
+
+// resolveAll resolves every namespace of the manifests (-A) and prints one
+// block per namespace, or {"namespaces": [...]}; the answer is no when any
+// namespace has no plan or a predicted failure.
+func (in *resolveInput) resolveAll(ctx context.Context, e *env, f *resolveFlags) error {
+	results, err := in.res.ResolveAll(ctx, in.state)
+	if err != nil {
+		return err
+	}
+	if len(results) == 0 {
+		return usageErrorf("no namespace in the manifests: no subscription, installed CSV or OperatorGroup")
+	}
+	no := false
+	var texts []string
+	out := allJSON{Namespaces: []any{}}
+	for _, r := range results {
+		a, err := in.answer(ctx, r.Namespace, r.Plan, r.Err, f)
+		if err != nil {
+			return err
+		}
+		no = no || a.no
+		texts = append(texts, a.text)
+		out.Namespaces = append(out.Namespaces, a.json)
+	}
+	if f.output.value == "json" {
+		err = writeJSON(e.stdout, out)
+	} else {
+		_, err = io.WriteString(e.stdout, strings.Join(texts, "\n"))
+	}
+	if err != nil {
+		return err
+	}
+	if no {
+		return errNo
+	}
+	return nil
+}
+
+// allJSON is resolve -A's JSON output: each namespace's plan or
+// explanation, in namespace order.
+type allJSON struct {
+	Namespaces []any `json:"namespaces"`
+}
+
+// writeFixesText writes the notes of a plan's predictions, then the fixes
+// of its predicted failures.
+func writeFixesText(w io.Writer, p *resolver.Plan, fixes []resolver.Suggestion) {
+	for _, n := range p.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if !p.Failing() {
+		return
+	}
+	if len(fixes) == 0 {
+		fmt.Fprintln(w, "no fix found among the changes tried (channel, startingCSV, OperatorGroup, moving a subscription)")
+		return
+	}
+	fmt.Fprintln(w, "fixes (each re-solved and confirmed):")
+	for i, s := range fixes {
+		fmt.Fprintf(w, "  %d. %s\n", i+1, s)
+	}
 }
 
 // explain explains a conflict met on state, with suggestions. Suggestions
 // are not bounded in time, only in number, so that the output depends on
 // the input alone.
-func (in *resolveInput) explain(ctx context.Context, state *cluster.State, conflict *resolver.ConflictError, maxSuggestions int) (*resolver.Explanation, error) {
+func (in *resolveInput) explain(ctx context.Context, ns string, state *cluster.State, conflict *resolver.ConflictError, maxSuggestions int) (*resolver.Explanation, error) {
 	if maxSuggestions <= 0 {
 		maxSuggestions = -1
 	}
-	ex, err := in.res.Explain(ctx, in.ns, state, conflict, resolver.ExplainOptions{MaxSuggestions: maxSuggestions, Budget: -1})
+	ex, err := in.res.Explain(ctx, ns, state, conflict, resolver.ExplainOptions{MaxSuggestions: maxSuggestions, Budget: -1})
 	if err != nil {
 		return nil, err
 	}
@@ -134,16 +234,16 @@ func (in *resolveInput) explain(ctx context.Context, state *cluster.State, confl
 // writeNotes adds what the command line knows and the explanation cannot:
 // a subscription's catalog that was given but is not visible from the
 // namespace, which usually means that --global-namespace is wrong.
-func (in *resolveInput) writeNotes(w io.Writer, ex *resolver.Explanation) error {
+func (in *resolveInput) writeNotes(w io.Writer, ns string, ex *resolver.Explanation) error {
 	seen := map[resolver.CatalogKey]bool{}
 	for _, f := range ex.Facts {
 		k := f.Catalog
-		if f.Kind != resolver.FactNoCatalog || seen[k] || !slices.Contains(in.catalogs, k) || k.Namespace == in.ns || k.Namespace == in.global {
+		if f.Kind != resolver.FactNoCatalog || seen[k] || !slices.Contains(in.catalogs, k) || k.Namespace == ns || k.Namespace == in.global {
 			continue
 		}
 		seen[k] = true
 		if _, err := fmt.Fprintf(w, "note: catalog %s is given, but its namespace is neither %s nor the global namespace %s; if %s is the cluster's global catalog namespace, add --global-namespace %s\n",
-			k, in.ns, in.global, k.Namespace, k.Namespace); err != nil {
+			k, ns, in.global, k.Namespace, k.Namespace); err != nil {
 			return err
 		}
 	}
@@ -174,6 +274,9 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 	if len(p.Unchanged) > 0 {
 		title += fmt.Sprintf(", %d unchanged", len(p.Unchanged))
 	}
+	if n := failingCount(p); n > 0 {
+		title += fmt.Sprintf(", %d will fail", n)
+	}
 	fmt.Fprintln(w, title)
 	for i, s := range p.Steps {
 		fmt.Fprintf(w, "%2d. %s", i+1, s.Action)
@@ -191,6 +294,7 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 		for _, warning := range s.Warnings {
 			fmt.Fprintf(w, "    warning: %s\n", warning)
 		}
+		writePredictionsText(w, "    ", s.Predictions)
 	}
 	for _, u := range p.Unchanged {
 		fmt.Fprintf(w, "  = %s", u.CSV)
@@ -207,8 +311,39 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 			fmt.Fprintf(w, " (subscription %s)", u.Subscription)
 		}
 		fmt.Fprintln(w, " unchanged")
+		writePredictionsText(w, "      ", u.Predictions)
 	}
 	writeHeldBackText(w, p)
+}
+
+// failingCount counts the steps and unchanged CSVs predicted to fail.
+func failingCount(p *resolver.Plan) int {
+	n := 0
+	for _, s := range p.Steps {
+		if slices.ContainsFunc(s.Predictions, isFailure) {
+			n++
+		}
+	}
+	for _, u := range p.Unchanged {
+		if slices.ContainsFunc(u.Predictions, isFailure) {
+			n++
+		}
+	}
+	return n
+}
+
+func isFailure(p resolver.Prediction) bool { return p.Severity == resolver.SeverityFailure }
+
+// writePredictionsText writes a step's predictions under it: "will fail:
+// Reason: message" or "warning: Reason: message".
+func writePredictionsText(w io.Writer, indent string, ps []resolver.Prediction) {
+	for _, p := range ps {
+		what := "warning"
+		if isFailure(p) {
+			what = "will fail"
+		}
+		fmt.Fprintf(w, "%s%s: %s\n", indent, what, p)
+	}
 }
 
 // stepJSON is one plan step in the JSON output (a stable contract).
@@ -224,15 +359,18 @@ type stepJSON struct {
 	Dependency bool                `json:"dependency"`
 	Warnings   []string            `json:"warnings,omitempty"`
 	HeldBack   *resolver.HeldBack  `json:"heldBack,omitempty"`
+	// Predictions is what OLM will do with the step's CSV (DESIGN §8).
+	Predictions []resolver.Prediction `json:"predictions,omitempty"`
 }
 
 // unchangedJSON is an installed CSV that stays, in the JSON output.
 type unchangedJSON struct {
-	Package      string             `json:"package"`
-	Bundle       string             `json:"bundle"`
-	Version      string             `json:"version,omitempty"`
-	Subscription string             `json:"subscription,omitempty"`
-	HeldBack     *resolver.HeldBack `json:"heldBack,omitempty"`
+	Package      string                `json:"package"`
+	Bundle       string                `json:"bundle"`
+	Version      string                `json:"version,omitempty"`
+	Subscription string                `json:"subscription,omitempty"`
+	HeldBack     *resolver.HeldBack    `json:"heldBack,omitempty"`
+	Predictions  []resolver.Prediction `json:"predictions,omitempty"`
 }
 
 // planJSON is a plan in the JSON output.
@@ -240,6 +378,10 @@ type planJSON struct {
 	Namespace string          `json:"namespace,omitempty"`
 	Steps     []stepJSON      `json:"steps"`
 	Unchanged []unchangedJSON `json:"unchanged"`
+	// Notes says what the predictions could not check; Fixes are the
+	// confirmed fixes of predicted failures.
+	Notes []string         `json:"notes,omitempty"`
+	Fixes []suggestionJSON `json:"fixes,omitempty"`
 }
 
 func newStepsJSON(steps []resolver.Step) []stepJSON {
@@ -249,7 +391,7 @@ func newStepsJSON(steps []resolver.Step) []stepJSON {
 			Action: s.Action, Package: s.Package, Bundle: s.Bundle, Version: s.Version,
 			Channel: s.Channel, Catalog: s.Catalog, Replaces: s.Replaces,
 			Reason: s.Reason.String(), Dependency: s.Dependency, Warnings: s.Warnings,
-			HeldBack: s.HeldBack,
+			HeldBack: s.HeldBack, Predictions: s.Predictions,
 		}
 	}
 	return out
@@ -258,13 +400,13 @@ func newStepsJSON(steps []resolver.Step) []stepJSON {
 func newUnchangedJSON(us []resolver.Unchanged) []unchangedJSON {
 	out := make([]unchangedJSON, len(us))
 	for i, u := range us {
-		out[i] = unchangedJSON{Package: u.Package, Bundle: u.CSV, Version: u.Version, Subscription: u.Subscription, HeldBack: u.HeldBack}
+		out[i] = unchangedJSON{Package: u.Package, Bundle: u.CSV, Version: u.Version, Subscription: u.Subscription, HeldBack: u.HeldBack, Predictions: u.Predictions}
 	}
 	return out
 }
 
 func newPlanJSON(p *resolver.Plan) planJSON {
-	return planJSON{Namespace: p.Namespace, Steps: newStepsJSON(p.Steps), Unchanged: newUnchangedJSON(p.Unchanged)}
+	return planJSON{Namespace: p.Namespace, Steps: newStepsJSON(p.Steps), Unchanged: newUnchangedJSON(p.Unchanged), Notes: p.Notes}
 }
 
 // suggestionJSON is a confirmed suggestion in the JSON output; its plan
@@ -275,8 +417,15 @@ type suggestionJSON struct {
 	CSV          string                  `json:"csv,omitempty"`
 	Channel      string                  `json:"channel,omitempty"`
 	Catalog      resolver.CatalogKey     `json:"catalog,omitzero"`
-	Change       string                  `json:"change"`
-	Plan         planJSON                `json:"plan"`
+	// StartingCSV, OperatorGroup, Namespace, NewOperatorGroup and
+	// TargetNamespaces are those of a fix of predicted failures.
+	StartingCSV      string   `json:"startingCSV,omitempty"`
+	OperatorGroup    string   `json:"operatorGroup,omitempty"`
+	Namespace        string   `json:"namespace,omitempty"`
+	NewOperatorGroup string   `json:"newOperatorGroup,omitempty"`
+	TargetNamespaces []string `json:"targetNamespaces,omitempty"`
+	Change           string   `json:"change"`
+	Plan             planJSON `json:"plan"`
 }
 
 // errorJSON is the "error" member of the JSON output when there is no
@@ -293,12 +442,20 @@ type errorJSON struct {
 func newErrorJSON(ex *resolver.Explanation) *errorJSON {
 	v := ex.Verdict
 	out := &errorJSON{Message: v.Text, Verdict: &v, Facts: ex.Facts, Derivation: ex.Derivation}
-	for _, s := range ex.Suggestions {
-		sj := suggestionJSON{Kind: s.Kind, Subscription: s.Subscription, CSV: s.CSV, Channel: s.Channel, Catalog: s.Catalog, Change: s.Change}
+	out.Suggestions = newSuggestionsJSON(ex.Suggestions)
+	return out
+}
+
+func newSuggestionsJSON(ss []resolver.Suggestion) []suggestionJSON {
+	var out []suggestionJSON
+	for _, s := range ss {
+		sj := suggestionJSON{Kind: s.Kind, Subscription: s.Subscription, CSV: s.CSV, Channel: s.Channel, Catalog: s.Catalog,
+			StartingCSV: s.StartingCSV, OperatorGroup: s.OperatorGroup, Namespace: s.Namespace, NewOperatorGroup: s.NewOperatorGroup,
+			TargetNamespaces: s.TargetNamespaces, Change: s.Change}
 		if s.Plan != nil {
 			sj.Plan = planJSON{Steps: newStepsJSON(s.Plan.Steps), Unchanged: newUnchangedJSON(s.Plan.Unchanged)}
 		}
-		out.Suggestions = append(out.Suggestions, sj)
+		out = append(out, sj)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -176,7 +177,7 @@ func TestResolveMatchesLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := newPlanJSON(plan)
-	if got.Namespace != want.Namespace || !slices.EqualFunc(got.Steps, want.Steps, stepEqual) || !slices.Equal(got.Unchanged, want.Unchanged) {
+	if got.Namespace != want.Namespace || !slices.EqualFunc(got.Steps, want.Steps, stepEqual) || !reflect.DeepEqual(got.Unchanged, want.Unchanged) {
 		t.Errorf("resolve -o json:\n%+v\nthe library's plan:\n%+v", got, want)
 	}
 
@@ -205,7 +206,7 @@ func TestResolveMatchesLibrary(t *testing.T) {
 func stepEqual(a, b stepJSON) bool {
 	return a.Action == b.Action && a.Package == b.Package && a.Bundle == b.Bundle && a.Version == b.Version &&
 		a.Channel == b.Channel && a.Catalog == b.Catalog && a.Replaces == b.Replaces && a.Reason == b.Reason &&
-		a.Dependency == b.Dependency && slices.Equal(a.Warnings, b.Warnings)
+		a.Dependency == b.Dependency && slices.Equal(a.Warnings, b.Warnings) && reflect.DeepEqual(a.Predictions, b.Predictions)
 }
 
 // TestConflictJSONMatchesExplanation checks that the error of resolve's

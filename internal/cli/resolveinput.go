@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/blang/semver/v4"
 	"github.com/spf13/cobra"
 
 	"github.com/sextantdev/sextant/celrule"
@@ -26,6 +27,9 @@ type resolveFlags struct {
 	maxSuggestions  int      // --max-suggestions
 	full            bool     // --full
 	output          *choice  // -o
+	kubeVersion     string   // --kube-version
+	openShift       string   // --openshift-version
+	all             bool     // -A (resolve only)
 }
 
 // addResolveFlags declares the flags of resolve and rollout.
@@ -39,6 +43,10 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags) {
 	cmd.Flags().IntVar(&f.maxSuggestions, "max-suggestions", resolver.DefaultMaxSuggestions,
 		"with no plan, the most suggestions to look for (0: none)")
 	cmd.Flags().BoolVar(&f.full, "full", false, "with no plan, print the whole derivation (text output)")
+	cmd.Flags().StringVar(&f.kubeVersion, "kube-version", "",
+		"the cluster's Kubernetes version (e.g. 1.25.3, as the API server reports it): steps whose minKubeVersion is above it will fail (RequirementsNotMet); default: not checked")
+	cmd.Flags().StringVar(&f.openShift, "openshift-version", "",
+		"the cluster's OpenShift version (e.g. 4.16): warn about operators whose olm.maxOpenShiftVersion blocks the next minor upgrade; default: not checked")
 	f.output = addOutputFlag(cmd, "text", "json", "yaml")
 }
 
@@ -129,6 +137,19 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if f.globalNamespace == "" {
 		return nil, usageErrorf("--global-namespace is empty")
 	}
+	if f.all && f.namespace != "" {
+		return nil, usageErrorf("-A (--all-namespaces) and -n (--namespace) exclude each other")
+	}
+	if f.kubeVersion != "" {
+		if _, err := resolver.ParseKubeVersion(f.kubeVersion, true); err != nil {
+			return nil, usageErrorf("--kube-version %q: %v (want major.minor.patch, e.g. 1.25.3)", f.kubeVersion, err)
+		}
+	}
+	if f.openShift != "" {
+		if _, err := semver.ParseTolerant(f.openShift); err != nil {
+			return nil, usageErrorf("--openshift-version %q: %v (want e.g. 4.16)", f.openShift, err)
+		}
+	}
 	var specs []catalogSpec
 	byName := map[string]string{}
 	for _, s := range f.catalogs {
@@ -168,9 +189,11 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	}
 
 	// With --for, the application's namespace may hold nothing yet.
-	ns, err := pickNamespace(f.namespace, state, len(f.forFiles) > 0)
-	if err != nil {
-		return nil, err
+	ns := "" // -A: every namespace
+	if !f.all {
+		if ns, err = pickNamespace(f.namespace, state, len(f.forFiles) > 0); err != nil {
+			return nil, err
+		}
 	}
 	if err := checkSources(state, ns, specs, files); err != nil {
 		return nil, err
@@ -182,7 +205,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		}
 		cats[i].Key, cats[i].Priority = key, prio
 	}
-	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New()})
+	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New(), KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift})
 	if err != nil {
 		return nil, err
 	}
@@ -339,7 +362,7 @@ func checkSources(state *cluster.State, ns string, specs []catalogSpec, files ma
 	slices.Sort(names)
 	var errs []error
 	for _, sub := range state.Subscriptions {
-		if sub.Namespace != ns || sub.Source == "" || known[sub.Source] {
+		if (ns != "" && sub.Namespace != ns) || sub.Source == "" || known[sub.Source] {
 			continue
 		}
 		file := files[objectKey{cluster.KindSubscription, sub.Namespace, sub.Name}]
@@ -376,7 +399,7 @@ func catalogIdentity(name, ns, global string, state *cluster.State, files map[ob
 	}
 	var nss []string
 	for _, sub := range state.Subscriptions {
-		if sub.Namespace == ns && sub.Source == name && sub.SourceNamespace != "" {
+		if (ns == "" || sub.Namespace == ns) && sub.Source == name && sub.SourceNamespace != "" {
 			nss = append(nss, sub.SourceNamespace)
 		}
 	}

@@ -66,7 +66,7 @@ the rounds run out, 2 for bad input or usage.`,
 			if len(rounds) > 0 {
 				state = rounds[len(rounds)-1].State
 			}
-			if ex, err = in.explain(ctx, state, conflict, f.maxSuggestions); err != nil {
+			if ex, err = in.explain(ctx, in.ns, state, conflict, f.maxSuggestions); err != nil {
 				return err
 			}
 		case errors.Is(err, resolver.ErrRoundLimit):
@@ -114,7 +114,7 @@ the rounds run out, 2 for bad input or usage.`,
 				if err := writeExplanation(ew, ex, f.full); err != nil {
 					return err
 				}
-				if err := in.writeNotes(ew, ex); err != nil {
+				if err := in.writeNotes(ew, in.ns, ex); err != nil {
 					return err
 				}
 			case failure != "":

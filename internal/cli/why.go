@@ -16,12 +16,12 @@ import (
 // one solve per held-back item, and with suggestions asked for
 // (--max-suggestions above 0) at most resolver.DefaultHeldBackTries
 // re-solves per item for a confirmed change.
-func (in *resolveInput) explainHeldBack(ctx context.Context, state *cluster.State, plan *resolver.Plan, maxSuggestions int) error {
+func (in *resolveInput) explainHeldBack(ctx context.Context, ns string, state *cluster.State, plan *resolver.Plan, maxSuggestions int) error {
 	opts := resolver.HeldBackOptions{}
 	if maxSuggestions <= 0 {
 		opts.MaxTries = -1
 	}
-	return in.res.ExplainHeldBack(ctx, in.ns, state, plan, opts)
+	return in.res.ExplainHeldBack(ctx, ns, state, plan, opts)
 }
 
 // writeHeldBackText writes, after a plan's unchanged list, why what is held
@@ -61,7 +61,7 @@ func (in *resolveInput) runWhy(ctx context.Context, e *env, f *resolveFlags, nam
 	w, err := in.res.Why(ctx, in.ns, in.state, name, resolver.WhyOptions{})
 	var conflict *resolver.ConflictError
 	if errors.As(err, &conflict) {
-		ex, err := in.explain(ctx, in.state, conflict, f.maxSuggestions)
+		ex, err := in.explain(ctx, in.ns, in.state, conflict, f.maxSuggestions)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,316 @@
+package resolver
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+)
+
+// The kinds of suggestions that fix predicted failures (see
+// Resolver.Fixes), in rank order after SuggestSwitchChannel.
+const (
+	// SuggestStartingCSV: set the subscription's spec.startingCSV to
+	// StartingCSV, a bundle of its channel that OLM is predicted to accept.
+	SuggestStartingCSV SuggestionKind = "set-starting-csv"
+	// SuggestOperatorGroup: make the namespace's OperatorGroup
+	// (OperatorGroup) target TargetNamespaces (empty: all namespaces).
+	SuggestOperatorGroup SuggestionKind = "set-operator-group"
+	// SuggestMoveSubscription: move the subscription to namespace
+	// Namespace (its installed CSV, if any, is removed here and the
+	// operator installed there); NewOperatorGroup, when set, is the
+	// OperatorGroup to create there first.
+	SuggestMoveSubscription SuggestionKind = "move-subscription"
+)
+
+// fix is a candidate fix before it is confirmed.
+type fix struct {
+	s Suggestion
+	// apply returns a copy of the state with the change made and the
+	// namespace whose plan the suggestion shows (the namespace moved to,
+	// or the one resolved).
+	apply func(*cluster.State) (*cluster.State, string)
+}
+
+// failureKey identifies a predicted failure across re-solves: the package
+// (or, without one, the CSV), and the reason.
+type failureKey struct{ who, reason string }
+
+func planFailures(p *Plan) []failureKey {
+	var out []failureKey
+	add := func(who string, ps []Prediction) {
+		for _, q := range ps {
+			if q.Severity == SeverityFailure {
+				out = append(out, failureKey{who, string(q.Reason)})
+			}
+		}
+	}
+	for _, s := range p.Steps {
+		add(s.Package, s.Predictions)
+	}
+	for _, u := range p.Unchanged {
+		who := u.Package
+		if who == "" {
+			who = u.CSV
+		}
+		add(who, u.Predictions)
+	}
+	return out
+}
+
+// Fixes suggests changes that make OLM's predicted failures of plan — the
+// plan Resolve returned for namespace and state — go away: a channel or a
+// startingCSV whose bundle OLM accepts, an OperatorGroup that serves the
+// namespace's operators, moving a subscription to another namespace (one
+// of the state whose OperatorGroup serves it, or a new one with its own
+// OperatorGroup). Each is applied to a copy of state and re-solved, and
+// kept only when the namespace's plan (and, for a move, the plan of the
+// namespace moved to) then has fewer predicted failures and none that
+// plan did not have. Suggestions are in rank order (SuggestSwitchChannel,
+// SuggestStartingCSV, SuggestOperatorGroup, SuggestMoveSubscription; within
+// a kind, in plan order), one per distinct resulting plan, at most
+// opts.MaxSuggestions among the first opts.MaxTries changes, as in
+// Explain. A plan with no predicted failure has no fixes. State is not
+// modified.
+func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.State, plan *Plan, opts ExplainOptions) ([]Suggestion, error) {
+	if plan == nil || !plan.Failing() {
+		return nil, nil
+	}
+	if state == nil {
+		state = &cluster.State{}
+	}
+	max := opts.MaxSuggestions
+	if max == 0 {
+		max = DefaultMaxSuggestions
+	}
+	if max < 0 {
+		return nil, nil
+	}
+	tries := opts.MaxTries
+	if tries == 0 {
+		tries = DefaultMaxTries
+	}
+	before := planFailures(plan)
+	var out []Suggestion
+	var seen []string
+	for i, f := range r.fixes(namespace, state, plan) {
+		if len(out) >= max || (tries > 0 && i >= tries) {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return out, fmt.Errorf("fixes for namespace %q: %w", namespace, err)
+		}
+		st, shown := f.apply(state)
+		p, err := r.Resolve(ctx, namespace, st)
+		if err != nil {
+			continue
+		}
+		after := planFailures(p)
+		target := p
+		if shown != namespace {
+			if target, err = r.Resolve(ctx, shown, st); err != nil {
+				continue
+			}
+			after = append(after, planFailures(target)...)
+		}
+		if len(after) >= len(before) || slices.ContainsFunc(after, func(k failureKey) bool { return !slices.Contains(before, k) }) {
+			continue
+		}
+		if f.s.Kind == SuggestSwitchChannel || f.s.Kind == SuggestStartingCSV {
+			// A fix that only leaves the subscription where it is, with no
+			// step, is a hold, not a fix.
+			if !slices.ContainsFunc(p.Steps, func(st Step) bool { return st.Reason.Subscription == f.s.Subscription }) {
+				continue
+			}
+		}
+		text := shown + "\n" + target.String()
+		if slices.Contains(seen, text) {
+			continue
+		}
+		seen = append(seen, text)
+		s := f.s
+		s.Plan, s.Summary = target, planSummary(target, nil)
+		if shown != namespace {
+			s.Summary = "in namespace " + shown + ", " + s.Summary
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// fixes lists the candidate fixes of plan's failures, in rank order.
+func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan) []fix {
+	byKind := map[SuggestionKind][]fix{}
+	add := func(f fix) {
+		if !slices.ContainsFunc(byKind[f.s.Kind], func(g fix) bool { return g.s.Change == f.s.Change }) {
+			byKind[f.s.Kind] = append(byKind[f.s.Kind], f)
+		}
+	}
+	pr := newPredictor(ns, r.plat, state, nil)
+	var subs []*cluster.Subscription
+	for _, st := range plan.Steps {
+		if !failing(st.Predictions) || st.Reason.Subscription == "" {
+			continue
+		}
+		if s := state.Subscription(ns, st.Reason.Subscription); s != nil && !slices.Contains(subs, s) {
+			subs = append(subs, s)
+		}
+	}
+	for _, u := range plan.Unchanged {
+		if !failing(u.Predictions) || u.Subscription == "" {
+			continue
+		}
+		if s := state.Subscription(ns, u.Subscription); s != nil && !slices.Contains(subs, s) {
+			subs = append(subs, s)
+		}
+	}
+	editSub := func(name string, edit func(*cluster.Subscription)) func(*cluster.State) (*cluster.State, string) {
+		return func(state *cluster.State) (*cluster.State, string) {
+			c := change{sub: name, edit: edit}
+			return c.apply(ns, state), ns
+		}
+	}
+	for _, s := range subs {
+		name := s.Name
+		for _, chName := range r.channelsFor(ns, s) {
+			if chName == s.Channel {
+				continue
+			}
+			add(fix{s: Suggestion{Kind: SuggestSwitchChannel, Subscription: name, Channel: chName,
+				Change: fmt.Sprintf("switch subscription %s to channel %s", name, chName)},
+				apply: editSub(name, func(x *cluster.Subscription) { x.Channel = chName })})
+		}
+		if installed := s.InstalledCSV != "" && state.CSV(ns, s.InstalledCSV) != nil; !installed {
+			if b := r.acceptedBundle(ns, s, pr); b != nil && b.Name != s.StartingCSV {
+				bundle := b.Name
+				add(fix{s: Suggestion{Kind: SuggestStartingCSV, Subscription: name, StartingCSV: bundle,
+					Change: fmt.Sprintf("set the startingCSV of subscription %s to %s", name, bundle)},
+					apply: editSub(name, func(x *cluster.Subscription) { x.StartingCSV = bundle })})
+			}
+		}
+	}
+	if groups := state.OperatorGroupsIn(ns); len(groups) == 1 {
+		g := groups[0]
+		cur := groupTargets(g)
+		for _, tns := range [][]string{{ns}, nil} {
+			t := targets{known: true, namespaces: tns}
+			if tns == nil {
+				t.namespaces = []string{""}
+			}
+			if cur.known && slices.Equal(cur.namespaces, t.namespaces) {
+				continue
+			}
+			change := fmt.Sprintf("make OperatorGroup %s/%s target %s (%s)", g.Namespace, g.Name, t.words(ns), targetSpec(tns))
+			add(fix{s: Suggestion{Kind: SuggestOperatorGroup, OperatorGroup: g.Namespace + "/" + g.Name, TargetNamespaces: tns, Change: change},
+				apply: func(state *cluster.State) (*cluster.State, string) {
+					st := *state
+					st.OperatorGroups = slices.Clone(state.OperatorGroups)
+					for i := range st.OperatorGroups {
+						if x := &st.OperatorGroups[i]; x.Namespace == g.Namespace && x.Name == g.Name {
+							x.TargetNamespaces, x.Selector, x.StatusNamespaces = slices.Clone(tns), nil, nil
+						}
+					}
+					return &st, ns
+				}})
+		}
+	}
+	for _, s := range subs {
+		for _, m := range r.moveTargets(ns, s, state) {
+			add(m)
+		}
+	}
+	var out []fix
+	for _, k := range []SuggestionKind{SuggestSwitchChannel, SuggestStartingCSV, SuggestOperatorGroup, SuggestMoveSubscription} {
+		out = append(out, byKind[k]...)
+	}
+	return out
+}
+
+// targetSpec renders target namespaces as the spec that gives them.
+func targetSpec(tns []string) string {
+	if len(tns) == 0 {
+		return "no spec.targetNamespaces and no selector"
+	}
+	return "spec.targetNamespaces: [" + strings.Join(tns, ", ") + "]"
+}
+
+// acceptedBundle returns the most preferred candidate of subscription s
+// (its channel's chain, head first; the default channel's when it names
+// none) that OLM is predicted to accept in namespace ns, or nil.
+func (r *Resolver) acceptedBundle(ns string, s *cluster.Subscription, pr *predictor) *graph.Bundle {
+	for _, ci := range r.catalogs {
+		if !r.visibleTo(ns, ci.key) || (s.Source != "" && ci.key != (CatalogKey{Namespace: s.SourceNamespace, Name: s.Source})) {
+			continue
+		}
+		pi := ci.pkgs[s.Package]
+		if pi == nil || len(pi.channels) == 0 {
+			continue
+		}
+		x := pi.channels[0]
+		if s.Channel != "" {
+			x = pi.byName[s.Channel]
+		}
+		if x == nil {
+			continue
+		}
+		for _, b := range x.cands {
+			if b.CSVMetadata != nil && !b.Deprecated && !failing(pr.bundle(b)) {
+				return b
+			}
+		}
+	}
+	return nil
+}
+
+// moveTargets lists the moves of subscription s out of namespace ns: to
+// each other namespace of the state that has exactly one OperatorGroup,
+// then to a new namespace named after the subscription with an
+// OperatorGroup that targets only itself, or all namespaces.
+func (r *Resolver) moveTargets(ns string, s *cluster.Subscription, state *cluster.State) []fix {
+	var out []fix
+	existing := Namespaces(state)
+	move := func(to string, og *cluster.OperatorGroup) fix {
+		change := fmt.Sprintf("move subscription %s to namespace %s", s.Name, to)
+		if og != nil {
+			change = fmt.Sprintf("move subscription %s to a new namespace %s with OperatorGroup %s targeting %s (%s)", s.Name, to, og.Name, groupTargets(og).words(to), targetSpec(og.TargetNamespaces))
+		}
+		if s.InstalledCSV != "" && state.CSV(ns, s.InstalledCSV) != nil {
+			change += fmt.Sprintf(", removing installed CSV %s from %s", s.InstalledCSV, ns)
+		}
+		sg := Suggestion{Kind: SuggestMoveSubscription, Subscription: s.Name, Namespace: to, Change: change}
+		if og != nil {
+			sg.NewOperatorGroup = og.Name
+			sg.TargetNamespaces = og.TargetNamespaces
+		}
+		return fix{s: sg, apply: func(state *cluster.State) (*cluster.State, string) {
+			st := *state
+			st.Subscriptions = slices.Clone(state.Subscriptions)
+			for i := range st.Subscriptions {
+				if x := &st.Subscriptions[i]; x.Namespace == ns && x.Name == s.Name {
+					x.Namespace, x.InstalledCSV, x.CurrentCSV = to, "", ""
+				}
+			}
+			if s.InstalledCSV != "" {
+				st.CSVs = slices.DeleteFunc(slices.Clone(state.CSVs), func(c cluster.CSV) bool { return c.Namespace == ns && c.Name == s.InstalledCSV })
+			}
+			if og != nil {
+				st.OperatorGroups = append(slices.Clone(state.OperatorGroups), *og)
+			}
+			return &st, to
+		}}
+	}
+	for _, to := range existing {
+		if to != ns && len(state.OperatorGroupsIn(to)) == 1 && state.Subscription(to, s.Name) == nil {
+			out = append(out, move(to, nil))
+		}
+	}
+	if name := s.Name; !slices.Contains(existing, name) && len(state.OperatorGroups) > 0 {
+		out = append(out,
+			move(name, &cluster.OperatorGroup{Name: name, Namespace: name, TargetNamespaces: []string{name}}),
+			move(name, &cluster.OperatorGroup{Name: name, Namespace: name}))
+	}
+	return out
+}

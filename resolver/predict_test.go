@@ -1,0 +1,286 @@
+package resolver
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+)
+
+func modes(supported ...graph.InstallModeType) []graph.InstallMode {
+	all := []graph.InstallModeType{graph.InstallModeOwnNamespace, graph.InstallModeSingleNamespace, graph.InstallModeMultiNamespace, graph.InstallModeAllNamespaces}
+	out := make([]graph.InstallMode, 0, len(all))
+	for _, t := range all {
+		m := graph.InstallMode{Type: t}
+		for _, s := range supported {
+			m.Supported = m.Supported || s == t
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func TestGroupTargets(t *testing.T) {
+	tests := []struct {
+		name   string
+		g      cluster.OperatorGroup
+		known  bool
+		ns     []string
+		reason string
+	}{
+		{name: "plain group is all namespaces", g: cluster.OperatorGroup{}, known: true, ns: []string{""}},
+		{name: "empty selector is all namespaces", g: cluster.OperatorGroup{Selector: &cluster.LabelSelector{}}, known: true, ns: []string{""}},
+		{name: "target namespaces sorted", g: cluster.OperatorGroup{TargetNamespaces: []string{"b", "a", "b"}}, known: true, ns: []string{"a", "b"}},
+		{name: "status wins over spec", g: cluster.OperatorGroup{TargetNamespaces: []string{"a"}, StatusNamespaces: []string{"c"}}, known: true, ns: []string{"c"},
+			reason: "status.namespaces is what OLM writes into olm.targetNamespaces"},
+		{name: "status all namespaces", g: cluster.OperatorGroup{StatusNamespaces: []string{""}}, known: true, ns: []string{""}},
+		{name: "label selector without status is unknown", g: cluster.OperatorGroup{Selector: &cluster.LabelSelector{MatchLabels: map[string]string{"team": "a"}}}},
+		{name: "label selector with status", g: cluster.OperatorGroup{Selector: &cluster.LabelSelector{MatchLabels: map[string]string{"team": "a"}}, StatusNamespaces: []string{"x"}}, known: true, ns: []string{"x"}},
+		{name: "empty namespace in spec is rejected by OLM", g: cluster.OperatorGroup{TargetNamespaces: []string{""}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := groupTargets(&tt.g)
+			if !reflect.DeepEqual(got.known, tt.known) {
+				t.Errorf("got %v, want %v", got.known, tt.known)
+			}
+			if tt.known {
+				if !reflect.DeepEqual(got.namespaces, tt.ns) {
+					t.Errorf("got %v, want %v", got.namespaces, tt.ns)
+				}
+			} else {
+				if got.why == "" {
+					t.Error("an unknown target set says why")
+				}
+			}
+		})
+	}
+}
+
+func TestInstallModePrediction(t *testing.T) {
+	og := &cluster.OperatorGroup{Namespace: "ops", Name: "og"}
+	tests := []struct {
+		name    string
+		modes   []graph.InstallMode
+		targets []string
+		reason  PredictionReason // "" when OLM accepts
+		message string
+	}{
+		{name: "own namespace needs OwnNamespace", modes: modes(graph.InstallModeOwnNamespace), targets: []string{"ops"}},
+		{name: "own namespace unsupported", modes: modes(graph.InstallModeAllNamespaces), targets: []string{"ops"}, reason: ReasonUnsupportedOperatorGroup,
+			message: "OperatorGroup ops/og targets only its own namespace ops, which needs install mode OwnNamespace, and op.v1 supports only AllNamespaces"},
+		{name: "all namespaces", modes: modes(graph.InstallModeAllNamespaces), targets: []string{""}},
+		{name: "all namespaces unsupported", modes: modes(graph.InstallModeOwnNamespace, graph.InstallModeSingleNamespace), targets: []string{""}, reason: ReasonUnsupportedOperatorGroup,
+			message: "OperatorGroup ops/og targets all namespaces, which needs install mode AllNamespaces, and op.v1 supports only OwnNamespace and SingleNamespace"},
+		{name: "one other namespace", modes: modes(graph.InstallModeSingleNamespace), targets: []string{"team-a"}},
+		{name: "one other namespace unsupported", modes: modes(graph.InstallModeOwnNamespace), targets: []string{"team-a"}, reason: ReasonUnsupportedOperatorGroup,
+			message: "OperatorGroup ops/og targets namespace team-a, which needs install mode SingleNamespace, and op.v1 supports only OwnNamespace"},
+		{name: "several namespaces", modes: modes(graph.InstallModeMultiNamespace), targets: []string{"a", "b"}},
+		{name: "several without MultiNamespace", modes: modes(graph.InstallModeSingleNamespace), targets: []string{"a", "b"}, reason: ReasonUnsupportedOperatorGroup},
+		{name: "several with own needs OwnNamespace too", modes: modes(graph.InstallModeMultiNamespace), targets: []string{"a", "ops"}, reason: ReasonUnsupportedOperatorGroup,
+			message: "OperatorGroup ops/og targets namespaces a and ops, which needs install mode OwnNamespace, and op.v1 supports only MultiNamespace"},
+		{name: "several with own", modes: modes(graph.InstallModeMultiNamespace, graph.InstallModeOwnNamespace), targets: []string{"a", "ops"}},
+		{name: "all beside others is invalid", modes: modes(graph.InstallModeMultiNamespace, graph.InstallModeAllNamespaces), targets: []string{"", "a"}, reason: ReasonUnsupportedOperatorGroup},
+		{name: "no install mode", modes: nil, targets: []string{""}, reason: ReasonUnsupportedOperatorGroup,
+			message: "OperatorGroup ops/og targets all namespaces, which needs install mode AllNamespaces, and op.v1 supports no install mode"},
+		{name: "duplicate mode", modes: append(modes(graph.InstallModeAllNamespaces), graph.InstallMode{Type: graph.InstallModeAllNamespaces, Supported: true}), targets: []string{""}, reason: ReasonInvalidInstallModes,
+			message: "op.v1 lists install mode AllNamespaces more than once, and OLM rejects such a list"},
+		{name: "last listing wins", modes: []graph.InstallMode{{Type: graph.InstallModeOwnNamespace, Supported: true}}, targets: []string{"ops"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tg := targets{known: true, namespaces: tt.targets, from: "spec.targetNamespaces"}
+			got := installModePrediction("op.v1", tt.modes, "ops", og, tg)
+			if ok := supportsTargets(tt.modes, "ops", tg); ok != (tt.reason == "") {
+				t.Errorf("supportsTargets = %v, disagrees with the prediction %q", ok, tt.reason)
+			}
+			if tt.reason == "" {
+				if got != nil {
+					t.Errorf("got %v, want nil", *got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("got nil, want a prediction")
+			}
+			if !reflect.DeepEqual(got.Reason, tt.reason) {
+				t.Errorf("got %v, want %v", got.Reason, tt.reason)
+			}
+			if !reflect.DeepEqual(got.Severity, SeverityFailure) {
+				t.Errorf("got %v, want %v", got.Severity, SeverityFailure)
+			}
+			if !reflect.DeepEqual(got.OperatorGroup, "ops/og") {
+				t.Errorf("got %v, want %v", got.OperatorGroup, "ops/og")
+			}
+			if tt.message != "" {
+				if !reflect.DeepEqual(got.Message, tt.message) {
+					t.Errorf("got %v, want %v", got.Message, tt.message)
+				}
+			}
+		})
+	}
+}
+
+func TestParseKubeVersion(t *testing.T) {
+	tests := []struct {
+		text   string
+		server bool
+		want   string // "" when it does not parse
+		reason string
+	}{
+		{text: "1.25.3", want: "1.25.3"},
+		{text: "v1.25.3", want: "1.25.3"},
+		{text: "1.19.0-0", want: "1.19.0-0"},
+		{text: "1.25", want: "", reason: "OLM's semver wants major.minor.patch"},
+		{text: "1.25.3.4", want: ""},
+		{text: "x.1.2", want: ""},
+		{text: "", want: ""},
+		{text: "v1.25.3-gke.100", server: true, want: "1.25.3", reason: "OLM drops the server version from the first '-'"},
+		{text: "v1.25.3+k3s1", server: true, want: "1.25.3+k3s1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			v, err := ParseKubeVersion(tt.text, tt.server)
+			if tt.want == "" {
+				if err == nil {
+					t.Errorf("got %v, want an error", v)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(v.String(), tt.want) {
+				t.Errorf("got %v, want %v", v.String(), tt.want)
+			}
+		})
+	}
+}
+
+func TestMinKubePrediction(t *testing.T) {
+	server := semver.MustParse("1.25.3")
+	tests := []struct {
+		name, minKube string
+		fail          bool
+		message       string
+	}{
+		{name: "none", minKube: ""},
+		{name: "lower", minKube: "1.19.0-0"},
+		{name: "equal", minKube: "1.25.3"},
+		{name: "higher", minKube: "1.26.0", fail: true, message: "op.v1 needs Kubernetes 1.26.0 or later: minKubeVersion (1.26.0) > server version (1.25.3)"},
+		{name: "prerelease of the server version is lower", minKube: "1.25.3-0"},
+		{name: "unparsable", minKube: "1.26", fail: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := minKubePrediction("op.v1", tt.minKube, server)
+			if !tt.fail {
+				if got != nil {
+					t.Errorf("got %v, want nil", *got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("got nil, want a prediction")
+			}
+			if !reflect.DeepEqual(got.Reason, ReasonRequirementsNotMet) {
+				t.Errorf("got %v, want %v", got.Reason, ReasonRequirementsNotMet)
+			}
+			if tt.message != "" {
+				if !reflect.DeepEqual(got.Message, tt.message) {
+					t.Errorf("got %v, want %v", got.Message, tt.message)
+				}
+			}
+		})
+	}
+}
+
+func TestMaxOpenShiftPrediction(t *testing.T) {
+	tests := []struct {
+		name    string
+		max     *graph.MaxOpenShiftVersion
+		current string
+		warn    bool
+	}{
+		{name: "none", max: nil, current: "4.16.0"},
+		{name: "at the current minor blocks the next", max: &graph.MaxOpenShiftVersion{Text: "4.16", Version: semver.MustParse("4.16.0")}, current: "4.16.3", warn: true},
+		{name: "next minor allowed", max: &graph.MaxOpenShiftVersion{Text: "4.17", Version: semver.MustParse("4.17.0")}, current: "4.16.3"},
+		{name: "prerelease checks its own minor", max: &graph.MaxOpenShiftVersion{Text: "4.17", Version: semver.MustParse("4.17.0")}, current: "4.17.0-rc.1"},
+		{name: "invalid value blocks", max: &graph.MaxOpenShiftVersion{Text: "x"}, current: "4.16.0", warn: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.name == "invalid value blocks" {
+				tt.max.Err = errors.New("bad")
+			}
+			got := maxOpenShiftPrediction("op.v1", tt.max, semver.MustParse(tt.current))
+			if !tt.warn {
+				if got != nil {
+					t.Errorf("got %v, want nil", *got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("got nil, want a prediction")
+			}
+			if !reflect.DeepEqual(got.Severity, SeverityWarning) {
+				t.Errorf("got %v, want %v", got.Severity, SeverityWarning)
+			}
+			if !reflect.DeepEqual(got.Reason, ReasonMaxOpenShiftVersion) {
+				t.Errorf("got %v, want %v", got.Reason, ReasonMaxOpenShiftVersion)
+			}
+		})
+	}
+}
+
+func TestAPIPrediction(t *testing.T) {
+	cert := graph.GVK{Group: "cert-manager.io", Version: "v1", Kind: "Certificate"}
+	issuer := graph.GVK{Group: "cert-manager.io", Version: "v1", Kind: "Issuer"}
+	surface := func(ns string, tns []string, static bool, apis ...graph.GVK) *groupSurface {
+		g := &cluster.OperatorGroup{Namespace: ns, Name: "og", TargetNamespaces: tns, StaticProvidedAPIs: static}
+		return &groupSurface{g: g, key: ns + "/og", targets: groupTargets(g), apis: apis}
+	}
+	tests := []struct {
+		name   string
+		own    *groupSurface
+		others []*groupSurface
+		want   PredictionReason
+		reason string
+	}{
+		{name: "no other group", own: surface("a", []string{"a"}, false)},
+		{name: "all namespaces intersects everything", own: surface("a", []string{"a"}, false), others: []*groupSurface{surface("ops", nil, false, cert)}, want: ReasonInterOperatorGroupOwnerConflict},
+		{name: "disjoint targets", own: surface("a", []string{"a"}, false), others: []*groupSurface{surface("b", []string{"b"}, false, cert)}},
+		{name: "other targets our namespace", own: surface("a", []string{"a"}, false), others: []*groupSurface{surface("b", []string{"a"}, false, cert)}, want: ReasonInterOperatorGroupOwnerConflict,
+			reason: "OLM adds each group's own namespace to its targets"},
+		{name: "other group provides other APIs", own: surface("a", nil, false), others: []*groupSurface{surface("b", []string{"b"}, false, issuer)}},
+		{name: "static group missing the API", own: surface("a", []string{"a"}, true), want: ReasonCannotModifyStaticOperatorGroupProvidedAPIs},
+		{name: "static group listing the API", own: surface("a", []string{"a"}, true, cert)},
+		{name: "static group listing an API another provides", own: surface("a", []string{"a"}, true, cert), others: []*groupSurface{surface("ops", nil, false, cert)}, want: ReasonCannotModifyStaticOperatorGroupProvidedAPIs,
+			reason: "OLM would have to remove the API from the static group"},
+		{name: "unknown targets are not compared", own: surface("a", []string{"a"}, false), others: []*groupSurface{{g: &cluster.OperatorGroup{Namespace: "b", Name: "og"}, key: "b/og", apis: []graph.GVK{cert}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := apiPrediction("cert-manager.v1", []graph.GVK{cert}, tt.own, tt.others)
+			if tt.want == "" {
+				if got != nil {
+					t.Errorf("got %v, want nil", *got)
+				}
+				return
+			}
+			if got == nil {
+				t.Fatal("got nil, want a prediction")
+			}
+			if !reflect.DeepEqual(got.Reason, tt.want) {
+				t.Errorf("got %v, want %v", got.Reason, tt.want)
+			}
+			if !reflect.DeepEqual(got.OperatorGroup, tt.own.key) {
+				t.Errorf("got %v, want %v", got.OperatorGroup, tt.own.key)
+			}
+		})
+	}
+}

@@ -1,0 +1,224 @@
+package resolver
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+)
+
+// platform is the cluster's versions, parsed from Options: nil when not
+// given (nothing is assumed).
+type platform struct {
+	kube      *semver.Version
+	openShift *semver.Version
+}
+
+// parsePlatform reads Options.KubeVersion and Options.OpenShiftVersion.
+func parsePlatform(opts Options) (platform, error) {
+	var p platform
+	var errs []error
+	if opts.KubeVersion != "" {
+		v, err := ParseKubeVersion(opts.KubeVersion, true)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("kube version: %w", err))
+		} else {
+			p.kube = &v
+		}
+	}
+	if opts.OpenShiftVersion != "" {
+		v, err := semver.ParseTolerant(opts.OpenShiftVersion)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("openshift version %q: %w", opts.OpenShiftVersion, err))
+		} else {
+			p.openShift = &v
+		}
+	}
+	if len(errs) > 0 {
+		return platform{}, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+// predictor holds what the predictions of one resolution read: the
+// namespace's OperatorGroup and the surfaces of every group of the state.
+type predictor struct {
+	ns       string
+	plat     platform
+	group    *cluster.OperatorGroup // the namespace's one group; nil: none or several
+	targets  targets                // of group
+	own      *groupSurface          // of group; nil when group is nil
+	surfaces []*groupSurface        // every group of the state, by namespace and name
+	// missing, when group is nil, says why the group checks are not made;
+	// it becomes a note once a CSV with install modes meets it.
+	missing string
+	notes   []string
+	// unknownModes lists, by kind of object, the CSVs whose install modes
+	// are unknown (see unchecked).
+	unknownModes map[string][]string
+}
+
+// newPredictor reads the OperatorGroups of state. planned holds, per group
+// ("namespace/name"), the APIs that plans of namespaces resolved before
+// this one install (ResolveAll); nil for Resolve.
+func newPredictor(ns string, plat platform, state *cluster.State, planned map[string][]graph.GVK) *predictor {
+	pr := &predictor{ns: ns, plat: plat}
+	if len(state.OperatorGroups) == 0 {
+		pr.missing = "no OperatorGroup in the manifests: install modes and API conflicts between OperatorGroups are not checked (the namespace's group is assumed, its target namespaces unknown)"
+		return pr
+	}
+	// The installed CSVs' APIs per namespace: all of them (OLM prunes from
+	// a group's olm.providedAPIs the APIs no CSV of its namespace provides
+	// any more), and those of CSVs not failed (a group without the
+	// annotation is taken to provide them).
+	csvAll, csvOK := map[string][]graph.GVK{}, map[string][]graph.GVK{}
+	for i := range state.CSVs {
+		c := &state.CSVs[i]
+		if c.Copied {
+			continue
+		}
+		csvAll[c.Namespace] = unionGVKs(csvAll[c.Namespace], c.Provides)
+		if c.Phase != "Failed" {
+			csvOK[c.Namespace] = unionGVKs(csvOK[c.Namespace], c.Provides)
+		}
+	}
+	var mine []*cluster.OperatorGroup
+	for i := range state.OperatorGroups {
+		g := &state.OperatorGroups[i]
+		s := &groupSurface{g: g, key: g.Namespace + "/" + g.Name, targets: groupTargets(g)}
+		if _, ok := g.Annotations[cluster.ProvidedAPIsAnnotation]; ok {
+			s.apis, _ = g.ProvidedAPIs()
+			if !g.StaticProvidedAPIs {
+				s.apis = intersectGVKs(s.apis, csvAll[g.Namespace])
+			}
+		} else {
+			s.apis, s.fromCSVs = csvOK[g.Namespace], true
+		}
+		s.apis = unionGVKs(s.apis, planned[s.key])
+		pr.surfaces = append(pr.surfaces, s)
+		if g.Namespace == ns {
+			mine = append(mine, g)
+			pr.own = s
+		}
+	}
+	if len(mine) != 1 {
+		// OLM fails every CSV of such a namespace (NoOperatorGroup,
+		// TooManyOperatorGroups); resolution reports it.
+		pr.own = nil
+		return pr
+	}
+	pr.group, pr.targets = mine[0], pr.own.targets
+	if !pr.targets.known {
+		pr.missing = pr.targets.why + ": install modes and API conflicts are not checked"
+		pr.group = nil
+	}
+	for _, s := range pr.surfaces {
+		if s != pr.own && !s.targets.known {
+			pr.note(s.targets.why + ": API conflicts with it are not checked")
+		}
+	}
+	return pr
+}
+
+// finish adds the notes of the install modes not checked, one per kind
+// of object, and returns every note.
+func (pr *predictor) finish() []string {
+	for _, what := range []string{"bundles without olm.csv.metadata", "installed CSVs without spec.installModes"} {
+		if names := pr.unknownModes[what]; len(names) > 0 {
+			slices.Sort(names)
+			pr.note(fmt.Sprintf("install modes not checked for %s: %s", what, strings.Join(slices.Compact(names), ", ")))
+		}
+	}
+	return pr.notes
+}
+
+func (pr *predictor) note(s string) {
+	if !slices.Contains(pr.notes, s) {
+		pr.notes = append(pr.notes, s)
+	}
+}
+
+// others returns the surfaces of the groups other than the namespace's.
+func (pr *predictor) others() []*groupSurface {
+	out := make([]*groupSurface, 0, len(pr.surfaces))
+	for _, s := range pr.surfaces {
+		if s != pr.own {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// operatorGroup returns the checks that need the namespace's group: install
+// modes (hasModes false: unknown, noted) and API intersection.
+func (pr *predictor) operatorGroup(name string, modes []graph.InstallMode, hasModes bool, what string, apis []graph.GVK) []Prediction {
+	if pr.group == nil {
+		if hasModes && pr.missing != "" {
+			pr.note(pr.missing)
+		}
+		return nil
+	}
+	apis = unionGVKs(nil, apis)
+	var out []Prediction
+	if !hasModes {
+		if pr.unknownModes == nil {
+			pr.unknownModes = map[string][]string{}
+		}
+		pr.unknownModes[what] = append(pr.unknownModes[what], name)
+	} else if p := installModePrediction(name, modes, pr.ns, pr.group, pr.targets); p != nil {
+		out = append(out, *p)
+		// OLM stops at the first failure of a CSV.
+		return out
+	}
+	if p := apiPrediction(name, apis, pr.own, pr.others()); p != nil {
+		out = append(out, *p)
+	}
+	return out
+}
+
+// bundle predicts what OLM does with a bundle a step installs.
+func (pr *predictor) bundle(b *graph.Bundle) []Prediction {
+	m := b.CSVMetadata
+	var modes []graph.InstallMode
+	if m != nil {
+		modes = m.InstallModes
+	}
+	out := pr.operatorGroup(b.Name, modes, m != nil, "bundles without olm.csv.metadata", b.Provides)
+	if pr.plat.kube != nil && m != nil && !failing(out) {
+		if p := minKubePrediction(b.Name, m.MinKubeVersion, *pr.plat.kube); p != nil {
+			out = append(out, *p)
+		}
+	}
+	if pr.plat.openShift != nil {
+		if p := maxOpenShiftPrediction(b.Name, b.MaxOpenShiftVersion, *pr.plat.openShift); p != nil {
+			out = append(out, *p)
+		}
+	}
+	return out
+}
+
+// installed predicts what OLM does with an installed CSV that stays.
+func (pr *predictor) installed(n *instNode) []Prediction {
+	c := n.csv
+	apis := c.Provides
+	if len(apis) == 0 {
+		apis = n.provides
+	}
+	out := pr.operatorGroup(c.Name, c.InstallModes, c.InstallModes != nil, "installed CSVs without spec.installModes", apis)
+	if pr.plat.kube != nil && !failing(out) {
+		if p := minKubePrediction(c.Name, c.MinKubeVersion, *pr.plat.kube); p != nil {
+			out = append(out, *p)
+		}
+	}
+	if pr.plat.openShift != nil {
+		if p := maxOpenShiftPrediction(c.Name, n.maxOpenShift, *pr.plat.openShift); p != nil {
+			out = append(out, *p)
+		}
+	}
+	return out
+}
