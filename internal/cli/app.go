@@ -399,7 +399,7 @@ input or usage.`,
 	cmd.Flags().StringArrayVar(&catalogs, "catalog", nil, `a catalog, as [NAME=]PATH (repeatable, required); see resolve --help`)
 	cmd.Flags().StringVar(&globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the namespace the catalogs are in")
 	cmd.Flags().BoolVar(&all, "all", false, "text output: every channel, not only each package's first")
-	output := addOutputFlag(cmd, "text", "json")
+	output := addOutputFlag(cmd, "text", "json", "yaml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		q, err := resolver.ParseAPIQuery(args[0])
 		if err != nil {
@@ -435,11 +435,11 @@ input or usage.`,
 			return err
 		}
 		found := res.Provides(q)
-		if output.value == "json" {
+		if output.value != "text" {
 			if found == nil {
 				found = []resolver.ProvidedAPI{}
 			}
-			if err := writeJSON(e.stdout, found); err != nil {
+			if err := writeEncoded(e.stdout, output.value, found); err != nil {
 				return err
 			}
 		} else {

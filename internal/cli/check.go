@@ -122,7 +122,7 @@ catalog cannot be read or the command line is wrong.`,
   sextant check --check structural --check reachability catalog/`,
 		Args: cobra.MinimumNArgs(1),
 	}
-	output := addOutputFlag(cmd, "text", "json")
+	output := addOutputFlag(cmd, "text", "json", "yaml")
 	failOn := addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
 	var checkFlags []string
 	cmd.Flags().StringSliceVar(&checkFlags, "check", nil, "run only these checks (repeatable or comma-separated): "+checkNames())
@@ -139,8 +139,8 @@ catalog cannot be read or the command line is wrong.`,
 		if err != nil {
 			return err
 		}
-		if output.value == "json" {
-			err = writeCheckJSON(e.stdout, reports)
+		if output.value != "text" {
+			err = writeCheckJSON(e.stdout, output.value, reports)
 		} else {
 			err = writeCheckText(e.stdout, reports)
 		}
@@ -205,7 +205,9 @@ type catalogJSON struct {
 	Counts   []check.CodeCount `json:"counts"`
 }
 
-func writeCheckJSON(w io.Writer, reports []catalogReport) error {
+// writeCheckJSON writes the reports in the JSON contract, as JSON or (format
+// "yaml") as YAML.
+func writeCheckJSON(w io.Writer, format string, reports []catalogReport) error {
 	out := struct {
 		Catalogs []catalogJSON `json:"catalogs"`
 	}{Catalogs: make([]catalogJSON, 0, len(reports))}
@@ -236,7 +238,7 @@ func writeCheckJSON(w io.Writer, reports []catalogReport) error {
 		}
 		out.Catalogs = append(out.Catalogs, c)
 	}
-	return writeJSON(w, out)
+	return writeEncoded(w, format, out)
 }
 
 // writeCheckText writes the findings of each catalog grouped by package,

@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -49,9 +51,12 @@ func addOutputFlag(cmd *cobra.Command, formats ...string) *choice {
 }
 
 // addFilenameFlag adds the repeatable -f/--filename flag ("-" is standard
-// input) for commands that read manifests; read them with env.readInputs.
-func addFilenameFlag(cmd *cobra.Command, files *[]string, usage string) {
-	cmd.Flags().StringArrayVarP(files, "filename", "f", nil, usage+` (repeatable; "-" reads standard input)`)
+// input, a folder is every manifest in it) and -R/--recursive for commands
+// that read manifests; read them with env.readInputs, with env.recursive
+// set from recursive.
+func addFilenameFlag(cmd *cobra.Command, files *[]string, recursive *bool, usage string) {
+	cmd.Flags().StringArrayVarP(files, "filename", "f", nil, usage+` (repeatable; "-" reads standard input; a folder, every .yaml, .yml and .json file in it)`)
+	cmd.Flags().BoolVarP(recursive, "recursive", "R", false, "read the folders given with -f recursively")
 }
 
 // addNamespaceFlag adds -n/--namespace.
@@ -85,6 +90,19 @@ func (e *env) readInputs(names []string) ([]input, error) {
 				continue
 			}
 			ins = append(ins, input{Name: stdinName, Data: data})
+			continue
+		}
+		fi, err := os.Stat(name)
+		if err != nil {
+			errs = append(errs, pathError(name, err))
+			continue
+		}
+		if fi.IsDir() {
+			dirIns, err := e.readFolder(name)
+			if err != nil {
+				errs = appendErrors(errs, err)
+			}
+			ins = append(ins, dirIns...)
 			continue
 		}
 		data, err := os.ReadFile(name)
@@ -159,4 +177,73 @@ func pathError(path string, err error) error {
 		return fmt.Errorf("%s: %w", path, pe.Err)
 	}
 	return naming(err, path)
+}
+
+// manifestExtensions are the file name extensions of the manifests read
+// from a folder, as kubectl reads them.
+var manifestExtensions = []string{".yaml", ".yml", ".json"}
+
+// readFolder reads every manifest file of the folder dir, in lexical order
+// of path; with e.recursive, its subfolders too. A folder without any
+// manifest is an error (almost always a wrong path). What is not read —
+// files of other extensions, subfolders without -R, anything but a regular
+// file — is counted in one note.
+func (e *env) readFolder(dir string) ([]input, error) {
+	var ins []input
+	var errs []error
+	var otherFiles, subfolders, special int
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			errs = append(errs, pathError(path, err))
+			if d != nil && d.IsDir() && path != dir {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		switch {
+		case d.IsDir():
+			if path != dir && !e.recursive {
+				subfolders++
+				return fs.SkipDir
+			}
+			return nil
+		case !slices.Contains(manifestExtensions, filepath.Ext(path)):
+			otherFiles++
+			return nil
+		case !d.Type().IsRegular():
+			special++
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			errs = append(errs, pathError(path, err))
+			return nil
+		}
+		ins = append(ins, input{Name: path, Data: data})
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, pathError(dir, err))
+	}
+	var skipped []string
+	if otherFiles > 0 {
+		skipped = append(skipped, plural(otherFiles, "file")+" not named .yaml, .yml or .json")
+	}
+	if special > 0 {
+		skipped = append(skipped, plural(special, "file")+" that are not regular (FIFO, socket, device)")
+	}
+	if subfolders > 0 {
+		skipped = append(skipped, plural(subfolders, "subfolder")+" (-R reads them)")
+	}
+	if len(skipped) > 0 && len(ins) > 0 {
+		e.notef("%s: skipped %s", dir, strings.Join(skipped, ", "))
+	}
+	if len(ins) == 0 && len(errs) == 0 {
+		hint := ""
+		if subfolders > 0 {
+			hint = "; -R reads its subfolders"
+		}
+		errs = append(errs, fmt.Errorf("%s: no manifest in the folder (no .yaml, .yml or .json file%s)", dir, hint))
+	}
+	return ins, errors.Join(errs...)
 }

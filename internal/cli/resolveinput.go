@@ -21,6 +21,7 @@ import (
 type resolveFlags struct {
 	catalogs        []string // --catalog [NAME=]PATH
 	files           []string // -f
+	recursive       bool     // -R
 	forFiles        []string // --for (resolve)
 	namespace       string   // -n
 	globalNamespace string   // --global-namespace
@@ -36,7 +37,7 @@ type resolveFlags struct {
 func addResolveFlags(cmd *cobra.Command, f *resolveFlags) {
 	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
 		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, or NAME=- for standard input; NAME defaults to the file or folder name without its extensions (repeatable, required)`)
-	addFilenameFlag(cmd, &f.files, "manifests: Subscriptions, ClusterServiceVersions and CatalogSources, as kubectl get csv,sub,catsrc -o yaml prints them")
+	addFilenameFlag(cmd, &f.files, &f.recursive, "manifests: Subscriptions, ClusterServiceVersions and CatalogSources, as kubectl get csv,sub,catsrc -o yaml prints them")
 	addNamespaceFlag(cmd, &f.namespace, "the namespace to resolve (default: the namespace the subscriptions share)")
 	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace,
 		"the namespace whose catalogs serve every namespace (OLM's global catalog namespace; openshift-marketplace on OpenShift)")
@@ -134,6 +135,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if len(f.files) == 0 && len(f.forFiles) == 0 {
 		return nil, usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources)")
 	}
+	e.recursive = f.recursive
 	if f.globalNamespace == "" {
 		return nil, usageErrorf("--global-namespace is empty")
 	}

@@ -62,6 +62,7 @@ type env struct {
 	stdout, stderr io.Writer
 	stdinUsedBy    string // the input that read standard input, if any
 	cmdPath        string // the running command, "sextant resolve"
+	recursive      bool   // -R: readInputs reads folders recursively
 }
 
 // notef writes a note on standard error: something the user should know
@@ -138,6 +139,9 @@ file, invalid catalog, unknown flag or value).`,
 		DisableSuggestions:         true,
 		SuggestionsMinimumDistance: 2,
 	}
+	// --version prints the first line of "sextant version".
+	root.Version = buildVersion().Version
+	root.SetVersionTemplate("sextant {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: ExitBadInput, usage: true, err: err}
 	})

@@ -52,11 +52,11 @@ func newVersionCmd(e *env) *cobra.Command {
 		Short: "Print the version of sextant and of the Go toolchain that built it",
 		Args:  cobra.NoArgs,
 	}
-	output := addOutputFlag(cmd, "text", "json")
+	output := addOutputFlag(cmd, "text", "json", "yaml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		v := buildVersion()
-		if output.value == "json" {
-			return writeJSON(e.stdout, v)
+		if output.value != "text" {
+			return writeEncoded(e.stdout, output.value, v)
 		}
 		fmt.Fprintf(e.stdout, "sextant %s\n", v.Version)
 		if v.Revision != "" {

@@ -65,8 +65,8 @@ func (in *resolveInput) runWhy(ctx context.Context, e *env, f *resolveFlags, nam
 		if err != nil {
 			return err
 		}
-		if f.output.value == "json" {
-			if err := writeJSON(e.stdout, conflictJSON{Namespace: in.ns, Error: newErrorJSON(ex)}); err != nil {
+		if f.output.value != "text" {
+			if err := writeEncoded(e.stdout, f.output.value, conflictJSON{Namespace: in.ns, Error: newErrorJSON(ex)}); err != nil {
 				return err
 			}
 			return errNo
@@ -79,8 +79,8 @@ func (in *resolveInput) runWhy(ctx context.Context, e *env, f *resolveFlags, nam
 	if err != nil {
 		return in.resolveError(err)
 	}
-	if f.output.value == "json" {
-		return writeJSON(e.stdout, w)
+	if f.output.value != "text" {
+		return writeEncoded(e.stdout, f.output.value, w)
 	}
 	s := w.String()
 	if f.full {
