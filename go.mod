@@ -7,7 +7,6 @@ require (
 	github.com/go-air/gini v1.0.4
 	github.com/google/cel-go v0.31.0
 	github.com/spf13/cobra v1.10.2
-	github.com/stretchr/testify v1.12.1
 	sigs.k8s.io/yaml v1.6.0
 )
 
