@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -176,20 +175,9 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 			s.State = cluster.StateAtLatestKnown
 		}
 		if !matched && st.Dependency {
-			next.Subscriptions = append(next.Subscriptions, cluster.Subscription{
-				Name:            strings.Join([]string{st.Package, st.Channel, st.Catalog.Name, st.Catalog.Namespace}, "-"),
-				Namespace:       ns,
-				Package:         st.Package,
-				Channel:         st.Channel,
-				StartingCSV:     b.Name,
-				Source:          st.Catalog.Name,
-				SourceNamespace: st.Catalog.Namespace,
-				InstalledCSV:    b.Name,
-				CurrentCSV:      b.Name,
-				// OLM creates dependency subscriptions Automatic.
-				InstallPlanApproval: cluster.ApprovalAutomatic,
-				State:               cluster.StateAtLatestKnown,
-			})
+			dep := dependencySubscription(ns, st)
+			dep.InstalledCSV, dep.CurrentCSV, dep.State = b.Name, b.Name, cluster.StateAtLatestKnown
+			next.Subscriptions = append(next.Subscriptions, dep)
 		}
 	}
 	next.Sort()

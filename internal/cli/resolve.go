@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -65,13 +66,17 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
   kubectl get csv,sub,catsrc -n operators -o yaml | sextant resolve --catalog index=catalog/ -f - -o json`,
 		Args: cobra.NoArgs,
 	}
-	addResolveFlags(cmd, f)
+	addResolveFlags(cmd, f, "installplan", "installplan-json")
 	var why string
 	addWhyFlag(cmd, &why)
 	cmd.Flags().StringArrayVar(&f.forFiles, "for", nil, `an application's manifests (custom resources…): resolve the operators that serve their kinds (repeatable; "-" reads standard input)`)
 	cmd.Flags().BoolVarP(&f.all, "all-namespaces", "A", false,
 		"resolve every namespace of the manifests, one after another, each with its own OperatorGroup (one block per namespace; -o json gives {\"namespaces\": [...]})")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		installPlan := strings.HasPrefix(f.output.value, "installplan")
+		if installPlan && (len(f.forFiles) > 0 || why != "" || f.all) {
+			return usageErrorf("-o %s: not with --for, --why or -A", f.output.value)
+		}
 		if len(f.forFiles) > 0 {
 			return e.runResolveFor(cmd, f)
 		}
@@ -87,11 +92,14 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 			return in.resolveAll(ctx, e, f)
 		}
 		plan, err := in.res.Resolve(ctx, in.ns, in.state)
+		if installPlan && err == nil {
+			return in.writeInstallPlan(e.stdout, f.output.value, plan)
+		}
 		a, err := in.answer(ctx, in.ns, plan, err, f)
 		if err != nil {
 			return err
 		}
-		if f.output.value != "text" {
+		if f.output.value != "text" && f.output.value != "installplan" {
 			err = writeEncoded(e.stdout, f.output.value, a.json)
 		} else {
 			_, err = io.WriteString(e.stdout, a.text)
@@ -133,6 +141,11 @@ func (in *resolveInput) answer(ctx context.Context, ns string, plan *resolver.Pl
 			return nil, err
 		}
 		return &nsAnswer{json: conflictJSON{Namespace: ns, Error: newErrorJSON(ex)}, text: b.String(), no: true}, nil
+	}
+	var stuck *resolver.StuckError
+	if errors.As(err, &stuck) {
+		// An upgrade failed and OLM does not go on: the answer is no.
+		return &nsAnswer{json: conflictJSON{Namespace: ns, Error: &errorJSON{Message: stuck.Error()}}, text: "no plan: " + stuck.Error() + "\n", no: true}, nil
 	}
 	if err != nil {
 		return nil, in.resolveError(err)
@@ -278,6 +291,16 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 		title += fmt.Sprintf(", %d will fail", n)
 	}
 	fmt.Fprintln(w, title)
+	if p.Approval.Mode == cluster.ApprovalManual {
+		fmt.Fprintf(w, "  approval: Manual, because subscription %s %s Manual", strings.Join(p.Approval.Subscriptions, ", "), isAre(len(p.Approval.Subscriptions)))
+		if p.Waits() {
+			fmt.Fprint(w, "; the plan waits for approval")
+		}
+		fmt.Fprintln(w)
+	}
+	for _, f := range p.InFlight {
+		fmt.Fprintf(w, "  in flight: %s\n", f.Text)
+	}
 	for i, s := range p.Steps {
 		fmt.Fprintf(w, "%2d. %s", i+1, s.Action)
 		if s.Action == resolver.ActionUpgrade {
@@ -291,6 +314,9 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "    package %s %s, channel %s, catalog %s\n", s.Package, s.Version, s.Channel, s.Catalog)
 		fmt.Fprintf(w, "    reason: %s\n", s.Reason)
+		if a := s.Approval.String(); a != "" {
+			fmt.Fprintf(w, "    approval: %s\n", a)
+		}
 		for _, warning := range s.Warnings {
 			fmt.Fprintf(w, "    warning: %s\n", warning)
 		}
@@ -361,6 +387,21 @@ type stepJSON struct {
 	HeldBack   *resolver.HeldBack  `json:"heldBack,omitempty"`
 	// Predictions is what OLM will do with the step's CSV (DESIGN §8).
 	Predictions []resolver.Prediction `json:"predictions,omitempty"`
+	// Approval is present when the step is Manual or an InstallPlan in
+	// flight holds it.
+	Approval *resolver.Approval `json:"approval,omitempty"`
+}
+
+// approvalJSON is a plan's approval in the JSON output.
+type approvalJSON struct {
+	Mode          cluster.Approval `json:"mode"`
+	Subscriptions []string         `json:"subscriptions,omitempty"`
+	Waits         bool             `json:"waits"`
+}
+
+func newApprovalJSON(p *resolver.Plan) approvalJSON {
+	a := approvalJSON{Mode: cmp.Or(p.Approval.Mode, cluster.ApprovalAutomatic), Subscriptions: p.Approval.Subscriptions, Waits: p.Waits()}
+	return a
 }
 
 // unchangedJSON is an installed CSV that stays, in the JSON output.
@@ -375,9 +416,11 @@ type unchangedJSON struct {
 
 // planJSON is a plan in the JSON output.
 type planJSON struct {
-	Namespace string          `json:"namespace,omitempty"`
-	Steps     []stepJSON      `json:"steps"`
-	Unchanged []unchangedJSON `json:"unchanged"`
+	Namespace string              `json:"namespace,omitempty"`
+	Approval  *approvalJSON       `json:"approval,omitempty"`
+	InFlight  []resolver.InFlight `json:"inFlight,omitempty"`
+	Steps     []stepJSON          `json:"steps"`
+	Unchanged []unchangedJSON     `json:"unchanged"`
 	// Notes says what the predictions could not check; Fixes are the
 	// confirmed fixes of predicted failures.
 	Notes []string         `json:"notes,omitempty"`
@@ -393,6 +436,10 @@ func newStepsJSON(steps []resolver.Step) []stepJSON {
 			Reason: s.Reason.String(), Dependency: s.Dependency, Warnings: s.Warnings,
 			HeldBack: s.HeldBack, Predictions: s.Predictions,
 		}
+		if s.Approval != (resolver.Approval{}) {
+			a := s.Approval
+			out[i].Approval = &a
+		}
 	}
 	return out
 }
@@ -406,7 +453,8 @@ func newUnchangedJSON(us []resolver.Unchanged) []unchangedJSON {
 }
 
 func newPlanJSON(p *resolver.Plan) planJSON {
-	return planJSON{Namespace: p.Namespace, Steps: newStepsJSON(p.Steps), Unchanged: newUnchangedJSON(p.Unchanged), Notes: p.Notes}
+	a := newApprovalJSON(p)
+	return planJSON{Namespace: p.Namespace, Approval: &a, InFlight: p.InFlight, Steps: newStepsJSON(p.Steps), Unchanged: newUnchangedJSON(p.Unchanged), Notes: p.Notes}
 }
 
 // suggestionJSON is a confirmed suggestion in the JSON output; its plan

@@ -34,10 +34,10 @@ type resolveFlags struct {
 }
 
 // addResolveFlags declares the flags of resolve and rollout.
-func addResolveFlags(cmd *cobra.Command, f *resolveFlags) {
+func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
 		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, or NAME=- for standard input; NAME defaults to the file or folder name without its extensions (repeatable, required)`)
-	addFilenameFlag(cmd, &f.files, &f.recursive, "manifests: Subscriptions, ClusterServiceVersions and CatalogSources, as kubectl get csv,sub,catsrc -o yaml prints them")
+	addFilenameFlag(cmd, &f.files, &f.recursive, "manifests: Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups and InstallPlans, as kubectl get csv,sub,catsrc,og,ip -o yaml prints them")
 	addNamespaceFlag(cmd, &f.namespace, "the namespace to resolve (default: the namespace the subscriptions share)")
 	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace,
 		"the namespace whose catalogs serve every namespace (OLM's global catalog namespace; openshift-marketplace on OpenShift)")
@@ -48,7 +48,7 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags) {
 		"the cluster's Kubernetes version (e.g. 1.25.3, as the API server reports it): steps whose minKubeVersion is above it will fail (RequirementsNotMet); default: not checked")
 	cmd.Flags().StringVar(&f.openShift, "openshift-version", "",
 		"the cluster's OpenShift version (e.g. 4.16): warn about operators whose olm.maxOpenShiftVersion blocks the next minor upgrade; default: not checked")
-	f.output = addOutputFlag(cmd, "text", "json", "yaml")
+	f.output = addOutputFlag(cmd, append([]string{"text", "json", "yaml"}, formats...)...)
 }
 
 // resolveInput is what resolve and rollout work on.

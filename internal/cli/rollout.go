@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -47,6 +48,8 @@ the rounds run out, 2 for bad input or usage.`,
 	}
 	addResolveFlags(cmd, f)
 	cmd.Flags().IntVar(&maxRounds, "max-rounds", defaultMaxRounds, "the most rounds to simulate")
+	var approve bool
+	cmd.Flags().BoolVar(&approve, "approve", false, "approve every plan that waits for approval (a Manual InstallPlan), as a person approving each one would; without it the rollout stops at the first")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if maxRounds < 1 {
 			return usageErrorf("--max-rounds %d: want at least 1", maxRounds)
@@ -56,8 +59,9 @@ the rounds run out, 2 for bad input or usage.`,
 			return err
 		}
 		ctx := cmd.Context()
-		rounds, err := in.res.Rollout(ctx, in.ns, in.state, maxRounds)
+		rounds, err := in.res.RolloutWith(ctx, in.ns, in.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: approve})
 		var conflict *resolver.ConflictError
+		var stuck *resolver.StuckError
 		var ex *resolver.Explanation
 		var failure string
 		switch {
@@ -69,17 +73,26 @@ the rounds run out, 2 for bad input or usage.`,
 			if ex, err = in.explain(ctx, in.ns, state, conflict, f.maxSuggestions); err != nil {
 				return err
 			}
+		case errors.As(err, &stuck):
+			failure = "no plan: " + stuck.Error()
 		case errors.Is(err, resolver.ErrRoundLimit):
 			failure = fmt.Sprintf("rollout did not settle within %s", plural(maxRounds, "round"))
 		case err != nil:
 			return in.resolveError(err)
 		}
-		settled := ex == nil && failure == ""
+		waiting := ex == nil && failure == "" && len(rounds) > 0 && rounds[len(rounds)-1].Waiting
+		settled := ex == nil && failure == "" && !waiting
+		applied := len(rounds)
+		if waiting {
+			applied--
+		}
 
 		if f.output.value != "text" {
-			out := rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Settled: settled}
+			out := rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Settled: settled, Waiting: waiting}
 			for i, r := range rounds {
-				out.Rounds = append(out.Rounds, roundJSON{Round: i + 1, Steps: newStepsJSON(r.Plan.Steps), Unchanged: newUnchangedJSON(r.Plan.Unchanged)})
+				a := newApprovalJSON(r.Plan)
+				out.Rounds = append(out.Rounds, roundJSON{Round: i + 1, Approval: &a, Approved: r.Approved, Waiting: r.Waiting,
+					InFlight: r.Plan.InFlight, Steps: newStepsJSON(r.Plan.Steps), Unchanged: newUnchangedJSON(r.Plan.Unchanged)})
 			}
 			switch {
 			case ex != nil:
@@ -99,6 +112,10 @@ the rounds run out, 2 for bad input or usage.`,
 				fmt.Fprintf(ew, "namespace %s: %s, then no plan\n", in.ns, plural(len(rounds), "round"))
 			case failure != "":
 				fmt.Fprintf(ew, "namespace %s: %s, not settled\n", in.ns, plural(len(rounds), "round"))
+			case waiting && applied == 0:
+				fmt.Fprintf(ew, "namespace %s: waits for approval at round 1\n", in.ns)
+			case waiting:
+				fmt.Fprintf(ew, "namespace %s: %s, then waits for approval\n", in.ns, plural(applied, "round"))
 			case len(rounds) == 0:
 				fmt.Fprintf(ew, "namespace %s: nothing to do, already settled\n", in.ns)
 			default:
@@ -106,7 +123,14 @@ the rounds run out, 2 for bad input or usage.`,
 			}
 			for i, r := range rounds {
 				fmt.Fprintln(ew)
-				writePlanText(ew, r.Plan, fmt.Sprintf("round %d", i+1))
+				title := fmt.Sprintf("round %d", i+1)
+				switch {
+				case r.Waiting:
+					title += " (waits for approval)"
+				case r.Approved:
+					title += " (approved)"
+				}
+				writePlanText(ew, r.Plan, title)
 			}
 			switch {
 			case ex != nil:
@@ -119,14 +143,28 @@ the rounds run out, 2 for bad input or usage.`,
 				}
 			case failure != "":
 				fmt.Fprintf(ew, "\n%s\n", failure)
+			case waiting:
+				p := rounds[len(rounds)-1].Plan
+				fmt.Fprintf(ew, "\nround %d waits for approval: the namespace's InstallPlan is Manual because subscription %s %s Manual; approve it (spec.approved: true), or add --approve to simulate approving every plan\n",
+					len(rounds), strings.Join(p.Approval.Subscriptions, ", "), isAre(len(p.Approval.Subscriptions)))
 			case len(rounds) > 0:
-				fmt.Fprintf(ew, "\nsettled after %s\n", plural(len(rounds), "round"))
+				approvals := 0
+				for _, r := range rounds {
+					if r.Approved {
+						approvals++
+					}
+				}
+				fmt.Fprintf(ew, "\nsettled after %s", plural(len(rounds), "round"))
+				if approvals > 0 {
+					fmt.Fprintf(ew, ", %s", plural(approvals, "approval"))
+				}
+				fmt.Fprintln(ew)
 			}
 			if ew.err != nil {
 				return ew.err
 			}
 		}
-		if !settled {
+		if !settled && !waiting {
 			return errNo
 		}
 		return nil
@@ -136,9 +174,13 @@ the rounds run out, 2 for bad input or usage.`,
 
 // roundJSON is one round of rollout's JSON output.
 type roundJSON struct {
-	Round     int             `json:"round"`
-	Steps     []stepJSON      `json:"steps"`
-	Unchanged []unchangedJSON `json:"unchanged"`
+	Round     int                 `json:"round"`
+	Approval  *approvalJSON       `json:"approval,omitempty"`
+	Approved  bool                `json:"approved,omitempty"`
+	Waiting   bool                `json:"waiting,omitempty"`
+	InFlight  []resolver.InFlight `json:"inFlight,omitempty"`
+	Steps     []stepJSON          `json:"steps"`
+	Unchanged []unchangedJSON     `json:"unchanged"`
 }
 
 // rolloutJSON is rollout's JSON output.
@@ -146,5 +188,8 @@ type rolloutJSON struct {
 	Namespace string      `json:"namespace"`
 	Rounds    []roundJSON `json:"rounds"`
 	Settled   bool        `json:"settled"`
-	Error     *errorJSON  `json:"error,omitempty"`
+	// Waiting reports a rollout that stopped at a plan waiting for
+	// approval (exit status 0).
+	Waiting bool       `json:"waiting,omitempty"`
+	Error   *errorJSON `json:"error,omitempty"`
 }

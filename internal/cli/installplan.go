@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// writeInstallPlan writes the objects OLM would create for plan (resolve
+// -o installplan, or installplan-json): a Kubernetes List holding the
+// InstallPlan and the dependency Subscriptions. When an InstallPlan in
+// flight already holds every step, or there is no step, the List is empty
+// and a YAML comment says why.
+func (in *resolveInput) writeInstallPlan(w io.Writer, format string, plan *resolver.Plan) error {
+	ip, err := in.res.InstallPlan(plan)
+	if err != nil {
+		return err
+	}
+	var m map[string]any
+	var note string
+	switch {
+	case ip != nil:
+		m = ip.Manifest()
+	case len(plan.Steps) == 0:
+		note = fmt.Sprintf("# namespace %s: nothing to do, so OLM creates no InstallPlan\n", plan.Namespace)
+	default:
+		note = fmt.Sprintf("# namespace %s: InstallPlans in flight already hold every step, so OLM creates no other\n", plan.Namespace)
+	}
+	if m == nil {
+		m = map[string]any{"apiVersion": "v1", "kind": "List", "items": []any{}}
+	}
+	if format == "installplan-json" {
+		return writeJSON(w, m)
+	}
+	js, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	y, err := yaml.JSONToYAML(js)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(w, note); err != nil {
+		return err
+	}
+	_, err = w.Write(y)
+	return err
+}
+
+// isAre returns "is" for one, "are" for several.
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
