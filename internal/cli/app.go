@@ -172,10 +172,8 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 	}
 	ctx := cmd.Context()
 	app, err := in.res.ResolveFor(ctx, in.ns, in.state, objs)
-	var conflict *resolver.ConflictError
 	var unserved *resolver.UnservedError
-	switch {
-	case errors.As(err, &unserved):
+	if errors.As(err, &unserved) {
 		if f.output.value != "text" {
 			if err := writeEncoded(e.stdout, f.output.value, appJSON{Application: app}); err != nil {
 				return err
@@ -189,42 +187,44 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 			return ew.err
 		}
 		return errNo
-	case errors.As(err, &conflict):
-		ex, err := in.explain(ctx, in.ns, app.State, conflict, f.maxSuggestions)
-		if err != nil {
-			return err
-		}
-		if f.output.value != "text" {
-			if err := writeEncoded(e.stdout, f.output.value, appJSON{Application: app, Error: newErrorJSON(ex)}); err != nil {
-				return err
-			}
-			return errNo
-		}
-		ew := &errWriter{w: e.stdout}
-		writeAppText(ew, app)
-		if ew.err != nil {
-			return ew.err
-		}
-		if err := writeExplanation(e.stdout, ex, f.full); err != nil {
-			return err
-		}
-		return errNo
-	case err != nil:
+	}
+	if app == nil {
 		return in.resolveError(err)
+	}
+	// The plan (or the conflict) of the state with the new subscriptions,
+	// answered as resolve answers any: held-back reasons, predictions and
+	// their fixes, explanations.
+	in.state = app.State
+	a, err := in.answer(ctx, in.ns, app.Plan, err, f)
+	if err != nil {
+		return err
 	}
 	switch f.output.value {
 	case "json":
-		return writeEncoded(e.stdout, "json", appJSON{Application: app, Plan: ptr(newPlanJSON(app.Plan))})
+		out := appJSON{Application: app}
+		switch v := a.json.(type) {
+		case planJSON:
+			out.Plan = &v
+		case conflictJSON:
+			out.Error = v.Error
+		}
+		err = writeEncoded(e.stdout, "json", out)
 	case "yaml":
-		return writeSubscriptionsYAML(e.stdout, app.Subscriptions)
+		err = writeSubscriptionsYAML(e.stdout, app.Subscriptions)
+	default:
+		ew := &errWriter{w: e.stdout}
+		writeAppText(ew, app)
+		io.WriteString(ew, a.text)
+		err = ew.err
 	}
-	ew := &errWriter{w: e.stdout}
-	writeAppText(ew, app)
-	writePlanText(ew, app.Plan, "namespace "+app.Plan.Namespace)
-	return ew.err
+	if err != nil {
+		return err
+	}
+	if a.no {
+		return errNo
+	}
+	return nil
 }
-
-func ptr[T any](v T) *T { return &v }
 
 // appJSON is resolve --for's JSON output: the library's Application, with
 // the plan or the error in resolve's JSON shapes.
