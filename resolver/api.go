@@ -54,6 +54,25 @@
 // Resolve per candidate change, up to a fixed count. Explanations depend
 // only on the facts and the state: the same input gives the same text.
 //
+// # Approval and upgrades in flight
+//
+// As OLM v0.28's catalog operator, one Manual subscription makes the
+// namespace's InstallPlan Manual: [Plan.Approval] names the Manual
+// subscriptions, each [Step.Approval] the subscription that makes it Manual
+// (or the InstallPlan of the input that already holds it), and
+// [Plan.Waits] reports a plan that waits for a person. [Resolver.RolloutWith]
+// stops at such a plan unless [RolloutOptions.Approve] is set.
+//
+// Resolve goes on from what is in flight as OLM does ([Plan.InFlight]): a
+// subscription whose currentCSV exists is installed at currentCSV; a CSV
+// another CSV replaces is left out (OLM deletes it once its replacement
+// succeeds), so it is never a fact of a conflict nor suggested for removal;
+// a failed upgrade fails forward when the namespace's OperatorGroup has
+// upgradeStrategy TechPreviewUnsafeFailForward, and is a [*StuckError]
+// otherwise. A subscription whose installed CSV is not in the state is an
+// [*IncompleteError]. [Resolver.InstallPlan] returns the InstallPlan and
+// dependency Subscriptions OLM would create for a plan.
+//
 // # Where Sextant differs from OLM
 //
 // The order between catalogs and channels is total, so plans are
