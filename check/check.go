@@ -63,12 +63,17 @@ const (
 	// cluster with its own catalog alone, and reports those that fail with
 	// the resolver's explanation.
 	Installability Check = "installability"
+	// Platform checks what OLM's olm-operator checks after resolution,
+	// from the bundles' olm.csv.metadata: bundles that support no install
+	// mode, minKubeVersions OLM cannot parse, upgrade edges that drop an
+	// install mode or raise minKubeVersion.
+	Platform Check = "platform"
 )
 
 // AllChecks returns every check in documentation order. The caller owns the
 // returned slice.
 func AllChecks() []Check {
-	return []Check{Structural, Reachability, Direction, Deprecations, Catalogs, Installability}
+	return []Check{Structural, Reachability, Direction, Deprecations, Catalogs, Installability, Platform}
 }
 
 // ParseCheck returns the check named s, or an error listing the known names.
@@ -449,7 +454,7 @@ func (r *runner) catalogJobs(ci int, in Input) ([]job, error) {
 			return structural(name, cat), nil, nil
 		}})
 	}
-	graphChecks := r.opts.enabled(Reachability) || r.opts.enabled(Direction) || r.opts.enabled(Deprecations)
+	graphChecks := r.opts.enabled(Reachability) || r.opts.enabled(Direction) || r.opts.enabled(Deprecations) || r.opts.enabled(Platform)
 	if graphChecks {
 		for _, p := range cat.Packages() {
 			jobs = append(jobs, job{ci, func(context.Context) ([]Finding, *PathStats, error) {
@@ -489,6 +494,9 @@ func (r *runner) packageChecks(name string, cat *graph.Catalog, p *graph.Package
 	}
 	if r.opts.enabled(Deprecations) {
 		fs = append(fs, deprecations(name, p)...)
+	}
+	if r.opts.enabled(Platform) {
+		fs = append(fs, platform(name, p)...)
 	}
 	return fs, ps
 }

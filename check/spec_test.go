@@ -12,7 +12,7 @@ import (
 //
 //	package NAME [DEFAULT-CHANNEL]
 //	bundle PACKAGE NAME VERSION [gvk=G/V/K] [requires-gvk=G/V/K] [requires-package=PKG:RANGE]
-//	       [label=L] [requires-label=L] [deprecated]
+//	       [label=L] [requires-label=L] [deprecated] [csv='OLM.CSV.METADATA JSON']
 //	channel PACKAGE NAME
 //	  entry NAME [replaces=NAME] [skips=A,B] [skipRange='RANGE']
 //	deprecate PACKAGE SCHEMA [NAME]
@@ -66,6 +66,8 @@ func buildSpec(t testing.TB, spec string) *graph.Catalog {
 					props = append(props, graph.DeprecatedProperty())
 				case "constraint":
 					props = append(props, graph.Property{Type: graph.TypeConstraint, Value: []byte(v)})
+				case "csv":
+					props = append(props, graph.Property{Type: "olm.csv.metadata", Value: []byte(v)})
 				default:
 					fail("unknown bundle attribute %q", k)
 				}

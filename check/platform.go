@@ -1,0 +1,258 @@
+package check
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// The codes of the Platform check: what OLM's olm-operator checks after
+// resolution, read from the bundles' olm.csv.metadata (DESIGN §8).
+const (
+	// CodeInstallModeDropped (warning): an upgrade edge — replaces or
+	// skips, or a skipRange match — whose target supports fewer install
+	// modes than its source. A cluster that runs the source under an
+	// OperatorGroup only the dropped mode serves upgrades into a CSV OLM
+	// fails with UnsupportedOperatorGroup.
+	CodeInstallModeDropped = "install-mode-dropped"
+	// CodeNoInstallMode (error): a bundle whose olm.csv.metadata supports
+	// no install mode (or lists one twice, which OLM rejects as
+	// InvalidInstallModes): OLM fails it under every OperatorGroup.
+	CodeNoInstallMode = "no-install-mode"
+	// CodeInvalidMinKubeVersion (error): a minKubeVersion OLM cannot parse
+	// (it wants major.minor.patch): OLM never meets the bundle's
+	// requirements (RequirementsNotMet), on any cluster.
+	CodeInvalidMinKubeVersion = "invalid-min-kube-version"
+	// CodeMinKubeVersionRaised (info): an upgrade edge whose target needs a
+	// newer Kubernetes than its source: clusters between the two versions
+	// upgrade into a CSV OLM holds with RequirementsNotMet.
+	CodeMinKubeVersionRaised = "min-kube-version-raised"
+)
+
+// platform reports the Platform findings of package p: per bundle, no
+// install mode and an unparsable minKubeVersion; per upgrade edge (as
+// apiDrops walks them), a dropped install mode and a raised
+// minKubeVersion. Bundles without olm.csv.metadata are not checked.
+func platform(catalog string, p *graph.Package) []Finding {
+	var fs []Finding
+	for _, b := range p.Bundles {
+		m := b.CSVMetadata
+		if m == nil {
+			continue
+		}
+		if dup := duplicateModes(m.InstallModes); len(dup) > 0 {
+			fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, CodeNoInstallMode,
+				fmt.Sprintf("bundle %q lists %s more than once: OLM rejects the list (InvalidInstallModes) and fails the CSV under every OperatorGroup", b.Name, modeWords(dup))))
+		} else if len(supportedModes(m.InstallModes)) == 0 {
+			fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, CodeNoInstallMode,
+				fmt.Sprintf("bundle %q supports no install mode: OLM fails it under every OperatorGroup (UnsupportedOperatorGroup)", b.Name)))
+		}
+		if m.MinKubeVersion != "" {
+			if _, err := resolver.ParseKubeVersion(m.MinKubeVersion, false); err != nil {
+				fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, CodeInvalidMinKubeVersion,
+					fmt.Sprintf("bundle %q has minKubeVersion %q, which OLM cannot parse (it wants major.minor.patch): its requirements are never met (RequirementsNotMet)", b.Name, m.MinKubeVersion)))
+			}
+		}
+	}
+	keys, infos := packageEdges(p)
+	// Edges that only a target's skipRange makes are reported once per
+	// target, listing their sources, as apiDrops does.
+	type ranged struct {
+		channels []string
+		from     []*graph.Bundle
+	}
+	byTarget, kubeByTarget := map[string]*ranged{}, map[string]*ranged{}
+	var targets, kubeTargets []string
+	for _, k := range keys {
+		from, to := p.Bundle(k.From), p.Bundle(k.To)
+		in := infos[k]
+		if from == nil || to == nil || from.CSVMetadata == nil || to.CSVMetadata == nil || len(in.kinds) == 0 {
+			continue
+		}
+		by := strings.Join(in.kinds, " and ")
+		lost := lostModes(from.CSVMetadata.InstallModes, to.CSVMetadata.InstallModes)
+		if len(lost) > 0 && in.kinds[0] == "skipRange" {
+			r := byTarget[to.Name]
+			if r == nil {
+				r = &ranged{}
+				byTarget[to.Name] = r
+				targets = append(targets, to.Name)
+			}
+			r.from = append(r.from, from)
+			for _, c := range in.channels {
+				if !slices.Contains(r.channels, c) {
+					r.channels = append(r.channels, c)
+				}
+			}
+		} else if len(lost) > 0 {
+			fs = append(fs, Finding{
+				Severity: graph.SeverityWarning, Code: CodeInstallModeDropped, Catalog: catalog,
+				Package: p.Name, Channel: in.channels[0], Bundle: to.Name, Pos: to.Pos,
+				Message: fmt.Sprintf("the upgrade from %q (%s) to %q (%s) by %s%s drops %s: a cluster running %q under an OperatorGroup that needs %s upgrades into a CSV OLM fails (UnsupportedOperatorGroup)",
+					from.Name, from.VersionText, to.Name, to.VersionText, by, inChannels(in.channels), modeWords(lost), from.Name, itThem(lost)),
+			})
+		}
+		if f, ok := minKubeRaised(catalog, p, from, to, by, in.channels); ok {
+			if in.kinds[0] != "skipRange" {
+				fs = append(fs, f)
+			} else {
+				r := kubeByTarget[to.Name]
+				if r == nil {
+					r = &ranged{}
+					kubeByTarget[to.Name] = r
+					kubeTargets = append(kubeTargets, to.Name)
+				}
+				r.from = append(r.from, from)
+				for _, c := range in.channels {
+					if !slices.Contains(r.channels, c) {
+						r.channels = append(r.channels, c)
+					}
+				}
+			}
+		}
+	}
+	for _, name := range kubeTargets {
+		r := kubeByTarget[name]
+		slices.Sort(r.channels)
+		to := p.Bundle(name)
+		e, _ := p.Channel(r.channels[0]).Entry(name)
+		slices.SortFunc(r.from, func(a, b *graph.Bundle) int { return b.Version.Compare(a.Version) })
+		parts := make([]string, len(r.from))
+		for i, from := range r.from {
+			was := from.CSVMetadata.MinKubeVersion
+			if was == "" {
+				was = "none"
+			}
+			parts[i] = fmt.Sprintf("%q (%s, minKubeVersion %s)", from.Name, from.VersionText, was)
+		}
+		m := to.CSVMetadata.MinKubeVersion
+		fs = append(fs, Finding{
+			Severity: graph.SeverityInfo, Code: CodeMinKubeVersionRaised, Catalog: catalog,
+			Package: p.Name, Channel: r.channels[0], Bundle: to.Name, Pos: to.Pos,
+			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that raise minKubeVersion to %s: clusters older than %s upgrade into a CSV OLM holds (RequirementsNotMet); from %s",
+				e.SkipRange.String(), to.Name, to.VersionText, inChannels(r.channels), plural(len(r.from), "upgrade", "upgrades"), m, m, joinN(parts, ", ", 3)),
+		})
+	}
+	for _, name := range targets {
+		r := byTarget[name]
+		slices.Sort(r.channels)
+		to := p.Bundle(name)
+		e, _ := p.Channel(r.channels[0]).Entry(name)
+		slices.SortFunc(r.from, func(a, b *graph.Bundle) int { return b.Version.Compare(a.Version) })
+		parts := make([]string, len(r.from))
+		for i, from := range r.from {
+			parts[i] = fmt.Sprintf("from %q (%s), %s", from.Name, from.VersionText, modeWords(lostModes(from.CSVMetadata.InstallModes, to.CSVMetadata.InstallModes)))
+		}
+		fs = append(fs, Finding{
+			Severity: graph.SeverityWarning, Code: CodeInstallModeDropped, Catalog: catalog,
+			Package: p.Name, Channel: r.channels[0], Bundle: to.Name, Pos: to.Pos,
+			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that drop install modes, which OLM then fails under the OperatorGroups that need them (UnsupportedOperatorGroup): %s",
+				e.SkipRange.String(), to.Name, to.VersionText, inChannels(r.channels), plural(len(r.from), "upgrade", "upgrades"), joinN(parts, "; ", 3)),
+		})
+	}
+	return fs
+}
+
+// bundleFinding is a finding about bundle b of p, on its first channel.
+func bundleFinding(catalog string, p *graph.Package, b *graph.Bundle, sev graph.Severity, code, msg string) Finding {
+	ch := ""
+	if len(b.Channels) > 0 {
+		ch = b.Channels[0]
+	}
+	return Finding{Severity: sev, Code: code, Catalog: catalog, Package: p.Name, Channel: ch, Bundle: b.Name, Message: msg, Pos: b.Pos}
+}
+
+// modeOrder is the order in which install modes are named.
+var modeOrder = []graph.InstallModeType{graph.InstallModeOwnNamespace, graph.InstallModeSingleNamespace, graph.InstallModeMultiNamespace, graph.InstallModeAllNamespaces}
+
+// supportedModes returns the supported install modes as OLM reads a list
+// (the last listing of a type wins), OLM's four types first, in their
+// order, then others by name.
+func supportedModes(modes []graph.InstallMode) []string {
+	last := map[graph.InstallModeType]bool{}
+	for _, m := range modes {
+		last[m.Type] = m.Supported
+	}
+	var out []string
+	for _, t := range modeOrder {
+		if last[t] {
+			out = append(out, string(t))
+		}
+	}
+	var other []string
+	for t, ok := range last {
+		if ok && !slices.Contains(modeOrder, t) {
+			other = append(other, string(t))
+		}
+	}
+	slices.Sort(other)
+	return append(out, other...)
+}
+
+// duplicateModes returns the install mode types listed more than once.
+func duplicateModes(modes []graph.InstallMode) []string {
+	var seen, dup []string
+	for _, m := range modes {
+		t := string(m.Type)
+		if slices.Contains(seen, t) && !slices.Contains(dup, t) {
+			dup = append(dup, t)
+		}
+		seen = append(seen, t)
+	}
+	return dup
+}
+
+// lostModes returns the install modes from supports that to does not.
+func lostModes(from, to []graph.InstallMode) []string {
+	have := supportedModes(to)
+	var out []string
+	for _, m := range supportedModes(from) {
+		if !slices.Contains(have, m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// modeWords names install modes: "install mode A", "install modes A, B
+// and C".
+func modeWords(modes []string) string {
+	if len(modes) == 1 {
+		return "install mode " + modes[0]
+	}
+	return "install modes " + strings.Join(modes[:len(modes)-1], ", ") + " and " + modes[len(modes)-1]
+}
+
+func itThem(modes []string) string {
+	if len(modes) == 1 {
+		return "it"
+	}
+	return "one of them"
+}
+
+// minKubeRaised reports an upgrade edge whose target's minKubeVersion is
+// above its source's (or the source has none).
+func minKubeRaised(catalog string, p *graph.Package, from, to *graph.Bundle, by string, channels []string) (Finding, bool) {
+	fm, tm := from.CSVMetadata.MinKubeVersion, to.CSVMetadata.MinKubeVersion
+	tv, terr := resolver.ParseKubeVersion(tm, false)
+	if terr != nil {
+		return Finding{}, false
+	}
+	was := "none"
+	if fm != "" {
+		fv, ferr := resolver.ParseKubeVersion(fm, false)
+		if ferr != nil || tv.Compare(fv) <= 0 {
+			return Finding{}, false
+		}
+		was = fm
+	}
+	return Finding{
+		Severity: graph.SeverityInfo, Code: CodeMinKubeVersionRaised, Catalog: catalog,
+		Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
+		Message: fmt.Sprintf("the upgrade from %q (%s) to %q (%s) by %s%s raises minKubeVersion from %s to %s: clusters older than %s upgrade into a CSV OLM holds (RequirementsNotMet)",
+			from.Name, from.VersionText, to.Name, to.VersionText, by, inChannels(channels), was, tm, tm),
+	}, true
+}
