@@ -232,3 +232,36 @@ func TestExplainHeldBack(t *testing.T) {
 		})
 	}
 }
+
+func TestStops(t *testing.T) {
+	ctx := context.Background()
+	t.Run("held back", func(t *testing.T) {
+		r, state := whyCase{build: heldByRange}.setup(t)
+		stops, err := r.Stops(ctx, "operators", state.State(), resolver.HeldBackOptions{MaxTries: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(stops) != 1 || stops[0].HeldBack == nil || stops[0].Head != "db-operator.v2.0.0" {
+			t.Fatalf("stops %+v: want db-operator held below db-operator.v2.0.0", stops)
+		}
+	})
+	t.Run("no upgrade edge", func(t *testing.T) {
+		c := resolvertest.NewCatalog("olm", "community")
+		c.Package("a", "stable").Bundle("a.v2", "2.0.0")
+		state := resolvertest.NewState("operators")
+		state.CSV("a.v0", "0.5.0").Property("olm.package", `{"packageName":"a","version":"0.5.0"}`)
+		state.Subscribe("a", "a").Channel("stable").Source("olm", "community").Installed("a.v0")
+		r, err := resolver.New([]resolver.Catalog{c.MustBuild(t)}, resolver.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stops, err := r.Stops(ctx, "operators", state.State(), resolver.HeldBackOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "subscription a stops at a.v0, below the head a.v2 of channel stable: no entry of channel stable upgrades from a.v0 (no replaces, skips or skipRange names it)"
+		if len(stops) != 1 || stops[0].String() != want || stops[0].HeldBack != nil {
+			t.Fatalf("stops %v: want [%s]", stops, want)
+		}
+	})
+}

@@ -148,7 +148,19 @@ func (in *input) result(ctx context.Context) (string, error) {
 	}
 	if in.rollout > 0 {
 		rounds, err := r.RolloutWith(ctx, in.namespace, in.state, resolver.RolloutOptions{MaxRounds: in.rollout, Approve: in.approve})
-		return FormatRollout(in.namespace, in.state, rounds, err), nil
+		text := FormatRollout(in.namespace, in.state, rounds, err)
+		if err == nil && (len(rounds) == 0 || !rounds[len(rounds)-1].Waiting) {
+			final := in.state
+			if len(rounds) > 0 {
+				final = rounds[len(rounds)-1].State
+			}
+			stops, err := r.Stops(ctx, in.namespace, final, resolver.HeldBackOptions{})
+			if err != nil {
+				return text + FormatError(err), nil
+			}
+			text += FormatStops(stops)
+		}
+		return text, nil
 	}
 	plan, err := r.Resolve(ctx, in.namespace, in.state)
 	if err == nil {

@@ -147,3 +147,17 @@ func FormatApplication(app *resolver.Application, err error) string {
 	b.WriteString(FormatResult(app.Plan, err))
 	return b.String()
 }
+
+// FormatStops renders where a settled rollout stops short of the channel
+// heads (Resolver.Stops): a line "stop: <Stop.String()>" per subscription,
+// in order, and under it the confirmed change that lets it move, if any.
+func FormatStops(stops []resolver.Stop) string {
+	var b strings.Builder
+	for _, s := range stops {
+		fmt.Fprintf(&b, "stop: %s\n", s)
+		if h := s.HeldBack; h != nil && h.Change != nil {
+			fmt.Fprintf(&b, "   it moves with: %s\n", h.Change)
+		}
+	}
+	return b.String()
+}

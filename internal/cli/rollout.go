@@ -86,9 +86,15 @@ the rounds run out, 2 for bad input or usage.`,
 		if waiting {
 			applied--
 		}
+		var stops []resolver.Stop
+		if settled {
+			if stops, err = in.stops(ctx, rounds, f.maxSuggestions); err != nil {
+				return err
+			}
+		}
 
 		if f.output.value != "text" {
-			out := rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Settled: settled, Waiting: waiting}
+			out := rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Settled: settled, Waiting: waiting, Stops: stops}
 			for i, r := range rounds {
 				a := newApprovalJSON(r.Plan)
 				out.Rounds = append(out.Rounds, roundJSON{Round: i + 1, Approval: &a, Approved: r.Approved, Waiting: r.Waiting,
@@ -160,6 +166,7 @@ the rounds run out, 2 for bad input or usage.`,
 				}
 				fmt.Fprintln(ew)
 			}
+			writeStops(ew, stops)
 			if ew.err != nil {
 				return ew.err
 			}
@@ -190,6 +197,9 @@ type rolloutJSON struct {
 	Settled   bool        `json:"settled"`
 	// Waiting reports a rollout that stopped at a plan waiting for
 	// approval (exit status 0).
-	Waiting bool       `json:"waiting,omitempty"`
-	Error   *errorJSON `json:"error,omitempty"`
+	Waiting bool `json:"waiting,omitempty"`
+	// Stops are the subscriptions the settled namespace leaves below their
+	// channels' heads, and why (left out when none).
+	Stops []resolver.Stop `json:"stops,omitempty"`
+	Error *errorJSON      `json:"error,omitempty"`
 }

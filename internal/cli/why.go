@@ -89,3 +89,36 @@ func (in *resolveInput) runWhy(ctx context.Context, e *env, f *resolveFlags, nam
 	_, err = io.WriteString(e.stdout, s)
 	return err
 }
+
+// stops says where the settled rollout leaves subscriptions below their
+// channels' heads, from its last state (the input state when no round
+// changed anything).
+func (in *resolveInput) stops(ctx context.Context, rounds []resolver.Round, maxSuggestions int) ([]resolver.Stop, error) {
+	state := in.state
+	if len(rounds) > 0 {
+		state = rounds[len(rounds)-1].State
+	}
+	opts := resolver.HeldBackOptions{}
+	if maxSuggestions <= 0 {
+		opts.MaxTries = -1
+	}
+	stops, err := in.res.Stops(ctx, in.ns, state, opts)
+	if err != nil {
+		return nil, in.resolveError(err)
+	}
+	return stops, nil
+}
+
+// writeStops writes where a settled rollout stops short of the heads.
+func writeStops(w io.Writer, stops []resolver.Stop) {
+	if len(stops) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "stops short of the heads:")
+	for _, s := range stops {
+		fmt.Fprintf(w, "  %s\n", s)
+		if h := s.HeldBack; h != nil && h.Change != nil {
+			fmt.Fprintf(w, "    it moves with: %s\n", h.Change)
+		}
+	}
+}
