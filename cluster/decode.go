@@ -1,8 +1,8 @@
 package cluster
 
 import (
-	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/docstream"
 )
 
 // apiGroup is the API group of the kinds Decode reads.
@@ -89,11 +90,103 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying error.
 func (e *Error) Unwrap() error { return e.Err }
 
+// Default limits of a Loader (and of Decode, DecodeKind, DecodeObjects and
+// LoadFiles).
+const (
+	// DefaultMaxBytes limits the size of one manifest stream.
+	DefaultMaxBytes = 1 << 30
+	// DefaultMaxDocument limits the size of one YAML document or JSON
+	// value (a kubectl List is one).
+	DefaultMaxDocument = 64 << 20
+)
+
+// Loader reads manifests within size limits, honouring a context. The zero
+// value reads with the default limits; a Loader may be copied and used
+// concurrently.
+type Loader struct {
+	// MaxBytes limits the size of each stream; 0 means DefaultMaxBytes, a
+	// negative value no limit.
+	MaxBytes int64
+	// MaxDocument limits the size of one YAML document or one top-level
+	// JSON value; 0 means DefaultMaxDocument, a negative value no limit.
+	MaxDocument int64
+}
+
+func (l Loader) limits() (maxBytes, maxDoc int64) {
+	maxBytes, maxDoc = l.MaxBytes, l.MaxDocument
+	if maxBytes == 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	if maxDoc == 0 {
+		maxDoc = DefaultMaxDocument
+	}
+	return max(maxBytes, 0), max(maxDoc, 0)
+}
+
+func (l Loader) decoder(ctx context.Context, name, kind string) *decoder {
+	d := &decoder{ctx: ctx, file: name, kind: kind, seen: map[objectKey]int{}}
+	d.maxBytes, d.maxDoc = l.limits()
+	return d
+}
+
+// Decode is [Decode] within the loader's limits, honouring ctx: when ctx
+// is done, reading stops and the error matches errors.Is(err, ctx.Err()).
+func (l Loader) Decode(ctx context.Context, r io.Reader, name string) (*State, error) {
+	return l.decodeStream(ctx, r, name, "")
+}
+
+// DecodeKind is [DecodeKind] within the loader's limits, honouring ctx.
+func (l Loader) DecodeKind(ctx context.Context, r io.Reader, name, kind string) (*State, error) {
+	if !slices.Contains(readKinds, kind) {
+		return nil, fmt.Errorf("cluster.DecodeKind: kind %q is not one Decode reads (%s)", kind, strings.Join(readKinds, ", "))
+	}
+	return l.decodeStream(ctx, r, name, kind)
+}
+
+// LoadFiles is [LoadFiles] within the loader's limits, honouring ctx.
+func (l Loader) LoadFiles(ctx context.Context, paths ...string) (*State, error) {
+	d := l.decoder(ctx, "", "")
+	for _, p := range paths {
+		if d.cancelled() {
+			break
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			d.errs = append(d.errs, err)
+			continue
+		}
+		d.file = p
+		d.read(f)
+		f.Close()
+	}
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return &d.state, nil
+}
+
+func (l Loader) decodeStream(ctx context.Context, r io.Reader, name, kind string) (*State, error) {
+	d := l.decoder(ctx, name, kind)
+	d.read(r)
+	if err := d.finish(); err != nil {
+		return nil, err
+	}
+	return &d.state, nil
+}
+
 // Decode reads the ClusterServiceVersions, Subscriptions, CatalogSources,
 // OperatorGroups and InstallPlans of a manifest stream: a single object, multi-document YAML, a JSON value or
 // a stream of JSON values, and `kind: List` (or a typed list such as
 // SubscriptionList) with items, exactly as kubectl prints them. name names
-// the stream in errors (usually the file name).
+// the stream in errors (usually the file name); a name ending in .json
+// means JSON, and its errors say so, while any other stream is YAML whose
+// documents may be JSON text.
+//
+// The stream is read one document at a time, never whole, within the
+// default limits of a [Loader] (use one to set them, or a context):
+// reading stops with an error naming the stream and the limit at input
+// over a limit (a *graph.LimitError) or at binary data (a
+// *graph.BinaryError: /dev/zero fails on its first byte).
 //
 // Every object is accounted for. An object without a kind is an error
 // (typed client-go objects marshal without one: decode those with
@@ -105,7 +198,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // errors.Join of *Error values. The returned state is sorted (see
 // [State.Sort]) and is nil when there is an error.
 func Decode(r io.Reader, name string) (*State, error) {
-	return decodeStream(r, name, "")
+	return Loader{}.Decode(context.Background(), r, name)
 }
 
 // DecodeKind reads objects that are all of one kind and may carry no kind
@@ -117,47 +210,18 @@ func Decode(r io.Reader, name string) (*State, error) {
 // an object that names another kind is an error. Errors are those of
 // Decode.
 func DecodeKind(r io.Reader, name, kind string) (*State, error) {
-	if !slices.Contains(readKinds, kind) {
-		return nil, fmt.Errorf("cluster.DecodeKind: kind %q is not one Decode reads (%s)", kind, strings.Join(readKinds, ", "))
-	}
-	return decodeStream(r, name, kind)
+	return Loader{}.DecodeKind(context.Background(), r, name, kind)
 }
 
 // readKinds lists the kinds Decode reads, for DecodeKind's check.
 var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan}
-
-func decodeStream(r io.Reader, name, kind string) (*State, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", displayName(name), err)
-	}
-	d := &decoder{file: name, seen: map[objectKey]int{}, kind: kind}
-	d.decode(data)
-	if err := d.finish(); err != nil {
-		return nil, err
-	}
-	return &d.state, nil
-}
 
 // LoadFiles decodes the named files (see [Decode]) into one state. Every
 // problem of every file is reported, as does Decode; an object defined twice
 // (the same kind, namespace and name), in one file or across files, is an
 // error.
 func LoadFiles(paths ...string) (*State, error) {
-	d := &decoder{seen: map[objectKey]int{}}
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			d.errs = append(d.errs, err)
-			continue
-		}
-		d.file = p
-		d.decode(data)
-	}
-	if err := d.finish(); err != nil {
-		return nil, err
-	}
-	return &d.state, nil
+	return Loader{}.LoadFiles(context.Background(), paths...)
 }
 
 func displayName(name string) string {
@@ -170,18 +234,25 @@ func displayName(name string) string {
 type objectKey struct{ kind, namespace, name string }
 
 type decoder struct {
-	file  string
-	kind  string // DecodeKind's kind: the kind of objects without one
-	state State
-	errs  []error
-	seen  map[objectKey]int // object → line of its first definition
-	files map[objectKey]string
+	ctx      context.Context
+	ctxErr   error
+	maxBytes int64
+	maxDoc   int64
+	file     string
+	kind     string // DecodeKind's kind: the kind of objects without one
+	state    State
+	errs     []error
+	seen     map[objectKey]int // object → line of its first definition
+	files    map[objectKey]string
 	// onObject, when set, receives every object that is not a list
 	// instead of the kinds Decode reads (see DecodeObjects).
 	onObject func(o *object, apiVersion, kind string, m map[string]any)
 }
 
 func (d *decoder) finish() error {
+	if d.cancelled() {
+		return d.ctxErr
+	}
 	if len(d.errs) > 0 {
 		return errors.Join(d.errs...)
 	}
@@ -189,85 +260,84 @@ func (d *decoder) finish() error {
 	return nil
 }
 
-// decode reads one stream.
-func (d *decoder) decode(data []byte) {
-	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		d.decodeJSON(data)
-		return
+// cancelled reports whether the context is done, keeping its error.
+func (d *decoder) cancelled() bool {
+	if d.ctxErr == nil && d.ctx != nil {
+		d.ctxErr = d.ctx.Err()
 	}
-	d.decodeYAML(data)
+	return d.ctxErr != nil
 }
 
-// decodeJSON reads a stream of JSON values.
-func (d *decoder) decodeJSON(data []byte) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	for {
-		// The line where the next value starts.
-		off := dec.InputOffset()
-		rest := data[off:]
-		skip := len(rest) - len(bytes.TrimLeft(rest, " \t\r\n\ufeff"))
-		line := 1 + bytes.Count(data[:int(off)+skip], []byte("\n"))
-		var v any
-		err := dec.Decode(&v)
+// read reads one stream, document by document: JSON values when the file
+// is named .json, else YAML documents (those that are JSON text read as
+// JSON values).
+func (d *decoder) read(r io.Reader) {
+	r = docstream.LimitReader(r, d.maxBytes)
+	if strings.HasSuffix(d.file, ".json") {
+		d.jsonValues(docstream.NewJSON(r, d.maxDoc, 0, 1))
+		return
+	}
+	y := docstream.NewYAML(r, d.maxDoc, 0, 1)
+	for !d.cancelled() {
+		doc, err := y.Next()
 		if err == io.EOF {
 			return
 		}
 		if err != nil {
-			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid JSON: %w", err)})
+			d.streamError(err)
+			continue
+		}
+		if doc.JSON {
+			d.jsonValues(docstream.NewJSON(bytes.NewReader(doc.Text), 0, doc.TextOffset, doc.TextLine))
+			continue
+		}
+		d.yamlDocument(doc.Text, doc.Line)
+	}
+}
+
+// streamError records a problem of the stream itself: over a limit, binary
+// data, a marker line, a read error.
+func (d *decoder) streamError(err error) {
+	line := 0
+	var le *graph.LimitError
+	var be *graph.BinaryError
+	var se *docstream.SyntaxError
+	switch {
+	case errors.As(err, &le):
+		line = le.Line
+	case errors.As(err, &be):
+		line = be.Line
+	case errors.As(err, &se):
+		line, err = se.Line, fmt.Errorf("invalid YAML: %w", err)
+	default:
+		err = fmt.Errorf("read %s: %w", displayName(d.file), err)
+	}
+	d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: err})
+}
+
+// jsonValues reads a stream of JSON values, up to the first malformed one.
+func (d *decoder) jsonValues(j *docstream.JSON) {
+	for !d.cancelled() {
+		doc, err := j.Next()
+		if err == io.EOF {
 			return
 		}
-		d.document(v, line)
-	}
-}
-
-// decodeYAML splits a YAML stream into documents and reads each.
-func (d *decoder) decodeYAML(data []byte) {
-	var doc bytes.Buffer
-	start, line := 0, 0 // start: the document's first line with content
-	flush := func() {
-		if len(bytes.TrimSpace(doc.Bytes())) > 0 {
-			d.yamlDocument(doc.Bytes(), max(start, 1))
+		if err != nil {
+			d.streamError(err)
+			continue
 		}
-		doc.Reset()
-		start = 0
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 0, 64*1024), len(data)+1)
-	for sc.Scan() {
-		line++
-		text := sc.Text()
-		if isDocMarker(text, "---") {
-			flush()
-			// "--- {a: 1}" starts a document on the marker line.
-			if rest := strings.TrimSpace(text[3:]); rest != "" && !strings.HasPrefix(rest, "#") {
-				doc.WriteString(rest)
-				doc.WriteByte('\n')
-				start = line
+		dec := json.NewDecoder(bytes.NewReader(doc.Text))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			if err == io.ErrUnexpectedEOF || err == io.EOF {
+				err = errors.New("unexpected end of JSON input")
 			}
-			continue
+			d.errs = append(d.errs, &Error{File: d.file, Line: doc.Line, Err: fmt.Errorf("invalid JSON: %w", err)})
+			return
 		}
-		if isDocMarker(text, "...") {
-			flush()
-			continue
-		}
-		if t := strings.TrimSpace(text); start == 0 && t != "" && !strings.HasPrefix(t, "#") {
-			start = line
-		}
-		doc.WriteString(text)
-		doc.WriteByte('\n')
+		d.document(v, doc.Line)
 	}
-	flush()
-}
-
-// isDocMarker reports whether line is the YAML marker m ("---" or "...")
-// alone or followed by white space.
-func isDocMarker(line, m string) bool {
-	if !strings.HasPrefix(line, m) {
-		return false
-	}
-	return len(line) == 3 || line[3] == ' ' || line[3] == '\t' || line[3] == '\r'
 }
 
 func (d *decoder) yamlDocument(doc []byte, line int) {

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,12 +55,8 @@ func (o Object) String() string {
 // values. The objects are returned in input order; name names the stream in
 // errors.
 func DecodeObjects(r io.Reader, name string) ([]Object, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", displayName(name), err)
-	}
 	var objs []Object
-	d := &decoder{file: name, seen: map[objectKey]int{}}
+	d := Loader{}.decoder(context.Background(), name, "")
 	d.onObject = func(o *object, apiVersion, kind string, m map[string]any) {
 		if apiVersion == "" {
 			o.errorf("apiVersion", "missing: every object needs an apiVersion and a kind")
@@ -77,7 +74,7 @@ func DecodeObjects(r io.Reader, name string) ([]Object, error) {
 		}
 		objs = append(objs, obj)
 	}
-	d.decode(data)
+	d.read(r)
 	if len(d.errs) > 0 {
 		return nil, errors.Join(d.errs...)
 	}

@@ -2,6 +2,7 @@ package graph
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -24,6 +25,12 @@ type Builder struct {
 	// chanSlab does the same for channels.
 	chanSlab []Channel
 	built    bool
+
+	// in interns the strings of property values and parsed ranges for
+	// this builder's catalog; nil until the first bundle.
+	in *interner
+	// ctx, when set (by a Loader), stops Build early once done.
+	ctx context.Context
 }
 
 // deprecationBlob is one olm.deprecations blob as added.
@@ -111,7 +118,10 @@ func (b *Builder) addBundle(pos Position, name, pkg, image string, props []Prope
 	b.slab = append(b.slab, Bundle{Name: name, Package: pkg, Image: image, Pos: pos})
 	bd := &b.slab[len(b.slab)-1]
 	b.bundles = append(b.bundles, bd)
-	applyProperties(bd, props)
+	if b.in == nil {
+		b.in = newInterner()
+	}
+	applyProperties(bd, props, b.in)
 	return bd.propErr
 }
 
@@ -250,6 +260,9 @@ func (b *Builder) Build() (*Catalog, error) {
 		})
 		if len(errs) > 0 {
 			continue
+		}
+		if b.ctx != nil && b.ctx.Err() != nil {
+			return nil, b.ctx.Err()
 		}
 		p.index()
 		for _, ch := range p.Channels {

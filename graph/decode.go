@@ -2,6 +2,7 @@ package graph
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph/internal/jsonscan"
+	"github.com/sextantdev/sextant/internal/docstream"
 	"sigs.k8s.io/yaml"
 )
 
@@ -80,8 +82,16 @@ type decoder struct {
 	b    *Builder
 	errs []error
 
+	// The load's context (nil: none) and its error once done; limits (0:
+	// none).
+	ctx               context.Context
+	ctxErr            error
+	maxBytes, maxBlob int64
+	blobs             int // blobs decoded, for polling ctx
+
 	// Per file.
-	file string
+	file     string
+	jsonOnly bool // the file is named .json: no YAML
 	data []byte // the JSON text being scanned: the window on a JSON stream, or one converted YAML document
 	// doc is the position of the YAML document being decoded; nil for a
 	// JSON stream, whose positions come from byte offsets in data.
@@ -229,9 +239,12 @@ func (d *decoder) parseRange(text string) Range {
 // (and the reader behind it). After malformed JSON it resumes at the next
 // line that starts with '{'.
 func (d *decoder) decodeJSON() {
-	d.doc, d.lineOff, d.line = nil, 0, 1
+	d.doc = nil
 	s := jsonscan.Scanner{Data: d.data}
 	for {
+		if d.blobs++; d.blobs%64 == 0 && d.cancelled() {
+			return
+		}
 		s.SkipSpace()
 		if s.Pos >= len(d.data) {
 			if !d.more(&s, s.Pos) {
@@ -241,6 +254,16 @@ func (d *decoder) decodeJSON() {
 		}
 		start := s.Pos
 		if c := d.data[start]; c != '{' {
+			if docstream.IsBinary(c) {
+				d.binary(start)
+				return
+			}
+			if c == '-' && !d.jsonOnly && d.markerAt(&s, start) {
+				// A YAML stream whose first documents are JSON: YAML from here.
+				d.discard(start)
+				d.decodeYAML()
+				return
+			}
 			err := s.Skip()
 			if d.truncated(err) {
 				d.more(&s, start)
@@ -251,8 +274,8 @@ func (d *decoder) decodeJSON() {
 			} else {
 				d.errorAt(start, "", fmt.Errorf("invalid character %q at top level, want an object", d.data[start:start+1]))
 			}
-			if err != nil {
-				d.resync(&s, start+1)
+			if err != nil && !d.resync(&s, start+1) {
+				return
 			}
 			continue
 		}
@@ -267,9 +290,43 @@ func (d *decoder) decodeJSON() {
 			if errors.As(err, &se) && se.Offset > off {
 				off = se.Offset
 			}
-			d.resync(&s, off)
+			if !d.resync(&s, off) {
+				return
+			}
 		}
 	}
+}
+
+// binary records binary data at byte off of the window and ends the file:
+// no catalog holds it, and what follows is rarely text.
+func (d *decoder) binary(off int) {
+	p := d.posAt(off)
+	d.errs = append(d.errs, &DecodeError{File: d.file, Line: p.Line, Offset: p.Offset, Err: &BinaryError{Offset: p.Offset, Line: p.Line, Byte: d.data[off]}})
+	d.stop()
+}
+
+// stop ends the file being decoded.
+func (d *decoder) stop() {
+	d.eof, d.r = true, nil
+	d.data = d.data[:0]
+}
+
+// markerAt reports whether a YAML document marker line ("---") starts at
+// byte off of the window, reading more input when the window ends first.
+func (d *decoder) markerAt(s *jsonscan.Scanner, off int) bool {
+	if off > 0 && d.data[off-1] != '\n' {
+		return false
+	}
+	if len(d.data)-off < 4 && d.r != nil && !d.eof {
+		d.more(s, off)
+		off = 0
+	}
+	l := d.data[off:]
+	if i := bytes.IndexByte(l, '\n'); i >= 0 {
+		l = l[:i]
+	}
+	l = bytes.TrimRight(l, "\r")
+	return bytes.HasPrefix(l, []byte("---")) && (len(l) == 3 || l[3] == ' ' || l[3] == '\t')
 }
 
 // errNeedMore reports a blob cut by the end of the window: read more and
@@ -314,7 +371,18 @@ func (d *decoder) discard(n int) {
 
 // fill reads into the free part of the window, growing it when full.
 func (d *decoder) fill() {
+	if d.r == nil || d.cancelled() {
+		d.eof = true
+		return
+	}
 	if len(d.data) == cap(d.data) {
+		if d.maxBlob > 0 && int64(len(d.data)) >= d.maxBlob {
+			// The window is full with one blob, which starts at d.data[0].
+			p := d.posAt(0)
+			d.errs = append(d.errs, &DecodeError{File: d.file, Line: p.Line, Offset: p.Offset, Err: &LimitError{What: "blob", Limit: d.maxBlob, Offset: p.Offset, Line: p.Line}})
+			d.stop()
+			return
+		}
 		d.data = append(d.data, make([]byte, max(cap(d.data), d.window))...)[:len(d.data)]
 	}
 	for zero := 0; len(d.data) < cap(d.data) && !d.eof; {
@@ -324,8 +392,8 @@ func (d *decoder) fill() {
 		case err == io.EOF:
 			d.eof = true
 		case err != nil:
-			d.eof = true
-			d.errs = append(d.errs, &DecodeError{File: d.file, Offset: -1, Err: err})
+			d.readErr(err)
+			d.stop() // what was read is cut: say nothing more of it
 		case n == 0:
 			if zero++; zero > 100 {
 				d.eof = true
@@ -337,25 +405,35 @@ func (d *decoder) fill() {
 
 // resync moves s to the first '{' at the start of a line at or after off,
 // or to the end. Pretty-printed and one-per-line FBC both start every blob
-// there, and a raw newline cannot occur inside a JSON string.
-func (d *decoder) resync(s *jsonscan.Scanner, off int) {
+// there, and a raw newline cannot occur inside a JSON string. It returns
+// false, having ended the file, at binary data on the way.
+func (d *decoder) resync(s *jsonscan.Scanner, off int) bool {
 	for {
 		data := d.data
 		for off < len(data) {
 			i := bytes.IndexByte(data[off:], '{')
+			end := len(data)
+			if i >= 0 {
+				end = off + i
+			}
+			if b := indexBinary(data[off:end]); b >= 0 {
+				d.binary(off + b)
+				s.Data, s.Pos = d.data, 0
+				return false
+			}
 			if i < 0 {
 				break
 			}
 			off += i
 			if (off == 0 && d.base == 0) || (off > 0 && data[off-1] == '\n') {
 				s.Pos = off
-				return
+				return true
 			}
 			off++
 		}
 		if d.r == nil || d.eof {
 			s.Pos = len(d.data)
-			return
+			return true
 		}
 		// Keep the last byte: it tells whether the next one starts a line.
 		keep := max(len(d.data)-1, 0)
@@ -363,9 +441,37 @@ func (d *decoder) resync(s *jsonscan.Scanner, off int) {
 		off = 1
 		if len(d.data) <= 1 && d.eof {
 			s.Pos = len(d.data)
-			return
+			return true
 		}
 	}
+}
+
+// indexBinary returns the index of the first binary byte of b, or -1.
+func indexBinary(b []byte) int {
+	for i, c := range b {
+		if c < 0x20 || c == 0x7f {
+			if docstream.IsBinary(c) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// readErr records an error reading the file: over a limit, corrupt gzip
+// data, an I/O error.
+func (d *decoder) readErr(err error) {
+	var le *LimitError
+	if errors.As(err, &le) && le.Offset >= 0 {
+		d.errs = append(d.errs, &DecodeError{File: d.file, Line: le.Line, Offset: le.Offset, Err: err})
+		return
+	}
+	var be *BinaryError
+	if errors.As(err, &be) {
+		d.errs = append(d.errs, &DecodeError{File: d.file, Line: be.Line, Offset: be.Offset, Err: err})
+		return
+	}
+	d.errs = append(d.errs, &DecodeError{File: d.file, Offset: -1, Err: err})
 }
 
 // keepBytes returns b, copied into the arena when the window holding it is
@@ -434,11 +540,16 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 		if errors.As(err, &se) {
 			off = se.Offset
 		}
-		d.blobErr(off, err)
+		d.blobErr(off, fmt.Errorf("invalid JSON: %w", err))
 		d.flush(f.object())
 		return err
 	}
 	end := s.Pos
+	if d.maxBlob > 0 && int64(end-start) > d.maxBlob {
+		p := d.posAt(start)
+		d.errs = append(d.errs, &DecodeError{File: d.file, Line: p.Line, Offset: p.Offset, Object: f.object(), Err: &LimitError{What: "blob", Limit: d.maxBlob, Offset: p.Offset, Line: p.Line}})
+		return nil
+	}
 	// Fields met before the schema: decode their spans now.
 	if f.entries != nil {
 		sub := jsonscan.Scanner{Data: d.data, Pos: f.entriesOff}
@@ -839,15 +950,42 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 	return d.propSlab[n:len(d.propSlab):len(d.propSlab)], nil
 }
 
-// decodeYAML decodes a multi-document YAML stream, one blob per document.
-func (d *decoder) decodeYAML(data []byte) {
-	for doc := range yamlDocuments(data) {
-		pos := Position{File: d.file, Line: doc.line, Offset: int64(doc.off)}
-		d.doc = &pos
-		j, err := yamlToJSON(doc.text)
+// decodeYAML decodes the rest of the file — the window, then the reader —
+// as a multi-document YAML stream, one blob per document. A document that
+// is JSON text is decoded as a JSON stream.
+func (d *decoder) decodeYAML() {
+	var rest io.Reader = bytes.NewReader(d.data)
+	if d.r != nil {
+		rest = io.MultiReader(rest, d.r)
+	}
+	y := docstream.NewYAML(rest, d.maxBlob, d.base, d.line)
+	d.r, d.eof = nil, true
+	for !d.cancelled() {
+		doc, err := y.Next()
+		if err == io.EOF {
+			break
+		}
 		if err != nil {
-			lastLine := doc.firstLine + bytes.Count(bytes.TrimRight(doc.text, " \t\r\n"), newline)
-			d.errs = append(d.errs, yamlError(pos, doc.firstLine, lastLine, err))
+			var se *docstream.SyntaxError
+			if errors.As(err, &se) {
+				d.errs = append(d.errs, &DecodeError{File: d.file, Line: se.Line, Offset: -1, Err: fmt.Errorf("invalid YAML: %w", err)})
+				continue
+			}
+			d.readErr(err)
+			continue
+		}
+		if doc.JSON {
+			d.data, d.base, d.keep, d.doc = doc.Text, doc.TextOffset, true, nil
+			d.line, d.lineOff = doc.TextLine, 0
+			d.decodeJSON()
+			continue
+		}
+		pos := Position{File: d.file, Line: doc.Line, Offset: doc.Offset}
+		d.doc = &pos
+		j, err := yamlToJSON(doc.Text)
+		if err != nil {
+			lastLine := doc.TextLine + bytes.Count(bytes.TrimRight(doc.Text, " \t\r\n"), newline)
+			d.errs = append(d.errs, yamlError(pos, doc.TextLine, lastLine, err))
 			continue
 		}
 		j = bytes.TrimSpace(j)
@@ -862,7 +1000,7 @@ func (d *decoder) decodeYAML(data []byte) {
 		s := jsonscan.Scanner{Data: j}
 		_ = d.decodeBlob(&s) // recorded
 	}
-	d.doc = nil
+	d.doc, d.data = nil, nil
 }
 
 // yamlToJSON converts one YAML document to JSON. A panic in the YAML library
@@ -892,61 +1030,4 @@ func yamlError(pos Position, firstLine, lastLine int, err error) *DecodeError {
 		}
 	}
 	return &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Err: fmt.Errorf("invalid YAML: %s", msg)}
-}
-
-// yamlDoc is one document of a YAML stream.
-type yamlDoc struct {
-	text      []byte
-	off       int // offset of the document's first content line
-	line      int // its 1-based line
-	firstLine int // line of text[0]
-}
-
-// yamlDocuments splits a YAML stream at "---" and "..." lines.
-func yamlDocuments(data []byte) func(yield func(yamlDoc) bool) {
-	return func(yield func(yamlDoc) bool) {
-		docStart, docLine := 0, 1
-		contentOff, contentLine := -1, 0
-		emit := func(end int) bool {
-			if contentOff < 0 {
-				return true // nothing but blank lines and comments
-			}
-			return yield(yamlDoc{text: data[docStart:end], off: contentOff, line: contentLine, firstLine: docLine})
-		}
-		line := 1
-		for off := 0; off < len(data); line++ {
-			end := bytes.IndexByte(data[off:], '\n')
-			next := len(data)
-			if end >= 0 {
-				end += off
-				next = end + 1
-			} else {
-				end = len(data)
-			}
-			l := bytes.TrimRight(data[off:end], "\r")
-			if isDocMarker(l, "---") || isDocMarker(l, "...") {
-				if !emit(off) {
-					return
-				}
-				docStart, docLine = next, line+1
-				contentOff = -1
-				if rest := bytes.TrimSpace(l[3:]); len(rest) > 0 && rest[0] != '#' && l[0] == '-' {
-					// "--- value": the document starts on this line.
-					docStart, docLine = off+3, line
-					contentOff, contentLine = off, line
-				}
-			} else if contentOff < 0 {
-				t := bytes.TrimSpace(l)
-				if len(t) > 0 && t[0] != '#' {
-					contentOff, contentLine = off, line
-				}
-			}
-			off = next
-		}
-		emit(len(data))
-	}
-}
-
-func isDocMarker(l []byte, marker string) bool {
-	return bytes.HasPrefix(l, []byte(marker)) && (len(l) == 3 || l[3] == ' ' || l[3] == '\t')
 }

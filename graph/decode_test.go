@@ -385,6 +385,7 @@ func TestDecodeErrors(t *testing.T) {
 	tests := []struct {
 		name   string
 		reason string
+		file   string // default in.json
 		in     string
 		want   []wantErr
 	}{
@@ -468,6 +469,7 @@ func TestDecodeErrors(t *testing.T) {
 		},
 		{
 			name: "yaml errors",
+			file: "in.yaml",
 			in:   "schema: olm.package\nname: a\n---\nschema: olm.bundle\nname: b\nimage: [1\n---\n- 1\n---\nname: c\n",
 			want: []wantErr{
 				{6, "", "invalid YAML"},
@@ -477,6 +479,7 @@ func TestDecodeErrors(t *testing.T) {
 		},
 		{
 			name: "yaml wrong type",
+			file: "in.yaml",
 			in:   "schema: olm.package\nname: a\n---\n# a bundle\nschema: olm.bundle\nname: b\npackage: a\nimage:\n  name: x\n",
 			want: []wantErr{{5, `olm.bundle "b"`, `field "image" is an object, want a string`}},
 		},
@@ -485,14 +488,66 @@ func TestDecodeErrors(t *testing.T) {
 			in:   "\x1f\x8b\x08garbage",
 			want: []wantErr{{0, "", "gzip"}},
 		},
+		{
+			name:   "yaml in a json file",
+			reason: "a .json file is JSON: its errors say so, never 'invalid YAML'",
+			in:     "schema: olm.package\nname: a\n",
+			want:   []wantErr{{1, "", `invalid character "s" at top level, want an object`}},
+		},
+		{
+			name:   "json then yaml",
+			reason: "a YAML stream whose first document is JSON switches to YAML at the first marker",
+			file:   "in.yaml",
+			in:     "{\"schema\":\"olm.package\",\"name\":\"a\"}\n---\nschema: olm.channel\npackage: a\nname: s\nentries: 3\n",
+			want:   []wantErr{{3, `olm.channel "s"`, `field "entries" is a number, want an array`}},
+		},
+		{
+			name:   "json documents in yaml",
+			reason: "a YAML document that is JSON text is decoded as JSON, positions in the file",
+			file:   "in.yaml",
+			in:     "schema: olm.package\nname: a\n---\n{\"schema\":\"olm.channel\",\"package\":\"a\",\n \"name\":\"s\",\"entries\":3}\n",
+			want:   []wantErr{{5, `olm.channel "s"`, `field "entries" is a number, want an array`}},
+		},
+		{
+			name:   "nul bytes after a blob",
+			reason: "binary data ends decoding at once, with its position",
+			in:     "{\"schema\":\"olm.package\",\"name\":\"a\"}\n\x00\x00\x00{\"name\":\"b\"}\n{\"name\":\"c\"}\n",
+			want:   []wantErr{{2, "", "binary data (byte 0x00)"}},
+		},
+		{
+			name: "nul byte first",
+			in:   "\x00\x00",
+			want: []wantErr{{1, "", "binary data (byte 0x00)"}},
+		},
+		{
+			name: "nul byte first in yaml",
+			file: "in.yaml",
+			in:   "\x00\x00",
+			want: []wantErr{{1, "", "binary data (byte 0x00)"}},
+		},
+		{
+			name: "nul bytes in a string",
+			in:   "{\"schema\":\"olm.package\",\"name\":\"a\x00\x00\x00\"}\n{\"name\":\"b\"}\n",
+			want: []wantErr{{1, `olm.package`, "invalid JSON"}, {1, "", "binary data (byte 0x00)"}},
+		},
+		{
+			name: "yaml content after end marker",
+			file: "in.yaml",
+			in:   "schema: olm.package\nname: a\n... x\n",
+			want: []wantErr{{3, "", `content after the document end marker`}},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := Decode(strings.NewReader(tt.in), "in.json")
+			file := tt.file
+			if file == "" {
+				file = "in.json"
+			}
+			c, err := Decode(strings.NewReader(tt.in), file)
 			if c != nil {
 				t.Error("catalog returned with an error")
 			}
-			checkErrors(t, err, "in.json", tt.want)
+			checkErrors(t, err, file, tt.want)
 		})
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/blang/semver/v4"
 	"github.com/sextantdev/sextant/graph/internal/jsonscan"
@@ -43,7 +42,7 @@ const (
 // concurrent use.
 func ParseProperties(props []Property) (*Bundle, error) {
 	b := new(Bundle)
-	applyProperties(b, props)
+	applyProperties(b, props, nil)
 	return b, b.propErr
 }
 
@@ -52,8 +51,9 @@ func ParseProperties(props []Property) (*Bundle, error) {
 // the declared package, the first olm.csv.metadata the metadata; later ones
 // are kept in Properties only (validation reports them). The malformed
 // properties are recorded in b.propErr, each error naming the property's
-// index and type; the caller adds the bundle.
-func applyProperties(b *Bundle, props []Property) {
+// index and type; the caller adds the bundle. in, when not nil, shares
+// strings, parsed ranges and lists with the other bundles of the catalog.
+func applyProperties(b *Bundle, props []Property, in *interner) {
 	b.Properties = props
 	b.Version, b.VersionText, b.versionOK = semver.Version{}, "", false
 	b.DeclaredPackage, b.declaredOK = "", false
@@ -84,8 +84,6 @@ func applyProperties(b *Bundle, props []Property) {
 		b.Labels = make([]string, 0, nLabel)
 	}
 
-	in := lockInterner()
-	defer in.unlock()
 	var errs []error
 	havePackage := false
 	for i := range props {
@@ -227,18 +225,16 @@ func fastFields(v []byte, k0, k1, k2 string) (f [3][]byte, ok bool) {
 }
 
 // interner shares the strings of property values (groups, versions, kinds,
-// package names, labels) between the bundles of all catalogs, and parsed
-// ranges between the requirements that state the same range. It is bounded:
-// past maxInterned strings it starts afresh.
+// package names, labels) between the bundles of one catalog, parsed ranges
+// between the requirements that state the same range, and the install mode
+// and keyword lists of olm.csv.metadata values (by their raw JSON text:
+// versions of one operator repeat them). Each Builder owns one, so loads
+// never share or lock tables. A nil *interner interns nothing.
 type interner struct {
-	mu sync.Mutex
 	stringTable
 	ranges map[string]rangeResult
-	// modes and words share the install mode and keyword lists of
-	// olm.csv.metadata values, by their raw JSON text: versions of one
-	// operator repeat them.
-	modes map[string][]InstallMode
-	words map[string][]string
+	modes  map[string][]InstallMode
+	words  map[string][]string
 }
 
 type rangeResult struct {
@@ -246,31 +242,27 @@ type rangeResult struct {
 	err error
 }
 
-const maxInterned = 1 << 16
-
-var propInterner interner
-
-func lockInterner() *interner {
-	in := &propInterner
-	in.mu.Lock()
-	if in.strs == nil || len(in.strs) > maxInterned {
-		in.strs = make(map[string]string, 1024)
+func newInterner() *interner {
+	return &interner{
+		stringTable: stringTable{strs: make(map[string]string, 1024)},
+		ranges:      make(map[string]rangeResult),
+		modes:       make(map[string][]InstallMode),
+		words:       make(map[string][]string),
 	}
-	if in.ranges == nil || len(in.ranges) > maxInterned {
-		in.ranges = make(map[string]rangeResult)
-	}
-	if in.modes == nil || len(in.modes) > maxInterned {
-		in.modes = make(map[string][]InstallMode)
-	}
-	if in.words == nil || len(in.words) > maxInterned {
-		in.words = make(map[string][]string)
-	}
-	return in
 }
 
-func (in *interner) unlock() { in.mu.Unlock() }
+// intern returns b as a string, shared with equal strings interned before.
+func (in *interner) intern(b []byte) string {
+	if in == nil {
+		return string(b)
+	}
+	return in.stringTable.intern(b)
+}
 
 func (in *interner) parseRange(text string) (Range, error) {
+	if in == nil {
+		return ParseRange(text)
+	}
 	if rr, ok := in.ranges[text]; ok {
 		return rr.r, rr.err
 	}
@@ -375,7 +367,7 @@ func packageRequirementFromFields(m map[string]json.RawMessage) (PackageRequirem
 	if err != nil {
 		return PackageRequirement{}, err
 	}
-	r, err := parseRangeCached(text)
+	r, err := ParseRange(text)
 	if err != nil {
 		return PackageRequirement{}, fmt.Errorf("field \"versionRange\": %w", err)
 	}
@@ -491,12 +483,6 @@ func parseConstraint(v []byte, depth int) (Constraint, error) {
 		}
 	}
 	return c, nil
-}
-
-// parseRangeCached parses a semver range on the slow path (applyProperties
-// holds the interner's lock then).
-func parseRangeCached(text string) (Range, error) {
-	return ParseRange(text)
 }
 
 // Property constructors, for building catalogs in code. The values they

@@ -198,7 +198,7 @@ func TestPropertyConstructors(t *testing.T) {
 		}
 	}
 	var b Bundle
-	if applyProperties(&b, props); b.propErr != nil {
+	if applyProperties(&b, props, nil); b.propErr != nil {
 		t.Fatal(b.propErr)
 	}
 	if b.VersionText != "0.9.4" || len(b.Provides) != 1 || len(b.RequiresGVK) != 1 || len(b.RequiresPackage) != 1 ||

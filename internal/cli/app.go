@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -43,13 +42,13 @@ func (e *env) readApplication(names []string) ([]cluster.Object, *cluster.State,
 	state := &cluster.State{}
 	var errs []error
 	for _, in := range ins {
-		o, err := cluster.DecodeObjects(bytes.NewReader(in.Data), in.Name)
+		o, err := e.decodeObjects(in)
 		if err != nil {
 			errs = appendErrors(errs, naming(err, in.Name))
 			continue
 		}
 		objs = append(objs, o...)
-		s, err := cluster.Decode(bytes.NewReader(in.Data), in.Name)
+		s, err := e.decodeManifests(in)
 		if err != nil {
 			errs = appendErrors(errs, naming(err, in.Name))
 			continue

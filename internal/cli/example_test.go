@@ -48,7 +48,7 @@ func ExampleRun_check() {
 	//     error  multiple-heads  channel stable: channel "stable" of package "hello" has 2 heads (entries that nothing replaces or skips): hello.v1.0.0, hello.v1.1.0 (<stdin>:2)
 	// <stdin>: 1 error, 0 warnings, 0 info in 1 of 1 package
 	// exit status 1
-	// sextant check: <stdin>:1: olm.package "hello": unexpected end of input, want ',' or '}'
+	// sextant check: <stdin>:1: olm.package "hello": invalid JSON: unexpected end of input, want ',' or '}'
 	// exit status 2
 }
 

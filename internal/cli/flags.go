@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,11 +10,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/docstream"
 )
 
 // choice is a flag value restricted to a fixed set of words. An invalid
@@ -67,10 +72,141 @@ func addNamespaceFlag(cmd *cobra.Command, ns *string, usage string) {
 // stdinName names standard input in messages and positions.
 const stdinName = "<stdin>"
 
-// input is one file given with -f, read whole.
+// input is one manifest file given with -f (or found in a folder given
+// with -f): a path, read when decoded, one document at a time; or standard
+// input, read once into Data (it may be decoded twice), within the size
+// limit and failing at the first binary byte.
 type input struct {
 	Name string // the path, or "<stdin>"
-	Data []byte
+	Data []byte // standard input's bytes; nil for a file
+}
+
+// open returns the input's stream; close it when done.
+func (in input) open() (io.ReadCloser, error) {
+	if in.Name == stdinName {
+		return io.NopCloser(bytes.NewReader(in.Data)), nil
+	}
+	f, err := os.Open(in.Name)
+	if err != nil {
+		return nil, pathError(in.Name, err)
+	}
+	return f, nil
+}
+
+// decodeManifests decodes one input's manifests within the size limits.
+func (e *env) decodeManifests(in input) (*cluster.State, error) {
+	r, err := in.open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return e.limits.clusterLoader().Decode(e.context(), r, in.Name)
+}
+
+// decodeObjects reads every object of one input (see cluster.DecodeObjects).
+func (e *env) decodeObjects(in input) ([]cluster.Object, error) {
+	r, err := in.open()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return cluster.DecodeObjects(docstream.LimitReader(r, e.limits.clusterLoader().MaxBytes), in.Name)
+}
+
+// readStdin reads standard input whole, within the input size limit,
+// stopping at the first binary byte (so /dev/zero fails at once).
+func (e *env) readStdin(r io.Reader) ([]byte, error) {
+	maxBytes := int64(e.limits.input)
+	if maxBytes == 0 {
+		maxBytes = cluster.DefaultMaxBytes
+	}
+	var buf bytes.Buffer
+	chunk := make([]byte, 64<<10)
+	lr := docstream.LimitReader(r, maxBytes)
+	for {
+		n, err := lr.Read(chunk)
+		for i, c := range chunk[:n] {
+			if docstream.IsBinary(c) {
+				line := 1 + bytes.Count(buf.Bytes(), []byte("\n")) + bytes.Count(chunk[:i], []byte("\n"))
+				return nil, fmt.Errorf("%s:%d: %w", stdinName, line, &graph.BinaryError{Offset: int64(buf.Len() + i), Line: line, Byte: c})
+			}
+		}
+		buf.Write(chunk[:n])
+		if err == io.EOF {
+			return buf.Bytes(), nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", stdinName, err)
+		}
+	}
+}
+
+// context is the context of the run.
+func (e *env) context() context.Context {
+	if e.ctx == nil {
+		return context.Background()
+	}
+	return e.ctx
+}
+
+// limits are the size limits set with --max-input-size and
+// --max-document-size (0: the libraries' defaults).
+type limits struct {
+	input, document sizeFlag
+}
+
+func (l limits) catalogLoader() graph.Loader {
+	return graph.Loader{MaxBytes: int64(l.input), MaxBlob: int64(l.document)}
+}
+
+func (l limits) clusterLoader() cluster.Loader {
+	return cluster.Loader{MaxBytes: int64(l.input), MaxDocument: int64(l.document)}
+}
+
+// addLimitFlags adds the size limit flags, for every command.
+func addLimitFlags(root *cobra.Command, l *limits) {
+	root.PersistentFlags().Var(&l.input, "max-input-size",
+		fmt.Sprintf("largest catalog or manifest file read, uncompressed, e.g. 2GiB (default %s; -1 for no limit)", docstream.Size(graph.DefaultMaxBytes)))
+	root.PersistentFlags().Var(&l.document, "max-document-size",
+		fmt.Sprintf("largest JSON blob or YAML document read, e.g. 128MiB (default %s; -1 for no limit)", docstream.Size(graph.DefaultMaxBlob)))
+}
+
+// sizeFlag is a byte count given as a number with an optional unit: B, KiB,
+// MiB, GiB (or K, M, G, KB, MB, GB, all binary). 0 keeps the default.
+type sizeFlag int64
+
+func (f *sizeFlag) String() string {
+	if *f == 0 {
+		return ""
+	}
+	return docstream.Size(int64(*f))
+}
+
+func (f *sizeFlag) Type() string { return "size" }
+
+func (f *sizeFlag) Set(v string) error {
+	t := strings.TrimSpace(v)
+	if t == "-1" {
+		*f = -1
+		return nil
+	}
+	mult := int64(1)
+	upper := strings.ToUpper(t)
+	for _, u := range []struct {
+		suffix string
+		mult   int64
+	}{{"GIB", 1 << 30}, {"MIB", 1 << 20}, {"KIB", 1 << 10}, {"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(upper, u.suffix) {
+			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n <= 0 || n > (1<<62)/mult {
+		return fmt.Errorf("invalid size %q: want a positive number of bytes with an optional unit (KiB, MiB, GiB), or -1", v)
+	}
+	*f = sizeFlag(n * mult)
+	return nil
 }
 
 // readInputs reads the files named with -f in order; "-" reads standard
@@ -84,9 +220,9 @@ func (e *env) readInputs(names []string) ([]input, error) {
 			if err != nil {
 				return nil, err
 			}
-			data, err := io.ReadAll(r)
+			data, err := e.readStdin(r)
 			if err != nil {
-				errs = append(errs, fmt.Errorf("%s: %w", stdinName, err))
+				errs = append(errs, err)
 				continue
 			}
 			ins = append(ins, input{Name: stdinName, Data: data})
@@ -105,12 +241,7 @@ func (e *env) readInputs(names []string) ([]input, error) {
 			ins = append(ins, dirIns...)
 			continue
 		}
-		data, err := os.ReadFile(name)
-		if err != nil {
-			errs = append(errs, pathError(name, err))
-			continue
-		}
-		ins = append(ins, input{Name: name, Data: data})
+		ins = append(ins, input{Name: name})
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
@@ -131,7 +262,7 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 		if err != nil {
 			return nil, err
 		}
-		if cat, err = graph.Decode(r, stdinName); err != nil {
+		if cat, err = e.limits.catalogLoader().Decode(e.context(), r, stdinName); err != nil {
 			return nil, naming(err, stdinName)
 		}
 	} else {
@@ -139,7 +270,7 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 		if err != nil {
 			return nil, pathError(path, err)
 		}
-		if cat, err = graph.Load(path); err != nil {
+		if cat, err = e.limits.catalogLoader().Load(e.context(), path); err != nil {
 			return nil, naming(err, path)
 		}
 		if fi.IsDir() && len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
@@ -214,12 +345,7 @@ func (e *env) readFolder(dir string) ([]input, error) {
 			special++
 			return nil
 		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			errs = append(errs, pathError(path, err))
-			return nil
-		}
-		ins = append(ins, input{Name: path, Data: data})
+		ins = append(ins, input{Name: path})
 		return nil
 	})
 	if err != nil {

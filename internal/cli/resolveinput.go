@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -253,7 +252,7 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 		return true
 	}
 	for _, in := range ins {
-		s, err := cluster.Decode(bytes.NewReader(in.Data), in.Name)
+		s, err := e.decodeManifests(in)
 		if err != nil {
 			errs = appendErrors(errs, naming(err, in.Name))
 			continue

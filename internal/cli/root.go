@@ -39,7 +39,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -58,6 +58,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // env is what the commands of one Run share: the standard streams and
 // whether standard input was consumed.
 type env struct {
+	ctx            context.Context
+	limits         limits
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	stdinUsedBy    string // the input that read standard input, if any
@@ -146,6 +148,7 @@ file, invalid catalog, unknown flag or value).`,
 		return &exitError{code: ExitBadInput, usage: true, err: err}
 	})
 	root.CompletionOptions.HiddenDefaultCmd = true
+	addLimitFlags(root, &e.limits)
 	for _, newCmd := range commands {
 		cmd := newCmd(e)
 		if run := cmd.RunE; run != nil {

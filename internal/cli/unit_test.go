@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"runtime"
@@ -120,10 +121,20 @@ func TestReadInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []input{{Name: a, Data: []byte("kind: List\n")}, {Name: stdinName, Data: []byte("kind: Subscription\n")}}
-	if len(ins) != 2 || ins[0].Name != want[0].Name || string(ins[0].Data) != string(want[0].Data) ||
-		ins[1].Name != want[1].Name || string(ins[1].Data) != string(want[1].Data) {
-		t.Errorf("readInputs = %q, want %q", ins, want)
+	want := []struct{ name, data string }{{a, "kind: List\n"}, {stdinName, "kind: Subscription\n"}}
+	if len(ins) != 2 {
+		t.Fatalf("readInputs = %v, want 2 inputs", ins)
+	}
+	for i, in := range ins {
+		r, err := in.open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(r)
+		r.Close()
+		if in.Name != want[i].name || string(data) != want[i].data {
+			t.Errorf("input %d = %q %q, want %q %q", i, in.Name, data, want[i].name, want[i].data)
+		}
 	}
 
 	// Standard input is read once.

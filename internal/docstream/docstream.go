@@ -1,0 +1,445 @@
+// Package docstream splits the byte streams Sextant reads (catalogs and
+// manifests) into documents, in bounded memory: YAML streams at their
+// "---" and "..." lines, JSON streams at the end of each top-level value.
+// It is the one document splitter of graph and cluster, and holds the size
+// limits both apply.
+//
+// A splitter reads its input line by line (YAML) or byte by byte (JSON)
+// through a small buffer, keeps only the document being split, and stops at
+// the first fatal problem: a document larger than its limit, binary data (a
+// byte no YAML or JSON text may hold outside a string), or a read error.
+package docstream
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// TooLargeError reports input over one of the size limits.
+type TooLargeError struct {
+	// What is over the limit: "input" (the whole, uncompressed stream),
+	// "document" or "blob".
+	What string
+	// Limit is the limit in bytes.
+	Limit int64
+	// Offset is where the document over the limit starts; -1 for the input.
+	Offset int64
+	// Line is the 1-based line where it starts; 0 when unknown.
+	Line int
+}
+
+// Error words the limit in units a person reads.
+func (e *TooLargeError) Error() string {
+	if e.What == "input" {
+		return fmt.Sprintf("input is larger than the limit of %s (uncompressed)", Size(e.Limit))
+	}
+	return fmt.Sprintf("%s is larger than the limit of %s", e.What, Size(e.Limit))
+}
+
+// BinaryError reports a byte that no catalog or manifest text holds: a
+// control character other than tab, line feed and carriage return.
+type BinaryError struct {
+	Offset int64 // byte offset in the stream
+	Line   int   // 1-based line
+	Byte   byte
+}
+
+// Error names the byte.
+func (e *BinaryError) Error() string {
+	return fmt.Sprintf("binary data (byte 0x%02x), not YAML or JSON text", e.Byte)
+}
+
+// Size words a byte count: "64 MiB", "1 GiB", "1500 bytes".
+func Size(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + " GiB"
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// IsBinary reports whether c is a byte no YAML or JSON text holds outside a
+// string (and no catalog holds inside one): a C0 control character other
+// than tab, line feed and carriage return, or DEL.
+func IsBinary(c byte) bool {
+	return (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f
+}
+
+// indexBinary returns the index of the first binary byte of b, or -1.
+func indexBinary(b []byte) int {
+	for i, c := range b {
+		if c < 0x20 || c == 0x7f {
+			if IsBinary(c) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// LimitReader returns a reader of r that fails with a *TooLargeError (What
+// "input") once r yields more than limit bytes. A limit ≤ 0 is no limit.
+func LimitReader(r io.Reader, limit int64) io.Reader {
+	if limit <= 0 {
+		return r
+	}
+	return &limitReader{r: r, left: limit, limit: limit}
+}
+
+type limitReader struct {
+	r     io.Reader
+	left  int64
+	limit int64
+}
+
+func (l *limitReader) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &TooLargeError{What: "input", Limit: l.limit, Offset: -1}
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1] // one byte more tells "exactly at the limit" from "over"
+	}
+	n, err := l.r.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		n += int(l.left) // hand out only the bytes within the limit
+		return n, &TooLargeError{What: "input", Limit: l.limit, Offset: -1}
+	}
+	return n, err
+}
+
+// Doc is one document of a stream.
+type Doc struct {
+	// Text is the document's text, from the line after the marker that
+	// opened it (or from the marker line itself, with the marker blanked,
+	// when content follows "---" on that line). It is valid until the next
+	// call of Next.
+	Text []byte
+	// Offset and Line locate the document's first line with content (not
+	// blank, not a comment): a byte offset in the stream and a 1-based line.
+	Offset int64
+	Line   int
+	// TextOffset and TextLine locate Text[0].
+	TextOffset int64
+	TextLine   int
+	// JSON reports that the first content byte is '{' or '[': the document
+	// is JSON text (one value, or several concatenated).
+	JSON bool
+}
+
+// SyntaxError is a problem with one line of a YAML stream's structure (not
+// fatal: splitting goes on).
+type SyntaxError struct {
+	Line int // 1-based
+	Msg  string
+}
+
+// Error returns the message.
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// YAML splits a multi-document YAML stream. Documents end at a line that is
+// "---" or "..." (alone, or followed by white space and more text, a
+// trailing carriage return allowed); "---" followed by content other than a
+// comment starts a document on its own line (the marker blanked, so columns
+// and offsets stay). Documents with no content (blank lines and comments
+// only) are skipped. A byte-order mark at the start is ignored.
+type YAML struct {
+	r       *bufio.Reader
+	max     int64
+	off     int64 // offset of the next unread byte
+	line    int   // line of the next unread byte
+	buf     []byte
+	long    []byte // a line longer than r's buffer
+	bom     bool   // a byte-order mark may come
+	done    bool
+	pendErr error // reported by the next call
+	carry   *Doc  // a document begun on a "--- value" line
+	carried []byte
+}
+
+// NewYAML returns a splitter reading r. maxDoc limits the size of one
+// document (≤ 0: no limit). off and line are the offset and 1-based line of
+// r's first byte in the stream (0 and 1 for a whole stream).
+func NewYAML(r io.Reader, maxDoc, off int64, line int) *YAML {
+	return &YAML{r: bufio.NewReaderSize(r, 64<<10), max: maxDoc, off: off, line: line, bom: off == 0}
+}
+
+// Next returns the next document with content. At the end of the stream it
+// returns io.EOF. Other errors are either fatal (a *TooLargeError, a
+// *BinaryError, a read error), after which Next returns io.EOF, or a
+// *SyntaxError about one marker line, after which splitting goes on.
+func (y *YAML) Next() (Doc, error) {
+	for {
+		if y.pendErr != nil {
+			err := y.pendErr
+			y.pendErr = nil
+			return Doc{}, err
+		}
+		if y.done {
+			return Doc{}, io.EOF
+		}
+		doc, ok := y.scan()
+		if ok {
+			return doc, nil
+		}
+	}
+}
+
+// scan reads up to the end of one document. ok is false when it found no
+// document with content (or a problem, left in pendErr).
+func (y *YAML) scan() (doc Doc, ok bool) {
+	y.buf = y.buf[:0]
+	doc = Doc{TextOffset: y.off, TextLine: y.line, Offset: -1}
+	if y.carry != nil {
+		doc = *y.carry
+		y.buf = append(y.buf, y.carried...)
+		y.carry = nil
+	}
+	for {
+		l, err := y.readLine()
+		if err != nil && err != io.EOF {
+			y.fatal(err)
+			return doc, false
+		}
+		if len(l) == 0 {
+			y.done = true
+			doc.Text = y.buf
+			return doc, doc.Offset >= 0
+		}
+		if y.bom {
+			y.bom = false
+			if bytes.HasPrefix(l, []byte("\xef\xbb\xbf")) {
+				l = l[3:]
+				y.off += 3
+				doc.TextOffset += 3
+			}
+		}
+		lineOff, lineNo := y.off, y.line
+		y.off += int64(len(l))
+		if l[len(l)-1] == '\n' {
+			y.line++
+		}
+		body := bytes.TrimRight(l, "\r\n")
+		if m := marker(body); m != "" {
+			rest := bytes.TrimSpace(body[3:])
+			hasRest := len(rest) > 0 && rest[0] != '#'
+			if m == "..." && hasRest {
+				// The YAML library would never see this text: say so.
+				y.pendErr = &SyntaxError{Line: lineNo, Msg: `content after the document end marker "..."`}
+			}
+			if m == "---" && hasRest {
+				// "--- value": the next document starts on this line.
+				y.carried = append(append(y.carried[:0], "   "...), l[3:]...)
+				y.carry = &Doc{Offset: lineOff, Line: lineNo, TextOffset: lineOff, TextLine: lineNo, JSON: rest[0] == '{' || rest[0] == '['}
+			}
+			doc.Text = y.buf
+			return doc, doc.Offset >= 0
+		}
+		if doc.Offset < 0 {
+			if t := bytes.TrimSpace(body); len(t) > 0 && t[0] != '#' {
+				doc.Offset, doc.Line = lineOff, lineNo
+				doc.JSON = t[0] == '{' || t[0] == '['
+			}
+		}
+		if y.max > 0 && int64(len(y.buf)+len(l)) > y.max {
+			off, line := doc.Offset, doc.Line
+			if off < 0 {
+				off, line = lineOff, lineNo
+			}
+			y.fatal(&TooLargeError{What: "document", Limit: y.max, Offset: off, Line: line})
+			return doc, false
+		}
+		y.buf = append(y.buf, l...)
+	}
+}
+
+// fatal ends the stream with err.
+func (y *YAML) fatal(err error) {
+	y.done, y.pendErr, y.carry = true, err, nil
+}
+
+// readLine returns the next line with its line feed (none on the last
+// line), or nothing at the end. A line may be as long as a document; binary
+// data is an error as soon as it is read.
+func (y *YAML) readLine() ([]byte, error) {
+	l, err := y.r.ReadSlice('\n')
+	if i := indexBinary(l); i >= 0 {
+		return nil, &BinaryError{Offset: y.off + int64(i), Line: y.line, Byte: l[i]}
+	}
+	if err != bufio.ErrBufferFull {
+		return l, err
+	}
+	y.long = append(y.long[:0], l...)
+	for err == bufio.ErrBufferFull {
+		if y.max > 0 && int64(len(y.buf)+len(y.long)) > y.max {
+			return nil, &TooLargeError{What: "document", Limit: y.max, Offset: y.off, Line: y.line}
+		}
+		l, err = y.r.ReadSlice('\n')
+		if i := indexBinary(l); i >= 0 {
+			return nil, &BinaryError{Offset: y.off + int64(len(y.long)+i), Line: y.line, Byte: l[i]}
+		}
+		y.long = append(y.long, l...)
+	}
+	return y.long, err
+}
+
+// marker returns "---" or "..." when l is a document marker line, else "".
+func marker(l []byte) string {
+	if len(l) < 3 || (len(l) > 3 && l[3] != ' ' && l[3] != '\t') {
+		return ""
+	}
+	switch string(l[:3]) {
+	case "---":
+		return "---"
+	case "...":
+		return "..."
+	}
+	return ""
+}
+
+// JSON splits a stream of concatenated JSON values (white space between
+// them optional around objects and arrays). It finds where each value ends
+// by its brackets and strings; the caller's parser judges the value.
+type JSON struct {
+	r    *bufio.Reader
+	max  int64
+	off  int64
+	line int
+	buf  []byte
+	done bool
+	err  error
+}
+
+// NewJSON returns a splitter reading r; maxDoc, off and line are as for
+// NewYAML.
+func NewJSON(r io.Reader, maxDoc, off int64, line int) *JSON {
+	return &JSON{r: bufio.NewReaderSize(r, 64<<10), max: maxDoc, off: off, line: line}
+}
+
+// Next returns the next value: Text is its text, Offset and Line (equal to
+// TextOffset and TextLine) where it starts. A value cut by the end of the
+// stream is returned as it is (the parser reports it). At the end it
+// returns io.EOF; a *TooLargeError, *BinaryError or read error is fatal,
+// and Next returns io.EOF after it.
+func (j *JSON) Next() (Doc, error) {
+	if j.done {
+		err := j.err
+		j.err = nil
+		if err == nil {
+			err = io.EOF
+		}
+		return Doc{}, err
+	}
+	if j.off == 0 {
+		if b, _ := j.r.Peek(3); string(b) == "\xef\xbb\xbf" {
+			j.r.Discard(3)
+			j.off = 3
+		}
+	}
+	j.buf = j.buf[:0]
+	depth := 0
+	inStr, esc, started, scalar := false, false, false, false
+	var doc Doc
+	for {
+		chunk, err := j.r.Peek(max(j.r.Buffered(), 1))
+		if len(chunk) == 0 {
+			j.done = true
+			if err != nil && err != io.EOF {
+				return j.fatal(err)
+			}
+			if started {
+				doc.Text = j.buf
+				return doc, nil
+			}
+			return Doc{}, io.EOF
+		}
+		i := 0
+		end := false
+		for ; i < len(chunk); i++ {
+			c := chunk[i]
+			if IsBinary(c) {
+				return j.fatal(&BinaryError{Offset: j.off + int64(i), Line: j.line, Byte: c})
+			}
+			if c == '\n' {
+				j.line++
+			}
+			if !started {
+				if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+					continue
+				}
+				started = true
+				doc = Doc{Offset: j.off + int64(i), Line: j.line, TextOffset: j.off + int64(i), TextLine: j.line, JSON: true}
+				chunk = chunk[i:]
+				j.off += int64(i)
+				j.r.Discard(i)
+				i = 0
+			}
+			switch {
+			case inStr:
+				switch {
+				case esc:
+					esc = false
+				case c == '\\':
+					esc = true
+				case c == '"':
+					inStr = false
+					end = depth == 0
+				}
+			case c == '"':
+				if scalar {
+					end = true // a scalar ends where a string starts
+				} else {
+					inStr = true
+				}
+			case c == '{' || c == '[':
+				if scalar {
+					end = true
+				} else {
+					depth++
+				}
+			case c == '}' || c == ']':
+				depth--
+				end = depth <= 0 || scalar
+			case depth == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','):
+				end = true
+			case depth == 0:
+				scalar = true
+			}
+			if end {
+				if scalar && (c == '"' || c == '{' || c == '[' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
+					if c == '\n' {
+						j.line-- // counted again when read
+					}
+					// i stays: the byte begins what follows
+				} else {
+					i++
+				}
+				break
+			}
+		}
+		if j.max > 0 && int64(len(j.buf)+i) > j.max {
+			return j.fatal(&TooLargeError{What: "document", Limit: j.max, Offset: doc.Offset, Line: doc.Line})
+		}
+		if started {
+			j.buf = append(j.buf, chunk[:i]...)
+		}
+		j.off += int64(i)
+		j.r.Discard(i)
+		if end {
+			doc.Text = j.buf
+			return doc, nil
+		}
+	}
+}
+
+func (j *JSON) fatal(err error) (Doc, error) {
+	j.done = true
+	return Doc{}, err
+}

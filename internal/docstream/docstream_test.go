@@ -1,0 +1,181 @@
+package docstream
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+type got struct {
+	text       string
+	line       int
+	offset     int64
+	textLine   int
+	textOffset int64
+	json       bool
+}
+
+func collectYAML(t *testing.T, in string, max int64) ([]got, []error) {
+	t.Helper()
+	y := NewYAML(iotest.OneByteReader(strings.NewReader(in)), max, 0, 1)
+	var docs []got
+	var errs []error
+	for range 1000 {
+		d, err := y.Next()
+		if err == io.EOF {
+			return docs, errs
+		}
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		docs = append(docs, got{string(d.Text), d.Line, d.Offset, d.TextLine, d.TextOffset, d.JSON})
+	}
+	t.Fatal("no end")
+	return nil, nil
+}
+
+func TestYAML(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     string
+		want   []got
+		errs   []string
+		reason string
+	}{
+		{name: "one", in: "a: 1\n", want: []got{{"a: 1\n", 1, 0, 1, 0, false}}},
+		{name: "markers", in: "---\na: 1\n---\nb: 2\n...\n", want: []got{{"a: 1\n", 2, 4, 2, 4, false}, {"b: 2\n", 4, 13, 4, 13, false}}},
+		{name: "crlf", in: "a: 1\r\n---\r\nb: 2\r\n", want: []got{{"a: 1\r\n", 1, 0, 1, 0, false}, {"b: 2\r\n", 3, 11, 3, 11, false}},
+			reason: "a marker line may end in a carriage return"},
+		{name: "marker with trailing space and comment", in: "a: 1\n--- # next\nb: 2\n", want: []got{{"a: 1\n", 1, 0, 1, 0, false}, {"b: 2\n", 3, 16, 3, 16, false}}},
+		{name: "value on marker line", in: "a: 1\n--- {b: 2}\n", want: []got{{"a: 1\n", 1, 0, 1, 0, false}, {"    {b: 2}\n", 2, 5, 2, 5, true}},
+			reason: "the marker is blanked so columns and offsets stay"},
+		{name: "value on first marker line", in: "--- |\n  text\n", want: []got{{"    |\n  text\n", 1, 0, 1, 0, false}}},
+		{name: "comment-only documents skipped", in: "# c\n---\n\n# d\n---\na: 1\n", want: []got{{"a: 1\n", 6, 17, 6, 17, false}}},
+		{name: "comments before content belong to the document", in: "---\n# head\na: 1", want: []got{{"# head\na: 1", 3, 11, 2, 4, false}}},
+		{name: "no final newline", in: "a: 1", want: []got{{"a: 1", 1, 0, 1, 0, false}}},
+		{name: "byte order mark", in: "\xef\xbb\xbfa: 1\n", want: []got{{"a: 1\n", 1, 3, 1, 3, false}}},
+		{name: "json document", in: "{\"a\": 1}\n---\n[1]\n", want: []got{{"{\"a\": 1}\n", 1, 0, 1, 0, true}, {"[1]\n", 3, 13, 3, 13, true}}},
+		{name: "not markers", in: "----\na: ---\n--x\n", want: []got{{"----\na: ---\n--x\n", 1, 0, 1, 0, false}}},
+		{name: "content after end marker", in: "a: 1\n... b\nc: 2\n", want: []got{{"a: 1\n", 1, 0, 1, 0, false}, {"c: 2\n", 3, 11, 3, 11, false}},
+			errs: []string{`content after the document end marker "..."`}},
+		{name: "binary", in: "a: 1\n---\nb: \x00\n---\nc: 3\n", want: []got{{"a: 1\n", 1, 0, 1, 0, false}}, errs: []string{"binary data (byte 0x00), not YAML or JSON text"},
+			reason: "binary data ends the stream at once"},
+		{name: "too large", in: "a: 1\n---\nb: 0123456789\n---\nc: 3\n", want: []got{{"a: 1\n", 1, 0, 1, 0, false}}, errs: []string{"document is larger than the limit of 10 bytes"}},
+		{name: "long line too large", in: strings.Repeat("x", 200000), errs: []string{"document is larger than the limit of 10 bytes"}},
+		{name: "empty", in: ""},
+		{name: "only markers", in: "---\n---\n...\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			max := int64(0)
+			if strings.Contains(tt.name, "too large") {
+				max = 10
+			}
+			docs, errs := collectYAML(t, tt.in, max)
+			if len(docs) != len(tt.want) {
+				t.Fatalf("got %d documents %+v, want %d %+v", len(docs), docs, len(tt.want), tt.want)
+			}
+			for i := range docs {
+				if docs[i] != tt.want[i] {
+					t.Errorf("document %d = %+v, want %+v", i, docs[i], tt.want[i])
+				}
+			}
+			if len(errs) != len(tt.errs) {
+				t.Fatalf("errors %v, want %v", errs, tt.errs)
+			}
+			for i := range errs {
+				if errs[i].Error() != tt.errs[i] {
+					t.Errorf("error %d = %q, want %q", i, errs[i], tt.errs[i])
+				}
+			}
+		})
+	}
+}
+
+func TestYAMLLongLines(t *testing.T) {
+	long := "a: " + strings.Repeat("x", 300000) + "\n"
+	docs, errs := collectYAML(t, long+"---\n"+long, 0)
+	if len(errs) != 0 || len(docs) != 2 || docs[0].text != long || docs[1].text != long || docs[1].line != 3 {
+		t.Fatalf("long lines: %d documents, errors %v", len(docs), errs)
+	}
+}
+
+func TestJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		want []string
+		errs []string
+	}{
+		{name: "concatenated", in: `{"a":"}"}{"b":[1,{"c":"\""}]}` + "\n [2] 3 \"s\" null", want: []string{`{"a":"}"}`, `{"b":[1,{"c":"\""}]}`, `[2]`, `3`, `"s"`, `null`}},
+		{name: "scalar before object", in: `12{}`, want: []string{`12`, `{}`}},
+		{name: "cut", in: `{"a": [1`, want: []string{`{"a": [1`}},
+		{name: "stray", in: `}, {}`, want: []string{`}`, `,`, `{}`}},
+		{name: "bom", in: "\xef\xbb\xbf{}", want: []string{`{}`}},
+		{name: "binary", in: "{}\x00{}", want: []string{`{}`}, errs: []string{"binary data (byte 0x00), not YAML or JSON text"}},
+		{name: "too large", in: `{} {"a": "0123456789"} {}`, want: []string{`{}`}, errs: []string{"document is larger than the limit of 10 bytes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			max := int64(0)
+			if tt.name == "too large" {
+				max = 10
+			}
+			j := NewJSON(iotest.HalfReader(strings.NewReader(tt.in)), max, 0, 1)
+			var docs []string
+			var errs []string
+			for range 100 {
+				d, err := j.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					errs = append(errs, err.Error())
+					continue
+				}
+				docs = append(docs, string(d.Text))
+			}
+			if strings.Join(docs, "|") != strings.Join(tt.want, "|") || strings.Join(errs, "|") != strings.Join(tt.errs, "|") {
+				t.Errorf("got %q %q, want %q %q", docs, errs, tt.want, tt.errs)
+			}
+		})
+	}
+}
+
+func TestJSONLines(t *testing.T) {
+	j := NewJSON(strings.NewReader("\n{\n}\n\n  {}\n5\n"), 0, 0, 1)
+	var lines []int
+	for {
+		d, err := j.Next()
+		if err != nil {
+			break
+		}
+		lines = append(lines, d.Line)
+	}
+	if len(lines) != 3 || lines[0] != 2 || lines[1] != 5 || lines[2] != 6 {
+		t.Errorf("lines %v, want [2 5 6]", lines)
+	}
+}
+
+func TestLimitReader(t *testing.T) {
+	for _, tt := range []struct {
+		n, limit int
+		over     bool
+	}{{10, 10, false}, {11, 10, true}, {0, 10, false}, {1 << 20, 1000, true}, {5, 0, false}} {
+		r := LimitReader(iotest.HalfReader(strings.NewReader(strings.Repeat("x", tt.n))), int64(tt.limit))
+		b, err := io.ReadAll(r)
+		var tl *TooLargeError
+		if tt.over != errors.As(err, &tl) {
+			t.Errorf("n=%d limit=%d: err %v", tt.n, tt.limit, err)
+		}
+		if tt.over && len(b) > tt.limit {
+			t.Errorf("n=%d limit=%d: read %d bytes", tt.n, tt.limit, len(b))
+		}
+	}
+	if got := (&TooLargeError{What: "input", Limit: 1 << 30}).Error(); got != "input is larger than the limit of 1 GiB (uncompressed)" {
+		t.Errorf("message %q", got)
+	}
+}
