@@ -91,8 +91,8 @@ type decoder struct {
 
 	// Per file.
 	file     string
-	jsonOnly bool // the file is named .json: no YAML
-	data []byte // the JSON text being scanned: the window on a JSON stream, or one converted YAML document
+	jsonOnly bool   // the file is named .json: no YAML
+	data     []byte // the JSON text being scanned: the window on a JSON stream, or one converted YAML document
 	// doc is the position of the YAML document being decoded; nil for a
 	// JSON stream, whose positions come from byte offsets in data.
 	doc *Position
