@@ -588,7 +588,7 @@ channel dep stable
   entry dep.v1
 `},
 			want:     []string{"a satisfied-by-other-catalog app app.v1"},
-			messages: []string{`olm.constraint all(package dep ">=1.0.0", not(gvk x/v1 Bad)) ("needs dep 1.x"): no candidate of catalog "a" meets it, catalog "b" ("dep.v2") does`},
+			messages: []string{`olm.constraint all of (package dep >=1.0.0, none of (gvk x/v1 Bad)) ("needs dep 1.x"): no candidate of catalog "a" meets it, catalog "b" ("dep.v2") does`},
 		},
 	})
 }

@@ -10,12 +10,10 @@ import (
 // requirement is one requirement of a bundle, in a form that can be matched
 // against the bundles of any catalog.
 type requirement struct {
+	graph.Requirement
 	// text describes the requirement in words, e.g. "olm.gvk.required
 	// example.com/v1 Widget".
 	text string
-	// candidates returns the bundles of cat that satisfy the requirement
-	// as a predicate, before the rules about candidates apply.
-	candidates func(cat *graph.Catalog) []*graph.Bundle
 }
 
 // requirements returns b's requirements in a fixed order: olm.gvk.required,
@@ -24,140 +22,53 @@ type requirement struct {
 // here.
 func requirements(b *graph.Bundle) []requirement {
 	var rs []requirement
-	for _, g := range b.RequiresGVK {
-		rs = append(rs, requirement{
-			text:       fmt.Sprintf("%s %s", graph.TypeGVKRequired, g),
-			candidates: func(cat *graph.Catalog) []*graph.Bundle { return cat.Providers(g) },
-		})
-	}
-	for _, r := range b.RequiresPackage {
-		rs = append(rs, requirement{
-			text:       fmt.Sprintf("%s %s %q", graph.TypePackageRequired, r.Package, r.Range.String()),
-			candidates: func(cat *graph.Catalog) []*graph.Bundle { return packageInRange(cat, r) },
-		})
-	}
-	for _, l := range b.RequiresLabel {
-		rs = append(rs, requirement{
-			text:       fmt.Sprintf("%s %q", graph.TypeLabelRequired, l),
-			candidates: func(cat *graph.Catalog) []*graph.Bundle { return cat.LabelProviders(l) },
-		})
-	}
-	for _, c := range b.Constraints {
-		if hasCEL(c) {
-			continue
-		}
-		text := fmt.Sprintf("%s %s", graph.TypeConstraint, describeConstraint(c))
-		if c.FailureMessage != "" {
-			text += fmt.Sprintf(" (%q)", c.FailureMessage)
-		}
-		rs = append(rs, requirement{
-			text: text,
-			candidates: func(cat *graph.Catalog) []*graph.Bundle {
-				var out []*graph.Bundle
-				for _, p := range cat.Packages() {
-					for _, x := range p.Bundles {
-						if matchConstraint(c, x) {
-							out = append(out, x)
-						}
-					}
+	for _, kind := range [...]graph.RequirementKind{graph.RequireGVK, graph.RequirePackage, graph.RequireLabel, graph.RequireConstraint} {
+		for _, r := range b.Requirements() {
+			if r.Kind != kind || kind == graph.RequireConstraint && r.Constraint.HasCEL() {
+				continue
+			}
+			text := r.String()
+			switch r.Kind {
+			case graph.RequirePackage:
+				text = fmt.Sprintf("%s %s %q", r.Type(), r.Package.Package, r.Package.Range.String())
+			case graph.RequireLabel:
+				text = fmt.Sprintf("%s %q", r.Type(), r.Label)
+			case graph.RequireConstraint:
+				if m := r.Constraint.FailureMessage; m != "" {
+					text += fmt.Sprintf(" (%q)", m)
 				}
-				return out
-			},
-		})
+			}
+			rs = append(rs, requirement{Requirement: r, text: text})
+		}
 	}
 	return rs
 }
 
-func packageInRange(cat *graph.Catalog, r graph.PackageRequirement) []*graph.Bundle {
-	p := cat.Package(r.Package)
-	if p == nil {
-		return nil
+// candidates returns the bundles of cat that satisfy the requirement as a
+// predicate (graph's Matches), before the rules about candidates apply.
+func (r *requirement) candidates(cat *graph.Catalog) []*graph.Bundle {
+	var pool []*graph.Bundle
+	switch r.Kind {
+	case graph.RequireGVK:
+		return cat.Providers(r.GVK)
+	case graph.RequireLabel:
+		return cat.LabelProviders(r.Label)
+	case graph.RequirePackage:
+		if p := cat.Package(r.Package.Package); p != nil {
+			pool = p.Bundles
+		}
+	default:
+		for _, p := range cat.Packages() {
+			pool = append(pool, p.Bundles...)
+		}
 	}
 	var out []*graph.Bundle
-	for _, b := range p.Bundles {
-		if v, ok := versionOf(b); ok && r.Range.Contains(v) {
+	for _, b := range pool {
+		if r.Matches(b.Subject(), nil) {
 			out = append(out, b)
 		}
 	}
 	return out
-}
-
-func hasCEL(c graph.Constraint) bool {
-	if c.Kind == graph.ConstraintCEL {
-		return true
-	}
-	for _, ch := range c.Children {
-		if hasCEL(ch) {
-			return true
-		}
-	}
-	return false
-}
-
-// matchConstraint reports whether bundle b satisfies constraint c as a
-// predicate (cel nodes never match).
-func matchConstraint(c graph.Constraint, b *graph.Bundle) bool {
-	switch c.Kind {
-	case graph.ConstraintPackage:
-		v, ok := versionOf(b)
-		return ok && b.Package == c.Package.Package && c.Package.Range.Contains(v)
-	case graph.ConstraintGVK:
-		for _, g := range b.Provides {
-			if g == c.GVK {
-				return true
-			}
-		}
-		return false
-	case graph.ConstraintAll:
-		for _, ch := range c.Children {
-			if !matchConstraint(ch, b) {
-				return false
-			}
-		}
-		return true
-	case graph.ConstraintAny:
-		for _, ch := range c.Children {
-			if matchConstraint(ch, b) {
-				return true
-			}
-		}
-		return false
-	case graph.ConstraintNot:
-		for _, ch := range c.Children {
-			if matchConstraint(ch, b) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-func describeConstraint(c graph.Constraint) string {
-	switch c.Kind {
-	case graph.ConstraintPackage:
-		return fmt.Sprintf("package %s %q", c.Package.Package, c.Package.Range.String())
-	case graph.ConstraintGVK:
-		return fmt.Sprintf("gvk %s", c.GVK)
-	case graph.ConstraintCEL:
-		return fmt.Sprintf("cel %q", c.CEL)
-	}
-	var word string
-	switch c.Kind {
-	case graph.ConstraintAll:
-		word = "all"
-	case graph.ConstraintAny:
-		word = "any"
-	case graph.ConstraintNot:
-		word = "not"
-	default:
-		word = fmt.Sprintf("kind(%d)", c.Kind)
-	}
-	parts := make([]string, len(c.Children))
-	for i, ch := range c.Children {
-		parts[i] = describeConstraint(ch)
-	}
-	return word + "(" + strings.Join(parts, ", ") + ")"
 }
 
 // candidateSet holds the bundles of a catalog that the resolver may select

@@ -43,26 +43,12 @@ func (p PathStats) MaxHops() int {
 }
 
 // bundleVersion returns the version of the bundle of p named name, and
-// whether that bundle exists and has a valid version.
+// whether that bundle exists and has a valid version (graph's answer).
 func bundleVersion(p *graph.Package, name string) (semver.Version, bool) {
-	b := p.Bundle(name)
-	if b == nil {
-		return semver.Version{}, false
+	if b := p.Bundle(name); b != nil {
+		return b.ValidVersion()
 	}
-	return versionOf(b)
-}
-
-// versionOf returns the bundle's version and whether its version text is a
-// valid (tolerant) semver.
-func versionOf(b *graph.Bundle) (semver.Version, bool) {
-	if b.VersionText == "" {
-		return semver.Version{}, false
-	}
-	if !b.Version.Equals(semver.Version{}) {
-		return b.Version, true
-	}
-	_, err := semver.ParseTolerant(b.VersionText)
-	return b.Version, err == nil
+	return semver.Version{}, false
 }
 
 // channelHead returns the head a channel's entries must reach: its single
@@ -183,9 +169,9 @@ func bundlePos(p *graph.Package, name string) graph.Position {
 	return graph.Position{}
 }
 
-// direction checks the edges of every channel of p: edges to a lower
-// version, skipRanges that match nothing, and replaces/skips naming a bundle
-// of another package.
+// direction checks the edges of every channel of p (graph's Edges):
+// edges to a lower version, skipRanges that match nothing, and
+// replaces/skips naming a bundle of another package.
 func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 	var fs []Finding
 	add := func(sev graph.Severity, code string, c *graph.Channel, bundle, msg string) {
@@ -196,54 +182,15 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 		})
 	}
 	for _, c := range p.Channels {
-		seen := map[string]bool{}
-		for _, e := range c.Entries {
-			if seen[e.Name] {
-				continue // a duplicate entry, reported by the structural checks
-			}
-			seen[e.Name] = true
-			ve, eok := bundleVersion(p, e.Name)
-			edge := func(kind, from string) {
-				if p.Bundle(from) == nil {
-					if others := otherPackages(cat, p.Name, from); len(others) > 0 {
-						add(graph.SeverityWarning, CodeCrossPackageEdge, c, e.Name,
-							fmt.Sprintf("%q %s %q, which is not a bundle of package %q but of %s", e.Name, kind, from, p.Name, quoteList(others, 3)))
-					}
-					return
-				}
-				vf, fok := bundleVersion(p, from)
-				if eok && fok && ve.LT(vf) {
-					add(graph.SeverityWarning, CodeDowngradeEdge, c, e.Name,
-						fmt.Sprintf("%q (%s) %s %q (%s): the upgrade goes to a lower version", e.Name, ve, kind, from, vf))
-				}
-			}
-			if e.Replaces != "" {
-				edge("replaces", e.Replaces)
-			}
-			for _, s := range e.Skips {
-				edge("skips", s)
-			}
-			if !e.SkipRange.Valid() {
-				continue // none, or unparsable: reported by the structural checks
-			}
-			matched := 0
-			var higher []string
-			for _, o := range c.Entries {
-				if o.Name == e.Name {
-					continue
-				}
-				vo, ok := bundleVersion(p, o.Name)
-				if !ok || !e.SkipRange.Contains(vo) {
-					continue
-				}
-				matched++
-				if eok && ve.LT(vo) && !slices.Contains(higher, o.Name) {
-					higher = append(higher, o.Name)
-				}
-			}
-			if matched == 0 {
-				add(graph.SeverityInfo, CodeSkipRangeMatchesNothing, c, e.Name,
-					fmt.Sprintf("skipRange %q of %q contains the version of no other entry of the channel", e.SkipRange.String(), e.Name))
+		// The skipRange edges of one entry come together: count them, and
+		// keep those that lead down, until the next entry's.
+		var to string
+		var ranged graph.Range
+		var higher []string
+		hasRangeEdge := map[string]bool{}
+		flush := func() {
+			if to == "" {
+				return
 			}
 			if len(higher) > 0 {
 				// One finding per skipRange: open-ended ranges such as
@@ -258,9 +205,45 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 					vo, _ := bundleVersion(p, o)
 					desc[k] = fmt.Sprintf("%q (%s)", o, vo)
 				}
-				add(graph.SeverityWarning, CodeDowngradeEdge, c, e.Name,
-					fmt.Sprintf("skipRange %q of %q (%s) contains %s: %s to a lower version", e.SkipRange.String(), e.Name, ve,
+				ve, _ := bundleVersion(p, to)
+				add(graph.SeverityWarning, CodeDowngradeEdge, c, to,
+					fmt.Sprintf("skipRange %q of %q (%s) contains %s: %s to a lower version", ranged.String(), to, ve,
 						listN(desc, 3), plural(len(higher), "upgrade goes", "upgrades go")))
+			}
+			to, higher = "", higher[:0]
+		}
+		for ed := range c.Edges() {
+			if ed.Kind != graph.EdgeSkipRange || ed.To != to {
+				flush()
+			}
+			ve, eok := bundleVersion(p, ed.To)
+			vf, fok := bundleVersion(p, ed.From)
+			switch ed.Kind {
+			case graph.EdgeReplaces, graph.EdgeSkips:
+				if p.Bundle(ed.From) == nil {
+					if others := otherPackages(cat, p.Name, ed.From); len(others) > 0 {
+						add(graph.SeverityWarning, CodeCrossPackageEdge, c, ed.To,
+							fmt.Sprintf("%q %s %q, which is not a bundle of package %q but of %s", ed.To, ed.Kind, ed.From, p.Name, quoteList(others, 3)))
+					}
+					continue
+				}
+				if eok && fok && ve.LT(vf) {
+					add(graph.SeverityWarning, CodeDowngradeEdge, c, ed.To,
+						fmt.Sprintf("%q (%s) %s %q (%s): the upgrade goes to a lower version", ed.To, ve, ed.Kind, ed.From, vf))
+				}
+			case graph.EdgeSkipRange:
+				to, ranged = ed.To, ed.Range
+				hasRangeEdge[ed.To] = true
+				if eok && ve.LT(vf) {
+					higher = append(higher, ed.From)
+				}
+			}
+		}
+		flush()
+		for _, name := range c.Order() {
+			if e, _ := c.Entry(name); e.SkipRange.Valid() && !hasRangeEdge[name] {
+				add(graph.SeverityInfo, CodeSkipRangeMatchesNothing, c, name,
+					fmt.Sprintf("skipRange %q of %q contains the version of no other entry of the channel", e.SkipRange.String(), name))
 			}
 		}
 	}
