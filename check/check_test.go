@@ -573,6 +573,27 @@ channel app stable
 `},
 		},
 		{
+			name:   "drift probe",
+			reason: "lib.bad's version does not parse, so it is in no range: catalog b's lib.v0.5.0 meets <1.0.0, as the resolver agrees (scenario dep_invalid_version_not_in_range)",
+			specs: []string{`
+package app stable
+bundle app app.v1.0.0 1.0.0 requires-package=lib:<1.0.0
+channel app stable
+  entry app.v1.0.0
+package lib stable
+bundle lib lib.bad not-a-version
+channel lib stable
+  entry lib.bad
+`, `
+package lib stable
+bundle lib lib.v0.5.0 0.5.0
+channel lib stable
+  entry lib.v0.5.0
+`},
+			want:     []string{"a satisfied-by-other-catalog app app.v1.0.0"},
+			messages: []string{`olm.package.required lib "<1.0.0": no candidate of catalog "a" meets it, catalog "b" ("lib.v0.5.0") does`},
+		},
+		{
 			name: "constraint",
 			specs: []string{`
 package app stable

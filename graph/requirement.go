@@ -37,7 +37,9 @@ func (r PackageRequirement) String() string { return r.Package + " " + r.Range.S
 
 // Matches reports whether s is a bundle of r.Package with a valid version
 // in r.Range.
-func (r PackageRequirement) Matches(s Subject) bool { return s.Package == r.Package && s.inRange(r.Range) }
+func (r PackageRequirement) Matches(s Subject) bool {
+	return s.Package == r.Package && s.inRange(r.Range)
+}
 
 // Matches reports whether s satisfies the constraint as OLM evaluates an
 // olm.constraint: as a predicate over that one subject. package needs
@@ -157,7 +159,9 @@ const (
 // one olm.gvk.required, olm.package.required, olm.label.required or
 // olm.constraint property, typed. The zero Requirement is invalid.
 type Requirement struct {
-	Kind       RequirementKind
+	Kind RequirementKind
+	// Property is the property as written (its raw value for tools).
+	Property   Property
 	GVK        GVK                // RequireGVK
 	Package    PackageRequirement // RequirePackage
 	Label      string             // RequireLabel
@@ -177,22 +181,22 @@ func (b *Bundle) Requirements() []Requirement {
 		switch p.Type {
 		case TypeGVKRequired:
 			if ng < len(b.RequiresGVK) {
-				reqs = append(reqs, Requirement{Kind: RequireGVK, GVK: b.RequiresGVK[ng]})
+				reqs = append(reqs, Requirement{Kind: RequireGVK, Property: p, GVK: b.RequiresGVK[ng]})
 				ng++
 			}
 		case TypePackageRequired:
 			if np < len(b.RequiresPackage) {
-				reqs = append(reqs, Requirement{Kind: RequirePackage, Package: b.RequiresPackage[np]})
+				reqs = append(reqs, Requirement{Kind: RequirePackage, Property: p, Package: b.RequiresPackage[np]})
 				np++
 			}
 		case TypeLabelRequired:
 			if nl < len(b.RequiresLabel) {
-				reqs = append(reqs, Requirement{Kind: RequireLabel, Label: b.RequiresLabel[nl]})
+				reqs = append(reqs, Requirement{Kind: RequireLabel, Property: p, Label: b.RequiresLabel[nl]})
 				nl++
 			}
 		case TypeConstraint:
 			if nc < len(b.Constraints) {
-				reqs = append(reqs, Requirement{Kind: RequireConstraint, Constraint: &b.Constraints[nc]})
+				reqs = append(reqs, Requirement{Kind: RequireConstraint, Property: p, Constraint: &b.Constraints[nc]})
 				nc++
 			}
 		}

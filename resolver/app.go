@@ -248,7 +248,7 @@ func (r *Resolver) resolveAPIs(ctx context.Context, namespace string, state *clu
 
 // serve fills k with what serves its API.
 func (res *resolution) serve(k *AppKind, subByPkg map[string]string, taken map[string]bool, app *Application) error {
-	q := &requirement{kind: reqGVK, prop: graph.RequiredGVKProperty(k.API), gvk: k.API}
+	q := &requirement{Kind: graph.RequireGVK, Property: graph.RequiredGVKProperty(k.API), GVK: k.API}
 	cands, err := res.candidates(q, nil, variable{})
 	if err != nil {
 		return err

@@ -165,7 +165,7 @@ func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 			ids[i] = r.gvkID(g)
 		}
 		x.apis = append(x.apis, ids)
-		x.reqs = append(x.reqs, bundleRequirements(b))
+		x.reqs = append(x.reqs, b.Requirements())
 	}
 }
 

@@ -78,7 +78,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 			}
 			st := &plan.Steps[i]
 			if st.Reason == (Reason{}) {
-				st.Reason = Reason{RequiredBy: res.name(d.subject), Requirement: d.req.prop.Type + " " + d.req.words()}
+				st.Reason = Reason{RequiredBy: res.name(d.subject), Requirement: d.req.String()}
 			}
 			if fromStep && from != i {
 				after[from] = append(after[from], i)
@@ -232,11 +232,11 @@ func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
 	case FactInstalled, FactDeprecated, FactRequirement:
 		res.subjectFact(&f, r.subject)
 		if q := r.req; q != nil {
-			f.Property = q.prop.Type
-			f.Value = string(q.prop.Value)
-			f.Requirement = q.words()
-			if q.c != nil {
-				f.FailureMessage = q.c.FailureMessage
+			f.Property = q.Type()
+			f.Value = string(q.Property.Value)
+			f.Requirement = q.What()
+			if q.Constraint != nil {
+				f.FailureMessage = q.Constraint.FailureMessage
 			}
 			f.Candidates = res.candidateList(c.Vars)
 			if len(c.Vars) == 0 {
@@ -293,22 +293,28 @@ func (res *resolution) candidateList(vs []variable) []Candidate {
 // (skipped in every channel). The notes are sorted.
 func (res *resolution) nearMisses(q *requirement, subject variable) []string {
 	var notes []string
-	if q.kind == reqPackage {
+	if q.Kind == graph.RequirePackage {
 		for _, ci := range res.visible {
-			pi := ci.pkgs[q.pkg.Package]
+			pi := ci.pkgs[q.Package.Package]
 			if pi == nil || len(pi.pkg.Bundles) == 0 {
 				continue
 			}
 			vs := make([]semver.Version, 0, len(pi.pkg.Bundles))
 			for _, b := range pi.pkg.Bundles {
-				vs = append(vs, b.Version)
+				if v, ok := b.ValidVersion(); ok {
+					vs = append(vs, v)
+				}
 			}
 			slices.SortFunc(vs, func(a, b semver.Version) int { return a.Compare(b) })
 			vs = slices.CompactFunc(vs, func(a, b semver.Version) bool { return a.Equals(b) })
-			notes = append(notes, fmt.Sprintf("catalog %s has package %s at %s, none in range %s", ci.key, q.pkg.Package, versionList(vs), q.pkg.Range))
+			if len(vs) == 0 {
+				notes = append(notes, fmt.Sprintf("catalog %s has package %s, but no bundle of it has a valid version", ci.key, q.Package.Package))
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("catalog %s has package %s at %s, none in range %s", ci.key, q.Package.Package, versionList(vs), q.Package.Range))
 		}
 		if len(notes) == 0 {
-			notes = append(notes, fmt.Sprintf("no visible catalog has package %s", q.pkg.Package))
+			notes = append(notes, fmt.Sprintf("no visible catalog has package %s", q.Package.Package))
 		}
 	}
 	for _, ci := range res.visible {

@@ -3,12 +3,10 @@ package resolver
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"iter"
 	"slices"
-	"strings"
 
 	"github.com/blang/semver/v4"
 
@@ -50,65 +48,9 @@ type reason struct {
 	gvk     graph.GVK
 }
 
-// reqKind is the kind of a requirement.
-type reqKind uint8
-
-const (
-	reqGVK reqKind = iota + 1
-	reqPackage
-	reqLabel
-	reqConstraint
-)
-
-// requirement is one requirement of a bundle or an installed CSV.
-type requirement struct {
-	kind  reqKind
-	prop  graph.Property
-	gvk   graph.GVK
-	pkg   graph.PackageRequirement
-	label string
-	c     *graph.Constraint
-}
-
-// words states what is required, without the property type.
-func (q *requirement) words() string {
-	switch q.kind {
-	case reqGVK:
-		return q.gvk.String()
-	case reqPackage:
-		return q.pkg.Package + " " + q.pkg.Range.String()
-	case reqLabel:
-		return q.label
-	case reqConstraint:
-		return describeConstraint(q.c)
-	}
-	return ""
-}
-
-func describeConstraint(c *graph.Constraint) string {
-	children := func() string {
-		s := make([]string, len(c.Children))
-		for i := range c.Children {
-			s[i] = describeConstraint(&c.Children[i])
-		}
-		return strings.Join(s, ", ")
-	}
-	switch c.Kind {
-	case graph.ConstraintPackage:
-		return "package " + c.Package.Package + " " + c.Package.Range.String()
-	case graph.ConstraintGVK:
-		return "gvk " + c.GVK.String()
-	case graph.ConstraintAll:
-		return "all of (" + children() + ")"
-	case graph.ConstraintAny:
-		return "any of (" + children() + ")"
-	case graph.ConstraintNot:
-		return "none of (" + children() + ")"
-	case graph.ConstraintCEL:
-		return "cel " + c.CEL
-	}
-	return "?"
-}
+// requirement is one requirement of a bundle or an installed CSV: graph's
+// model of it, which also matches and words it.
+type requirement = graph.Requirement
 
 // subNode is a subscription of the namespace being resolved.
 type subNode struct {
@@ -152,7 +94,7 @@ type dependency struct {
 // reqKey caches the candidates of a requirement: per requirement and the
 // dependent's catalog (preferred first).
 type reqKey struct {
-	kind reqKind
+	kind graph.RequirementKind
 	gvk  graph.GVK
 	name string // package or label
 	text string // range text
@@ -384,7 +326,10 @@ func (res *resolution) readState(state *cluster.State) error {
 // annotation when present, otherwise the APIs of its CRD and API service
 // definitions and the package of the one subscription that owns it.
 func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.Subscription) (*instNode, error) {
-	n := &instNode{idx: idx, csv: c, versions: []semver.Version{c.Version}}
+	n := &instNode{idx: idx, csv: c}
+	if c.VersionText != "" || !c.Version.Equals(semver.Version{}) {
+		n.versions = []semver.Version{c.Version}
+	}
 	pkgs := map[string]bool{}
 	for i, s := range subs {
 		if inst := res.flight.installed[i]; inst == c.Name && inst != "" {
@@ -400,7 +345,7 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 	if !c.HasProperties {
 		n.provides = c.Provides
 		for _, g := range c.Requires {
-			n.reqs = append(n.reqs, requirement{kind: reqGVK, prop: graph.RequiredGVKProperty(g), gvk: g})
+			n.reqs = append(n.reqs, requirement{Kind: graph.RequireGVK, Property: graph.RequiredGVKProperty(g), GVK: g})
 		}
 		if len(pkgs) == 1 {
 			for p := range pkgs {
@@ -409,67 +354,22 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 		}
 		return n, nil
 	}
-	// The annotation's properties replace the derived ones.
-	var pkgName, pkgVersion string
-	for _, p := range c.Properties {
-		if p.Type != graph.TypePackage {
-			continue
-		}
-		var v struct {
-			PackageName string `json:"packageName"`
-			Version     string `json:"version"`
-		}
-		if err := json.Unmarshal(p.Value, &v); err != nil {
-			return nil, fmt.Errorf("installed CSV %q in namespace %q: property olm.package: %w", c.Name, res.ns, err)
-		}
-		pkgName, pkgVersion = v.PackageName, v.Version
-		break
-	}
+	// The annotation's properties replace the derived ones, read as graph
+	// reads a catalog's: the olm.package version tolerantly.
 	bd, err := graph.ParseProperties(c.Properties)
 	if err != nil {
-		return nil, fmt.Errorf("installed CSV %q in namespace %q: bundle %q of package %q: %w", c.Name, res.ns, c.Name, pkgName, err)
+		return nil, fmt.Errorf("installed CSV %q in namespace %q: bundle %q of package %q: %w", c.Name, res.ns, c.Name, bd.DeclaredPackage, err)
 	}
-	n.pkg = pkgName
-	if v, err := semver.Parse(pkgVersion); err == nil {
+	n.pkg = bd.DeclaredPackage
+	if v, ok := bd.ValidVersion(); ok && !slices.ContainsFunc(n.versions, v.Equals) {
 		n.versions = append(n.versions, v)
 	}
 	n.provides = bd.Provides
 	n.labels = bd.Labels
 	n.deprecated = bd.Deprecated
 	n.maxOpenShift = bd.MaxOpenShiftVersion
-	n.reqs = bundleRequirements(bd)
+	n.reqs = bd.Requirements()
 	return n, nil
-}
-
-// bundleRequirements lists a bundle's requirements in property order.
-func bundleRequirements(b *graph.Bundle) []requirement {
-	var reqs []requirement
-	var ng, np, nl, nc int
-	for _, p := range b.Properties {
-		switch p.Type {
-		case graph.TypeGVKRequired:
-			if ng < len(b.RequiresGVK) {
-				reqs = append(reqs, requirement{kind: reqGVK, prop: p, gvk: b.RequiresGVK[ng]})
-				ng++
-			}
-		case graph.TypePackageRequired:
-			if np < len(b.RequiresPackage) {
-				reqs = append(reqs, requirement{kind: reqPackage, prop: p, pkg: b.RequiresPackage[np]})
-				np++
-			}
-		case graph.TypeLabelRequired:
-			if nl < len(b.RequiresLabel) {
-				reqs = append(reqs, requirement{kind: reqLabel, prop: p, label: b.RequiresLabel[nl]})
-				nl++
-			}
-		case graph.TypeConstraint:
-			if nc < len(b.Constraints) {
-				reqs = append(reqs, requirement{kind: reqConstraint, prop: p, c: &b.Constraints[nc]})
-				nc++
-			}
-		}
-	}
-	return reqs
 }
 
 // build turns the request into constraints: subscriptions, installed CSVs,
@@ -561,7 +461,7 @@ func (res *resolution) expand(v variable) error {
 		if v.idx >= 0 {
 			reqs = v.ch.reqs[v.idx]
 		} else {
-			reqs = bundleRequirements(v.b)
+			reqs = v.b.Requirements()
 		}
 		cat = v.ch.pkg.cat
 	}
@@ -782,7 +682,7 @@ func (res *resolution) successors(dst []variable, x *chanIndex, n *instNode) []v
 	if o := res.r.opts; o.SemverUpgrades {
 		cur := n.csv.Version
 		for i, b := range x.cands {
-			if b.Name != n.csv.Name && b.VersionText != "" && b.Version.GT(cur) && (o.SemverAllowMajor || b.Version.Major == cur.Major) {
+			if v, ok := b.ValidVersion(); ok && b.Name != n.csv.Name && v.GT(cur) && (o.SemverAllowMajor || v.Major == cur.Major) {
 				mark[i], any = true, true
 			}
 		}
@@ -819,22 +719,22 @@ func (res *resolution) traceCandidates(s *subNode) {
 // beside self (one bundle per package), so a package meets its own
 // requirement only through the very bundle (or installed CSV) that has it.
 func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variable) ([]variable, error) {
-	key := reqKey{kind: q.kind, cat: cat}
-	switch q.kind {
-	case reqGVK:
-		key.gvk = q.gvk
-	case reqPackage:
-		key.name, key.text = q.pkg.Package, q.pkg.Range.String()
-	case reqLabel:
-		key.name = q.label
-	case reqConstraint:
-		key.c = q.c
+	key := reqKey{kind: q.Kind, cat: cat}
+	switch q.Kind {
+	case graph.RequireGVK:
+		key.gvk = q.GVK
+	case graph.RequirePackage:
+		key.name, key.text = q.Package.Package, q.Package.Range.String()
+	case graph.RequireLabel:
+		key.name = q.Label
+	case graph.RequireConstraint:
+		key.c = q.Constraint
 	}
 	if c, ok := res.cache[key]; ok {
 		return c, nil
 	}
-	if q.kind == reqConstraint {
-		if err := res.compileCEL(q.c); err != nil {
+	if q.Kind == graph.RequireConstraint {
+		if err := res.compileCEL(q.Constraint); err != nil {
 			return nil, fmt.Errorf("%s: %w", res.describe(self), err)
 		}
 	}
@@ -915,18 +815,18 @@ func (res *resolution) describe(v variable) string {
 // generate returns a superset of the catalog bundles that satisfy q, from
 // the catalog's indexes.
 func (res *resolution) generate(ci *catalogIndex, q *requirement) []*graph.Bundle {
-	switch q.kind {
-	case reqGVK:
-		return ci.cat.Providers(q.gvk)
-	case reqPackage:
-		if pi := ci.pkgs[q.pkg.Package]; pi != nil {
+	switch q.Kind {
+	case graph.RequireGVK:
+		return ci.cat.Providers(q.GVK)
+	case graph.RequirePackage:
+		if pi := ci.pkgs[q.Package.Package]; pi != nil {
 			return pi.pkg.Bundles
 		}
 		return nil
-	case reqLabel:
-		return ci.cat.LabelProviders(q.label)
+	case graph.RequireLabel:
+		return ci.cat.LabelProviders(q.Label)
 	}
-	bs, all := generateConstraint(ci, q.c)
+	bs, all := generateConstraint(ci, q.Constraint)
 	if all {
 		for _, pi := range ci.cat.Packages() {
 			bs = append(bs, pi.Bundles...)
@@ -972,89 +872,47 @@ func generateConstraint(ci *catalogIndex, c *graph.Constraint) (bs []*graph.Bund
 	return nil, true
 }
 
+// matchBundle reports whether catalog bundle b meets q (graph's
+// Requirement.Matches; cel rules by the compiled rules of compileCEL).
 func (res *resolution) matchBundle(q *requirement, b *graph.Bundle) bool {
-	switch q.kind {
-	case reqGVK:
-		return slices.Contains(b.Provides, q.gvk)
-	case reqPackage:
-		return b.Package == q.pkg.Package && q.pkg.Range.Contains(b.Version)
-	case reqLabel:
-		return slices.Contains(b.Labels, q.label)
-	}
-	return res.evalConstraint(q.c, subject{pkg: b.Package, versions: []semver.Version{b.Version}, provides: b.Provides, bundle: b})
+	return q.Matches(b.Subject(), res.celMatcher(q, b.Properties, nil))
 }
 
+// matchInstalled reports whether installed CSV n meets q: with its
+// spec.version or, when its properties annotation states another valid
+// one, with that.
 func (res *resolution) matchInstalled(q *requirement, n *instNode) bool {
-	switch q.kind {
-	case reqGVK:
-		return slices.Contains(n.provides, q.gvk)
-	case reqPackage:
-		return n.pkg == q.pkg.Package && anyInRange(q.pkg.Range, n.versions)
-	case reqLabel:
-		return slices.Contains(n.labels, q.label)
+	s := graph.Subject{Package: n.pkg, Provides: n.provides, Labels: n.labels}
+	cel := res.celMatcher(q, nil, n)
+	if len(n.versions) == 0 {
+		return q.Matches(s, cel)
 	}
-	return res.evalConstraint(q.c, subject{pkg: n.pkg, versions: n.versions, provides: n.provides, installed: n})
-}
-
-func anyInRange(r graph.Range, vs []semver.Version) bool {
-	for _, v := range vs {
-		if r.Contains(v) {
+	for _, v := range n.versions {
+		s.Version, s.HasVersion = v, true
+		if q.Matches(s, cel) {
 			return true
 		}
 	}
 	return false
 }
 
-// subject is what an olm.constraint is evaluated against: a catalog bundle
-// or an installed CSV.
-type subject struct {
-	pkg       string
-	versions  []semver.Version
-	provides  []graph.GVK
-	bundle    *graph.Bundle
-	installed *instNode
-}
-
-// evalConstraint evaluates an olm.constraint as a predicate over a single
-// bundle, as OLM does. Its cel rules must have been compiled (compileCEL).
-func (res *resolution) evalConstraint(c *graph.Constraint, s subject) bool {
-	switch c.Kind {
-	case graph.ConstraintPackage:
-		return s.pkg == c.Package.Package && anyInRange(c.Package.Range, s.versions)
-	case graph.ConstraintGVK:
-		return slices.Contains(s.provides, c.GVK)
-	case graph.ConstraintAll:
-		for i := range c.Children {
-			if !res.evalConstraint(&c.Children[i], s) {
-				return false
-			}
-		}
-		return true
-	case graph.ConstraintAny:
-		for i := range c.Children {
-			if res.evalConstraint(&c.Children[i], s) {
-				return true
-			}
-		}
-		return false
-	case graph.ConstraintNot:
-		for i := range c.Children {
-			if res.evalConstraint(&c.Children[i], s) {
-				return false
-			}
-		}
-		return true
-	case graph.ConstraintCEL:
-		rule := res.cel[c.CEL]
+// celMatcher returns how q's cel rules are decided for a subject with
+// props (an installed CSV's are built on first use): by the rules
+// compileCEL compiled; nil when q has none.
+func (res *resolution) celMatcher(q *requirement, props []graph.Property, n *instNode) func(string) bool {
+	if q.Kind != graph.RequireConstraint || !q.Constraint.HasCEL() {
+		return nil
+	}
+	return func(text string) bool {
+		rule := res.cel[text]
 		if rule == nil {
 			return false
 		}
-		if s.bundle != nil {
-			return rule.Matches(s.bundle.Properties)
+		if n != nil {
+			return rule.Matches(n.celProperties())
 		}
-		return rule.Matches(s.installed.celProperties())
+		return rule.Matches(props)
 	}
-	return false
 }
 
 // unnamed reports the namespace to resolve when it is empty, and every

@@ -299,7 +299,7 @@ func (wa *whyAsk) link(v variable) (l WhyLink, by variable, ok bool) {
 		if d.subject.kind == varInstalled {
 			l.RequiredBy = "installed CSV " + l.RequiredBy
 		}
-		l.Requirement = d.req.prop.Type + " " + d.req.words()
+		l.Requirement = d.req.String()
 		return l, d.subject, true
 	}
 	if v.kind == varInstalled && !res.installed[v.idx].subscribed {
