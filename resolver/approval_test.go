@@ -3,6 +3,7 @@ package resolver_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/sextantdev/sextant/cluster"
@@ -91,5 +92,43 @@ func TestInFlightErrors(t *testing.T) {
 	var ie *resolver.IncompleteError
 	if !errors.As(err, &ie) || len(ie.Missing) != 1 || ie.Missing[0] != (resolver.MissingCSV{Subscription: "etcd", CSV: "etcd.v2"}) {
 		t.Errorf("Resolve with the installed CSV missing = %v, want an *IncompleteError naming etcd and etcd.v2", err)
+	}
+}
+
+func TestInstallPlan(t *testing.T) {
+	r := newResolver(t, resolver.Options{}, cat{pkgs: []pkg{etcd(), single("widgets", "1.0.0")}})
+	ctx := context.Background()
+	plan, err := r.Resolve(ctx, "ns", manualState())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ip, err := r.InstallPlan(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ip.GenerateName != "install-" || ip.Namespace != "ns" || ip.Approval != cluster.ApprovalManual || ip.Approved || ip.Phase != cluster.PhaseRequiresApproval ||
+		strings.Join(ip.CSVNames, ",") != "etcd.v2,widgets.v1.0.0" || strings.Join(ip.CatalogSources, ",") != "community" {
+		t.Errorf("install plan = %+v", ip)
+	}
+	if len(ip.BundleLookups) != 2 || ip.BundleLookups[0] != (resolver.BundleLookup{Path: "img/etcd.v2", Identifier: "etcd.v2", Replaces: "etcd.v1",
+		CatalogSourceRef: key("olm", "community"), Properties: `{"properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.2.0"}}]}`}) {
+		t.Errorf("bundle lookups = %+v", ip.BundleLookups)
+	}
+	// widgets has a subscription: no dependency subscription.
+	if len(ip.Subscriptions) != 0 {
+		t.Errorf("subscriptions = %+v, want none", ip.Subscriptions)
+	}
+	// Steps an InstallPlan in flight holds are not planned again.
+	held := manualState()
+	held.InstallPlans = []cluster.InstallPlan{{Name: "install-1", Namespace: "ns", Approval: cluster.ApprovalManual, CSVNames: []string{"etcd.v2", "widgets.v1.0.0"}, Phase: cluster.PhaseRequiresApproval}}
+	plan, err = r.Resolve(ctx, "ns", held)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ip, err := r.InstallPlan(plan); ip != nil || err != nil {
+		t.Errorf("InstallPlan with every step in flight = %+v, %v; want nil", ip, err)
+	}
+	if _, err := r.InstallPlan(nil); err == nil {
+		t.Error("InstallPlan(nil) succeeded")
 	}
 }
