@@ -46,7 +46,9 @@ const (
 	CodeHeadRemoved = "head-removed"
 	// CodeBundleRemoved (warning): an entry of a channel of the baseline,
 	// other than its head, is gone from the channel; the message says
-	// whether clusters running it can still upgrade.
+	// whether clusters running it can still upgrade. An entry whose
+	// clusters lose their way to the head is an upgrade-path-lost
+	// instead.
 	CodeBundleRemoved = "bundle-removed"
 	// CodeChannelHeadLowered (error): the channel's head has a lower
 	// version than in the baseline: new subscriptions get an older bundle
@@ -340,9 +342,20 @@ func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channe
 	}
 	oh, oldOK := channelHead(oc)
 	nh, newOK := channelHead(nc)
-	// Entries removed from the channel.
+	var lost map[string]bool // removed entries reported as upgrade-path-lost
+	if oldOK && newOK {
+		ov, ok1 := bundleVersion(op, oh)
+		nv, ok2 := bundleVersion(np, nh)
+		if ok1 && ok2 && nv.LT(ov) {
+			add(graph.SeverityError, CodeChannelHeadLowered, nh, bundlePos(np, nh),
+				fmt.Sprintf("the head of channel %q is %s, lower than %s in the baseline: new subscriptions get an older version and clusters at %s have no upgrade", nc.Name, versionedName(np, nh), versionedName(op, oh), ov))
+		}
+		lost = lostPaths(op, np, oc, nc, oh, nh, add)
+	}
+	// Entries removed from the channel; those whose clusters lost their
+	// way to the head are told once, as upgrade-path-lost.
 	for _, e := range oc.Order() {
-		if _, ok := nc.Entry(e); ok {
+		if _, ok := nc.Entry(e); ok || lost[e] {
 			continue
 		}
 		where := "its bundle is gone from the catalog"
@@ -370,16 +383,14 @@ func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channe
 		}
 		add(graph.SeverityWarning, CodeBundleRemoved, e, bundlePos(op, e), msg)
 	}
-	if !oldOK || !newOK {
-		return out // no head: reported by the structural checks
-	}
-	ov, ok1 := bundleVersion(op, oh)
-	nv, ok2 := bundleVersion(np, nh)
-	if ok1 && ok2 && nv.LT(ov) {
-		add(graph.SeverityError, CodeChannelHeadLowered, nh, bundlePos(np, nh),
-			fmt.Sprintf("the head of channel %q is %s, lower than %s in the baseline: new subscriptions get an older version and clusters at %s have no upgrade", nc.Name, versionedName(np, nh), versionedName(op, oh), ov))
-	}
-	// Versions that reached the head and no longer do.
+	return out
+}
+
+// lostPaths reports the entries of oc that reached the head oh and cannot
+// reach nh in nc — entries of both, and entries gone from nc, which
+// clusters still run — and returns the set of the latter.
+func lostPaths(op, np *graph.Package, oc, nc *graph.Channel, oh, nh string, add func(sev graph.Severity, code, bundle string, pos graph.Position, msg string)) map[string]bool {
+	lost := map[string]bool{}
 	oldDist := oc.DistancesTo(oh)
 	newDist := nc.DistancesTo(nh)
 	for i, e := range oc.Order() {
@@ -401,10 +412,9 @@ func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channe
 		if !ok {
 			continue
 		}
-		succ := nc.Successors(e, v)
 		reach := false
 		var seen []string
-		for _, s := range succ {
+		for _, s := range nc.Successors(e, v) {
 			if newDist[nc.Position(s)] >= 0 {
 				reach = true
 				break
@@ -417,11 +427,12 @@ func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channe
 		}
 		slices.Sort(seen)
 		seen = slices.Compact(seen)
+		lost[e] = true
 		add(graph.SeverityError, CodeUpgradePathLost, e, bundlePos(op, e),
-			fmt.Sprintf("%s, gone from the channel, reached the channel head %q in the baseline (%s); a cluster running it cannot reach the head %q: %s",
+			fmt.Sprintf("%s is gone from the channel; it reached the channel head %q in the baseline (%s), and a cluster running it cannot reach the head %q: %s",
 				versionedName(op, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, seen)))
 	}
-	return out
+	return lost
 }
 
 // deadEnd says where the upgrades through the entries reached end: the

@@ -178,9 +178,9 @@ func apiDrops(catalog string, p *graph.Package) []Finding {
 			Package:  p.Name,
 			Channel:  r.channels[0],
 			Bundle:   to.Name,
-			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that drop APIs: %s",
+			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s APIs: %s",
 				e.SkipRange.String(), to.Name, to.VersionText, inChannels(r.channels),
-				plural(len(r.from), "upgrade", "upgrades"), joinN(parts, "; ", 3)),
+				plural(len(r.from), "upgrade that drops", "upgrades that drop"), joinN(parts, "; ", 3)),
 			Pos: to.Pos,
 		})
 	}

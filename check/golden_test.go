@@ -37,7 +37,7 @@ func isStructural(code string) bool {
 	return !slices.Contains([]string{
 		CodeNoUpgradePath, CodeDowngradeEdge, CodeSkipRangeMatchesNothing, CodeCrossPackageEdge,
 		CodeDefaultChannelDeprecated, CodeDefaultChannelHeadDeprecated, CodeSatisfiedByOtherCatalog, CodeAPIDroppedOnUpgrade,
-	}, code) && !isInstallCode(code)
+	}, code) && !isInstallCode(code) && !IsRegression(code)
 }
 
 // goldenText renders a report for the golden files: the counts per code,
