@@ -332,3 +332,53 @@ func (o *object) strs(m map[string]any, key, field string) ([]string, bool) {
 	}
 	return out, good
 }
+
+// OperatorGroupError reports a namespace that does not have exactly one
+// OperatorGroup in a state that holds OperatorGroups: OLM's catalog
+// operator does not resolve the subscriptions of such a namespace (it
+// reports "found N operatorGroups, expected 1" and waits).
+type OperatorGroupError struct {
+	Namespace string
+	// Groups names the namespace's OperatorGroups, sorted; empty when it
+	// has none.
+	Groups []string
+}
+
+// Error says what is wrong and what to change.
+func (e *OperatorGroupError) Error() string {
+	if len(e.Groups) == 0 {
+		return fmt.Sprintf("namespace %q has no OperatorGroup, and OLM resolves a namespace's subscriptions only when it has exactly one "+
+			"(the manifests hold OperatorGroups of other namespaces, so this one is not taken as merely unlisted); "+
+			"add one, e.g. apiVersion: operators.coreos.com/v1, kind: OperatorGroup, metadata: {name: %s, namespace: %s}, "+
+			"with spec.targetNamespaces naming the namespaces its operators watch (none: all namespaces)", e.Namespace, e.Namespace, e.Namespace)
+	}
+	quoted := make([]string, len(e.Groups))
+	for i, g := range e.Groups {
+		quoted[i] = strconv.Quote(g)
+	}
+	return fmt.Sprintf("namespace %q has %d OperatorGroups (%s), and OLM resolves a namespace's subscriptions only when it has exactly one; "+
+		"keep one of them and delete the others", e.Namespace, len(e.Groups), strings.Join(quoted, ", "))
+}
+
+// NamespaceOperatorGroup returns the OperatorGroup of namespace, as OLM's
+// catalog operator needs it before it resolves the namespace: its only
+// OperatorGroup. When s holds no OperatorGroup at all — manifests listed
+// without them, as `kubectl get csv,sub,catsrc` prints them — it returns a
+// plain group (the zero OperatorGroup, in namespace, without a name) and
+// assumed is true. Otherwise a namespace with none or several is an
+// *OperatorGroupError. Unless assumed, the group points into s.
+func (s *State) NamespaceOperatorGroup(namespace string) (g *OperatorGroup, assumed bool, err error) {
+	if len(s.OperatorGroups) == 0 {
+		return &OperatorGroup{Namespace: namespace}, true, nil
+	}
+	groups := s.OperatorGroupsIn(namespace)
+	if len(groups) == 1 {
+		return groups[0], false, nil
+	}
+	e := &OperatorGroupError{Namespace: namespace}
+	for _, g := range groups {
+		e.Groups = append(e.Groups, g.Name)
+	}
+	slices.Sort(e.Groups)
+	return nil, false, e
+}

@@ -269,3 +269,35 @@ spec:
 	// Output:
 	// team-a [team-a] Default true
 }
+
+func TestNamespaceOperatorGroup(t *testing.T) {
+	og := func(ns, name string) cluster.OperatorGroup { return cluster.OperatorGroup{Namespace: ns, Name: name} }
+	tests := []struct {
+		name        string
+		groups      []cluster.OperatorGroup
+		wantName    string
+		wantAssumed bool
+		wantErr     string
+	}{
+		{name: "none at all: a plain group is assumed", wantAssumed: true},
+		{name: "exactly one", groups: []cluster.OperatorGroup{og("ns", "g"), og("other", "h")}, wantName: "g"},
+		{name: "none in the namespace", groups: []cluster.OperatorGroup{og("other", "h")}, wantErr: `namespace "ns" has no OperatorGroup`},
+		{name: "several", groups: []cluster.OperatorGroup{og("ns", "b"), og("ns", "a")}, wantErr: `namespace "ns" has 2 OperatorGroups ("a", "b")`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := &cluster.State{OperatorGroups: tt.groups}
+			g, assumed, err := s.NamespaceOperatorGroup("ns")
+			if tt.wantErr != "" {
+				var oge *cluster.OperatorGroupError
+				if !errors.As(err, &oge) || !strings.Contains(err.Error(), tt.wantErr) || g != nil {
+					t.Fatalf("= %v, %v, %v; want an *OperatorGroupError containing %q", g, assumed, err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil || assumed != tt.wantAssumed || g == nil || g.Name != tt.wantName || g.Namespace != "ns" {
+				t.Fatalf("= %+v, %v, %v; want group %q, assumed %v", g, assumed, err, tt.wantName, tt.wantAssumed)
+			}
+		})
+	}
+}

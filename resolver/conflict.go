@@ -103,8 +103,10 @@ type Fact struct {
 	// Notes, for a requirement nothing satisfies, says what comes close
 	// and why it does not count: the versions the required package has,
 	// bundles that provide what is required but are skipped in their
-	// channel or belong to the requiring package. Notes are context, not
-	// part of the conflict; they are sorted and stable.
+	// channel or are in a global catalog the namespace's OperatorGroup
+	// excludes. For a subscription that finds no catalog, package or
+	// channel, it names the excluded global catalog that has it. Notes are
+	// context, not part of the conflict; they are sorted and stable.
 	Notes []string `json:"notes,omitempty"`
 }
 
@@ -132,6 +134,14 @@ func candidateList(cs []Candidate, conj string) string {
 
 // String states the fact in one sentence (without a final period).
 func (f *Fact) String() string {
+	s := f.text()
+	if isMissingKind(f.Kind) && len(f.Notes) > 0 {
+		s += ": " + strings.Join(f.Notes, "; ")
+	}
+	return s
+}
+
+func (f *Fact) text() string {
 	switch f.Kind {
 	case FactSubscription:
 		s := fmt.Sprintf("subscription %s wants package %s", f.Subscription, f.Package)

@@ -399,8 +399,17 @@ func (d *deriver) firstRule() string {
 	return ""
 }
 
-// missingText states a no-candidate fact without naming its subscription.
+// missingText states a no-candidate fact without naming its subscription,
+// with its notes.
 func missingText(f *Fact) string {
+	s := missingWords(f)
+	if len(f.Notes) > 0 {
+		s += " (" + strings.Join(f.Notes, "; ") + ")"
+	}
+	return s
+}
+
+func missingWords(f *Fact) string {
 	switch f.Kind {
 	case FactNoCatalog:
 		if f.Catalog.IsZero() {

@@ -135,6 +135,23 @@ func explainCases() []explainCase {
 			state: subs(sub("app", "app", "stable")),
 		},
 		{
+			name:   "exclude_global_dependency",
+			reason: "the OperatorGroup excludes the global catalogs: the only Widget provider is in olm/community, and the derivation says why it does not count",
+			cats: []cat{
+				{key: key("ns", "own"), pkgs: []pkg{single("app", "1.0.0", requires(widget))}},
+				{pkgs: []pkg{single("widgets", "1.0.0", provides(widget))}},
+			},
+			state: func(*testing.T, []cat) *cluster.State {
+				s := sub("app", "app", "stable")
+				s.Source, s.SourceNamespace = "own", "ns"
+				return &cluster.State{
+					Subscriptions: []cluster.Subscription{s},
+					OperatorGroups: []cluster.OperatorGroup{{Name: "og", Namespace: "ns",
+						Annotations: map[string]string{cluster.ExcludeGlobalCatalogsAnnotation: "true"}}},
+				}
+			},
+		},
+		{
 			name:   "constraint_any",
 			reason: "an olm.constraint any of a Gadget API or lib >=2.0.0: lib only has 1.0.0 and nothing provides Gadget",
 			cats: []cat{{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"failureMessage":"app needs a gadget or lib 2","any":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Gadget"}},{"package":{"packageName":"lib","versionRange":">=2.0.0"}}]}}`)),

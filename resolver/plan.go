@@ -222,6 +222,9 @@ func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
 		if r.kind == FactNoStartingCSV {
 			f.Bundle = s.sub.StartingCSV
 		}
+		if isMissingKind(r.kind) {
+			f.Notes = res.exclusionNotes(s, r.kind)
+		}
 		if s.current != nil && (r.kind == FactSubscription || r.kind == FactSubscriptionCandidates) {
 			f.CSV = s.current.csv.Name
 		}
@@ -333,6 +336,7 @@ func (res *resolution) nearMisses(q *requirement, subject variable) []string {
 			}
 		}
 	}
+	notes = append(notes, res.excludedMisses(q)...)
 	slices.Sort(notes)
 	return slices.Compact(notes)
 }

@@ -123,6 +123,11 @@ type resolution struct {
 	cache  map[reqKey][]variable
 	// cel holds the compiled cel rules reached so far, by rule text.
 	cel map[string]CELRule
+	// excludedBy is the namespace's OperatorGroup when it excludes the
+	// global namespace's catalogs, which are then in excluded (sorted by
+	// key) rather than visible.
+	excludedBy *cluster.OperatorGroup
+	excluded   []*catalogIndex
 	// forced are variables made mandatory after the subscriptions (see
 	// prepare); their constraints carry the reason kind factForced.
 	forced []variable
@@ -197,6 +202,9 @@ func (r *Resolver) prepare(ctx context.Context, namespace string, state *cluster
 		forced: forced,
 		state:  state,
 	}
+	if err := res.operatorGroup(state); err != nil {
+		return nil, err
+	}
 	res.catalogOrder(state)
 	if err := res.readState(state); err != nil {
 		return nil, err
@@ -223,7 +231,12 @@ func (res *resolution) catalogOrder(state *cluster.State) {
 	for i, ci := range r.catalogs {
 		res.rank[i] = -1
 		prio[i] = ci.priority
-		if ci.key.Namespace == res.ns || ci.key.Namespace == r.global {
+		switch {
+		case ci.key.Namespace == res.ns:
+			res.visible = append(res.visible, ci)
+		case ci.key.Namespace == r.global && res.excludedBy != nil:
+			res.excluded = append(res.excluded, ci)
+		case ci.key.Namespace == r.global:
 			res.visible = append(res.visible, ci)
 		}
 	}

@@ -66,6 +66,12 @@ spec:
   channel: stable
   source: app
   sourceNamespace: olm
+---
+apiVersion: operators.coreos.com/v1
+kind: OperatorGroup
+metadata:
+  name: shop
+  namespace: shop
 `
 	code := cli.Run(context.Background(), []string{"resolve",
 		"--catalog", "testdata/cli/catalogs/app.yaml", "--catalog", "testdata/cli/catalogs/db.json", "-f", "-"},
@@ -79,5 +85,6 @@ spec:
 	//  2. install app.v2.0.0
 	//     package app 2.0.0, channel stable, catalog olm/app
 	//     reason: subscription app
+	// note: install modes not checked for bundles without olm.csv.metadata: app.v2.0.0, db.v2.1.0
 	// exit status 0
 }

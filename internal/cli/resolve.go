@@ -26,9 +26,15 @@ and priority; without one, the namespace is the spec.sourceNamespace the
 subscriptions naming the catalog agree on, else the global namespace (olm),
 and the priority is 0.
 
-The manifests (-f) are any mix of Subscriptions, ClusterServiceVersions and
-CatalogSources, as "kubectl get csv,sub,catsrc -o yaml" (or -o json) prints
-them. The namespace (-n) defaults to the one the subscriptions share.`
+The manifests (-f) are any mix of Subscriptions, ClusterServiceVersions,
+CatalogSources and OperatorGroups, as "kubectl get csv,sub,catsrc,og -o yaml"
+(or -o json) prints them. The namespace (-n) defaults to the one the
+subscriptions share. As OLM, a namespace with subscriptions resolves only
+with exactly one OperatorGroup (none or several: no plan, exit 1); when the
+manifests hold no OperatorGroup at all, one plain OperatorGroup is assumed
+and a note says so. An OperatorGroup annotated
+olm.operatorframework.io/exclude-global-namespace-resolution: "true" leaves
+the global namespace's catalogs out.`
 
 func newResolveCmd(e *env) *cobra.Command {
 	f := &resolveFlags{}
@@ -92,6 +98,9 @@ Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
 			return in.resolveAll(ctx, e, f)
 		}
 		plan, err := in.res.Resolve(ctx, in.ns, in.state)
+		if og := (*cluster.OperatorGroupError)(nil); errors.As(err, &og) {
+			return e.writeOperatorGroupAnswer(f, conflictJSON{Namespace: in.ns, Error: &errorJSON{Message: og.Error()}}, og)
+		}
 		if installPlan && err == nil {
 			return in.writeInstallPlan(e.stdout, f.output.value, plan)
 		}
@@ -512,4 +521,20 @@ func newSuggestionsJSON(ss []resolver.Suggestion) []suggestionJSON {
 type conflictJSON struct {
 	Namespace string     `json:"namespace"`
 	Error     *errorJSON `json:"error"`
+}
+
+// writeOperatorGroupAnswer prints the answer for a namespace OLM does not
+// resolve because it has not exactly one OperatorGroup: no plan, exit 1.
+// js is the JSON form.
+func (e *env) writeOperatorGroupAnswer(f *resolveFlags, js any, og *cluster.OperatorGroupError) error {
+	if f.output.value != "text" {
+		if err := writeEncoded(e.stdout, f.output.value, js); err != nil {
+			return err
+		}
+		return errNo
+	}
+	if _, err := fmt.Fprintf(e.stdout, "no plan: %s\n", og); err != nil {
+		return err
+	}
+	return errNo
 }

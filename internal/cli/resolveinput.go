@@ -132,7 +132,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		return nil, usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
 	}
 	if len(f.files) == 0 && len(f.forFiles) == 0 {
-		return nil, usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources)")
+		return nil, usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups)")
 	}
 	e.recursive = f.recursive
 	if f.globalNamespace == "" {
@@ -195,6 +195,9 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		if ns, err = pickNamespace(f.namespace, state, len(f.forFiles) > 0); err != nil {
 			return nil, err
 		}
+	}
+	if len(f.forFiles) == 0 {
+		e.noteAssumedOperatorGroup(state, ns)
 	}
 	if err := checkSources(state, ns, specs, files); err != nil {
 		return nil, err
@@ -424,4 +427,16 @@ func appendErrors(errs []error, err error) []error {
 		return errs
 	}
 	return append(errs, err)
+}
+
+// noteAssumedOperatorGroup says, once, that a plain OperatorGroup is
+// assumed when the manifests hold none (DESIGN §1 OperatorGroup).
+func (e *env) noteAssumedOperatorGroup(state *cluster.State, ns string) {
+	if len(state.OperatorGroups) == 0 {
+		which := "namespace " + ns + " has"
+		if ns == "" {
+			which = "every namespace has"
+		}
+		e.notef("no OperatorGroup in the manifests: assuming %s one plain OperatorGroup, as OLM needs exactly one (list them with kubectl get ...,og to check)", which)
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -60,6 +61,9 @@ the rounds run out, 2 for bad input or usage.`,
 		}
 		ctx := cmd.Context()
 		rounds, err := in.res.RolloutWith(ctx, in.ns, in.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: approve})
+		if og := (*cluster.OperatorGroupError)(nil); errors.As(err, &og) && len(rounds) == 0 {
+			return e.writeOperatorGroupAnswer(f, rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Error: &errorJSON{Message: og.Error()}}, og)
+		}
 		var conflict *resolver.ConflictError
 		var stuck *resolver.StuckError
 		var ex *resolver.Explanation

@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/sextantdev/sextant/cluster"
 )
 
 // Exit statuses of [Run].
@@ -163,7 +165,13 @@ file, invalid catalog, unknown flag or value).`,
 					return errNo
 				}
 				var xe *exitError
-				if err != nil && !errors.As(err, &xe) {
+				var og *cluster.OperatorGroupError
+				switch {
+				case err == nil || errors.As(err, &xe):
+				case errors.As(err, &og):
+					// OLM does not resolve the namespace: no plan.
+					err = &exitError{code: ExitNo, err: err}
+				default:
 					err = &exitError{code: ExitBadInput, err: err}
 				}
 				return err
