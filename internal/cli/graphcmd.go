@@ -14,7 +14,7 @@ import (
 )
 
 func newGraphCmd(e *env) *cobra.Command {
-	var pkgName, chName string
+	var pkgName, chName, from string
 	var fenced bool
 	cmd := &cobra.Command{
 		Use:   "graph PATH --package P [--channel C]",
@@ -37,6 +37,11 @@ it matches); auto, the default, does so only when the diagram would have more
 than ` + strconv.Itoa(maxDiagramEdges) + ` edges — Mermaid's default limit, past which GitHub shows an
 error instead of the chart — and says so in a comment.
 
+--from BUNDLE marks the path a cluster at BUNDLE takes to the channel head:
+the hops of a simulated rollout (the bundle installed and subscribed to the
+channel), drawn as thick edges labelled with their round, and where and why
+the path stops short of the head.
+
 -o mermaid prints a raw Mermaid flowchart (a front matter title, then
 "graph LR"): paste it into a GitHub comment inside a ` + "```mermaid" + ` fence, or
 use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
@@ -48,6 +53,7 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 	skipRanges := addChoiceFlag(cmd, "skip-ranges", "", "how diagrams draw skipRanges", "auto", "edges", "labels")
 	cmd.Flags().StringVar(&pkgName, "package", "", "the package to draw (required)")
 	cmd.Flags().StringVar(&chName, "channel", "", "the channel to draw (default: every channel of the package)")
+	cmd.Flags().StringVar(&from, "from", "", "mark the path a cluster at this bundle takes to the channel head (the rollout's hops) and where and why it stops short of it")
 	cmd.Flags().BoolVar(&fenced, "fenced", false, "wrap the output in a Markdown code fence named after the format, ready for a GitHub comment")
 	_ = cmd.MarkFlagRequired("package")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -63,6 +69,15 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		v, err := buildGraphView(cat, name, pkgName, chName)
 		if err != nil {
 			return err
+		}
+		if from != "" {
+			catName := "stdin"
+			if path != "-" {
+				catName = defaultCatalogName(path)
+			}
+			if v.Path, err = buildPath(cmd.Context(), cat, name, catName, pkgName, chName, from); err != nil {
+				return err
+			}
 		}
 		switch skipRanges.value {
 		case "labels":
@@ -112,6 +127,8 @@ type graphView struct {
 	Deprecated     bool   // olm.deprecations names the package
 	Deprecation    string // its message
 	Channels       []channelView
+	// Path, with --from, is the path a cluster at a bundle takes.
+	Path *pathView
 }
 
 type channelView struct {
@@ -500,6 +517,7 @@ func writeGraphText(w io.Writer, v *graphView) {
 				fmt.Fprintf(w, "    skipRange %q: %s\n", n.SkipRange, strings.Join(rangeFrom, ", "))
 			}
 		}
+		writePathText(w, v, c)
 	}
 }
 
@@ -576,6 +594,7 @@ func writeMermaid(w io.Writer, v *graphView) {
 			}
 			link++
 		}
+		link = writeMermaidPath(w, v, ci, c, link)
 	}
 	fmt.Fprintln(w, "  classDef head stroke-width:3px")
 	fmt.Fprintln(w, "  classDef deprecated fill:#eeeeee,color:#777777")
@@ -656,6 +675,7 @@ func writeDot(w io.Writer, v *graphView) {
 			}
 			fmt.Fprintf(w, "  \"c%dn%d\" -> \"c%dn%d\"%s;\n", ci, e.From, ci, e.To, a)
 		}
+		writeDotPath(w, v, ci, c)
 	}
 	fmt.Fprintln(w, "}")
 }
