@@ -174,6 +174,10 @@ type Plan struct {
 	// in the manifests, a bundle without olm.csv.metadata, …), in a fixed
 	// order.
 	Notes []string `json:"notes,omitempty"`
+
+	// planned is the context ResolveAll resolved the plan in (the APIs
+	// earlier namespaces' plans install), which Fixes re-solves with.
+	planned map[string][]graph.GVK
 }
 
 // PlanApproval is the approval of a namespace's InstallPlan. As in OLM

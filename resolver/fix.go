@@ -104,14 +104,14 @@ func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.S
 			return out, fmt.Errorf("fixes for namespace %q: %w", namespace, err)
 		}
 		st, shown := f.apply(state)
-		p, err := r.Resolve(ctx, namespace, st)
+		p, _, err := r.resolve(ctx, namespace, st, plan.planned)
 		if err != nil {
 			continue
 		}
 		after := planFailures(p)
 		target := p
 		if shown != namespace {
-			if target, err = r.Resolve(ctx, shown, st); err != nil {
+			if target, _, err = r.resolve(ctx, shown, st, plan.planned); err != nil {
 				continue
 			}
 			after = append(after, planFailures(target)...)
@@ -149,12 +149,14 @@ func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan) []fix {
 			byKind[f.s.Kind] = append(byKind[f.s.Kind], f)
 		}
 	}
-	pr := newPredictor(ns, r.plat, state, nil)
+	pr := newPredictor(ns, r.plat, state, plan.planned)
 	var subs []*cluster.Subscription
+	var failed []string // the bundles predicted to fail
 	for _, st := range plan.Steps {
 		if !failing(st.Predictions) || st.Reason.Subscription == "" {
 			continue
 		}
+		failed = append(failed, st.Bundle)
 		if s := state.Subscription(ns, st.Reason.Subscription); s != nil && !slices.Contains(subs, s) {
 			subs = append(subs, s)
 		}
@@ -184,7 +186,7 @@ func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan) []fix {
 				apply: editSub(name, func(x *cluster.Subscription) { x.Channel = chName })})
 		}
 		if installed := s.InstalledCSV != "" && state.CSV(ns, s.InstalledCSV) != nil; !installed {
-			if b := r.acceptedBundle(ns, s, pr); b != nil && b.Name != s.StartingCSV {
+			if b := r.acceptedBundle(ns, s, pr); b != nil && b.Name != s.StartingCSV && !slices.Contains(failed, b.Name) {
 				bundle := b.Name
 				add(fix{s: Suggestion{Kind: SuggestStartingCSV, Subscription: name, StartingCSV: bundle,
 					Change: fmt.Sprintf("set the startingCSV of subscription %s to %s", name, bundle)},

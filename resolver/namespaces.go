@@ -16,6 +16,9 @@ type NamespaceResult struct {
 	Namespace string
 	Plan      *Plan
 	Err       error
+	// Fixes is for the caller to fill (Resolver.Fixes); ResolveAll leaves
+	// it empty.
+	Fixes []Suggestion
 }
 
 // Namespaces returns the namespaces of state that resolution concerns —

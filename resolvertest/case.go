@@ -46,6 +46,11 @@ type Case struct {
 	// Approve approves, in a rollout, every plan that waits for approval
 	// (RolloutOptions.Approve).
 	Approve bool
+	// AllNamespaces resolves every namespace of the state, one after
+	// another (Resolver.ResolveAll; see FormatAll), instead of Namespace.
+	// Options.KubeVersion and Options.OpenShiftVersion give the cluster's
+	// versions to the predictions (DESIGN §8).
+	AllNamespaces bool
 	// Want is the expected text.
 	Want string
 }
@@ -55,7 +60,7 @@ type Case struct {
 // returns an error only when the case cannot be set up (a catalog that does
 // not build, a resolver that cannot be created).
 func (c *Case) Result(ctx context.Context) (string, error) {
-	in := input{namespace: c.Namespace, opts: c.Options, rollout: c.Rollout, approve: c.Approve, state: &cluster.State{}, app: c.Application}
+	in := input{namespace: c.Namespace, opts: c.Options, rollout: c.Rollout, approve: c.Approve, state: &cluster.State{}, app: c.Application, all: c.AllNamespaces}
 	if c.State != nil {
 		in.state = c.State.State()
 		if in.namespace == "" {
@@ -117,6 +122,7 @@ type input struct {
 	rollout   int
 	app       []cluster.Object
 	approve   bool
+	all       bool
 }
 
 // defaultCEL is the cel evaluator of cases and scenarios that name none.
@@ -162,9 +168,40 @@ func (in *input) result(ctx context.Context) (string, error) {
 		}
 		return text, nil
 	}
-	plan, err := r.Resolve(ctx, in.namespace, in.state)
-	if err == nil {
-		err = r.ExplainHeldBack(ctx, in.namespace, in.state, plan, resolver.HeldBackOptions{})
+	if in.all {
+		results, err := r.ResolveAll(ctx, in.state)
+		if err != nil {
+			return "", err
+		}
+		for i := range results {
+			if err := in.explain(ctx, r, &results[i]); err != nil {
+				return "", err
+			}
+		}
+		return FormatAll(results), nil
 	}
-	return FormatResult(plan, err), nil
+	plan, err := r.Resolve(ctx, in.namespace, in.state)
+	res := resolver.NamespaceResult{Namespace: in.namespace, Plan: plan, Err: err}
+	if err := in.explain(ctx, r, &res); err != nil {
+		return "", err
+	}
+	return FormatResult(res.Plan, res.Err) + formatFixes(res.Fixes), nil
+}
+
+// explain adds to a plan its held-back reasons and, when OLM is predicted
+// to fail some of it, the fixes (Resolver.Fixes).
+func (in *input) explain(ctx context.Context, r *resolver.Resolver, res *resolver.NamespaceResult) error {
+	if res.Err != nil {
+		return nil
+	}
+	if err := r.ExplainHeldBack(ctx, res.Namespace, in.state, res.Plan, resolver.HeldBackOptions{}); err != nil {
+		res.Err = err
+		return nil
+	}
+	fixes, err := r.Fixes(ctx, res.Namespace, in.state, res.Plan, resolver.ExplainOptions{})
+	if err != nil {
+		return err
+	}
+	res.Fixes = fixes
+	return nil
 }

@@ -1,6 +1,7 @@
 package resolvertest
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -293,6 +294,21 @@ func (b *Bundle) Constraint(value string) *Bundle {
 // selected.
 func (b *Bundle) Deprecated() *Bundle {
 	return b.With(graph.DeprecatedProperty())
+}
+
+// CSVMetadata adds an olm.csv.metadata property with the install modes
+// given supported (the other three of OLM's four listed as not supported)
+// and, when not empty, minKubeVersion.
+func (b *Bundle) CSVMetadata(minKubeVersion string, supported ...graph.InstallModeType) *Bundle {
+	v := map[string]any{"installModes": installModes(supported)}
+	if minKubeVersion != "" {
+		v["minKubeVersion"] = minKubeVersion
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // a map of strings and install modes always marshals
+	}
+	return b.With(graph.Property{Type: graph.TypeCSVMetadata, Value: data})
 }
 
 // Property adds a property of any type with its JSON value.

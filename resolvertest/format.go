@@ -25,6 +25,28 @@ func FormatResult(plan *resolver.Plan, err error) string {
 	return plan.String()
 }
 
+// FormatAll renders the results of Resolver.ResolveAll: per namespace, a
+// line "== namespace NAME ==", then its plan (with the fixes of predicted
+// failures, "fix: change: summary") or its conflict, as FormatResult.
+func FormatAll(results []resolver.NamespaceResult) string {
+	var b strings.Builder
+	for _, r := range results {
+		fmt.Fprintf(&b, "== namespace %s ==\n", r.Namespace)
+		b.WriteString(FormatResult(r.Plan, r.Err))
+		b.WriteString(formatFixes(r.Fixes))
+	}
+	return b.String()
+}
+
+// formatFixes renders confirmed fixes of predicted failures, one line each.
+func formatFixes(fixes []resolver.Suggestion) string {
+	var b strings.Builder
+	for _, f := range fixes {
+		fmt.Fprintf(&b, "fix: %s\n", f)
+	}
+	return b.String()
+}
+
 // FormatError renders an error as FormatResult does.
 func FormatError(err error) string {
 	var ce *resolver.ConflictError

@@ -73,6 +73,13 @@ type scenarioOptions struct {
 	// NoCEL resolves without a cel evaluator (resolver.Options.CEL nil),
 	// to show what a program that does not link celrule reports.
 	NoCEL bool `json:"noCEL,omitempty"`
+	// KubeVersion and OpenShiftVersion are the resolver options of the
+	// same names: the cluster's versions for the predictions (DESIGN §8).
+	KubeVersion      string `json:"kubeVersion,omitempty"`
+	OpenShiftVersion string `json:"openShiftVersion,omitempty"`
+	// AllNamespaces resolves every namespace of the cluster state, one
+	// after another (Resolver.ResolveAll), instead of Namespace.
+	AllNamespaces bool `json:"allNamespaces,omitempty"`
 }
 
 // scenario is a parsed scenario file.
@@ -179,7 +186,10 @@ func (s *scenario) input() (in *input, clusterErr error, err error) {
 			GlobalNamespace:  s.opts.GlobalNamespace,
 			SemverUpgrades:   s.opts.SemverUpgrades,
 			SemverAllowMajor: s.opts.SemverAllowMajor,
+			KubeVersion:      s.opts.KubeVersion,
+			OpenShiftVersion: s.opts.OpenShiftVersion,
 		},
+		all:   s.opts.AllNamespaces,
 		noCEL: s.opts.NoCEL,
 		state: &cluster.State{},
 	}

@@ -1,6 +1,8 @@
 package resolvertest
 
 import (
+	"slices"
+
 	"github.com/blang/semver/v4"
 
 	"github.com/sextantdev/sextant/cluster"
@@ -137,6 +139,54 @@ func (s *State) OperatorGroupStrategy(name, strategy string) *State {
 	return s
 }
 
+// OperatorGroup adds an OperatorGroup named name to namespace (any
+// namespace, not only the State's) that targets targets: none means all
+// namespaces (no spec.targetNamespaces, no selector). The result sets the
+// rest of the group.
+func (s *State) OperatorGroup(namespace, name string, targets ...string) *OperatorGroup {
+	s.state.OperatorGroups = append(s.state.OperatorGroups, cluster.OperatorGroup{Name: name, Namespace: namespace, TargetNamespaces: targets})
+	return &OperatorGroup{s: s, i: len(s.state.OperatorGroups) - 1}
+}
+
+// OperatorGroup is an OperatorGroup of a State under construction.
+type OperatorGroup struct {
+	s *State
+	i int
+}
+
+func (x *OperatorGroup) og() *cluster.OperatorGroup { return &x.s.state.OperatorGroups[x.i] }
+
+// ProvidedAPIs sets the olm.providedAPIs annotation, as OLM writes it
+// ("Kind.version.group", separated by commas).
+func (x *OperatorGroup) ProvidedAPIs(annotation string) *OperatorGroup {
+	g := x.og()
+	if g.Annotations == nil {
+		g.Annotations = map[string]string{}
+	}
+	g.Annotations[cluster.ProvidedAPIsAnnotation] = annotation
+	return x
+}
+
+// Static sets spec.staticProvidedAPIs.
+func (x *OperatorGroup) Static() *OperatorGroup {
+	x.og().StaticProvidedAPIs = true
+	return x
+}
+
+// Selector sets spec.selector to match labels, and clears the target
+// namespaces; with no status.namespaces, the targets are unknown.
+func (x *OperatorGroup) Selector(matchLabels map[string]string) *OperatorGroup {
+	g := x.og()
+	g.TargetNamespaces, g.Selector = nil, &cluster.LabelSelector{MatchLabels: matchLabels}
+	return x
+}
+
+// Status sets status.namespaces ("" is all namespaces).
+func (x *OperatorGroup) Status(namespaces ...string) *OperatorGroup {
+	x.og().StatusNamespaces = append([]string{}, namespaces...)
+	return x
+}
+
 // CSV is an installed CSV of a State under construction.
 type CSV struct {
 	s *State
@@ -169,6 +219,19 @@ func (x *CSV) Property(typ, value string) *CSV {
 	return x
 }
 
+// InstallModes sets spec.installModes: the types given are supported, the
+// other three of OLM's four are listed as not supported.
+func (x *CSV) InstallModes(supported ...graph.InstallModeType) *CSV {
+	x.csv().InstallModes = installModes(supported)
+	return x
+}
+
+// MinKubeVersion sets spec.minKubeVersion.
+func (x *CSV) MinKubeVersion(v string) *CSV {
+	x.csv().MinKubeVersion = v
+	return x
+}
+
 // Phase sets status.phase.
 func (x *CSV) Phase(phase string) *CSV {
 	x.csv().Phase = phase
@@ -180,4 +243,20 @@ func (x *CSV) Phase(phase string) *CSV {
 func (x *CSV) Replaces(name string) *CSV {
 	x.csv().Replaces = name
 	return x
+}
+
+// installModes lists OLM's four install mode types, those of supported
+// supported, and then any other type of supported.
+func installModes(supported []graph.InstallModeType) []graph.InstallMode {
+	out := []graph.InstallMode{}
+	four := []graph.InstallModeType{graph.InstallModeOwnNamespace, graph.InstallModeSingleNamespace, graph.InstallModeMultiNamespace, graph.InstallModeAllNamespaces}
+	for _, t := range four {
+		out = append(out, graph.InstallMode{Type: t, Supported: slices.Contains(supported, t)})
+	}
+	for _, t := range supported {
+		if !slices.Contains(four, t) {
+			out = append(out, graph.InstallMode{Type: t, Supported: true})
+		}
+	}
+	return out
 }
