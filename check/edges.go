@@ -25,73 +25,46 @@ type edgeKey struct {
 
 // edgeInfo gathers what the channels of a package say about one edge.
 type edgeInfo struct {
-	channels []string // sorted, as p.Channels
-	kinds    []string // "replaces", "skips", "skipRange", in that order, without repeats
+	channels []string         // sorted, as p.Channels
+	kinds    []graph.EdgeKind // replaces, skips, skipRange, in that order, without repeats
 }
 
-// edgeKinds returns how entry to of channel c leads from from: by
-// replaces, by skips, by its skipRange containing from's version, in that
-// order.
-func edgeKinds(p *graph.Package, c *graph.Channel, from, to string) []string {
-	e, ok := c.Entry(to)
-	if !ok {
-		return nil
-	}
-	var kinds []string
-	if e.Replaces == from {
-		kinds = append(kinds, "replaces")
-	}
-	if slices.Contains(e.Skips, from) {
-		kinds = append(kinds, "skips")
-	}
-	if v, ok := bundleVersion(p, from); ok && e.SkipRange.Contains(v) {
-		kinds = append(kinds, "skipRange")
-	}
-	return kinds
-}
-
-// packageEdges returns every upgrade edge between entries of p's channels
-// (graph's EntrySuccessors: replaces, skips and skipRange at the source's
-// own version), each once, in a fixed order: by source and target in the
-// order the channels first list them.
+// packageEdges returns every upgrade edge of p's channels (graph's
+// Channel.Edges), each (From, To) once whatever the channels and kinds
+// that make it, in the order the channels first list them.
 func packageEdges(p *graph.Package) ([]edgeKey, map[edgeKey]*edgeInfo) {
 	var keys []edgeKey
 	infos := map[edgeKey]*edgeInfo{}
 	for _, c := range p.Channels {
-		for _, from := range c.Order() {
-			for _, to := range c.EntrySuccessors(from) {
-				k := edgeKey{from, to}
-				in := infos[k]
-				if in == nil {
-					in = &edgeInfo{}
-					infos[k] = in
-					keys = append(keys, k)
-				}
-				if !slices.Contains(in.channels, c.Name) {
-					in.channels = append(in.channels, c.Name)
-				}
-				for _, kind := range edgeKinds(p, c, from, to) {
-					if !slices.Contains(in.kinds, kind) {
-						in.kinds = append(in.kinds, kind)
-					}
-				}
+		for ed := range c.Edges() {
+			k := edgeKey{ed.From, ed.To}
+			in := infos[k]
+			if in == nil {
+				in = &edgeInfo{}
+				infos[k] = in
+				keys = append(keys, k)
+			}
+			if !slices.Contains(in.channels, c.Name) {
+				in.channels = append(in.channels, c.Name)
+			}
+			if !slices.Contains(in.kinds, ed.Kind) {
+				in.kinds = append(in.kinds, ed.Kind)
 			}
 		}
 	}
 	for _, in := range infos {
-		slices.SortFunc(in.kinds, func(a, b string) int { return kindRank(a) - kindRank(b) })
+		slices.Sort(in.kinds)
 	}
 	return keys, infos
 }
 
-func kindRank(kind string) int {
-	switch kind {
-	case "replaces":
-		return 0
-	case "skips":
-		return 1
+// kindNames returns "replaces and skipRange" for the kinds.
+func kindNames(kinds []graph.EdgeKind) string {
+	names := make([]string, len(kinds))
+	for i, k := range kinds {
+		names[i] = k.String()
 	}
-	return 2
+	return strings.Join(names, " and ")
 }
 
 // droppedAPIs returns the APIs from provides that to does not, in from's
@@ -131,10 +104,7 @@ func apiDrops(catalog string, p *graph.Package) []Finding {
 			continue
 		}
 		in := infos[k]
-		if len(in.kinds) == 0 {
-			continue // not an edge after all; EntrySuccessors and the entry disagree
-		}
-		if in.kinds[0] == "skipRange" {
+		if in.kinds[0] == graph.EdgeSkipRange {
 			r := byTarget[to.Name]
 			if r == nil {
 				r = &ranged{}
@@ -157,7 +127,7 @@ func apiDrops(catalog string, p *graph.Package) []Finding {
 			Channel:  in.channels[0],
 			Bundle:   to.Name,
 			Message: fmt.Sprintf("the upgrade from %q (%s) to %q (%s) by %s%s drops %s",
-				from.Name, from.VersionText, to.Name, to.VersionText, strings.Join(in.kinds, " and "), inChannels(in.channels), droppedText(from, to)),
+				from.Name, from.VersionText, to.Name, to.VersionText, kindNames(in.kinds), inChannels(in.channels), droppedText(from, to)),
 			Pos: to.Pos,
 		})
 	}

@@ -72,9 +72,9 @@ func platform(catalog string, p *graph.Package) []Finding {
 		if from == nil || to == nil || from.CSVMetadata == nil || to.CSVMetadata == nil || len(in.kinds) == 0 {
 			continue
 		}
-		by := strings.Join(in.kinds, " and ")
+		by := kindNames(in.kinds)
 		lost := lostModes(from.CSVMetadata.InstallModes, to.CSVMetadata.InstallModes)
-		if len(lost) > 0 && in.kinds[0] == "skipRange" {
+		if len(lost) > 0 && in.kinds[0] == graph.EdgeSkipRange {
 			r := byTarget[to.Name]
 			if r == nil {
 				r = &ranged{}
@@ -96,7 +96,7 @@ func platform(catalog string, p *graph.Package) []Finding {
 			})
 		}
 		if f, ok := minKubeRaised(catalog, p, from, to, by, in.channels); ok {
-			if in.kinds[0] != "skipRange" {
+			if in.kinds[0] != graph.EdgeSkipRange {
 				fs = append(fs, f)
 			} else {
 				r := kubeByTarget[to.Name]
