@@ -18,6 +18,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"operators.coreos.com/v1alpha1","kind":"SubscriptionList","items":[{"metadata":{"name":"a","namespace":"ns"},"spec":{"name":"x","source":"s","sourceNamespace":"o"}}]}`))
 	f.Add([]byte("apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata: {name: c, namespace: ns, annotations: {operatorframework.io/properties: '{\"properties\":[]}'}}\nspec: {version: 1.2.3}\n---\nkind: CatalogSource\nmetadata: {name: c, namespace: o}\nspec: {priority: 2}\n"))
 	f.Add([]byte(operatorGroupManifests))
+	f.Add([]byte("apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: s, namespace: ns}\nspec: {name: x, installPlanApproval: Manual}\nstatus: {state: UpgradePending, currentCSV: x.v2, installPlanRef: {name: install-1, namespace: ns}}\n---\napiVersion: operators.coreos.com/v1alpha1\nkind: InstallPlan\nmetadata: {name: install-1, namespace: ns}\nspec: {approval: Manual, approved: false, clusterServiceVersionNames: [x.v2]}\nstatus: {phase: RequiresApproval}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := cluster.Decode(bytes.NewReader(data), "fuzz")
 		if err != nil {

@@ -132,3 +132,43 @@ func TestInstallPlan(t *testing.T) {
 		t.Error("InstallPlan(nil) succeeded")
 	}
 }
+
+func TestInFlightChains(t *testing.T) {
+	r := newResolver(t, resolver.Options{}, cat{pkgs: []pkg{etcd()}})
+	mk := func(name, version, replaces, phase string) cluster.CSV {
+		c := csv(name, version, graph.PackageProperty("etcd", version))
+		c.Replaces, c.Phase = replaces, phase
+		return c
+	}
+	tests := []struct {
+		name  string
+		state cluster.State
+		want  string
+	}{{
+		name: "a chain of two replacements goes on from its end",
+		state: cluster.State{
+			CSVs:          []cluster.CSV{mk("etcd.v1", "0.1.0", "", "Replacing"), mk("etcd.v2", "0.2.0", "etcd.v1", "Replacing"), mk("etcd.v3", "0.3.0", "etcd.v2", "Installing")},
+			Subscriptions: []cluster.Subscription{installedSub("etcd", "etcd", "alpha", "etcd.v1")},
+		},
+		want: "keep etcd.v3",
+	}, {
+		name: "a replacement cycle leaves nothing out",
+		state: cluster.State{
+			CSVs:          []cluster.CSV{mk("etcd.v1", "0.1.0", "etcd.v2", "Succeeded"), mk("etcd.v2", "0.2.0", "etcd.v1", "Succeeded")},
+			Subscriptions: []cluster.Subscription{installedSub("etcd", "etcd", "alpha", "etcd.v2")},
+		},
+		want: "error",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			plan, err := r.Resolve(context.Background(), "ns", &tt.state)
+			got := "error"
+			if err == nil {
+				got = summary(plan)
+			}
+			if got != tt.want {
+				t.Errorf("Resolve = %q (%v), want %q", got, err, tt.want)
+			}
+		})
+	}
+}

@@ -201,14 +201,37 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 			replacedBy[c.Replaces] = c
 		}
 	}
-	// end follows a CSV's replacement chain to its last CSV.
+	// end follows a CSV's replacement chain to its last CSV (nil when the
+	// chain runs into a cycle: no CSV of it is leaving), remembering the
+	// answer for every CSV on the way so that the walks of all CSVs
+	// together are linear.
+	ends := map[string]*cluster.CSV{}
+	known := map[string]bool{}
 	end := func(c *cluster.CSV) *cluster.CSV {
-		seen := map[string]bool{c.Name: true}
-		for next := replacedBy[c.Name]; next != nil && !seen[next.Name]; next = replacedBy[next.Name] {
-			seen[next.Name] = true
-			c = next
+		var path []string
+		onPath := map[string]bool{}
+		var last *cluster.CSV
+		for cur := c; ; {
+			if known[cur.Name] {
+				last = ends[cur.Name]
+				break
+			}
+			path = append(path, cur.Name)
+			onPath[cur.Name] = true
+			next := replacedBy[cur.Name]
+			if next == nil {
+				last = cur
+				break
+			}
+			if onPath[next.Name] {
+				break // a cycle: last stays nil
+			}
+			cur = next
 		}
-		return c
+		for _, name := range path {
+			ends[name], known[name] = last, true
+		}
+		return last
 	}
 	// ownerOf names the subscription whose installed or current CSV is
 	// name.
@@ -228,6 +251,9 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 			continue
 		}
 		last := end(c)
+		if last == nil {
+			continue // a replacement cycle: nothing is leaving
+		}
 		endOf[c.Name] = last
 		if last.Phase == "Failed" {
 			if !ff {

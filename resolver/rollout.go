@@ -95,8 +95,14 @@ func changes(plan *Plan) bool {
 	}
 	for _, e := range plan.InFlight {
 		switch e.Kind {
-		case InFlightReplaced, InFlightInstalling, InFlightCurrentCSV, InFlightInstallPlan:
+		case InFlightReplaced, InFlightInstalling, InFlightCurrentCSV:
 			return true
+		case InFlightInstallPlan:
+			// A plan waiting for approval with none of this plan's steps
+			// does not run by itself.
+			if !e.Waiting {
+				return true
+			}
 		}
 	}
 	return false
