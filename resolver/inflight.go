@@ -148,7 +148,7 @@ func (e *StuckError) Error() string {
 // flight is what a resolution found in flight in its namespace.
 type flight struct {
 	// gone holds the installed CSVs being replaced: resolution leaves them
-	// out.
+	// out (nil when there are none).
 	gone map[string]bool
 	// installed holds, per subscription (in the resolution's order), the
 	// installed CSV resolution goes on from.
@@ -186,7 +186,7 @@ func failForward(ns string, state *cluster.State) (bool, string) {
 // namespace's subscriptions in resolution order, csvs its installed CSVs
 // (copies excluded) sorted by name.
 func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, csvs []*cluster.CSV) (*flight, error) {
-	f := &flight{gone: map[string]bool{}, installed: make([]string, len(subs))}
+	f := &flight{installed: make([]string, len(subs))}
 	ff, strategy := failForward(ns, state)
 	byName := make(map[string]*cluster.CSV, len(csvs))
 	for _, c := range csvs {
@@ -195,9 +195,14 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 		}
 	}
 	// The CSV that replaces each CSV, the first by name when several do.
-	replacedBy := map[string]*cluster.CSV{}
+	// The maps below stay nil (and cost nothing) when nothing is in
+	// flight, the usual case.
+	var replacedBy map[string]*cluster.CSV
 	for _, c := range csvs {
 		if c.Replaces != "" && c.Replaces != c.Name && byName[c.Replaces] != nil && replacedBy[c.Replaces] == nil {
+			if replacedBy == nil {
+				replacedBy = map[string]*cluster.CSV{}
+			}
 			replacedBy[c.Replaces] = c
 		}
 	}
@@ -205,8 +210,8 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 	// chain runs into a cycle: no CSV of it is leaving), remembering the
 	// answer for every CSV on the way so that the walks of all CSVs
 	// together are linear.
-	ends := map[string]*cluster.CSV{}
-	known := map[string]bool{}
+	var ends map[string]*cluster.CSV
+	var known map[string]bool
 	end := func(c *cluster.CSV) *cluster.CSV {
 		var path []string
 		onPath := map[string]bool{}
@@ -228,6 +233,9 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 			}
 			cur = next
 		}
+		if ends == nil {
+			ends, known = map[string]*cluster.CSV{}, map[string]bool{}
+		}
 		for _, name := range path {
 			ends[name], known[name] = last, true
 		}
@@ -245,7 +253,10 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 		}
 		return ""
 	}
-	endOf := map[string]*cluster.CSV{}
+	var endOf map[string]*cluster.CSV
+	if replacedBy != nil {
+		endOf, f.gone = map[string]*cluster.CSV{}, map[string]bool{}
+	}
 	for _, c := range csvs {
 		if replacedBy[c.Name] == nil {
 			continue
@@ -270,9 +281,12 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 			Text: fmt.Sprintf("CSV %s%s is being replaced by %s%s; OLM deletes it once %s succeeds, so resolution goes on from %s",
 				c.Name, phaseWords(c.Phase), last.Name, phaseWords(last.Phase), last.Name, last.Name)})
 	}
-	plans := map[string]*cluster.InstallPlan{}
+	var plans map[string]*cluster.InstallPlan
 	for i := range state.InstallPlans {
 		if p := &state.InstallPlans[i]; p.Namespace == ns {
+			if plans == nil {
+				plans = map[string]*cluster.InstallPlan{}
+			}
 			plans[p.Name] = p
 		}
 	}
