@@ -203,7 +203,10 @@ func (r *Resolver) resolveAPIs(ctx context.Context, namespace string, state *clu
 	slices.SortFunc(apis, compareGVK)
 	apis = slices.Compact(apis)
 
-	res := &resolution{r: r, ctx: ctx, ns: namespace, cache: make(map[reqKey][]variable)}
+	res := &resolution{r: r, ctx: ctx, ns: namespace, cache: make(map[reqKey][]variable), state: state}
+	// The OperatorGroup decides which catalogs the namespace sees; a
+	// namespace without a usable one is Resolve's to report, below.
+	_ = res.operatorGroup(state)
 	res.catalogOrder(state)
 	if err := res.readState(state); err != nil {
 		return nil, err
@@ -428,7 +431,12 @@ func (res *resolution) nearMissesFor(g graph.GVK, cands []variable) []string {
 		if res.rank[ci.ord] >= 0 {
 			continue
 		}
-		if bs := ci.cat.Providers(g); len(bs) > 0 {
+		bs := ci.cat.Providers(g)
+		switch {
+		case len(bs) == 0:
+		case res.excludedBy != nil && ci.key.Namespace == res.r.global:
+			out = append(out, fmt.Sprintf("catalog %s provides it (package %s), but the %s", ci.key, bs[0].Package, res.exclusionText()))
+		default:
 			out = append(out, fmt.Sprintf("catalog %s provides it (package %s), but namespace %s cannot see that catalog: only its own namespace's catalogs and those of the global namespace %s serve it", ci.key, bs[0].Package, res.ns, res.r.global))
 		}
 	}
