@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/blang/semver/v4"
 	"github.com/spf13/cobra"
 
 	"github.com/sextantdev/sextant/graph"
@@ -105,14 +104,14 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 	return cmd
 }
 
-// edgeKind is why one bundle upgrades to another.
-type edgeKind int
+// edgeKind is why one bundle upgrades to another: graph's kinds, strongest
+// first.
+type edgeKind = graph.EdgeKind
 
-// Edge kinds, strongest first.
 const (
-	edgeReplaces edgeKind = iota
-	edgeSkips
-	edgeSkipRange
+	edgeReplaces  = graph.EdgeReplaces
+	edgeSkips     = graph.EdgeSkips
+	edgeSkipRange = graph.EdgeSkipRange
 )
 
 // graphView is the drawable upgrade graph of a package: what the renderers
@@ -255,17 +254,6 @@ func available(what string, names []string, asked string) string {
 	return s
 }
 
-// bundleVersion returns a bundle's version when it has one that parses.
-func bundleVersion(b *graph.Bundle) (semver.Version, bool) {
-	if b == nil || b.VersionText == "" {
-		return semver.Version{}, false
-	}
-	if _, err := semver.ParseTolerant(b.VersionText); err != nil {
-		return semver.Version{}, false
-	}
-	return b.Version, true
-}
-
 // channelGraph returns the nodes and edges of one channel.
 func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]string) ([]nodeView, []edgeView) {
 	index := map[string]int{}
@@ -300,70 +288,22 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 	}
 	// Names that edges refer to but that are not entries, sorted.
 	var missing []string
-	for _, en := range ch.Entries {
-		for _, name := range append([]string{en.Replaces}, en.Skips...) {
-			if _, ok := ch.Entry(name); name != "" && !ok {
-				missing = append(missing, name)
-			}
+	for e := range ch.Edges() {
+		if ch.Position(e.From) < 0 {
+			missing = append(missing, e.From)
 		}
 	}
 	sort.Strings(missing)
 	for _, name := range missing {
 		addNode(name, true)
 	}
-
-	type key struct {
-		from, to int
-		kind     edgeKind
-	}
-	seen := map[key]bool{}
+	// graph's Edges come by target in Order, kind, then source (entries in
+	// Order, then the other names sorted): the node order, so edges are
+	// sorted by target, kind and source node as they come.
 	var edges []edgeView
-	add := func(from string, to int, kind edgeKind, rng string) {
-		k := key{index[from], to, kind}
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		edges = append(edges, edgeView{From: k.from, To: to, Kind: kind, Range: rng})
+	for e := range ch.Edges() {
+		edges = append(edges, edgeView{From: index[e.From], To: index[e.To], Kind: e.Kind, Range: e.Range.String()})
 	}
-	var versions []*semver.Version // of ch.Entries, nil when none parses; computed on first use
-	for _, en := range ch.Entries {
-		to := index[en.Name]
-		if en.Replaces != "" {
-			add(en.Replaces, to, edgeReplaces, "")
-		}
-		for _, s := range en.Skips {
-			if s != "" {
-				add(s, to, edgeSkips, "")
-			}
-		}
-		if !en.SkipRange.Valid() {
-			continue
-		}
-		if versions == nil {
-			versions = make([]*semver.Version, len(ch.Entries))
-			for i, other := range ch.Entries {
-				if v, ok := bundleVersion(pkg.Bundle(other.Name)); ok {
-					versions[i] = &v
-				}
-			}
-		}
-		for i, other := range ch.Entries {
-			if other.Name != en.Name && versions[i] != nil && en.SkipRange.Contains(*versions[i]) {
-				add(other.Name, to, edgeSkipRange, en.SkipRange.String())
-			}
-		}
-	}
-	sort.Slice(edges, func(i, j int) bool {
-		a, b := edges[i], edges[j]
-		switch {
-		case a.To != b.To:
-			return a.To < b.To
-		case a.Kind != b.Kind:
-			return a.Kind < b.Kind
-		}
-		return a.From < b.From
-	})
 	return nodes, edges
 }
 

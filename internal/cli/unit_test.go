@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -187,11 +188,20 @@ func checkGraphAgreesWithSuccessors(t *testing.T, cat *graph.Catalog) {
 	for _, pkg := range cat.Packages() {
 		for _, ch := range pkg.Channels {
 			nodes, edges := channelGraph(pkg, ch, nil)
+			if !slices.IsSortedFunc(edges, func(a, b edgeView) int {
+				return cmp.Or(a.To-b.To, int(a.Kind)-int(b.Kind), a.From-b.From)
+			}) {
+				t.Errorf("%s/%s: edges not sorted by target, kind and source", pkg.Name, ch.Name)
+			}
 			for i, n := range nodes {
 				if n.Missing {
 					continue
 				}
-				v, ok := bundleVersion(pkg.Bundle(n.Name))
+				b := pkg.Bundle(n.Name)
+				if b == nil {
+					continue
+				}
+				v, ok := b.ValidVersion()
 				if !ok {
 					continue
 				}
