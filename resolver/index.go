@@ -142,11 +142,13 @@ func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 	chain := x.ch.Chain()
 	if chain == nil {
 		heads := x.ch.Heads()
+		var err error
 		if len(heads) == 0 {
-			x.err = fmt.Errorf("channel %q of package %q has no head (an entry no other entry replaces or skips)", x.ch.Name, p.Name)
+			err = fmt.Errorf("channel %q of package %q has no head (an entry no other entry replaces or skips)", x.ch.Name, p.Name)
 		} else {
-			x.err = fmt.Errorf("channel %q of package %q has %d heads %q: a unique replacement chain is required to order its entries", x.ch.Name, p.Name, len(heads), heads)
+			err = fmt.Errorf("channel %q of package %q has %d heads %q: a unique replacement chain is required to order its entries", x.ch.Name, p.Name, len(heads), heads)
 		}
+		x.err = &CatalogError{Catalog: x.pkg.cat.key, Package: p.Name, Channel: x.ch.Name, Err: err}
 		return
 	}
 	x.pos = make(map[string]int32, len(chain))

@@ -668,7 +668,7 @@ func (res *resolution) subscription(s *subNode) error {
 	}
 	for _, x := range channels {
 		if x.err != nil {
-			return fmt.Errorf("subscription %q in namespace %q: catalog %s: %w", sub.Name, res.ns, x.pkg.cat.key, x.err)
+			return fmt.Errorf("subscription %q in namespace %q: %w", sub.Name, res.ns, x.err)
 		}
 		if s.current == nil {
 			for i, b := range x.cands {
@@ -748,6 +748,9 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 	}
 	if q.Kind == graph.RequireConstraint {
 		if err := res.compileCEL(q.Constraint); err != nil {
+			if self.kind == varBundle {
+				return nil, &CatalogError{Catalog: self.ch.pkg.cat.key, Package: self.b.Package, Bundle: self.b.Name, Err: err}
+			}
 			return nil, fmt.Errorf("%s: %w", res.describe(self), err)
 		}
 	}
@@ -781,7 +784,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 					continue
 				}
 				if x.err != nil {
-					return nil, fmt.Errorf("%s: candidate %q: catalog %s: %w", res.describe(self), b.Name, ci.key, x.err)
+					return nil, fmt.Errorf("%s: candidate %q: %w", res.describe(self), b.Name, x.err)
 				}
 				pos := x.position(b.Name)
 				if pos < 0 {

@@ -283,8 +283,9 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 	return cat, nil
 }
 
-// naming makes sure every problem in err names the file: a message that
-// does not mention name gets it as a prefix. Joined errors stay joined.
+// naming makes sure every problem in err names the file: one that is not a
+// typed error carrying its file (namesFile) gets name as a prefix. Joined
+// errors stay joined.
 func naming(err error, name string) error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		errs := j.Unwrap()
@@ -294,10 +295,30 @@ func naming(err error, name string) error {
 		}
 		return errors.Join(out...)
 	}
-	if strings.Contains(err.Error(), name) {
+	if namesFile(err) {
 		return err
 	}
 	return fmt.Errorf("%s: %w", name, err)
+}
+
+// namesFile reports whether err is, or wraps, an error that states its
+// file: a catalog's decode or duplicate error, a manifest's error, or a
+// file system error with its path.
+func namesFile(err error) bool {
+	var de *graph.DecodeError
+	if errors.As(err, &de) {
+		return de.File != ""
+	}
+	var dup *graph.DuplicateError
+	if errors.As(err, &dup) {
+		return dup.Second.File != ""
+	}
+	var ce *cluster.Error
+	if errors.As(err, &ce) {
+		return ce.File != ""
+	}
+	var pe *fs.PathError
+	return errors.As(err, &pe)
 }
 
 // pathError turns "open PATH: no such file or directory" into "PATH: no such

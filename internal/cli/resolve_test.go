@@ -282,3 +282,49 @@ func onlyNotes(stderr string) bool {
 	}
 	return true
 }
+
+// TestResolveCatalogErrorNamesFile checks that a resolution stopped by a
+// catalog's problem (a *resolver.CatalogError: here a channel with two
+// heads) names that catalog's file, found by the error's type, not its text.
+func TestResolveCatalogErrorNamesFile(t *testing.T) {
+	dir := t.TempDir()
+	catalog := dir + "/broken.yaml"
+	if err := os.WriteFile(catalog, []byte(`schema: olm.package
+name: a
+defaultChannel: stable
+---
+schema: olm.channel
+package: a
+name: stable
+entries:
+- name: a.v1
+- name: a.v2
+---
+schema: olm.bundle
+name: a.v1
+package: a
+image: example.com/a:1
+properties: [{type: olm.package, value: {packageName: a, version: 1.0.0}}]
+---
+schema: olm.bundle
+name: a.v2
+package: a
+image: example.com/a:2
+properties: [{type: olm.package, value: {packageName: a, version: 2.0.0}}]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifests := dir + "/sub.yaml"
+	if err := os.WriteFile(manifests, []byte(`apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: a, namespace: operators}
+spec: {name: a, channel: stable, source: broken, sourceNamespace: olm}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := run("", "resolve", "--catalog", catalog, "-f", manifests)
+	want := catalog + `: subscription "a" in namespace "operators": catalog olm/broken: channel "stable" of package "a" has 2 heads`
+	if code != ExitBadInput || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant a line with %q", code, stderr, want)
+	}
+}

@@ -60,13 +60,16 @@ type resolveInput struct {
 	res      *resolver.Resolver
 }
 
-// resolveError makes an error of Resolve or Rollout other than a conflict
-// (a channel with no single head to order, an unsupported olm.constraint)
-// name the file of the catalog it is about.
+// resolveError makes an error of Resolve or Rollout about a catalog (a
+// *resolver.CatalogError: a channel with no single head to order, an
+// olm.constraint it cannot evaluate) name the file of that catalog.
 func (in *resolveInput) resolveError(err error) error {
-	msg := err.Error()
+	var ce *resolver.CatalogError
+	if !errors.As(err, &ce) {
+		return err
+	}
 	for i, k := range in.catalogs {
-		if strings.Contains(msg, "catalog "+k.String()+":") || strings.Contains(msg, "catalog "+k.String()+" ") {
+		if k == ce.Catalog {
 			path := in.paths[i]
 			if path == "-" {
 				path = stdinName
