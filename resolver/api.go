@@ -328,6 +328,11 @@ type Unchanged struct {
 	// Subscription names the subscription whose installed CSV it is, if
 	// any.
 	Subscription string `json:"subscription,omitempty"`
+	// Deprecations are the olm.deprecations entries of its package, of the
+	// channel its subscription follows and of its bundle (as OLM's
+	// PackageDeprecated, ChannelDeprecated and BundleDeprecated conditions
+	// on the subscription), with the alternative to move to.
+	Deprecations []Deprecation `json:"deprecations,omitempty"`
 	// HeldBack, set by Resolver.ExplainHeldBack, says why it stays
 	// although its subscription has a successor (nil when it does not).
 	HeldBack *HeldBack `json:"heldBack,omitempty"`
@@ -385,6 +390,9 @@ func (p *Plan) String() string {
 		}
 		b.WriteString("\n")
 		writePredictions(&b, "   ", u.Predictions)
+		for _, d := range u.Deprecations {
+			fmt.Fprintf(&b, "   deprecated: %s\n", d)
+		}
 		writeHeldBack(&b, u.HeldBack)
 	}
 	for _, n := range p.Notes {

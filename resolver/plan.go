@@ -35,7 +35,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 		switch v.kind {
 		case varInstalled:
 			n := res.installed[v.idx]
-			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner, Predictions: pr.installed(n)})
+			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner, Predictions: pr.installed(n), Deprecations: res.stayDeprecations(n)})
 		case varBundle:
 			st := Step{
 				Action:  ActionInstall,

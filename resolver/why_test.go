@@ -3,6 +3,7 @@ package resolver_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -264,4 +265,31 @@ func TestStops(t *testing.T) {
 			t.Fatalf("stops %v: want [%s]", stops, want)
 		}
 	})
+}
+
+func TestStayDeprecations(t *testing.T) {
+	c := resolvertest.NewCatalog("olm", "community")
+	app := c.Package("app", "alpha")
+	v1 := app.Bundle("app.v1", "1.0.0").In("alpha")
+	app.Bundle("app.v1.1", "1.1.0").In("alpha").Replaces("app.v1").RequiresGVK("example.com", "v1", "Missing")
+	app.Bundle("app.v2", "2.0.0").In("beta")
+	app.DeprecateBundle("app.v1", "app.v1 has a known bug").DeprecateChannel("alpha", "").DeprecateChannel("beta", "")
+	state := resolvertest.NewState("operators")
+	state.Install(v1)
+	state.Subscribe("app", "app").Channel("alpha").Source("olm", "community").Installed("app.v1")
+	r, err := resolver.New([]resolver.Catalog{c.MustBuild(t)}, resolver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := r.Resolve(context.Background(), "operators", state.State())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []resolver.Deprecation{
+		{Condition: resolver.ConditionChannelDeprecated, Message: "channel alpha is deprecated"},
+		{Condition: resolver.ConditionBundleDeprecated, Message: "bundle app.v1 is deprecated: app.v1 has a known bug", Alternative: "bundle app.v1.1 (1.1.0, the head of channel alpha)"},
+	}
+	if len(plan.Unchanged) != 1 || !slices.Equal(plan.Unchanged[0].Deprecations, want) {
+		t.Errorf("unchanged %+v:\nwant deprecations %+v (every other channel deprecated too: no channel to move to)", plan.Unchanged, want)
+	}
 }

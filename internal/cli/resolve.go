@@ -347,6 +347,9 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 		}
 		fmt.Fprintln(w, " unchanged")
 		writePredictionsText(w, "      ", u.Predictions)
+		for _, d := range u.Deprecations {
+			fmt.Fprintf(w, "    deprecated: %s\n", d)
+		}
 	}
 	writeHeldBackText(w, p)
 }
@@ -421,6 +424,8 @@ type unchangedJSON struct {
 	Subscription string                `json:"subscription,omitempty"`
 	HeldBack     *resolver.HeldBack    `json:"heldBack,omitempty"`
 	Predictions  []resolver.Prediction `json:"predictions,omitempty"`
+	// Deprecations are the olm.deprecations of what stays (issue 16).
+	Deprecations []resolver.Deprecation `json:"deprecations,omitempty"`
 }
 
 // planJSON is a plan in the JSON output.
@@ -456,7 +461,7 @@ func newStepsJSON(steps []resolver.Step) []stepJSON {
 func newUnchangedJSON(us []resolver.Unchanged) []unchangedJSON {
 	out := make([]unchangedJSON, len(us))
 	for i, u := range us {
-		out[i] = unchangedJSON{Package: u.Package, Bundle: u.CSV, Version: u.Version, Subscription: u.Subscription, HeldBack: u.HeldBack, Predictions: u.Predictions}
+		out[i] = unchangedJSON{Package: u.Package, Bundle: u.CSV, Version: u.Version, Subscription: u.Subscription, HeldBack: u.HeldBack, Predictions: u.Predictions, Deprecations: u.Deprecations}
 	}
 	return out
 }
