@@ -284,6 +284,11 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 				state.OperatorGroups = append(state.OperatorGroups, og)
 			}
 		}
+		for _, ip := range s.InstallPlans {
+			if add(objectKey{cluster.KindInstallPlan, ip.Namespace, ip.Name}, in.Name) {
+				state.InstallPlans = append(state.InstallPlans, ip)
+			}
+		}
 	}
 	if len(errs) > 0 {
 		return nil, nil, errors.Join(errs...)
