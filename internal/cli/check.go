@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -23,12 +24,17 @@ type catalogReport struct {
 	Path     string
 	Summary  check.CatalogSummary
 	Findings []check.Finding // sorted by package, channel, bundle, code
+	// Resolved counts the baseline's findings the catalog no longer has
+	// (with --baseline).
+	Resolved int
 }
 
 // gatherFindings loads the catalogs at paths and runs the checks on them
-// (all checks when checks is empty), one report per path in order. Every
-// catalog that cannot be read is reported, each naming its path.
-func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check) ([]catalogReport, error) {
+// (all checks when checks is empty), one report per path in order, and
+// returns the whole report too. With a baseline path (then paths holds one
+// catalog), the catalog is compared with the baseline. Every catalog that
+// cannot be read is reported, each naming its path.
+func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check, baseline string) ([]catalogReport, *check.Report, error) {
 	inputs := make([]check.Input, 0, len(paths))
 	var errs []error
 	seen := map[string]bool{}
@@ -38,7 +44,7 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 			name = stdinName
 		}
 		if seen[name] {
-			return nil, usageErrorf("catalog %q is given twice", path)
+			return nil, nil, usageErrorf("catalog %q is given twice", path)
 		}
 		seen[name] = true
 		cat, err := e.loadCatalog(path)
@@ -48,12 +54,25 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 		}
 		inputs = append(inputs, check.Input{Name: name, Catalog: cat})
 	}
-	if len(errs) > 0 {
-		return nil, joinErrors(errs)
+	opts := check.Options{Checks: checks}
+	if baseline != "" {
+		if baseline == "-" && slices.Contains(paths, "-") {
+			return nil, nil, usageErrorf("--baseline and the catalog cannot both be standard input")
+		}
+		old, err := e.loadCatalog(baseline)
+		if err != nil {
+			errs = append(errs, err)
+		} else if len(inputs) == 1 {
+			// The baseline takes the catalog's name: findings match by it.
+			opts.Baseline = []check.Input{{Name: inputs[0].Name, Catalog: old}}
+		}
 	}
-	rep, err := runChecks(ctx, inputs, check.Options{Checks: checks})
+	if len(errs) > 0 {
+		return nil, nil, joinErrors(errs)
+	}
+	rep, err := runChecks(ctx, inputs, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	reports := make([]catalogReport, len(rep.Catalogs))
 	fs := rep.Findings
@@ -63,12 +82,15 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 			n++
 		}
 		reports[i] = catalogReport{Path: sum.Name, Summary: sum, Findings: fs[:n:n]}
+		if sum.Baseline != nil {
+			reports[i].Resolved = sum.Baseline.Resolved
+		}
 		fs = fs[n:]
 	}
 	if len(fs) > 0 {
-		return nil, fmt.Errorf("internal error: %d findings of catalog %q out of report order", len(fs), fs[0].Catalog)
+		return nil, nil, fmt.Errorf("internal error: %d findings of catalog %q out of report order", len(fs), fs[0].Catalog)
 	}
-	return reports, nil
+	return reports, rep, nil
 }
 
 // checkSummary counts findings by severity.
@@ -95,7 +117,7 @@ func summarize(fs []check.Finding) checkSummary {
 
 func newCheckCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "check PATH...",
+		Use:   "check PATH... | check --baseline OLD NEW",
 		Short: "Check catalogs for problems that break installs and upgrades",
 		Long: `Check loads each catalog — an FBC file (.json, .yaml, .yml, optionally .gz),
 a folder of them, or "-" for standard input — and runs the catalog checks on
@@ -115,15 +137,32 @@ summary line. JSON output is:
     "summary": {"error": N, "warning": N, "info": N},
     "counts": [{"code": "...", "severity": "...", "count": N}]}]}
 
+With --baseline OLD, the one catalog given (NEW) is compared with OLD, its
+previous version: every finding is marked new or existing ("status" in JSON),
+and the regressions of the change are added — package-removed,
+channel-removed, default-channel-changed, head-removed, bundle-removed,
+channel-head-lowered, upgrade-path-lost, no-longer-installable,
+requirement-newly-unmet, deprecation-added; an upgrade edge the change adds
+that drops an API or an install mode is a new api-dropped-on-upgrade or
+install-mode-dropped. --fail-on-new applies --fail-on to the new findings
+only, so that CI fails on what a change introduces. -o markdown writes a
+pull-request comment: counts by severity and code, then the findings by
+package, new ones first, long lists folded.
+
 Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 when a
 catalog cannot be read or the command line is wrong.`,
 		Example: `  sextant check catalog/
   sextant check -o json --fail-on warning index.json.gz
-  sextant check --check structural --check reachability catalog/`,
+  sextant check --check structural --check reachability catalog/
+  sextant check --baseline main/catalog --fail-on-new -o markdown catalog/`,
 		Args: cobra.MinimumNArgs(1),
 	}
-	output := addOutputFlag(cmd, "text", "json", "yaml")
+	output := addOutputFlag(cmd, "text", "json", "yaml", "markdown")
 	failOn := addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
+	var baseline string
+	var failOnNew bool
+	cmd.Flags().StringVar(&baseline, "baseline", "", "the previous version of the catalog: report what the change does (one catalog argument)")
+	cmd.Flags().BoolVar(&failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
 	var checkFlags []string
 	cmd.Flags().StringSliceVar(&checkFlags, "check", nil, "run only these checks (repeatable or comma-separated): "+checkNames())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -135,14 +174,23 @@ catalog cannot be read or the command line is wrong.`,
 			}
 			checks = append(checks, c)
 		}
-		reports, err := e.gatherFindings(cmd.Context(), args, checks)
+		if baseline != "" && len(args) != 1 {
+			return usageErrorf("--baseline compares one catalog with its previous version: give one catalog, not %d", len(args))
+		}
+		if failOnNew && baseline == "" {
+			return usageErrorf("--fail-on-new needs --baseline")
+		}
+		reports, rep, err := e.gatherFindings(cmd.Context(), args, checks, baseline)
 		if err != nil {
 			return err
 		}
-		if output.value != "text" {
-			err = writeCheckJSON(e.stdout, output.value, reports)
-		} else {
+		switch output.value {
+		case "text":
 			err = writeCheckText(e.stdout, reports)
+		case "markdown":
+			err = rep.WriteMarkdown(e.stdout)
+		default:
+			err = writeCheckJSON(e.stdout, output.value, reports)
 		}
 		if err != nil {
 			return err
@@ -153,7 +201,7 @@ catalog cannot be read or the command line is wrong.`,
 		}
 		for _, r := range reports {
 			for _, f := range r.Findings {
-				if f.Severity >= threshold {
+				if f.Severity >= threshold && (!failOnNew || f.Status == check.StatusNew) {
 					return errNo
 				}
 			}
@@ -193,6 +241,8 @@ type findingJSON struct {
 	Message  string `json:"message"`
 	File     string `json:"file,omitempty"`
 	Line     int    `json:"line,omitempty"`
+	// Status is "new" or "existing" with --baseline, left out otherwise.
+	Status check.Status `json:"status,omitempty"`
 }
 
 type catalogJSON struct {
@@ -203,6 +253,8 @@ type catalogJSON struct {
 	Findings []findingJSON     `json:"findings"`
 	Summary  checkSummary      `json:"summary"`
 	Counts   []check.CodeCount `json:"counts"`
+	// Baseline compares the catalog with --baseline; left out without it.
+	Baseline *check.BaselineSummary `json:"baseline,omitempty"`
 }
 
 // writeCheckJSON writes the reports in the JSON contract, as JSON or (format
@@ -220,6 +272,7 @@ func writeCheckJSON(w io.Writer, format string, reports []catalogReport) error {
 			Findings: make([]findingJSON, 0, len(r.Findings)),
 			Summary:  summarize(r.Findings),
 			Counts:   r.Summary.Counts,
+			Baseline: r.Summary.Baseline,
 		}
 		if c.Counts == nil {
 			c.Counts = []check.CodeCount{}
@@ -234,6 +287,7 @@ func writeCheckJSON(w io.Writer, format string, reports []catalogReport) error {
 				Message:  f.Message,
 				File:     f.Pos.File,
 				Line:     f.Pos.Line,
+				Status:   f.Status,
 			})
 		}
 		out.Catalogs = append(out.Catalogs, c)
@@ -265,10 +319,17 @@ func writeCheckText(w io.Writer, reports []catalogReport) error {
 				fmt.Fprintf(tw, "  %s\n", name)
 			}
 			first, rest, _ := strings.Cut(findingText(f), "\n")
-			fmt.Fprintf(tw, "    %s\t%s\t%s\n", f.Severity, f.Code, first)
+			mark, pad := "", ""
+			if r.Summary.Baseline != nil {
+				mark, pad = "\t", "\t"
+				if f.Status == check.StatusNew {
+					mark = "new\t"
+				}
+			}
+			fmt.Fprintf(tw, "    %s%s\t%s\t%s\n", mark, f.Severity, f.Code, first)
 			for _, l := range strings.Split(rest, "\n") {
 				if l = strings.TrimRight(l, " \t"); l != "" {
-					fmt.Fprintf(tw, "\t\t  %s\n", l)
+					fmt.Fprintf(tw, "%s\t\t  %s\n", pad, l)
 				}
 			}
 		}
@@ -277,6 +338,17 @@ func writeCheckText(w io.Writer, reports []catalogReport) error {
 		fmt.Fprintf(bw, "%s: %s, %s, %d info in %d of %s\n", r.Path,
 			plural(s.Error, "error"), plural(s.Warning, "warning"), s.Info,
 			pkgs, plural(r.Summary.Packages, "package"))
+		if b := r.Summary.Baseline; b != nil {
+			regs := 0
+			for _, f := range r.Findings {
+				if check.IsRegression(f.Code) {
+					regs++
+				}
+			}
+			fmt.Fprintf(bw, "against the baseline: %s (%s), %d existing, %d resolved; packages +%d -%d, channels +%d -%d, bundles +%d -%d\n",
+				plural(b.New, "new finding"), plural(regs, "regression"), b.Existing, b.Resolved,
+				b.PackagesAdded, b.PackagesRemoved, b.ChannelsAdded, b.ChannelsRemoved, b.BundlesAdded, b.BundlesRemoved)
+		}
 	}
 	return bw.err
 }

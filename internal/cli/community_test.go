@@ -59,7 +59,7 @@ func TestCheckCommunity(t *testing.T) {
 	}
 	var sum checkSummary
 	for i, f := range rep.Findings {
-		want := findingJSON{f.Severity.String(), f.Code, f.Package, f.Channel, f.Bundle, f.Message, f.Pos.File, f.Pos.Line}
+		want := findingJSON{f.Severity.String(), f.Code, f.Package, f.Channel, f.Bundle, f.Message, f.Pos.File, f.Pos.Line, f.Status}
 		if got[i] != want {
 			t.Errorf("finding %d: got %+v, want %+v", i, got[i], want)
 		}
