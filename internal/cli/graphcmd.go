@@ -141,6 +141,27 @@ type channelView struct {
 	// Edges are sorted by target node, kind, then source node. Every
 	// (from, to, kind) appears once.
 	Edges []edgeView
+	// edgeStart[i] is the index in Edges of the first edge to node i;
+	// edgeStart[len(Nodes)] is len(Edges).
+	edgeStart []int
+}
+
+// edgesTo returns the edges that lead to node i, in Edges order.
+func (c channelView) edgesTo(i int) []edgeView {
+	return c.Edges[c.edgeStart[i]:c.edgeStart[i+1]]
+}
+
+// edgeStarts returns where the edges to each of n nodes start in edges,
+// which are sorted by target.
+func edgeStarts(n int, edges []edgeView) []int {
+	start := make([]int, n+1)
+	for _, e := range edges {
+		start[e.To+1]++
+	}
+	for i := range n {
+		start[i+1] += start[i]
+	}
+	return start
 }
 
 type nodeView struct {
@@ -171,7 +192,7 @@ const maxDiagramEdges = 500
 func (v *graphView) diagramEdges() int {
 	n := 0
 	for _, c := range v.Channels {
-		n += len(drawnEdges(c.Edges, false))
+		n += eachDrawnEdge(c, false, nil)
 	}
 	return n
 }
@@ -221,6 +242,7 @@ func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphVie
 		cv := channelView{Name: ch.Name, Default: ch.Name == pkg.DefaultChannel}
 		cv.Deprecation, cv.Deprecated = deprecatedChannels[ch.Name]
 		cv.Nodes, cv.Edges = channelGraph(pkg, ch, deprecatedBundles)
+		cv.edgeStart = edgeStarts(len(cv.Nodes), cv.Edges)
 		v.Channels = append(v.Channels, cv)
 	}
 	return v, nil
@@ -307,27 +329,28 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 	return nodes, edges
 }
 
-// drawnEdges returns the edges a diagram draws: one per (from, to) pair, the
-// strongest kind, and no skipRange edge when noSkipRange is set. The order
-// is kept.
-func drawnEdges(edges []edgeView, noSkipRange bool) []edgeView {
-	best := map[[2]int]edgeKind{}
-	for _, e := range edges {
-		if noSkipRange && e.Kind == edgeSkipRange {
-			continue
-		}
-		p := [2]int{e.From, e.To}
-		if k, ok := best[p]; !ok || e.Kind < k {
-			best[p] = e.Kind
+// eachDrawnEdge calls f (when not nil) with each edge of c a diagram
+// draws: one per (from, to) pair, the strongest kind, and no skipRange edge
+// when noSkipRange is set, in Edges order. It returns their number; its cost
+// is linear in the edges.
+func eachDrawnEdge(c channelView, noSkipRange bool, f func(edgeView)) int {
+	stamp := make([]int, len(c.Nodes)) // stamp[from] == to+1: drawn already
+	n := 0
+	for to := range c.Nodes {
+		// Edges to a node come by kind, strongest first: the first edge
+		// from a node is the one drawn.
+		for _, e := range c.edgesTo(to) {
+			if noSkipRange && e.Kind == edgeSkipRange || stamp[e.From] == to+1 {
+				continue
+			}
+			stamp[e.From] = to + 1
+			n++
+			if f != nil {
+				f(e)
+			}
 		}
 	}
-	var out []edgeView
-	for _, e := range edges {
-		if k, ok := best[[2]int{e.From, e.To}]; ok && k == e.Kind {
-			out = append(out, e)
-		}
-	}
-	return out
+	return n
 }
 
 // skipRangeLabel is the line a diagram writes in an entry's box for its
@@ -341,8 +364,8 @@ func skipRangeLabel(v *graphView, c channelView, node int) string {
 		return "skipRange " + n.SkipRange + " (invalid)"
 	}
 	matches := 0
-	for _, e := range c.Edges {
-		if e.To == node && e.Kind == edgeSkipRange {
+	for _, e := range c.edgesTo(node) {
+		if e.Kind == edgeSkipRange {
 			matches++
 		}
 	}
@@ -412,6 +435,7 @@ func writeGraphText(w io.Writer, v *graphView) {
 		if c.Deprecated {
 			fmt.Fprintf(w, "  deprecated: %s\n", c.Deprecation)
 		}
+		var skips, rangeFrom []string
 		for i, n := range c.Nodes {
 			if n.Missing {
 				continue
@@ -424,12 +448,8 @@ func writeGraphText(w io.Writer, v *graphView) {
 				line += " [" + strings.Join(marks, ", ") + "]"
 			}
 			fmt.Fprintln(w, line)
-			var skips []string
-			var rangeFrom []string
-			for _, e := range c.Edges {
-				if e.To != i {
-					continue
-				}
+			skips, rangeFrom = skips[:0], rangeFrom[:0]
+			for _, e := range c.edgesTo(i) {
 				from := c.Nodes[e.From]
 				name := from.Name
 				if from.Missing {
@@ -520,7 +540,7 @@ func writeMermaid(w io.Writer, v *graphView) {
 			}
 		}
 		fmt.Fprintln(w, "  end")
-		for _, e := range drawnEdges(c.Edges, v.SkipRangeLabels) {
+		eachDrawnEdge(c, v.SkipRangeLabels, func(e edgeView) {
 			from, to := fmt.Sprintf("c%dn%d", ci, e.From), fmt.Sprintf("c%dn%d", ci, e.To)
 			switch e.Kind {
 			case edgeReplaces:
@@ -533,7 +553,7 @@ func writeMermaid(w io.Writer, v *graphView) {
 				dotted = append(dotted, fmt.Sprint(link))
 			}
 			link++
-		}
+		})
 		link = writeMermaidPath(w, v, ci, c, link)
 	}
 	fmt.Fprintln(w, "  classDef head stroke-width:3px")
@@ -601,7 +621,7 @@ func writeDot(w io.Writer, v *graphView) {
 			fmt.Fprintf(w, "    \"c%dn%d\" [%s];\n", ci, ni, strings.Join(attrs, ", "))
 		}
 		fmt.Fprintln(w, "  }")
-		for _, e := range drawnEdges(c.Edges, v.SkipRangeLabels) {
+		eachDrawnEdge(c, v.SkipRangeLabels, func(e edgeView) {
 			var attrs []string
 			switch e.Kind {
 			case edgeSkips:
@@ -614,7 +634,7 @@ func writeDot(w io.Writer, v *graphView) {
 				a = " [" + strings.Join(attrs, ", ") + "]"
 			}
 			fmt.Fprintf(w, "  \"c%dn%d\" -> \"c%dn%d\"%s;\n", ci, e.From, ci, e.To, a)
-		}
+		})
 		writeDotPath(w, v, ci, c)
 	}
 	fmt.Fprintln(w, "}")
