@@ -28,7 +28,12 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	pr := newPredictor(res.ns, res.r.plat, res.state, res.planned)
 	res.pred = pr
 	stepOf := map[variable]int{}
+	var installs []graph.GVK
+	polls := 0
 	for v := range res.variables() {
+		if polls++; res.poll(polls) != nil {
+			return plan // the caller returns the context's error
+		}
 		if !sol.IsSelected(v) {
 			continue
 		}
@@ -55,12 +60,13 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 			st.Warnings = deprecationWarnings(v)
 			st.Predictions = pr.bundle(v.b)
 			if !failing(st.Predictions) {
-				res.installs = unionGVKs(res.installs, v.b.Provides)
+				installs = append(installs, v.b.Provides...) // sorted once, below
 			}
 			stepOf[v] = len(plan.Steps)
 			plan.Steps = append(plan.Steps, st)
 		}
 	}
+	res.installs = unionGVKs(res.installs, installs)
 	// Requirements between selected bundles: reasons and order.
 	after := make([][]int, len(plan.Steps)) // step → steps it depends on
 	for _, d := range res.deps {
@@ -109,11 +115,14 @@ func (res *resolution) name(v variable) string {
 // same package, the same channel if the subscription names one, the same
 // catalog if it names one.
 func (res *resolution) subscribed(v variable) bool {
-	for _, s := range res.subs {
-		sub := s.sub
-		if sub.Package != v.b.Package {
-			continue
+	if res.subsByPkg == nil {
+		res.subsByPkg = make(map[string][]*subNode, len(res.subs))
+		for _, s := range res.subs {
+			res.subsByPkg[s.sub.Package] = append(res.subsByPkg[s.sub.Package], s)
 		}
+	}
+	for _, s := range res.subsByPkg[v.b.Package] {
+		sub := s.sub
 		if sub.Channel != "" && sub.Channel != v.ch.ch.Name {
 			continue
 		}
@@ -155,7 +164,8 @@ func warning(what, name, msg string) string {
 
 // orderSteps orders steps so that each comes after the steps it depends on
 // (after[i]), ties broken by bundle name then package; a dependency cycle is
-// broken at its smallest step.
+// broken at its smallest step. Its cost is n log n (a heap of ready steps,
+// and one sorted list for breaking cycles).
 func orderSteps(steps []Step, after [][]int) []Step {
 	n := len(steps)
 	less := func(i, j int) int {
@@ -165,7 +175,10 @@ func orderSteps(steps []Step, after [][]int) []Step {
 		}
 		// Only here, not as an argument of cmp.Or: the strings are built
 		// for the rare tie alone.
-		return cmp.Compare(a.Catalog.String(), b.Catalog.String())
+		if c := cmp.Compare(a.Catalog.String(), b.Catalog.String()); c != 0 {
+			return c
+		}
+		return cmp.Compare(i, j) // equal steps: input order, as the scan had it
 	}
 	waiting := make([]int, n) // unmet dependencies
 	users := make([][]int, n) // steps that depend on i
@@ -176,30 +189,87 @@ func orderSteps(steps []Step, after [][]int) []Step {
 			users[d] = append(users[d], i)
 		}
 	}
+	ready := &stepHeap{less: less}
+	for i := range n {
+		if waiting[i] == 0 {
+			ready.push(i)
+		}
+	}
+	var all []int // every step, smallest first: built on the first cycle
+	next := 0     // all[:next] are done
 	done := make([]bool, n)
 	out := make([]Step, 0, n)
 	for len(out) < n {
 		// The smallest ready step; if none (a cycle), the smallest left.
 		best := -1
-		for i := 0; i < n; i++ {
-			if !done[i] && waiting[i] == 0 && (best < 0 || less(i, best) < 0) {
+		for len(ready.s) > 0 {
+			if i := ready.pop(); !done[i] {
 				best = i
+				break
 			}
 		}
 		if best < 0 {
-			for i := 0; i < n; i++ {
-				if !done[i] && (best < 0 || less(i, best) < 0) {
-					best = i
+			if all == nil {
+				all = make([]int, n)
+				for i := range all {
+					all[i] = i
 				}
+				slices.SortFunc(all, less)
 			}
+			for done[all[next]] {
+				next++
+			}
+			best = all[next]
 		}
 		done[best] = true
 		out = append(out, steps[best])
 		for _, u := range users[best] {
-			waiting[u]--
+			if waiting[u]--; waiting[u] == 0 && !done[u] {
+				ready.push(u)
+			}
 		}
 	}
 	return out
+}
+
+// stepHeap is a min-heap of step indexes under less.
+type stepHeap struct {
+	s    []int
+	less func(i, j int) int
+}
+
+func (h *stepHeap) push(i int) {
+	h.s = append(h.s, i)
+	for c := len(h.s) - 1; c > 0; {
+		p := (c - 1) / 2
+		if h.less(h.s[c], h.s[p]) >= 0 {
+			break
+		}
+		h.s[c], h.s[p] = h.s[p], h.s[c]
+		c = p
+	}
+}
+
+func (h *stepHeap) pop() int {
+	top := h.s[0]
+	last := len(h.s) - 1
+	h.s[0] = h.s[last]
+	h.s = h.s[:last]
+	for p := 0; ; {
+		c := 2*p + 1
+		if c >= last {
+			break
+		}
+		if c+1 < last && h.less(h.s[c+1], h.s[c]) < 0 {
+			c++
+		}
+		if h.less(h.s[c], h.s[p]) >= 0 {
+			break
+		}
+		h.s[c], h.s[p] = h.s[p], h.s[c]
+		p = c
+	}
+	return top
 }
 
 // conflict translates a conflict core into facts.
@@ -371,16 +441,39 @@ func (res *resolution) approve(plan *Plan) {
 	if res.flight != nil {
 		plan.InFlight = slices.Clone(res.flight.notes)
 	}
+	var manual map[string]int
 	for i := range plan.Steps {
 		st := &plan.Steps[i]
 		a := Approval{Mode: plan.Approval.Mode}
 		if a.Mode == cluster.ApprovalManual {
 			a.Subscription = plan.Approval.Subscriptions[0]
-			for _, s := range res.subs {
-				if s.sub.Manual() && (s.sub.Name == st.Reason.Subscription || (st.Replaces != "" && s.current != nil && s.current.csv.Name == st.Replaces)) {
-					a.Subscription = s.sub.Name
-					break
+			if manual == nil {
+				// The first Manual subscription by name and by current
+				// CSV: a lookup per step, not a scan.
+				manual = map[string]int{}
+				for i, s := range res.subs {
+					if !s.sub.Manual() {
+						continue
+					}
+					if _, ok := manual["s/"+s.sub.Name]; !ok {
+						manual["s/"+s.sub.Name] = i
+					}
+					if s.current != nil {
+						if _, ok := manual["c/"+s.current.csv.Name]; !ok {
+							manual["c/"+s.current.csv.Name] = i
+						}
+					}
 				}
+			}
+			first := -1
+			if i, ok := manual["s/"+st.Reason.Subscription]; ok {
+				first = i
+			}
+			if i, ok := manual["c/"+st.Replaces]; ok && st.Replaces != "" && (first < 0 || i < first) {
+				first = i
+			}
+			if first >= 0 {
+				a.Subscription = res.subs[first].sub.Name
 			}
 		}
 		if res.flight != nil {

@@ -111,8 +111,9 @@ type resolution struct {
 	rank      []int           // per catalog ord: base rank, -1 when invisible
 	prio      []int           // per catalog ord: priority, as the state's CatalogSources set it
 	subs      []*subNode
-	installed []*instNode // sorted by name
-	instOrder []*instNode // by package, then name: candidate order
+	subsByPkg map[string][]*subNode // subs by package, built on first use
+	installed []*instNode           // sorted by name
+	instOrder []*instNode           // by package, then name: candidate order
 	byName    map[string]*instNode
 	// p's variables are the subscriptions' (the first len(subs)), then the
 	// installed and bundle variables in creation order: see variables.
@@ -185,6 +186,9 @@ func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster
 		return nil, nil, fmt.Errorf("resolve namespace %q: %w", namespace, err)
 	}
 	plan := res.plan(sol)
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err // plan stops early when cancelled
+	}
 	r.trace(Event{Kind: EventSolved, Namespace: namespace, Count: len(plan.Steps)})
 	return plan, res, nil
 }
@@ -304,7 +308,16 @@ func (res *resolution) readState(state *cluster.State) error {
 	}
 	res.flight = f
 	res.byName = make(map[string]*instNode, len(csvs))
+	subsOf := make(map[string][]int, len(subs)) // installed CSV → its subscriptions
+	for i, name := range f.installed {
+		if name != "" {
+			subsOf[name] = append(subsOf[name], i)
+		}
+	}
 	for i, c := range csvs {
+		if err := res.poll(i); err != nil {
+			return err
+		}
 		if i > 0 && csvs[i-1].Name == c.Name {
 			errs = append(errs, fmt.Errorf("CSV %q in namespace %q appears twice", c.Name, res.ns))
 			continue
@@ -312,7 +325,7 @@ func (res *resolution) readState(state *cluster.State) error {
 		if f.gone[c.Name] {
 			continue
 		}
-		n, err := res.installedNode(int32(len(res.installed)), c, subs)
+		n, err := res.installedNode(int32(len(res.installed)), c, subs, subsOf[c.Name])
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -337,22 +350,22 @@ func (res *resolution) readState(state *cluster.State) error {
 
 // installedNode reads an installed CSV as OLM does: the properties
 // annotation when present, otherwise the APIs of its CRD and API service
-// definitions and the package of the one subscription that owns it.
-func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.Subscription) (*instNode, error) {
+// definitions and the package of the one subscription that owns it. owners
+// are the indexes in subs of the subscriptions whose installed CSV it is.
+func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.Subscription, owners []int) (*instNode, error) {
 	n := &instNode{idx: idx, csv: c}
 	if c.VersionText != "" || !c.Version.Equals(semver.Version{}) {
 		n.versions = []semver.Version{c.Version}
 	}
 	pkgs := map[string]bool{}
-	for i, s := range subs {
-		if inst := res.flight.installed[i]; inst == c.Name && inst != "" {
-			if !n.subscribed {
-				n.owner = s.Name
-			}
-			n.subscribed = true
-			if s.Package != "" {
-				pkgs[s.Package] = true
-			}
+	for _, i := range owners {
+		s := subs[i]
+		if !n.subscribed {
+			n.owner = s.Name
+		}
+		n.subscribed = true
+		if s.Package != "" {
+			pkgs[s.Package] = true
 		}
 	}
 	if !c.HasProperties {
@@ -403,7 +416,10 @@ func (res *resolution) build() error {
 			p.Mandatory(reason{kind: FactInstalled, subject: v}, v)
 		}
 	}
-	for _, s := range res.subs {
+	for i, s := range res.subs {
+		if err := res.poll(i); err != nil {
+			return err
+		}
 		if err := res.subscription(s); err != nil {
 			return err
 		}
@@ -437,8 +453,20 @@ func (res *resolution) build() error {
 			return err
 		}
 	}
+	if err := res.ctx.Err(); err != nil {
+		return err
+	}
 	res.uniqueness()
-	return nil
+	return res.ctx.Err()
+}
+
+// poll returns the context's error on every 256th call (i counts them), so
+// that long loops stop soon after a cancellation at little cost.
+func (res *resolution) poll(i int) error {
+	if i%256 != 0 {
+		return nil
+	}
+	return res.ctx.Err()
 }
 
 // variables yields the installed and bundle variables, in creation order:

@@ -82,6 +82,9 @@ func (r *Resolver) RolloutWith(ctx context.Context, namespace string, state *clu
 		if err != nil {
 			return rounds, err
 		}
+		if err := ctx.Err(); err != nil {
+			return rounds, err
+		}
 		rounds = append(rounds, Round{Plan: plan, State: next, Approved: waits})
 		cur = next
 	}
@@ -131,7 +134,24 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 	}
 	ns := plan.Namespace
 	finish(next, plan)
-	for _, st := range plan.Steps {
+	// The namespace's subscriptions by name, installed CSV and package, so
+	// that each step finds its own without a scan: Apply is linear in the
+	// plan and the state.
+	byName, byInstalled, byPackage := map[string][]int{}, map[string][]int{}, map[string][]int{}
+	for i := range next.Subscriptions {
+		s := &next.Subscriptions[i]
+		if s.Namespace != ns {
+			continue
+		}
+		byName[s.Name] = append(byName[s.Name], i)
+		byInstalled[s.InstalledCSV] = append(byInstalled[s.InstalledCSV], i)
+		byPackage[s.Package] = append(byPackage[s.Package], i)
+	}
+	stamp := make([]int, len(next.Subscriptions)) // stamp[i] == step+1: seen
+	drop := map[string]bool{}                     // CSVs of ns replaced or installed anew
+	var added []cluster.CSV
+	var deps []cluster.Subscription
+	for si, st := range plan.Steps {
 		ci := r.byKey[st.Catalog]
 		if ci == nil {
 			return nil, fmt.Errorf("apply plan: step %q: no catalog %s", st.Bundle, st.Catalog)
@@ -155,37 +175,44 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 			csv.Properties = append(csv.Properties, graph.Property{Type: p.Type, Value: slices.Clone(p.Value)})
 		}
 		if st.Replaces != "" {
-			next.CSVs = slices.DeleteFunc(next.CSVs, func(c cluster.CSV) bool {
-				return c.Namespace == ns && c.Name == st.Replaces
-			})
+			drop[st.Replaces] = true
 		}
-		next.CSVs = slices.DeleteFunc(next.CSVs, func(c cluster.CSV) bool {
-			return c.Namespace == ns && c.Name == b.Name
-		})
-		next.CSVs = append(next.CSVs, csv)
+		drop[b.Name] = true
+		added = append(added, csv)
 		matched := false
-		for i := range next.Subscriptions {
-			s := &next.Subscriptions[i]
-			if s.Namespace != ns {
-				continue
+		var cands [][]int
+		cands = append(cands, byName[st.Reason.Subscription], byPackage[st.Package])
+		if st.Replaces != "" {
+			cands = append(cands, byInstalled[st.Replaces])
+		}
+		for _, list := range cands {
+			for _, i := range list {
+				if stamp[i] == si+1 {
+					continue
+				}
+				stamp[i] = si + 1
+				s := &next.Subscriptions[i]
+				mine := s.Name == st.Reason.Subscription ||
+					(st.Replaces != "" && s.InstalledCSV == st.Replaces) ||
+					(s.Package == st.Package && (s.Channel == "" || s.Channel == st.Channel) &&
+						(s.Source == "" || (CatalogKey{Namespace: s.SourceNamespace, Name: s.Source}) == st.Catalog))
+				if !mine {
+					continue
+				}
+				matched = true
+				s.InstalledCSV, s.CurrentCSV = b.Name, b.Name
+				s.State = cluster.StateAtLatestKnown
 			}
-			mine := s.Name == st.Reason.Subscription ||
-				(st.Replaces != "" && s.InstalledCSV == st.Replaces) ||
-				(s.Package == st.Package && (s.Channel == "" || s.Channel == st.Channel) &&
-					(s.Source == "" || (CatalogKey{Namespace: s.SourceNamespace, Name: s.Source}) == st.Catalog))
-			if !mine {
-				continue
-			}
-			matched = true
-			s.InstalledCSV, s.CurrentCSV = b.Name, b.Name
-			s.State = cluster.StateAtLatestKnown
 		}
 		if !matched && st.Dependency {
 			dep := dependencySubscription(ns, st)
 			dep.InstalledCSV, dep.CurrentCSV, dep.State = b.Name, b.Name, cluster.StateAtLatestKnown
-			next.Subscriptions = append(next.Subscriptions, dep)
+			deps = append(deps, dep)
 		}
 	}
+	next.CSVs = slices.DeleteFunc(next.CSVs, func(c cluster.CSV) bool { return c.Namespace == ns && drop[c.Name] })
+	next.CSVs = append(next.CSVs, added...)
+	next.Subscriptions = append(next.Subscriptions, deps...)
 	next.Sort()
 	return next, nil
 }

@@ -1,0 +1,146 @@
+package resolver_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// manySubscriptions builds a catalog of n packages, each with a channel of
+// two bundles (1.1.0 replaces 1.0.0), and a namespace subscribed to every
+// package, every other one installed at 1.0.0.
+func manySubscriptions(tb testing.TB, n int) (*resolver.Resolver, *cluster.State) {
+	tb.Helper()
+	b := graph.NewBuilder()
+	b.Grow(2*n, n)
+	st := &cluster.State{}
+	for i := range n {
+		pkg := fmt.Sprintf("p%05d", i)
+		b.AddPackage(pkg, "stable")
+		old, cur := pkg+".v1.0.0", pkg+".v1.1.0"
+		b.AddChannel(pkg, "stable", graph.Entry{Name: old}, graph.Entry{Name: cur, Replaces: old})
+		gvk := graph.GVK{Group: pkg + ".example.com", Version: "v1", Kind: "K"}
+		for _, v := range []struct{ name, version string }{{old, "1.0.0"}, {cur, "1.1.0"}} {
+			if err := b.AddBundle(v.name, pkg, "img", graph.PackageProperty(pkg, v.version), graph.GVKProperty(gvk)); err != nil {
+				tb.Fatal(err)
+			}
+		}
+		sub := cluster.Subscription{Name: pkg, Namespace: "ns", Package: pkg, Channel: "stable", Source: "c", SourceNamespace: "olm"}
+		if i%2 == 0 {
+			sub.InstalledCSV, sub.CurrentCSV = old, old
+			st.CSVs = append(st.CSVs, cluster.CSV{Name: old, Namespace: "ns", VersionText: "1.0.0", Provides: []graph.GVK{gvk},
+				HasProperties: true, Properties: []graph.Property{graph.PackageProperty(pkg, "1.0.0"), graph.GVKProperty(gvk)}, Phase: "Succeeded"})
+		}
+		st.Subscriptions = append(st.Subscriptions, sub)
+	}
+	for i := range st.CSVs {
+		st.CSVs[i].Version = semver.MustParse(st.CSVs[i].VersionText)
+	}
+	cat, err := b.Build()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, err := resolver.New([]resolver.Catalog{{Key: key("olm", "c"), Catalog: cat}}, resolver.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	st.Sort()
+	return r, st
+}
+
+// BenchmarkResolveManySubscriptions resolves a namespace with 5,000 and
+// 20,000 subscriptions (the larger skipped with -short): the cost must grow
+// about linearly.
+func BenchmarkResolveManySubscriptions(b *testing.B) {
+	for i, n := range []int{5000, 20000} {
+		if i > 0 && testing.Short() {
+			continue
+		}
+		r, st := manySubscriptions(b, n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				plan, err := r.Resolve(context.Background(), "ns", st)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(plan.Steps) != n {
+					b.Fatalf("%d steps, want %d", len(plan.Steps), n)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRolloutManySubscriptions rolls the same namespace out (one round
+// of upgrades and installs, then nothing left).
+func BenchmarkRolloutManySubscriptions(b *testing.B) {
+	for i, n := range []int{5000, 20000} {
+		if i > 0 && testing.Short() {
+			continue
+		}
+		r, st := manySubscriptions(b, n)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := r.Rollout(context.Background(), "ns", st, 10); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestResolveCancel cancels a resolution of a large namespace shortly after
+// it starts: it returns the context's error soon after.
+func TestResolveCancel(t *testing.T) {
+	n := 50000
+	if testing.Short() {
+		n = 10000
+	}
+	r, st := manySubscriptions(t, n)
+	budget := 50 * time.Millisecond
+	if testing.Short() {
+		budget = 250 * time.Millisecond
+	}
+	for _, tt := range []struct {
+		name string
+		run  func(ctx context.Context) error
+	}{
+		{"Resolve", func(ctx context.Context) error { _, err := r.Resolve(ctx, "ns", st); return err }},
+		{"Rollout", func(ctx context.Context) error { _, err := r.Rollout(ctx, "ns", st, 10); return err }},
+	} {
+		for _, after := range []time.Duration{0, time.Millisecond, 10 * time.Millisecond} {
+			t.Run(fmt.Sprintf("%s/%v", tt.name, after), func(t *testing.T) {
+				ctx, cancel := context.WithCancel(context.Background())
+				var cancelAt time.Time
+				if after == 0 {
+					cancelAt = time.Now()
+					cancel()
+				} else {
+					go func() { time.Sleep(after); cancelAt = time.Now(); cancel() }()
+				}
+				err := tt.run(ctx)
+				returned := time.Now()
+				<-ctx.Done()
+				if err == nil {
+					t.Skip("finished before the cancellation")
+				}
+				if !errors.Is(err, context.Canceled) {
+					t.Fatalf("error %v, want context.Canceled", err)
+				}
+				if late := returned.Sub(cancelAt); late > budget {
+					t.Errorf("returned %v after the cancellation, want < %v", late, budget)
+				}
+			})
+		}
+	}
+}
