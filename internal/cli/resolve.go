@@ -27,14 +27,24 @@ subscriptions naming the catalog agree on, else the global namespace (olm),
 and the priority is 0.
 
 The manifests (-f) are any mix of Subscriptions, ClusterServiceVersions,
-CatalogSources and OperatorGroups, as "kubectl get csv,sub,catsrc,og -o yaml"
-(or -o json) prints them. The namespace (-n) defaults to the one the
+CatalogSources, OperatorGroups and InstallPlans, as
+"kubectl get csv,sub,catsrc,og,ip -o yaml" (or -o json) prints them. The namespace (-n) defaults to the one the
 subscriptions share. As OLM, a namespace with subscriptions resolves only
 with exactly one OperatorGroup (none or several: no plan, exit 1); when the
 manifests hold no OperatorGroup at all, one plain OperatorGroup is assumed
 and a note says so. An OperatorGroup annotated
 olm.operatorframework.io/exclude-global-namespace-resolution: "true" leaves
-the global namespace's catalogs out.`
+the global namespace's catalogs out.
+
+Approval and upgrades in flight are read as OLM v0.28 reads them: one
+subscription with installPlanApproval Manual makes the namespace's
+InstallPlan Manual, so every step waits for that approval (the plan says so
+and names the subscription); an InstallPlan not finished, a subscription
+whose currentCSV exists, a CSV another CSV replaces are listed as "in
+flight" and resolution goes on from them; an upgrade that failed stops the
+namespace (no plan, exit 1) unless the OperatorGroup's upgradeStrategy is
+TechPreviewUnsafeFailForward; a subscription whose installedCSV is not
+among the CSVs given is incomplete input (exit 2).`
 
 func newResolveCmd(e *env) *cobra.Command {
 	f := &resolveFlags{}
@@ -58,16 +68,27 @@ JSON output (-o json) is a stable contract:
      "replaces": "...", "reason": "...", "dependency": true|false,
      "warnings": ["..."]}],
    "unchanged": [{"package": "...", "bundle": "...", "version": "...",
-     "subscription": "..."}]}
+     "subscription": "..."}],
+   "approval": {"mode": "Automatic"|"Manual", "subscriptions": [...],
+     "waits": true|false},
+   "inFlight": [{"kind": "...", "text": "...", ...}]}
 
-and with no plan:
+(a step has "approval" when it is Manual or an InstallPlan in flight holds
+it), and with no plan:
 
   {"namespace": "...", "error": {"message": "...", "verdict": {...},
     "facts": [...], "derivation": [...], "suggestions": [...]}}
 
+-o installplan writes, as Kubernetes YAML (installplan-json: JSON), what OLM
+would create for the plan: the InstallPlan (generateName install-,
+spec.approval, spec.approved, spec.clusterServiceVersionNames, status.phase
+and status.bundleLookups with each bundle's image) and the Subscription of
+each dependency, named <package>-<channel>-<catalog>-<catalog namespace>.
+
 ` + forHelp + `
 
-Exit status: 0 with a plan, 1 with no plan, 2 for bad input or usage.`,
+Exit status: 0 with a plan (one that waits for approval too), 1 with no
+plan, 2 for bad input or usage.`,
 		Example: `  sextant resolve --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz -f testdata/examples/cluster.yaml
   kubectl get csv,sub,catsrc -n operators -o yaml | sextant resolve --catalog index=catalog/ -f - -o json`,
 		Args: cobra.NoArgs,

@@ -26,7 +26,10 @@ bundle becomes an installed CSV, dependencies get a subscription), and
 repeats until a plan has nothing to do. It prints one block per round that
 changed something. When a round has no plan, it prints the rounds so far and
 the explanation; when --max-rounds rounds did not settle the namespace, it
-says so.
+says so. A plan that waits for approval (a Manual InstallPlan: some
+subscription of the namespace is Manual) stops the rollout there, exit 0,
+unless --approve approves every such plan; each round says the approval it
+needed, and the last line how many approvals the rollout took.
 
 ` + inputsHelp + `
 
@@ -34,16 +37,17 @@ JSON output (-o json) is a stable contract; steps and unchanged are those of
 resolve:
 
   {"namespace": "...",
-   "rounds": [{"round": 1, "steps": [...], "unchanged": [...]}],
-   "settled": true|false,
+   "rounds": [{"round": 1, "approval": {...}, "approved": true,
+     "waiting": true, "steps": [...], "unchanged": [...]}],
+   "settled": true|false, "waiting": true,
    "error": {"message": "...", ...}}
 
 "error" is present when the rollout did not settle: with the explanation's
 structured form (as in resolve) when a round has no plan, with the message
 alone when --max-rounds was reached.
 
-Exit status: 0 when the namespace settles, 1 when a round has no plan or
-the rounds run out, 2 for bad input or usage.`,
+Exit status: 0 when the namespace settles or waits for approval, 1 when a
+round has no plan or the rounds run out, 2 for bad input or usage.`,
 		Example: `  sextant rollout --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz -f testdata/examples/cluster.yaml`,
 		Args:    cobra.NoArgs,
 	}
