@@ -99,3 +99,38 @@ func ExampleResolver_Rollout() {
 	// round 1: install app.v1.0.0 (subscription my-app)
 	// round 2: upgrade app.v1.1.0 (subscription my-app)
 }
+
+// A Manual subscription makes the namespace's InstallPlan Manual: the
+// rollout stops at the plan that waits, and with Approve it goes on, one
+// approval per round. InstallPlan gives what OLM would create for the plan.
+func ExampleResolver_RolloutWith() {
+	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: exampleCatalog()}}, resolver.Options{})
+	if err != nil {
+		panic(err)
+	}
+	state := &cluster.State{Subscriptions: []cluster.Subscription{{
+		Name: "my-app", Namespace: "team-a", Package: "app", Channel: "stable",
+		Source: "community", SourceNamespace: "olm", InstallPlanApproval: cluster.ApprovalManual,
+	}}}
+	ctx := context.Background()
+	rounds, err := r.RolloutWith(ctx, "team-a", state, resolver.RolloutOptions{MaxRounds: 10})
+	if err != nil {
+		panic(err)
+	}
+	last := rounds[len(rounds)-1]
+	fmt.Println("waiting:", last.Waiting, "approval:", last.Plan.Approval.Mode, last.Plan.Approval.Subscriptions)
+	ip, err := r.InstallPlan(last.Plan)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("InstallPlan:", ip.Approval, ip.Phase, ip.CSVNames, "creates subscription", ip.Subscriptions[0].Name, ip.Subscriptions[0].InstallPlanApproval)
+	rounds, err = r.RolloutWith(ctx, "team-a", state, resolver.RolloutOptions{MaxRounds: 10, Approve: true})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("rounds:", len(rounds), "approved:", rounds[0].Approved)
+	// Output:
+	// waiting: true approval: Manual [my-app]
+	// InstallPlan: Manual RequiresApproval [widgets.v2.0.0 app.v1.1.0] creates subscription widgets-stable-community-olm Automatic
+	// rounds: 1 approved: true
+}
