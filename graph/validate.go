@@ -68,6 +68,16 @@ func (c *Catalog) Validate() []Finding {
 	return fs
 }
 
+// Validate runs the structural checks of [Catalog.Validate] on the package
+// alone and returns its findings, sorted as Catalog.Validate sorts them; nil
+// when the package is sound. A package with an error finding is one that
+// opm validate (and opm serve) rejects. Validate is safe for concurrent use.
+func (p *Package) Validate() []Finding {
+	fs := p.validate(nil)
+	slices.SortFunc(fs, compareFindings)
+	return fs
+}
+
 // compareFindings orders findings by package, channel, bundle, code, message.
 func compareFindings(a, b Finding) int {
 	return cmp.Or(

@@ -174,6 +174,9 @@ type Plan struct {
 	// in the manifests, a bundle without olm.csv.metadata, …), in a fixed
 	// order.
 	Notes []string `json:"notes,omitempty"`
+	// Excluded lists the invalid packages the resolution reached and left
+	// out (Options.AllowInvalid), by catalog then package.
+	Excluded []InvalidPackage `json:"excluded,omitempty"`
 
 	// planned is the context ResolveAll resolved the plan in (the APIs
 	// earlier namespaces' plans install), which Fixes re-solves with.
@@ -358,6 +361,9 @@ func (p *Plan) String() string {
 	for _, e := range p.InFlight {
 		fmt.Fprintf(&b, "in flight: %s\n", e.Text)
 	}
+	for _, x := range p.Excluded {
+		fmt.Fprintf(&b, "excluded, invalid: %s\n", x)
+	}
 	for i, s := range p.Steps {
 		fmt.Fprintf(&b, "%d. %s %s %s (package %s, channel %s, catalog %s)", i+1, s.Action, s.Bundle, s.Version, s.Package, s.Channel, s.Catalog)
 		if s.Replaces != "" {
@@ -478,6 +484,20 @@ type Options struct {
 	// and installed CSVs whose minKubeVersion is above it are predicted to
 	// fail with RequirementsNotMet. Empty: not checked, nothing assumed.
 	KubeVersion string
+	// AllowInvalid resolves with catalogs that opm serve would refuse: a
+	// package a resolution reaches (a subscription's package, or the
+	// package of a candidate for a requirement) with a structural error —
+	// a bundle without olm.package, an unparsable version, a channel with
+	// no single head, … (graph's error findings) — is then left out, its
+	// bundles never candidates, and the plan or conflict lists it in
+	// Excluded. Without it, reaching such a package is an error: a joined
+	// list of *InvalidPackageError, one per finding.
+	AllowInvalid bool
+	// SkipValidation resolves invalid packages as they are, without the
+	// structural check AllowInvalid governs: for tools that report the
+	// structural errors apart (check's installability runs so, since its
+	// structural check reports them).
+	SkipValidation bool
 	// OpenShiftVersion is the cluster's OpenShift version ("4.16",
 	// "4.16.3"): steps and installed CSVs whose olm.maxOpenShiftVersion
 	// blocks the next minor upgrade get a warning. Empty: not checked.

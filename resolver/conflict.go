@@ -214,6 +214,9 @@ func (f *Fact) text() string {
 type ConflictError struct {
 	Namespace string `json:"namespace"`
 	Facts     []Fact `json:"facts"`
+	// Excluded lists the invalid packages the resolution reached and left
+	// out (Options.AllowInvalid), by catalog then package.
+	Excluded []InvalidPackage `json:"excluded,omitempty"`
 }
 
 // Error returns the explanation without suggestions: the verdict line,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/sextantdev/sextant/graph"
 )
@@ -45,10 +46,14 @@ type catalogIndex struct {
 
 // pkgIndex is one package of a catalog.
 type pkgIndex struct {
-	cat      *catalogIndex
-	pkg      *graph.Package
-	channels []*chanIndex // the default channel first, then by name
-	byName   map[string]*chanIndex
+	cat *catalogIndex
+	pkg *graph.Package
+	// problems are the package's structural errors, computed once, when a
+	// resolution first reaches the package (see invalid).
+	problemsOnce sync.Once
+	problems     []graph.Finding
+	channels     []*chanIndex // the default channel first, then by name
+	byName       map[string]*chanIndex
 }
 
 // chanIndex is one channel: its candidates are the replacement chain from

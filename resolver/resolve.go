@@ -136,6 +136,9 @@ type resolution struct {
 	// namespaces resolved before install, per OperatorGroup (ResolveAll).
 	state   *cluster.State
 	planned map[string][]graph.GVK
+	// invalidLeftOut are the invalid packages reached and left out
+	// (Options.AllowInvalid).
+	invalidLeftOut map[*pkgIndex]bool
 	// pred is the predictor of the plan (see plan); installs the APIs
 	// its steps that are not predicted to fail install.
 	pred     *predictor
@@ -150,8 +153,10 @@ type resolution struct {
 // and installed CSVs cannot be satisfied together, an error wrapping
 // ErrNoCEL (and errors.ErrUnsupported) for an olm.constraint cel rule it
 // would have to evaluate without Options.CEL, an error for a cel rule that
-// does not compile (as OLM), an error for a channel with no single head it would have to
-// order (as OLM), and an error e with errors.Is(e, ctx.Err()) when ctx ends
+// does not compile (as OLM), errors (*InvalidPackageError, one per finding)
+// for a package it reaches that opm serve would refuse — a bundle without
+// olm.package, a channel with no single head, … — unless
+// Options.AllowInvalid leaves such packages out (Plan.Excluded says which), and an error e with errors.Is(e, ctx.Err()) when ctx ends
 // first. State is not modified.
 func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster.State) (*Plan, error) {
 	plan, _, err := r.resolve(ctx, namespace, state, nil)
@@ -175,6 +180,7 @@ func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster
 		var unsat *constraints.UnsatError[variable, reason]
 		if errors.As(err, &unsat) {
 			ce := res.conflict(unsat.Core)
+			ce.Excluded = res.excludedList()
 			if r.opts.Tracer != nil {
 				r.trace(Event{Kind: EventSolved, Namespace: namespace, Message: ce.Error()})
 			}
@@ -189,6 +195,7 @@ func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err // plan stops early when cancelled
 	}
+	plan.Excluded = res.excludedList()
 	r.trace(Event{Kind: EventSolved, Namespace: namespace, Count: len(plan.Steps)})
 	return plan, res, nil
 }
@@ -666,6 +673,11 @@ func (res *resolution) subscription(s *subNode) error {
 		if pi == nil || len(pi.pkg.Bundles) == 0 {
 			continue
 		}
+		if ok, err := res.usable(pi, fmt.Sprintf("subscription %q in namespace %q", sub.Name, res.ns)); err != nil {
+			return err
+		} else if !ok {
+			continue
+		}
 		foundPkg = true
 		if sub.Channel == "" {
 			channels = append(channels, pi.channels...)
@@ -804,6 +816,11 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 			}
 			pi := ci.pkgs[b.Package]
 			if pi == nil {
+				continue
+			}
+			if ok, err := res.usable(pi, fmt.Sprintf("%s: candidate %q", res.describe(self), b.Name)); err != nil {
+				return nil, err
+			} else if !ok {
 				continue
 			}
 			for _, chName := range b.Channels {

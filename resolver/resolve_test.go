@@ -309,6 +309,7 @@ func TestResolve(t *testing.T) {
 			name: "olm.deprecations are warnings",
 			cats: []cat{{pkgs: []pkg{func() pkg {
 				p := single("a", "1.0.0")
+				p.channels = append(p.channels, ch{"other", []graph.Entry{e("a.v1.0.0", "")}})
 				p.deps = []graph.Deprecation{
 					{Reference: graph.DeprecationRef{Schema: "olm.bundle", Name: "a.v1.0.0"}, Message: "use 2.0"},
 					{Reference: graph.DeprecationRef{Schema: "olm.package"}, Message: "moved"},

@@ -86,6 +86,7 @@ func TestRollout(t *testing.T) {
 	r2 := newResolver(t, resolver.Options{}, func() cat {
 		c := rolloutCatalog()
 		c.pkgs[1].channels[0].entries = []graph.Entry{e("widgets.v1", "")} // only w1 at first
+		c.pkgs[1].bundles = c.pkgs[1].bundles[:1]                          // (a bundle in no channel is invalid, as opm says)
 		return c
 	}())
 	rounds, err = r2.Rollout(context.Background(), "ns", state2, 10)

@@ -26,7 +26,7 @@
 //     globalNamespace (default "olm"), rollout (a maximum number of
 //     rounds: simulate a rollout instead of resolving once), approve (in a
 //     rollout, approve every plan that waits for approval),
-//     semverUpgrades, semverAllowMajor, noCEL (resolve without a cel
+//     semverUpgrades, semverAllowMajor, allowInvalid, noCEL (resolve without a cel
 //     evaluator; by default cel rules are evaluated by package celrule,
 //     as the sextant command does).
 //   - want: the expected text. With the Update option it is rewritten.

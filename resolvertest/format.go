@@ -53,6 +53,9 @@ func FormatError(err error) string {
 	if errors.As(err, &ce) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "conflict in namespace %s:\n", ce.Namespace)
+		for _, x := range ce.Excluded {
+			fmt.Fprintf(&b, "excluded, invalid: %s\n", x)
+		}
 		for i := range ce.Facts {
 			fmt.Fprintf(&b, "- %s\n", ce.Facts[i].String())
 		}

@@ -80,6 +80,8 @@ type scenarioOptions struct {
 	// AllNamespaces resolves every namespace of the cluster state, one
 	// after another (Resolver.ResolveAll), instead of Namespace.
 	AllNamespaces bool `json:"allNamespaces,omitempty"`
+	// AllowInvalid is the resolver option of the same name.
+	AllowInvalid bool `json:"allowInvalid,omitempty"`
 }
 
 // scenario is a parsed scenario file.
@@ -188,6 +190,7 @@ func (s *scenario) input() (in *input, clusterErr error, err error) {
 			SemverAllowMajor: s.opts.SemverAllowMajor,
 			KubeVersion:      s.opts.KubeVersion,
 			OpenShiftVersion: s.opts.OpenShiftVersion,
+			AllowInvalid:     s.opts.AllowInvalid,
 		},
 		all:   s.opts.AllNamespaces,
 		noCEL: s.opts.NoCEL,

@@ -119,6 +119,7 @@ plan, 2 for bad input or usage.`,
 			return in.resolveAll(ctx, e, f)
 		}
 		plan, err := in.res.Resolve(ctx, in.ns, in.state)
+		e.noteExcluded(err, plan)
 		if og := (*cluster.OperatorGroupError)(nil); errors.As(err, &og) {
 			return e.writeOperatorGroupAnswer(f, conflictJSON{Namespace: in.ns, Error: &errorJSON{Message: og.Error()}}, og)
 		}
@@ -563,4 +564,27 @@ func (e *env) writeOperatorGroupAnswer(f *resolveFlags, js any, og *cluster.Oper
 		return err
 	}
 	return errNo
+}
+
+// noteExcluded notes, on standard error and each once, the invalid
+// packages that resolutions left out (--allow-invalid): those of the plans
+// and of err's conflict.
+func (e *env) noteExcluded(err error, plans ...*resolver.Plan) {
+	var excluded []resolver.InvalidPackage
+	for _, p := range plans {
+		if p != nil {
+			excluded = append(excluded, p.Excluded...)
+		}
+	}
+	var conflict *resolver.ConflictError
+	if errors.As(err, &conflict) {
+		excluded = append(excluded, conflict.Excluded...)
+	}
+	seen := map[string]bool{}
+	for _, x := range excluded {
+		if s := x.String(); !seen[s] {
+			seen[s] = true
+			e.notef("left out (--allow-invalid) invalid %s", s)
+		}
+	}
 }

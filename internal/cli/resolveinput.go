@@ -21,6 +21,7 @@ type resolveFlags struct {
 	catalogs        []string // --catalog [NAME=]PATH
 	files           []string // -f
 	recursive       bool     // -R
+	allowInvalid    bool     // --allow-invalid
 	forFiles        []string // --for (resolve)
 	namespace       string   // -n
 	globalNamespace string   // --global-namespace
@@ -48,6 +49,8 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 	cmd.Flags().StringVar(&f.openShift, "openshift-version", "",
 		"the cluster's OpenShift version (e.g. 4.16): warn about operators whose olm.maxOpenShiftVersion blocks the next minor upgrade; default: not checked")
 	f.output = addOutputFlag(cmd, append([]string{"text", "json", "yaml"}, formats...)...)
+	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false,
+		"resolve even when a package the resolution reaches is invalid as opm serve would refuse it (no olm.package, unparsable version, no single head, …): leave such packages out and say which")
 }
 
 // resolveInput is what resolve and rollout work on.
@@ -212,7 +215,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		}
 		cats[i].Key, cats[i].Priority = key, prio
 	}
-	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New(), KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift})
+	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New(), AllowInvalid: f.allowInvalid, KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift})
 	if err != nil {
 		return nil, err
 	}

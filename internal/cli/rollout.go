@@ -65,6 +65,12 @@ round has no plan or the rounds run out, 2 for bad input or usage.`,
 		}
 		ctx := cmd.Context()
 		rounds, err := in.res.RolloutWith(ctx, in.ns, in.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: approve})
+		// The invalid packages left out, each once, over every round.
+		var plans []*resolver.Plan
+		for _, r := range rounds {
+			plans = append(plans, r.Plan)
+		}
+		e.noteExcluded(err, plans...)
 		if og := (*cluster.OperatorGroupError)(nil); errors.As(err, &og) && len(rounds) == 0 {
 			return e.writeOperatorGroupAnswer(f, rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Error: &errorJSON{Message: og.Error()}}, og)
 		}
