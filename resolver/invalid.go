@@ -44,19 +44,19 @@ func where(pos graph.Position) string {
 
 // InvalidPackageError is one structural error of a package that a
 // resolution reached, without Options.AllowInvalid. Resolve returns them
-// joined, one per finding; errors.As finds the first.
+// joined, one per finding, each inside a *CatalogError naming the catalog,
+// package, channel and bundle; errors.As finds the first.
 type InvalidPackageError struct {
 	Catalog CatalogKey
 	Finding graph.Finding
 }
 
-// Error returns "FILE:LINE: catalog NS/NAME: package "P" is invalid (opm
-// serve refuses it): CODE [bundle B]: MESSAGE; resolve with
-// AllowInvalid (--allow-invalid) to leave it out".
+// Error returns "FILE:LINE: package "P" is invalid (opm serve refuses it):
+// CODE: MESSAGE; resolve with --allow-invalid …".
 func (e *InvalidPackageError) Error() string {
 	f := e.Finding
-	return fmt.Sprintf("%scatalog %s: package %q is invalid (opm serve refuses it): %s: %s; resolve with --allow-invalid (Options.AllowInvalid) to leave the package out",
-		where(f.Pos), e.Catalog, f.Package, f.Code, f.Message)
+	return fmt.Sprintf("%spackage %q is invalid (opm serve refuses it): %s: %s; resolve with --allow-invalid (Options.AllowInvalid) to leave the package out",
+		where(f.Pos), f.Package, f.Code, f.Message)
 }
 
 // invalid returns the structural errors of the package, computed once.
@@ -86,7 +86,10 @@ func (res *resolution) usable(pi *pkgIndex, reachedBy string) (bool, error) {
 	if !res.r.opts.AllowInvalid {
 		errs := make([]error, len(problems))
 		for i, f := range problems {
-			errs[i] = fmt.Errorf("%s: %w", reachedBy, &InvalidPackageError{Catalog: pi.cat.key, Finding: f})
+			errs[i] = fmt.Errorf("%s: %w", reachedBy, &CatalogError{
+				Catalog: pi.cat.key, Package: f.Package, Channel: f.Channel, Bundle: f.Bundle,
+				Err: &InvalidPackageError{Catalog: pi.cat.key, Finding: f},
+			})
 		}
 		return false, errors.Join(errs...)
 	}

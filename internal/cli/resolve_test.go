@@ -323,7 +323,7 @@ spec: {name: a, channel: stable, source: broken, sourceNamespace: olm}
 		t.Fatal(err)
 	}
 	_, stderr, code := run("", "resolve", "--catalog", catalog, "-f", manifests)
-	want := catalog + `: subscription "a" in namespace "operators": catalog olm/broken: channel "stable" of package "a" has 2 heads`
+	want := catalog + `: subscription "a" in namespace "operators": catalog olm/broken: ` + catalog + `:5: package "a" is invalid (opm serve refuses it): multiple-heads: channel "stable" of package "a" has 2 heads`
 	if code != ExitBadInput || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant a line with %q", code, stderr, want)
 	}
