@@ -172,3 +172,36 @@ func TestInFlightChains(t *testing.T) {
 		})
 	}
 }
+
+// TestInFlightNeverSuggestedForRemoval: in a namespace caught mid-upgrade
+// that also has a real conflict, the CSV the upgrade replaces is no fact of
+// the conflict and no suggestion removes it (DESIGN §9).
+func TestInFlightNeverSuggestedForRemoval(t *testing.T) {
+	widget := gvk("example.com", "v1", "Widget")
+	r := newResolver(t, resolver.Options{}, cat{pkgs: []pkg{etcd(), single("widgets", "1.0.0", provides(widget))}})
+	old := csv("etcd.v1", "0.1.0", graph.PackageProperty("etcd", "0.1.0"), provides(widget))
+	old.Phase = "Replacing"
+	cur := csv("etcd.v2", "0.2.0", graph.PackageProperty("etcd", "0.2.0"), provides(widget))
+	cur.Replaces, cur.Phase = "etcd.v1", "Installing"
+	etcdSub := installedSub("etcd", "etcd", "beta", "etcd.v1") // no successor of etcd.v2 in beta: it stays
+	etcdSub.CurrentCSV = "etcd.v2"
+	state := &cluster.State{CSVs: []cluster.CSV{old, cur}, Subscriptions: []cluster.Subscription{etcdSub, sub("widgets", "widgets", "stable")}}
+	ctx := context.Background()
+	_, err := r.Resolve(ctx, "ns", state)
+	var ce *resolver.ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Resolve = %v, want a conflict between widgets and etcd", err)
+	}
+	ex, err := r.Explain(ctx, "ns", state, ce, resolver.ExplainOptions{MaxSuggestions: 10, Budget: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(ex.Full(), "etcd.v1") {
+		t.Errorf("explanation names the CSV being replaced:\n%s", ex.Full())
+	}
+	for _, s := range ex.Suggestions {
+		if s.Kind == resolver.SuggestRemoveCSV {
+			t.Errorf("suggestion %q removes an installed CSV of an upgrade in flight", s.Change)
+		}
+	}
+}
