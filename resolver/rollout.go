@@ -222,30 +222,55 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 // being installed succeeds, a subscription's currentCSV becomes its
 // installedCSV, and an InstallPlan not finished completes (approved).
 func finish(state *cluster.State, plan *Plan) {
+	if len(plan.InFlight) == 0 {
+		return
+	}
 	ns := plan.Namespace
-	succeed := func(name string) {
-		if c := state.CSV(ns, name); c != nil && c.Phase != "Failed" {
-			c.Phase = "Succeeded"
+	// The namespace's CSVs by name, so that finishing is linear.
+	csvs := map[string]int{}
+	for i, c := range state.CSVs {
+		if c.Namespace == ns && !c.Copied {
+			csvs[c.Name] = i
 		}
 	}
+	succeed := func(name string) {
+		if i, ok := csvs[name]; ok && state.CSVs[i].Phase != "Failed" {
+			state.CSVs[i].Phase = "Succeeded"
+		}
+	}
+	subs, plans := map[string]int{}, map[string]int{}
+	for i, x := range state.Subscriptions {
+		if x.Namespace == ns {
+			subs[x.Name] = i
+		}
+	}
+	for i, p := range state.InstallPlans {
+		if p.Namespace == ns {
+			plans[p.Name] = i
+		}
+	}
+	gone := map[string]bool{}
 	for _, e := range plan.InFlight {
 		switch e.Kind {
 		case InFlightReplaced:
-			state.CSVs = slices.DeleteFunc(state.CSVs, func(c cluster.CSV) bool {
-				return c.Namespace == ns && c.Name == e.CSV && !c.Copied
-			})
+			gone[e.CSV] = true
 			succeed(e.ReplacedBy)
 		case InFlightInstalling:
 			succeed(e.CSV)
 		case InFlightCurrentCSV:
-			if s := state.Subscription(ns, e.Subscription); s != nil {
-				s.InstalledCSV, s.State = e.CSV, cluster.StateAtLatestKnown
+			if i, ok := subs[e.Subscription]; ok {
+				state.Subscriptions[i].InstalledCSV, state.Subscriptions[i].State = e.CSV, cluster.StateAtLatestKnown
 			}
 			succeed(e.CSV)
 		case InFlightInstallPlan:
-			if p := state.InstallPlan(ns, e.InstallPlan); p != nil {
-				p.Approved, p.Phase = true, cluster.PhaseComplete
+			if i, ok := plans[e.InstallPlan]; ok {
+				state.InstallPlans[i].Approved, state.InstallPlans[i].Phase = true, cluster.PhaseComplete
 			}
 		}
+	}
+	if len(gone) > 0 {
+		state.CSVs = slices.DeleteFunc(state.CSVs, func(c cluster.CSV) bool {
+			return c.Namespace == ns && !c.Copied && gone[c.Name]
+		})
 	}
 }
