@@ -96,6 +96,8 @@
 package resolver
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -157,15 +159,19 @@ const (
 
 // Plan is the result of resolving one namespace. Steps are in dependency
 // order — every bundle after the bundles it depends on, ties broken by
-// bundle name then package — and Unchanged is sorted by CSV name. The caller
-// owns the plan and its slices.
+// bundle name then package — and Unchanged is sorted by CSV name; in a
+// plan Resolve returns neither is nil, so that both are JSON arrays. The
+// caller owns the plan and its slices.
+//
+// A Plan's JSON form (encoding/json, as `sextant resolve -o json` prints
+// it) is a stable contract: see the README.
 type Plan struct {
 	Namespace string      `json:"namespace"`
 	Steps     []Step      `json:"steps"`
-	Unchanged []Unchanged `json:"unchanged,omitempty"`
+	Unchanged []Unchanged `json:"unchanged"`
 	// Approval is the approval of the InstallPlan OLM creates for the
 	// steps; the zero value is Automatic.
-	Approval PlanApproval `json:"approval,omitzero"`
+	Approval PlanApproval `json:"approval"`
 	// InFlight lists what the resolution found under way in the
 	// namespace, in a fixed order: replaced CSVs, subscriptions, then
 	// InstallPlans by name, then CSVs by name.
@@ -177,6 +183,9 @@ type Plan struct {
 	// Excluded lists the invalid packages the resolution reached and left
 	// out (Options.AllowInvalid), by catalog then package.
 	Excluded []InvalidPackage `json:"excluded,omitempty"`
+	// Fixes, set by Resolver.Fixes, are the confirmed fixes of the plan's
+	// predicted failures (nil when it was not asked or found none).
+	Fixes []Suggestion `json:"fixes,omitempty"`
 
 	// planned is the context ResolveAll resolved the plan in (the APIs
 	// earlier namespaces' plans install), which Fixes re-solves with.
@@ -192,6 +201,18 @@ type PlanApproval struct {
 	Mode cluster.Approval `json:"mode,omitempty"`
 	// Subscriptions names the Manual subscriptions, by name.
 	Subscriptions []string `json:"subscriptions,omitempty"`
+	// Waits is Plan.Waits when the plan was made: some step waits for a
+	// person's approval.
+	Waits bool `json:"waits"`
+}
+
+// MarshalJSON writes the approval with its mode always named: "Automatic"
+// for the zero Mode.
+func (a PlanApproval) MarshalJSON() ([]byte, error) {
+	type plain PlanApproval
+	p := plain(a)
+	p.Mode = cmp.Or(p.Mode, cluster.ApprovalAutomatic)
+	return json.Marshal(p)
 }
 
 // Approval is what approval a step needs before OLM carries it out. The
@@ -282,7 +303,7 @@ type Step struct {
 	// this bundle (the package, the channel if the subscription names one,
 	// the catalog if it names one): it is pulled in by a requirement, and
 	// OLM creates a subscription for it.
-	Dependency bool `json:"dependency,omitempty"`
+	Dependency bool `json:"dependency"`
 	// Warnings holds the olm.deprecations messages for the package, the
 	// channel or the bundle of the step, in that order.
 	Warnings []string `json:"warnings,omitempty"`
@@ -323,10 +344,38 @@ func (r Reason) String() string {
 	return ""
 }
 
-// Unchanged is an installed CSV that stays as it is.
+// MarshalText writes the reason as String words it: JSON holds
+// "subscription foo" or "required by bar.v1.2.0 (olm.gvk.required
+// example.com/v1 Widget)".
+func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads what MarshalText writes.
+func (r *Reason) UnmarshalText(b []byte) error {
+	s := string(b)
+	*r = Reason{}
+	if sub, ok := strings.CutPrefix(s, "subscription "); ok {
+		r.Subscription = sub
+		return nil
+	}
+	if by, ok := strings.CutPrefix(s, "required by "); ok {
+		if name, req, ok := strings.Cut(by, " ("); ok && strings.HasSuffix(req, ")") {
+			r.RequiredBy, r.Requirement = name, strings.TrimSuffix(req, ")")
+			return nil
+		}
+		r.RequiredBy = by
+		return nil
+	}
+	if s == "" {
+		return nil
+	}
+	return fmt.Errorf("invalid reason %q: want \"subscription NAME\" or \"required by NAME (REQUIREMENT)\"", s)
+}
+
+// Unchanged is an installed CSV that stays as it is. Its JSON names the
+// CSV "bundle", as a step does.
 type Unchanged struct {
-	CSV     string `json:"csv"`
-	Package string `json:"package,omitempty"`
+	CSV     string `json:"bundle"`
+	Package string `json:"package"`
 	Version string `json:"version,omitempty"`
 	// Subscription names the subscription whose installed CSV it is, if
 	// any.

@@ -73,8 +73,8 @@ func planFailures(p *Plan) []failureKey {
 // SuggestStartingCSV, SuggestOperatorGroup, SuggestMoveSubscription; within
 // a kind, in plan order), one per distinct resulting plan, at most
 // opts.MaxSuggestions among the first opts.MaxTries changes, as in
-// Explain. A plan with no predicted failure has no fixes. State is not
-// modified.
+// Explain. A plan with no predicted failure has no fixes. The fixes are
+// also set as plan.Fixes; state is not modified.
 func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.State, plan *Plan, opts ExplainOptions) ([]Suggestion, error) {
 	if plan == nil || !plan.Failing() {
 		return nil, nil
@@ -138,6 +138,7 @@ func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.S
 		}
 		out = append(out, s)
 	}
+	plan.Fixes = out
 	return out, nil
 }
 

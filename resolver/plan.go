@@ -15,7 +15,7 @@ import (
 
 // plan turns a solution into a Plan.
 func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
-	plan := &Plan{Namespace: res.ns, Steps: []Step{}}
+	plan := &Plan{Namespace: res.ns, Steps: []Step{}, Unchanged: []Unchanged{}}
 	// The subscription whose choice each selected bundle is.
 	chosenBy := map[variable]*subNode{}
 	for _, s := range res.subs {
@@ -493,4 +493,5 @@ func (res *resolution) approve(plan *Plan) {
 		}
 		st.Approval = a
 	}
+	plan.Approval.Waits = plan.Waits()
 }

@@ -203,8 +203,8 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 	case "json":
 		out := appJSON{Application: app}
 		switch v := a.json.(type) {
-		case planJSON:
-			out.Plan = &v
+		case *resolver.Plan:
+			out.Plan = v
 		case conflictJSON:
 			out.Error = v.Error
 		}
@@ -230,8 +230,8 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 // the plan or the error in resolve's JSON shapes.
 type appJSON struct {
 	*resolver.Application
-	Plan  *planJSON  `json:"plan,omitempty"`
-	Error *errorJSON `json:"error,omitempty"`
+	Plan  *resolver.Plan `json:"plan,omitempty"`
+	Error *errorJSON     `json:"error,omitempty"`
 }
 
 // writeEncoded writes v as indented JSON (format "json") or as the same

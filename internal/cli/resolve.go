@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -148,7 +147,7 @@ plan, 2 for bad input or usage.`,
 
 // nsAnswer is the answer for one namespace, ready to print.
 type nsAnswer struct {
-	json any    // planJSON, or conflictJSON
+	json any    // a *resolver.Plan, or a conflictJSON
 	text string // the plan or the explanation, with notes and fixes
 	// no reports an answer "no": no plan, or a predicted failure.
 	no bool
@@ -194,9 +193,7 @@ func (in *resolveInput) answer(ctx context.Context, ns string, plan *resolver.Pl
 	var b strings.Builder
 	writePlanText(&b, plan, "namespace "+plan.Namespace)
 	writeFixesText(&b, plan, fixes)
-	pj := newPlanJSON(plan)
-	pj.Fixes = newSuggestionsJSON(fixes)
-	return &nsAnswer{json: pj, text: b.String(), no: plan.Failing()}, nil
+	return &nsAnswer{json: plan, text: b.String(), no: plan.Failing()}, nil
 }
 
 // resolveAll resolves every namespace of the manifests (-A) and prints one
@@ -406,142 +403,17 @@ func writePredictionsText(w io.Writer, indent string, ps []resolver.Prediction) 
 	}
 }
 
-// stepJSON is one plan step in the JSON output (a stable contract).
-type stepJSON struct {
-	Action     resolver.Action     `json:"action"`
-	Package    string              `json:"package"`
-	Bundle     string              `json:"bundle"`
-	Version    string              `json:"version"`
-	Channel    string              `json:"channel"`
-	Catalog    resolver.CatalogKey `json:"catalog"`
-	Replaces   string              `json:"replaces,omitempty"`
-	Reason     string              `json:"reason"`
-	Dependency bool                `json:"dependency"`
-	Warnings   []string            `json:"warnings,omitempty"`
-	HeldBack   *resolver.HeldBack  `json:"heldBack,omitempty"`
-	// Predictions is what OLM will do with the step's CSV (DESIGN §8).
-	Predictions []resolver.Prediction `json:"predictions,omitempty"`
-	// Approval is present when the step is Manual or an InstallPlan in
-	// flight holds it.
-	Approval *resolver.Approval `json:"approval,omitempty"`
-}
-
-// approvalJSON is a plan's approval in the JSON output.
-type approvalJSON struct {
-	Mode          cluster.Approval `json:"mode"`
-	Subscriptions []string         `json:"subscriptions,omitempty"`
-	Waits         bool             `json:"waits"`
-}
-
-func newApprovalJSON(p *resolver.Plan) approvalJSON {
-	a := approvalJSON{Mode: cmp.Or(p.Approval.Mode, cluster.ApprovalAutomatic), Subscriptions: p.Approval.Subscriptions, Waits: p.Waits()}
-	return a
-}
-
-// unchangedJSON is an installed CSV that stays, in the JSON output.
-type unchangedJSON struct {
-	Package      string                `json:"package"`
-	Bundle       string                `json:"bundle"`
-	Version      string                `json:"version,omitempty"`
-	Subscription string                `json:"subscription,omitempty"`
-	HeldBack     *resolver.HeldBack    `json:"heldBack,omitempty"`
-	Predictions  []resolver.Prediction `json:"predictions,omitempty"`
-	// Deprecations are the olm.deprecations of what stays (issue 16).
-	Deprecations []resolver.Deprecation `json:"deprecations,omitempty"`
-}
-
-// planJSON is a plan in the JSON output.
-type planJSON struct {
-	Namespace string              `json:"namespace,omitempty"`
-	Approval  *approvalJSON       `json:"approval,omitempty"`
-	InFlight  []resolver.InFlight `json:"inFlight,omitempty"`
-	Steps     []stepJSON          `json:"steps"`
-	Unchanged []unchangedJSON     `json:"unchanged"`
-	// Notes says what the predictions could not check; Fixes are the
-	// confirmed fixes of predicted failures.
-	Notes []string         `json:"notes,omitempty"`
-	Fixes []suggestionJSON `json:"fixes,omitempty"`
-}
-
-func newStepsJSON(steps []resolver.Step) []stepJSON {
-	out := make([]stepJSON, len(steps))
-	for i, s := range steps {
-		out[i] = stepJSON{
-			Action: s.Action, Package: s.Package, Bundle: s.Bundle, Version: s.Version,
-			Channel: s.Channel, Catalog: s.Catalog, Replaces: s.Replaces,
-			Reason: s.Reason.String(), Dependency: s.Dependency, Warnings: s.Warnings,
-			HeldBack: s.HeldBack, Predictions: s.Predictions,
-		}
-		if s.Approval != (resolver.Approval{}) {
-			a := s.Approval
-			out[i].Approval = &a
-		}
-	}
-	return out
-}
-
-func newUnchangedJSON(us []resolver.Unchanged) []unchangedJSON {
-	out := make([]unchangedJSON, len(us))
-	for i, u := range us {
-		out[i] = unchangedJSON{Package: u.Package, Bundle: u.CSV, Version: u.Version, Subscription: u.Subscription, HeldBack: u.HeldBack, Predictions: u.Predictions, Deprecations: u.Deprecations}
-	}
-	return out
-}
-
-func newPlanJSON(p *resolver.Plan) planJSON {
-	a := newApprovalJSON(p)
-	return planJSON{Namespace: p.Namespace, Approval: &a, InFlight: p.InFlight, Steps: newStepsJSON(p.Steps), Unchanged: newUnchangedJSON(p.Unchanged), Notes: p.Notes}
-}
-
-// suggestionJSON is a confirmed suggestion in the JSON output; its plan
-// has the shape of resolve's.
-type suggestionJSON struct {
-	Kind         resolver.SuggestionKind `json:"kind"`
-	Subscription string                  `json:"subscription,omitempty"`
-	CSV          string                  `json:"csv,omitempty"`
-	Channel      string                  `json:"channel,omitempty"`
-	Catalog      resolver.CatalogKey     `json:"catalog,omitzero"`
-	// StartingCSV, OperatorGroup, Namespace, NewOperatorGroup and
-	// TargetNamespaces are those of a fix of predicted failures.
-	StartingCSV      string   `json:"startingCSV,omitempty"`
-	OperatorGroup    string   `json:"operatorGroup,omitempty"`
-	Namespace        string   `json:"namespace,omitempty"`
-	NewOperatorGroup string   `json:"newOperatorGroup,omitempty"`
-	TargetNamespaces []string `json:"targetNamespaces,omitempty"`
-	Change           string   `json:"change"`
-	Plan             planJSON `json:"plan"`
-}
-
 // errorJSON is the "error" member of the JSON output when there is no
-// plan: Message is the verdict line; a conflict adds the explanation's
-// structured form.
+// plan: Message is the verdict line; a conflict adds the library's
+// Explanation (verdict, facts, derivation, suggestions), as encoding/json
+// writes it.
 type errorJSON struct {
-	Message     string            `json:"message"`
-	Verdict     *resolver.Verdict `json:"verdict,omitempty"`
-	Facts       []resolver.Fact   `json:"facts,omitempty"`
-	Derivation  []resolver.Clause `json:"derivation,omitempty"`
-	Suggestions []suggestionJSON  `json:"suggestions,omitempty"`
+	Message string `json:"message"`
+	*resolver.Explanation
 }
 
 func newErrorJSON(ex *resolver.Explanation) *errorJSON {
-	v := ex.Verdict
-	out := &errorJSON{Message: v.Text, Verdict: &v, Facts: ex.Facts, Derivation: ex.Derivation}
-	out.Suggestions = newSuggestionsJSON(ex.Suggestions)
-	return out
-}
-
-func newSuggestionsJSON(ss []resolver.Suggestion) []suggestionJSON {
-	var out []suggestionJSON
-	for _, s := range ss {
-		sj := suggestionJSON{Kind: s.Kind, Subscription: s.Subscription, CSV: s.CSV, Channel: s.Channel, Catalog: s.Catalog,
-			StartingCSV: s.StartingCSV, OperatorGroup: s.OperatorGroup, Namespace: s.Namespace, NewOperatorGroup: s.NewOperatorGroup,
-			TargetNamespaces: s.TargetNamespaces, Change: s.Change}
-		if s.Plan != nil {
-			sj.Plan = planJSON{Steps: newStepsJSON(s.Plan.Steps), Unchanged: newUnchangedJSON(s.Plan.Unchanged)}
-		}
-		out = append(out, sj)
-	}
-	return out
+	return &errorJSON{Message: ex.Verdict.Text, Explanation: ex}
 }
 
 // conflictJSON is resolve's JSON output when there is no plan.

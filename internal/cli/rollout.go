@@ -110,9 +110,7 @@ round has no plan or the rounds run out, 2 for bad input or usage.`,
 		if f.output.value != "text" {
 			out := rolloutJSON{Namespace: in.ns, Rounds: []roundJSON{}, Settled: settled, Waiting: waiting, Stops: stops}
 			for i, r := range rounds {
-				a := newApprovalJSON(r.Plan)
-				out.Rounds = append(out.Rounds, roundJSON{Round: i + 1, Approval: &a, Approved: r.Approved, Waiting: r.Waiting,
-					InFlight: r.Plan.InFlight, Steps: newStepsJSON(r.Plan.Steps), Unchanged: newUnchangedJSON(r.Plan.Unchanged)})
+				out.Rounds = append(out.Rounds, roundJSON{Round: i + 1, Plan: r.Plan, Approved: r.Approved, Waiting: r.Waiting})
 			}
 			switch {
 			case ex != nil:
@@ -193,15 +191,13 @@ round has no plan or the rounds run out, 2 for bad input or usage.`,
 	return cmd
 }
 
-// roundJSON is one round of rollout's JSON output.
+// roundJSON is one round of rollout's JSON output: its number and the
+// library's Plan and round flags, as encoding/json writes them.
 type roundJSON struct {
-	Round     int                 `json:"round"`
-	Approval  *approvalJSON       `json:"approval,omitempty"`
-	Approved  bool                `json:"approved,omitempty"`
-	Waiting   bool                `json:"waiting,omitempty"`
-	InFlight  []resolver.InFlight `json:"inFlight,omitempty"`
-	Steps     []stepJSON          `json:"steps"`
-	Unchanged []unchangedJSON     `json:"unchanged"`
+	Round int `json:"round"`
+	*resolver.Plan
+	Approved bool `json:"approved,omitempty"`
+	Waiting  bool `json:"waiting,omitempty"`
 }
 
 // rolloutJSON is rollout's JSON output.
