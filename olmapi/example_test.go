@@ -53,8 +53,9 @@ func newLister() *lister {
 }
 
 // Example is a controller-shaped loop: on each reconcile of a namespace,
-// list the typed objects, convert them, resolve, and act on the plan — or
-// on the explanation when there is none.
+// list the typed objects, convert them, resolve, and act on the plan (here
+// the typed InstallPlan OLM would create, and each step) — or on the
+// explanation when there is none.
 func Example() {
 	cat, err := graph.Decode(strings.NewReader(catalogFBC), "community.json")
 	if err != nil {
@@ -82,6 +83,16 @@ func Example() {
 		if err != nil {
 			return err
 		}
+		// The objects OLM would create, typed: a dry run to compare with
+		// what OLM does, or to create.
+		ip, err := r.InstallPlan(plan)
+		if err != nil {
+			return err
+		}
+		if installPlan, subs := olmapi.InstallPlan(ip); installPlan != nil {
+			fmt.Printf("InstallPlan %s* (%s) installs %v; %d dependency subscriptions\n",
+				installPlan.GenerateName, installPlan.Spec.Approval, installPlan.Spec.ClusterServiceVersionNames, len(subs))
+		}
 		for _, step := range plan.Steps {
 			switch {
 			case step.Dependency:
@@ -98,5 +109,6 @@ func Example() {
 		fmt.Println(err)
 	}
 	// Output:
+	// InstallPlan install-* (Automatic) installs [etcdoperator.v0.9.4]; 0 dependency subscriptions
 	// upgrade etcdoperator.v0.9.2 -> etcdoperator.v0.9.4 (catalog olm/community)
 }

@@ -15,6 +15,11 @@
 // therefore the one `kubectl get -o yaml` piped into `sextant` gives, and
 // the errors are cluster's: every problem reported, each naming the object
 // and the field.
+//
+// The other way, [InstallPlan] turns what OLM would create for a plan
+// ([resolver.Resolver.InstallPlan]) into a typed InstallPlan and the
+// dependency Subscriptions, the objects `sextant resolve -o installplan`
+// writes.
 package olmapi
 
 import (
