@@ -493,25 +493,25 @@ func (res *resolution) variables() iter.Seq[variable] {
 func (res *resolution) expand(v variable) error {
 	var reqs []requirement
 	var cat *catalogIndex
+	deprecated := false
 	switch v.kind {
 	case varInstalled:
 		n := res.installed[v.idx]
-		if n.deprecated {
-			res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
-			return nil
-		}
-		reqs = n.reqs
+		reqs, deprecated = n.reqs, n.deprecated
 	case varBundle:
-		if v.b.Deprecated {
-			res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
-			return nil
-		}
 		if v.idx >= 0 {
 			reqs = v.ch.reqs[v.idx]
 		} else {
 			reqs = v.b.Requirements()
 		}
-		cat = v.ch.pkg.cat
+		cat, deprecated = v.ch.pkg.cat, v.b.Deprecated
+	}
+	if deprecated {
+		// Never selected. Its requirements are expanded all the same, as
+		// OLM expands them: what they reach is compiled and checked (an
+		// invalid cel rule fails the resolution in OLM too), and the
+		// prohibition makes their constraints hold trivially.
+		res.p.Prohibited(reason{kind: FactDeprecated, subject: v}, v)
 	}
 	for i := range reqs {
 		q := &reqs[i]
@@ -788,10 +788,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 	}
 	if q.Kind == graph.RequireConstraint {
 		if err := res.compileCEL(q.Constraint); err != nil {
-			if self.kind == varBundle {
-				return nil, &CatalogError{Catalog: self.ch.pkg.cat.key, Package: self.b.Package, Bundle: self.b.Name, Err: err}
-			}
-			return nil, fmt.Errorf("%s: %w", res.describe(self), err)
+			return nil, res.celError(self, err)
 		}
 	}
 	var out []variable
@@ -996,4 +993,13 @@ func unnamed(ns string, state *cluster.State) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// celError names the bundle (or installed CSV) whose cel rule failed to
+// compile, or that needs an evaluator.
+func (res *resolution) celError(self variable, err error) error {
+	if self.kind == varBundle {
+		return &CatalogError{Catalog: self.ch.pkg.cat.key, Package: self.b.Package, Bundle: self.b.Name, Err: err}
+	}
+	return fmt.Errorf("%s: %w", res.describe(self), err)
 }

@@ -225,6 +225,19 @@ func TestResolve(t *testing.T) {
 			want:  "install lib.v1.0.0 [community stable] required by app.v1.0.0 (olm.constraint cel properties.exists(p, p.type == \"olm.package\" && p.value.packageName == \"lib\")) +sub\ninstall app.v1.0.0 [community stable] subscription app",
 		},
 		{
+			name:   "an invalid cel rule on a deprecated candidate",
+			reason: "as in OLM, which compiles the rules of every bundle it reaches, deprecated ones included",
+			opts:   resolver.Options{CEL: celrule.New()},
+			cats: []cat{{pkgs: []pkg{{
+				name: "app", def: "stable",
+				channels: []ch{{"stable", []graph.Entry{e("app.v2", "app.v1"), e("app.v1", "")}}},
+				bundles: []bdl{{"app.v1", "1.0.0", []graph.Property{raw("olm.deprecated", `{}`), raw("olm.constraint", `{"cel":{"rule":"1 + 1"}}`)}},
+					{"app.v2", "2.0.0", nil}},
+			}}}},
+			state:   cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}},
+			wantErr: `olm.constraint with an invalid cel rule ("1 + 1")`,
+		},
+		{
 			name:    "olm.constraint with an invalid cel rule",
 			reason:  "as in OLM, a rule that does not compile fails the resolution",
 			opts:    resolver.Options{CEL: celrule.New()},
