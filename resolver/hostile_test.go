@@ -169,3 +169,19 @@ func BenchmarkCancel(b *testing.B) {
 		b.ReportMetric(float64(late.Milliseconds())/float64(n), "ms-after-cancel")
 	}
 }
+
+// TestNewContextCancelled: indexing honours the context.
+func TestNewContextCancelled(t *testing.T) {
+	gc, err := community()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := resolver.NewContext(ctx, []resolver.Catalog{{Key: key("olm", "c"), Catalog: gc}}, resolver.Options{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("NewContext with a cancelled context: %v", err)
+	}
+	if _, err := resolver.NewContext(context.Background(), []resolver.Catalog{{Key: key("olm", "c"), Catalog: gc}}, resolver.Options{}); err != nil {
+		t.Errorf("NewContext: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -71,8 +72,15 @@ type chanIndex struct {
 
 // New indexes catalogs for resolution. Keys must be unique and every
 // Catalog non-nil. The resolver keeps the catalogs; they must not change
-// afterwards (graph catalogs are immutable).
+// afterwards (graph catalogs are immutable). New is NewContext with a
+// background context.
 func New(catalogs []Catalog, opts Options) (*Resolver, error) {
+	return NewContext(context.Background(), catalogs, opts)
+}
+
+// NewContext is New honouring ctx: indexing stops soon after ctx is done,
+// and the error then matches errors.Is(err, ctx.Err()).
+func NewContext(ctx context.Context, catalogs []Catalog, opts Options) (*Resolver, error) {
 	r := &Resolver{opts: opts, global: opts.GlobalNamespace, byKey: make(map[CatalogKey]*catalogIndex, len(catalogs))}
 	if r.global == "" {
 		r.global = DefaultGlobalNamespace
@@ -108,7 +116,9 @@ func New(catalogs []Catalog, opts Options) (*Resolver, error) {
 	r.gvkIDs = map[graph.GVK]int32{}
 	for i, ci := range r.catalogs {
 		ci.ord = i
-		ci.index(r)
+		if err := ci.index(ctx, r); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }
@@ -124,10 +134,15 @@ func (r *Resolver) gvkID(g graph.GVK) int32 {
 	return id
 }
 
-func (ci *catalogIndex) index(r *Resolver) {
+func (ci *catalogIndex) index(ctx context.Context, r *Resolver) error {
 	pkgs := ci.cat.Packages()
 	ci.pkgs = make(map[string]*pkgIndex, len(pkgs))
-	for _, p := range pkgs {
+	for i, p := range pkgs {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
 		pi := &pkgIndex{cat: ci, pkg: p, byName: make(map[string]*chanIndex, len(p.Channels))}
 		for _, ch := range p.Channels {
 			x := &chanIndex{pkg: pi, ch: ch, isDefault: ch.Name == p.DefaultChannel}
@@ -141,6 +156,7 @@ func (ci *catalogIndex) index(r *Resolver) {
 		}
 		ci.pkgs[p.Name] = pi
 	}
+	return ctx.Err()
 }
 
 func (x *chanIndex) index(r *Resolver, p *graph.Package) {

@@ -215,7 +215,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		}
 		cats[i].Key, cats[i].Priority = key, prio
 	}
-	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New(), AllowInvalid: f.allowInvalid, KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift})
+	res, err := resolver.NewContext(e.context(), cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New(), AllowInvalid: f.allowInvalid, KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift})
 	if err != nil {
 		return nil, err
 	}
