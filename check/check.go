@@ -376,7 +376,7 @@ type jobResult struct {
 func (r *runner) run(ctx context.Context) error {
 	var jobs []job
 	for i, in := range r.inputs {
-		js, err := r.catalogJobs(i, in)
+		js, err := r.catalogJobs(ctx, i, in)
 		if err != nil {
 			return err
 		}
@@ -445,7 +445,7 @@ func (r *runner) report() *Report {
 // catalogJobs lists the work for one catalog: the structural validation,
 // one job per package for the graph checks, one for the cross-catalog check
 // and the installability jobs.
-func (r *runner) catalogJobs(ci int, in Input) ([]job, error) {
+func (r *runner) catalogJobs(ctx context.Context, ci int, in Input) ([]job, error) {
 	var jobs []job
 	cat := in.Catalog
 	name := in.Name
@@ -469,7 +469,7 @@ func (r *runner) catalogJobs(ci int, in Input) ([]job, error) {
 		}})
 	}
 	if r.opts.enabled(Installability) {
-		js, err := installJobs(ci, in, r.opts)
+		js, err := installJobs(ctx, ci, in, r.opts)
 		if err != nil {
 			return nil, err
 		}

@@ -73,7 +73,7 @@ type installer struct {
 	always bool
 }
 
-func newInstaller(in Input) (*installer, error) {
+func newInstaller(ctx context.Context, in Input) (*installer, error) {
 	key := installCatalogKey(in.Name)
 	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: in.Catalog}}, resolver.Options{CEL: celEvaluator(), SkipValidation: true})
 	if err != nil {
@@ -93,8 +93,8 @@ func hasRequirements(b *graph.Bundle) bool {
 // are not checked. A bundle with no requirement is installable alone — its
 // subscription's only candidate, nothing to depend on, nothing to conflict
 // with — and is decided without the resolver.
-func installJobs(ci int, in Input, opts Options) ([]job, error) {
-	ins, err := newInstaller(in)
+func installJobs(ctx context.Context, ci int, in Input, opts Options) ([]job, error) {
+	ins, err := newInstaller(ctx, in)
 	if err != nil {
 		return nil, err
 	}
