@@ -43,3 +43,20 @@ func BenchmarkInstallEveryBundleCommunityDeclared(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBaselineCommunityIndexVsDeclared is the catalog-CI comparison on
+// real data: every check of the community index and of the declared
+// catalog it is built from (the baseline), the new/existing marking and the
+// regressions. Both catalogs are decoded once, outside the loop.
+func BenchmarkBaselineCommunityIndexVsDeclared(b *testing.B) {
+	old := loadShipped(b, "community-operators-prod.declared")
+	cur := loadShipped(b, "community-operators-prod.v4.20-index")
+	in := []Input{{Name: "community", Catalog: cur}}
+	opts := Options{Baseline: []Input{{Name: "community", Catalog: old}}}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Run(b.Context(), in, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -482,6 +482,13 @@ func (r *runner) catalogJobs(ctx context.Context, ci int, in Input) ([]job, erro
 func (r *runner) packageChecks(name string, cat *graph.Catalog, p *graph.Package) ([]Finding, *PathStats) {
 	var fs []Finding
 	var ps *PathStats
+	var es *edgeSet // the package's upgrade edges, for the per-edge checks
+	edges := func() *edgeSet {
+		if es == nil {
+			es = packageEdges(p)
+		}
+		return es
+	}
 	if r.opts.enabled(Reachability) {
 		var rf []Finding
 		rf, ps = reachability(name, p)
@@ -490,13 +497,13 @@ func (r *runner) packageChecks(name string, cat *graph.Catalog, p *graph.Package
 	}
 	if r.opts.enabled(Direction) {
 		fs = append(fs, direction(name, cat, p)...)
-		fs = append(fs, apiDrops(name, p)...)
+		fs = append(fs, apiDrops(name, p, edges())...)
 	}
 	if r.opts.enabled(Deprecations) {
 		fs = append(fs, deprecations(name, p)...)
 	}
 	if r.opts.enabled(Platform) {
-		fs = append(fs, platform(name, p)...)
+		fs = append(fs, platform(name, p, edges())...)
 	}
 	return fs, ps
 }

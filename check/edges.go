@@ -29,10 +29,18 @@ type edgeInfo struct {
 	kinds    []graph.EdgeKind // replaces, skips, skipRange, in that order, without repeats
 }
 
+// edgeSet is every upgrade edge of a package, each (From, To) once, in the
+// order the channels first list them, with what the channels say about it.
+// The per-edge checks of one package share it.
+type edgeSet struct {
+	keys  []edgeKey
+	infos map[edgeKey]*edgeInfo
+}
+
 // packageEdges returns every upgrade edge of p's channels (graph's
 // Channel.Edges), each (From, To) once whatever the channels and kinds
 // that make it, in the order the channels first list them.
-func packageEdges(p *graph.Package) ([]edgeKey, map[edgeKey]*edgeInfo) {
+func packageEdges(p *graph.Package) *edgeSet {
 	var keys []edgeKey
 	infos := map[edgeKey]*edgeInfo{}
 	for _, c := range p.Channels {
@@ -55,7 +63,7 @@ func packageEdges(p *graph.Package) ([]edgeKey, map[edgeKey]*edgeInfo) {
 	for _, in := range infos {
 		slices.Sort(in.kinds)
 	}
-	return keys, infos
+	return &edgeSet{keys, infos}
 }
 
 // kindNames returns "replaces and skipRange" for the kinds.
@@ -89,8 +97,8 @@ func droppedAPIs(from, to *graph.Bundle) []graph.GVK {
 // provides at another version is marked: that is the CRD version removal
 // OLM refuses at install time when objects are stored at the removed
 // version.
-func apiDrops(catalog string, p *graph.Package) []Finding {
-	keys, infos := packageEdges(p)
+func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
+	keys, infos := es.keys, es.infos
 	var fs []Finding
 	type ranged struct {
 		channels []string

@@ -36,7 +36,7 @@ const (
 // install mode and an unparsable minKubeVersion; per upgrade edge (as
 // apiDrops walks them), a dropped install mode and a raised
 // minKubeVersion. Bundles without olm.csv.metadata are not checked.
-func platform(catalog string, p *graph.Package) []Finding {
+func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 	var fs []Finding
 	for _, b := range p.Bundles {
 		m := b.CSVMetadata
@@ -57,7 +57,7 @@ func platform(catalog string, p *graph.Package) []Finding {
 			}
 		}
 	}
-	keys, infos := packageEdges(p)
+	keys, infos := es.keys, es.infos
 	// Edges that only a target's skipRange makes are reported once per
 	// target, listing their sources, as apiDrops does.
 	type ranged struct {
