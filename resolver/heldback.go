@@ -262,6 +262,9 @@ func heldHead(it heldItem, h *HeldBack) string {
 	return fmt.Sprintf("%s gets %s, below %s (%s), the head of channel %s, which is excluded", h.Package, h.Version, p.Version, p.Bundle, p.Channel)
 }
 
+// heldFacts is the most facts a held-back sentence states.
+const heldFacts = 3
+
 // heldBecause is the second half: " because …", from the facts, or from
 // what the preferred candidate would displace.
 func heldBecause(h *HeldBack) string {
@@ -284,7 +287,11 @@ func heldBecause(h *HeldBack) string {
 	if len(key) == 0 {
 		key = glue
 	}
-	return " because " + strings.Join(slices.Compact(key), "; ")
+	key = slices.Compact(key)
+	if len(key) > heldFacts+1 {
+		key = append(key[:heldFacts], fmt.Sprintf("and %d more fact(s) (its facts list them all)", len(key)-heldFacts))
+	}
+	return " because " + strings.Join(key, "; ")
 }
 
 // heldFactText states a fact of a held-back reason, naming the preferred

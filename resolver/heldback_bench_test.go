@@ -1,0 +1,76 @@
+package resolver_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// heldBackCount counts the held-back items of a plan.
+func heldBackCount(p *resolver.Plan) int {
+	n := 0
+	for _, s := range p.Steps {
+		if s.HeldBack != nil {
+			n++
+		}
+	}
+	for _, u := range p.Unchanged {
+		if u.HeldBack != nil {
+			n++
+		}
+	}
+	return n
+}
+
+
+// benchHeldBack measures Resolve then ExplainHeldBack, reporting the
+// held-back items found.
+func benchHeldBack(b *testing.B, r *resolver.Resolver, st *cluster.State, opts resolver.HeldBackOptions) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	items := 0
+	for b.Loop() {
+		plan, err := r.Resolve(ctx, "ns", st)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := r.ExplainHeldBack(ctx, "ns", st, plan, opts); err != nil {
+			b.Fatal(err)
+		}
+		items = heldBackCount(plan)
+	}
+	b.ReportMetric(float64(items), "held-back")
+}
+
+// BenchmarkHeldBackCommunity20: the 20-subscription request, with its
+// held-back reasons (one solve each, no change search).
+func BenchmarkHeldBackCommunity20(b *testing.B) {
+	r, gc := communityResolver(b)
+	benchHeldBack(b, r, twentySubscriptions(b, gc), resolver.HeldBackOptions{MaxTries: -1})
+}
+
+
+// BenchmarkWhyCommunity: resolve --why on the README example's dependency.
+func BenchmarkWhyCommunity(b *testing.B) {
+	gc, err := community()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := resolver.New([]resolver.Catalog{{Key: key("olm", "community-operators-prod.v4.20-index"), Catalog: gc}}, resolver.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st, err := cluster.LoadFiles("../testdata/examples/cluster.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.Why(ctx, "operators", st, "rabbitmq-cluster-operator", resolver.WhyOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
