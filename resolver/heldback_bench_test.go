@@ -24,7 +24,6 @@ func heldBackCount(p *resolver.Plan) int {
 	return n
 }
 
-
 // benchHeldBack measures Resolve then ExplainHeldBack, reporting the
 // held-back items found.
 func benchHeldBack(b *testing.B, r *resolver.Resolver, st *cluster.State, opts resolver.HeldBackOptions) {
@@ -50,7 +49,6 @@ func BenchmarkHeldBackCommunity20(b *testing.B) {
 	r, gc := communityResolver(b)
 	benchHeldBack(b, r, twentySubscriptions(b, gc), resolver.HeldBackOptions{MaxTries: -1})
 }
-
 
 // BenchmarkWhyCommunity: resolve --why on the README example's dependency.
 func BenchmarkWhyCommunity(b *testing.B) {
