@@ -89,7 +89,11 @@ func Example() {
 		if err != nil {
 			return err
 		}
-		if installPlan, subs := olmapi.InstallPlan(ip); installPlan != nil {
+		installPlan, subs, err := olmapi.InstallPlanObjects(ip)
+		if err != nil {
+			return err
+		}
+		if installPlan != nil {
 			fmt.Printf("InstallPlan %s* (%s) installs %v; %d dependency subscriptions\n",
 				installPlan.GenerateName, installPlan.Spec.Approval, installPlan.Spec.ClusterServiceVersionNames, len(subs))
 		}

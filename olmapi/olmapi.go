@@ -16,7 +16,7 @@
 // the errors are cluster's: every problem reported, each naming the object
 // and the field.
 //
-// The other way, [InstallPlan] turns what OLM would create for a plan
+// The other way, [InstallPlanObjects] turns what OLM would create for a plan
 // ([resolver.Resolver.InstallPlan]) into a typed InstallPlan and the
 // dependency Subscriptions, the objects `sextant resolve -o installplan`
 // writes.
