@@ -93,7 +93,7 @@ func TestGoldenBaselineDeclaredIndex(t *testing.T) {
 		if f.Status != StatusNew {
 			continue
 		}
-		k := SeverityName(f.Severity) + " " + f.Code
+		k := f.Severity.String() + " " + f.Code
 		if newCounts[k] == 0 {
 			codes = append(codes, k)
 		}
@@ -105,7 +105,7 @@ func TestGoldenBaselineDeclaredIndex(t *testing.T) {
 	resolved := map[string]int{}
 	var rcodes []string
 	for _, f := range rep.Resolved {
-		k := SeverityName(f.Severity) + " " + f.Code
+		k := f.Severity.String() + " " + f.Code
 		if resolved[k] == 0 {
 			rcodes = append(rcodes, k)
 		}
@@ -118,7 +118,7 @@ func TestGoldenBaselineDeclaredIndex(t *testing.T) {
 		if f.Status != StatusNew {
 			continue
 		}
-		fmt.Fprintf(&b, "%s %s %s", SeverityName(f.Severity), f.Code, strings.TrimPrefix(key(f), f.Catalog+" "+f.Code+" "))
+		fmt.Fprintf(&b, "%s %s %s", f.Severity.String(), f.Code, strings.TrimPrefix(key(f), f.Catalog+" "+f.Code+" "))
 		// Messages of the bulk of pruned bundles are left out: the edit
 		// tests pin their wording.
 		if !isStructural(f.Code) && f.Code != CodeBundleRemoved {

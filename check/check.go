@@ -15,7 +15,6 @@ package check
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"slices"
@@ -157,35 +156,8 @@ type CatalogSummary struct {
 // severity among them (a code has one severity in practice).
 type CodeCount struct {
 	Code     string         `json:"code"`
-	Severity graph.Severity `json:"-"` // written by name
+	Severity graph.Severity `json:"severity"`
 	Count    int            `json:"count"`
-}
-
-// MarshalJSON writes the severity by name.
-func (c CodeCount) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Code     string `json:"code"`
-		Severity string `json:"severity"`
-		Count    int    `json:"count"`
-	}{c.Code, SeverityName(c.Severity), c.Count})
-}
-
-// UnmarshalJSON reads what MarshalJSON writes.
-func (c *CodeCount) UnmarshalJSON(b []byte) error {
-	var j struct {
-		Code     string `json:"code"`
-		Severity string `json:"severity"`
-		Count    int    `json:"count"`
-	}
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	s, err := ParseSeverity(j.Severity)
-	if err != nil {
-		return err
-	}
-	*c = CodeCount{Code: j.Code, Severity: s, Count: j.Count}
-	return nil
 }
 
 // Counts returns the number of findings per code over all catalogs, sorted

@@ -672,7 +672,7 @@ func TestFindingJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `[{"severity":"error","code":"x","catalog":"c","package":"p","channel":"ch","bundle":"b","message":"m","pos":{"File":"f.json","Line":3,"Offset":10}},{"severity":"info","code":"y","catalog":"c","message":"n"}]`
+	const want = `[{"severity":"error","code":"x","catalog":"c","package":"p","channel":"ch","bundle":"b","message":"m","file":"f.json","line":3,"offset":10},{"severity":"info","code":"y","catalog":"c","package":"","channel":"","bundle":"","message":"n"}]`
 	if string(data) != want {
 		t.Errorf("JSON:\n got %s\nwant %s", data, want)
 	}

@@ -47,41 +47,35 @@ func (f Finding) String() string {
 		}
 		obj += f.Bundle
 	}
-	return fmt.Sprintf("%s %s %s: %s", SeverityName(f.Severity), f.Code, obj, f.Message)
+	return fmt.Sprintf("%s %s %s: %s", f.Severity.String(), f.Code, obj, f.Message)
 }
 
+// findingJSON is a Finding's JSON form, the `sextant check -o json`
+// contract: the object named by package, channel and bundle (each "" when
+// the finding is not about one), the position as file, line and byte
+// offset (each left out when unknown).
 type findingJSON struct {
-	Severity    string          `json:"severity"`
-	Code        string          `json:"code"`
-	Catalog     string          `json:"catalog"`
-	Package     string          `json:"package,omitempty"`
-	Channel     string          `json:"channel,omitempty"`
-	Bundle      string          `json:"bundle,omitempty"`
-	Message     string          `json:"message"`
-	Pos         *graph.Position `json:"pos,omitempty"`
-	Explanation *Explanation    `json:"explanation,omitempty"`
-	Status      Status          `json:"status,omitempty"`
+	Severity    graph.Severity `json:"severity"`
+	Code        string         `json:"code"`
+	Catalog     string         `json:"catalog"`
+	Package     string         `json:"package"`
+	Channel     string         `json:"channel"`
+	Bundle      string         `json:"bundle"`
+	Message     string         `json:"message"`
+	File        string         `json:"file,omitempty"`
+	Line        int            `json:"line,omitempty"`
+	Offset      int64          `json:"offset,omitempty"`
+	Explanation *Explanation   `json:"explanation,omitempty"`
+	Status      Status         `json:"status,omitempty"`
 }
 
-// MarshalJSON writes the finding with its severity by name and without an
-// unknown position.
+// MarshalJSON writes the finding in its JSON form (see findingJSON).
 func (f Finding) MarshalJSON() ([]byte, error) {
-	j := findingJSON{
-		Severity:    SeverityName(f.Severity),
-		Code:        f.Code,
-		Catalog:     f.Catalog,
-		Package:     f.Package,
-		Channel:     f.Channel,
-		Bundle:      f.Bundle,
-		Message:     f.Message,
-		Explanation: f.Explanation,
-		Status:      f.Status,
-	}
-	if f.Pos != (graph.Position{}) {
-		p := f.Pos
-		j.Pos = &p
-	}
-	return json.Marshal(j)
+	return json.Marshal(findingJSON{
+		Severity: f.Severity, Code: f.Code, Catalog: f.Catalog,
+		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle, Message: f.Message,
+		File: f.Pos.File, Line: f.Pos.Line, Offset: f.Pos.Offset, Explanation: f.Explanation, Status: f.Status,
+	})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -90,50 +84,10 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	s, err := ParseSeverity(j.Severity)
-	if err != nil {
-		return err
-	}
 	*f = Finding{
-		Severity:    s,
-		Code:        j.Code,
-		Catalog:     j.Catalog,
-		Package:     j.Package,
-		Channel:     j.Channel,
-		Bundle:      j.Bundle,
-		Message:     j.Message,
-		Explanation: j.Explanation,
-		Status:      j.Status,
-	}
-	if j.Pos != nil {
-		f.Pos = *j.Pos
+		Severity: j.Severity, Code: j.Code, Catalog: j.Catalog,
+		Package: j.Package, Channel: j.Channel, Bundle: j.Bundle, Message: j.Message,
+		Pos: graph.Position{File: j.File, Line: j.Line, Offset: j.Offset}, Explanation: j.Explanation, Status: j.Status,
 	}
 	return nil
-}
-
-// SeverityName returns "info", "warning" or "error", or "severity(N)" for a
-// value outside the three.
-func SeverityName(s graph.Severity) string {
-	switch s {
-	case graph.SeverityInfo:
-		return "info"
-	case graph.SeverityWarning:
-		return "warning"
-	case graph.SeverityError:
-		return "error"
-	}
-	return fmt.Sprintf("severity(%d)", int(s))
-}
-
-// ParseSeverity is the inverse of SeverityName for the three severities.
-func ParseSeverity(s string) (graph.Severity, error) {
-	switch s {
-	case "info":
-		return graph.SeverityInfo, nil
-	case "warning":
-		return graph.SeverityWarning, nil
-	case "error":
-		return graph.SeverityError, nil
-	}
-	return 0, fmt.Errorf("unknown severity %q (want info, warning or error)", s)
 }

@@ -48,7 +48,7 @@ func goldenText(rep *Report) string {
 	for _, s := range rep.Catalogs {
 		fmt.Fprintf(&b, "catalog %s: %d packages, %d channels, %d bundles\n", s.Name, s.Packages, s.Channels, s.Bundles)
 		for _, c := range s.Counts {
-			fmt.Fprintf(&b, "count %s %s %d\n", SeverityName(c.Severity), c.Code, c.Count)
+			fmt.Fprintf(&b, "count %s %s %d\n", c.Severity.String(), c.Code, c.Count)
 		}
 		var entries, stranded int
 		hops := map[int]int{}
@@ -76,7 +76,7 @@ func goldenText(rep *Report) string {
 		b.WriteString("\n")
 	}
 	for _, f := range rep.Findings {
-		fmt.Fprintf(&b, "%s %s %s", SeverityName(f.Severity), f.Code, f.Package)
+		fmt.Fprintf(&b, "%s %s %s", f.Severity.String(), f.Code, f.Package)
 		if f.Channel != "" {
 			fmt.Fprintf(&b, "/%s", f.Channel)
 		}

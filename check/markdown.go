@@ -107,7 +107,7 @@ func writeMarkdownCounts(w *bufio.Writer, fs []Finding, baseline bool) {
 	byKey := map[string]*row{}
 	var rows []*row
 	for _, f := range fs {
-		k := SeverityName(f.Severity) + " " + f.Code
+		k := f.Severity.String() + " " + f.Code
 		rw := byKey[k]
 		if rw == nil {
 			rw = &row{sev: f.Severity, code: f.Code}
@@ -128,12 +128,12 @@ func writeMarkdownCounts(w *bufio.Writer, fs []Finding, baseline bool) {
 			if rw.fresh > 0 {
 				fresh = "**" + fresh + "**"
 			}
-			fmt.Fprintf(w, "| %s | `%s` | %s | %d |\n", SeverityName(rw.sev), rw.code, fresh, rw.exists)
+			fmt.Fprintf(w, "| %s | `%s` | %s | %d |\n", rw.sev.String(), rw.code, fresh, rw.exists)
 		}
 	} else {
 		w.WriteString("| severity | code | count |\n| --- | --- | ---: |\n")
 		for _, rw := range rows {
-			fmt.Fprintf(w, "| %s | `%s` | %d |\n", SeverityName(rw.sev), rw.code, rw.fresh+rw.exists)
+			fmt.Fprintf(w, "| %s | `%s` | %d |\n", rw.sev.String(), rw.code, rw.fresh+rw.exists)
 		}
 	}
 	w.WriteString("\n")
@@ -202,7 +202,7 @@ func writeMarkdownFindings(w *bufio.Writer, fs []Finding, budget *int) {
 func markdownFinding(f Finding) string {
 	var w strings.Builder
 	first, rest, _ := strings.Cut(f.Message, "\n")
-	fmt.Fprintf(&w, "- %s `%s`", SeverityName(f.Severity), f.Code)
+	fmt.Fprintf(&w, "- %s `%s`", f.Severity.String(), f.Code)
 	var where []string
 	if f.Channel != "" {
 		where = append(where, "channel `"+mdCode(f.Channel)+"`")

@@ -63,7 +63,7 @@ func (r *Report) WriteText(w io.Writer) error {
 					mark = "new "
 				}
 			}
-			fmt.Fprintf(bw, "  %s%-7s %s%s: %s\n", mark, SeverityName(f.Severity), f.Code, obj, first)
+			fmt.Fprintf(bw, "  %s%-7s %s%s: %s\n", mark, f.Severity.String(), f.Code, obj, first)
 			if rest != "" {
 				for _, line := range strings.Split(rest, "\n") {
 					fmt.Fprintf(bw, "          %s%s\n", indent, line)
@@ -95,7 +95,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		if len(s.Counts) > 0 {
 			fmt.Fprintf(bw, "\ncounts (%s):\n", s.Name)
 			for _, c := range s.Counts {
-				fmt.Fprintf(bw, "  %-7s %-32s %d\n", SeverityName(c.Severity), c.Code, c.Count)
+				fmt.Fprintf(bw, "  %-7s %-32s %d\n", c.Severity.String(), c.Code, c.Count)
 			}
 		}
 		fmt.Fprintln(bw)

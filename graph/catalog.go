@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,6 +166,26 @@ func (s Severity) String() string {
 		return "error"
 	}
 	return "severity(" + strconv.Itoa(int(s)) + ")"
+}
+
+// MarshalText writes the severity by name ("info", "warning", "error"); a
+// value outside the three is an error.
+func (s Severity) MarshalText() ([]byte, error) {
+	if s < SeverityInfo || s > SeverityError {
+		return nil, fmt.Errorf("invalid severity %d", int(s))
+	}
+	return []byte(s.String()), nil
+}
+
+// UnmarshalText reads "info", "warning" or "error".
+func (s *Severity) UnmarshalText(b []byte) error {
+	for _, v := range [...]Severity{SeverityInfo, SeverityWarning, SeverityError} {
+		if string(b) == v.String() {
+			*s = v
+			return nil
+		}
+	}
+	return fmt.Errorf("invalid severity %q: want info, warning or error", b)
 }
 
 // Finding is one problem a check found in a catalog.

@@ -20,8 +20,8 @@ var (
 // TestCatalog fails when the catalog has findings of severity -fail-on or
 // higher, and prints them grouped by package.
 func TestCatalog(t *testing.T) {
-	min, err := check.ParseSeverity(*failOn)
-	if err != nil {
+	var min graph.Severity
+	if err := min.UnmarshalText([]byte(*failOn)); err != nil {
 		t.Fatal(err)
 	}
 	problems, err := checkCatalog(t.Context(), *catalogPath, min)

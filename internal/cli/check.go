@@ -231,26 +231,14 @@ func joinErrors(errs []error) error {
 	return errors.Join(errs...)
 }
 
-// findingJSON is one finding in `check -o json`.
-type findingJSON struct {
-	Severity string `json:"severity"`
-	Code     string `json:"code"`
-	Package  string `json:"package"`
-	Channel  string `json:"channel"`
-	Bundle   string `json:"bundle"`
-	Message  string `json:"message"`
-	File     string `json:"file,omitempty"`
-	Line     int    `json:"line,omitempty"`
-	// Status is "new" or "existing" with --baseline, left out otherwise.
-	Status check.Status `json:"status,omitempty"`
-}
-
+// catalogJSON is one catalog in `check -o json`: its path and counts, and
+// the library's findings and code counts as encoding/json writes them.
 type catalogJSON struct {
 	Path     string            `json:"path"`
 	Packages int               `json:"packages"`
 	Channels int               `json:"channels"`
 	Bundles  int               `json:"bundles"`
-	Findings []findingJSON     `json:"findings"`
+	Findings []check.Finding   `json:"findings"`
 	Summary  checkSummary      `json:"summary"`
 	Counts   []check.CodeCount `json:"counts"`
 	// Baseline compares the catalog with --baseline; left out without it.
@@ -269,26 +257,16 @@ func writeCheckJSON(w io.Writer, format string, reports []catalogReport) error {
 			Packages: r.Summary.Packages,
 			Channels: r.Summary.Channels,
 			Bundles:  r.Summary.Bundles,
-			Findings: make([]findingJSON, 0, len(r.Findings)),
+			Findings: r.Findings,
 			Summary:  summarize(r.Findings),
 			Counts:   r.Summary.Counts,
 			Baseline: r.Summary.Baseline,
 		}
+		if c.Findings == nil {
+			c.Findings = []check.Finding{}
+		}
 		if c.Counts == nil {
 			c.Counts = []check.CodeCount{}
-		}
-		for _, f := range r.Findings {
-			c.Findings = append(c.Findings, findingJSON{
-				Severity: f.Severity.String(),
-				Code:     f.Code,
-				Package:  f.Package,
-				Channel:  f.Channel,
-				Bundle:   f.Bundle,
-				Message:  f.Message,
-				File:     f.Pos.File,
-				Line:     f.Pos.Line,
-				Status:   f.Status,
-			})
 		}
 		out.Catalogs = append(out.Catalogs, c)
 	}
