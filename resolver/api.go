@@ -54,6 +54,25 @@
 // Resolve per candidate change, up to a fixed count. Explanations depend
 // only on the facts and the state: the same input gives the same text.
 //
+// # Why: held back, the choice made, and what would change it
+//
+// A plan that succeeds can say why, too. [Resolver.ExplainHeldBack] gives
+// every choice below its first preference — a subscription that keeps its
+// installed CSV although a successor exists, or takes a later candidate,
+// and a dependency below the head of its channel — a [HeldBack]: the
+// minimal set of facts that excludes the passed-over candidate, found by
+// forcing it and taking the solver's minimal core, and a change to the
+// state, re-solved and confirmed, that lets it move. [Resolver.Why] says
+// why a package, bundle or subscription is in the plan at its version,
+// channel and catalog (the chain of subscription and requirements, the
+// preference rules, the better-looking candidates passed over) or why it is
+// not. [Resolver.Stops] says where and why a settled namespace leaves
+// subscriptions below their channels' heads, and [Unchanged.Deprecations]
+// reports the olm.deprecations of what stays, as the PackageDeprecated,
+// ChannelDeprecated and BundleDeprecated conditions OLM sets. Each costs a
+// fixed number of solves per item (one by default), so it is bounded and
+// deterministic.
+//
 // # Approval and upgrades in flight
 //
 // As OLM v0.28's catalog operator, one Manual subscription makes the

@@ -1,0 +1,73 @@
+package resolver_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolvertest"
+)
+
+// exampleHeldBack is an installed db-operator 1.5.0 whose successor 2.0.0
+// a new subscription's requirement (<2.0.0) excludes.
+func exampleHeldBack() (*resolver.Resolver, *resolvertest.State) {
+	c := resolvertest.NewCatalog("olm", "community")
+	c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresPackage("db-operator", "<2.0.0")
+	db := c.Package("db-operator", "stable")
+	v15 := db.Bundle("db-operator.v1.5.0", "1.5.0")
+	db.Bundle("db-operator.v2.0.0", "2.0.0").Replaces("db-operator.v1.5.0")
+	state := resolvertest.NewState("operators")
+	state.Install(v15)
+	state.Subscribe("db-operator", "db-operator").Channel("stable").Source("olm", "community").Installed("db-operator.v1.5.0")
+	state.Subscribe("app", "app").Channel("stable").Source("olm", "community")
+	rc, err := c.Build()
+	if err != nil {
+		panic(err)
+	}
+	r, err := resolver.New([]resolver.Catalog{rc}, resolver.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return r, state
+}
+
+// ExplainHeldBack says why an operator stays below its channel head, and
+// the change, re-solved and confirmed, that lets it move.
+func ExampleResolver_ExplainHeldBack() {
+	r, state := exampleHeldBack()
+	ctx := context.Background()
+	plan, err := r.Resolve(ctx, "operators", state.State())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := r.ExplainHeldBack(ctx, "operators", state.State(), plan, resolver.HeldBackOptions{}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, u := range plan.Unchanged {
+		if h := u.HeldBack; h != nil {
+			fmt.Println(h.Reason)
+			fmt.Println("moves with:", h.Change.Change)
+		}
+	}
+	// Output:
+	// db-operator stays at 1.5.0: its next version 2.0.0 (db-operator.v2.0.0) is excluded because app.v1.0.0 requires db-operator <2.0.0 (olm.package.required)
+	// moves with: remove subscription app
+}
+
+// Why answers for a package, a bundle or a subscription: what put it in the
+// plan and what it passed over, or why it is not there.
+func ExampleResolver_Why() {
+	r, state := exampleHeldBack()
+	w, err := r.Why(context.Background(), "operators", state.State(), "db-operator.v2.0.0", resolver.WhyOptions{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(w)
+	// Output:
+	// db-operator.v2.0.0 is not in the plan
+	//   db-operator.v2.0.0 is a candidate (channel stable, catalog olm/community) but is not chosen
+	//   it is excluded because app.v1.0.0 requires db-operator <2.0.0 (olm.package.required)
+}
