@@ -384,6 +384,12 @@ func skipRangeNote(v *graphView) string {
 	return fmt.Sprintf("skipRanges are written in the boxes, not drawn: drawn, the diagram would have %d edges (--skip-ranges edges draws them)", v.diagramEdges())
 }
 
+// textChannelTitle is channelTitle with the name as text output prints it.
+func textChannelTitle(c channelView) string {
+	c.Name = textName(c.Name)
+	return channelTitle(c)
+}
+
 // channelTitle is "channel NAME" with its marks.
 func channelTitle(c channelView) string {
 	s := "channel " + c.Name
@@ -423,15 +429,15 @@ func nodeMarks(n nodeView) []string {
 // version and marks, then the edges that lead to it.
 func writeGraphText(w io.Writer, v *graphView) {
 	if v.DefaultChannel == "" {
-		fmt.Fprintf(w, "package %s (no default channel)\n", v.Package)
+		fmt.Fprintf(w, "package %s (no default channel)\n", textName(v.Package))
 	} else {
-		fmt.Fprintf(w, "package %s (default channel %s)\n", v.Package, v.DefaultChannel)
+		fmt.Fprintf(w, "package %s (default channel %s)\n", textName(v.Package), textName(v.DefaultChannel))
 	}
 	if v.Deprecated {
 		fmt.Fprintf(w, "  deprecated: %s\n", v.Deprecation)
 	}
 	for _, c := range v.Channels {
-		fmt.Fprintf(w, "%s\n", channelTitle(c))
+		fmt.Fprintf(w, "%s\n", textChannelTitle(c))
 		if c.Deprecated {
 			fmt.Fprintf(w, "  deprecated: %s\n", c.Deprecation)
 		}
@@ -440,9 +446,9 @@ func writeGraphText(w io.Writer, v *graphView) {
 			if n.Missing {
 				continue
 			}
-			line := "  " + n.Name
+			line := "  " + textName(n.Name)
 			if n.Version != "" {
-				line += " " + n.Version
+				line += " " + textName(n.Version)
 			}
 			if marks := nodeMarks(n); len(marks) > 0 {
 				line += " [" + strings.Join(marks, ", ") + "]"
@@ -451,7 +457,7 @@ func writeGraphText(w io.Writer, v *graphView) {
 			skips, rangeFrom = skips[:0], rangeFrom[:0]
 			for _, e := range c.edgesTo(i) {
 				from := c.Nodes[e.From]
-				name := from.Name
+				name := textName(from.Name)
 				if from.Missing {
 					name += " (not in channel)"
 				}

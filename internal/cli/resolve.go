@@ -332,15 +332,15 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 	for i, s := range p.Steps {
 		fmt.Fprintf(w, "%2d. %s", i+1, s.Action)
 		if s.Action == resolver.ActionUpgrade {
-			fmt.Fprintf(w, " %s -> %s", s.Replaces, s.Bundle)
+			fmt.Fprintf(w, " %s -> %s", textName(s.Replaces), textName(s.Bundle))
 		} else {
-			fmt.Fprintf(w, " %s", s.Bundle)
+			fmt.Fprintf(w, " %s", textName(s.Bundle))
 		}
 		if s.Dependency {
 			fmt.Fprint(w, " (dependency: OLM creates a subscription)")
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "    package %s %s, channel %s, catalog %s\n", s.Package, s.Version, s.Channel, s.Catalog)
+		fmt.Fprintf(w, "    package %s %s, channel %s, catalog %s\n", textName(s.Package), textName(s.Version), textName(s.Channel), textName(s.Catalog.String()))
 		fmt.Fprintf(w, "    reason: %s\n", s.Reason)
 		if a := s.Approval.String(); a != "" {
 			fmt.Fprintf(w, "    approval: %s\n", a)
@@ -351,18 +351,18 @@ func writePlanText(w io.Writer, p *resolver.Plan, title string) {
 		writePredictionsText(w, "    ", s.Predictions)
 	}
 	for _, u := range p.Unchanged {
-		fmt.Fprintf(w, "  = %s", u.CSV)
+		fmt.Fprintf(w, "  = %s", textName(u.CSV))
 		if u.Version != "" {
-			fmt.Fprintf(w, " %s", u.Version)
+			fmt.Fprintf(w, " %s", textName(u.Version))
 		}
 		if u.Package != "" {
-			fmt.Fprintf(w, " (package %s", u.Package)
+			fmt.Fprintf(w, " (package %s", textName(u.Package))
 			if u.Subscription != "" {
-				fmt.Fprintf(w, ", subscription %s", u.Subscription)
+				fmt.Fprintf(w, ", subscription %s", textName(u.Subscription))
 			}
 			fmt.Fprint(w, ")")
 		} else if u.Subscription != "" {
-			fmt.Fprintf(w, " (subscription %s)", u.Subscription)
+			fmt.Fprintf(w, " (subscription %s)", textName(u.Subscription))
 		}
 		fmt.Fprintln(w, " unchanged")
 		writePredictionsText(w, "      ", u.Predictions)

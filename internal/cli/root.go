@@ -19,7 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -41,6 +44,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	stderr = safeText{stderr} // errors and notes are text for a person
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	root := newRootCmd(e)
 	root.SetArgs(args)
@@ -158,6 +162,14 @@ file, invalid catalog, unknown flag or value).`,
 			// errors: only cobra's errors (arguments, flags) point at --help.
 			cmd.RunE = func(cmd *cobra.Command, args []string) error {
 				e.cmdPath = cmd.CommandPath()
+				if f := cmd.Flags().Lookup("output"); f == nil || !machineFormats[f.Value.String()] {
+					// Text for a person: names from catalogs and manifests
+					// cannot send terminal escapes (JSON and YAML stay as
+					// their encoders write them).
+					out := e.stdout
+					e.stdout = safeText{out}
+					defer func() { e.stdout = out }()
+				}
 				err := run(cmd, args)
 				var no *noError
 				if errors.As(err, &no) {
@@ -244,18 +256,17 @@ func report(stderr io.Writer, cmd *cobra.Command, err error) int {
 	return code
 }
 
-// errorLines flattens err into one line per problem: the errors joined at
-// the top (errors.Join) each get a line, and a newline left inside a message
+// errorLines flattens err into one line per problem: the errors joined
+// (errors.Join, at any depth of joins) each get a line, and a newline left inside a message
 // becomes "; " so that every line still names its file.
 func errorLines(err error) []string {
 	var xe *exitError
 	if errors.As(err, &xe) && xe.err != nil {
 		err = xe.err
 	}
-	errs := []error{err}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = j.Unwrap()
-	}
+	// Joined errors, nested or not (a command that joins the joined errors
+	// of each catalog), each get their own lines.
+	errs := appendErrors(nil, err)
 	var lines []string
 	for _, e := range errs {
 		var parts []string
@@ -269,4 +280,60 @@ func errorLines(err error) []string {
 		}
 	}
 	return lines
+}
+
+// machineFormats are the -o values whose output is for programs: written as
+// their encoders write it, byte for byte.
+var machineFormats = map[string]bool{"json": true, "yaml": true, "installplan": true, "installplan-json": true}
+
+// safeText writes text for a terminal: control characters other than line
+// feed and tab (ESC, carriage return, backspace, DEL, and the C1 controls)
+// are written escaped, as %q would write them (\x1b, \r, \u009b), so that a
+// name in a catalog or manifest cannot move the cursor, recolour the
+// terminal or overwrite a line.
+type safeText struct{ w io.Writer }
+
+func (s safeText) Write(p []byte) (int, error) {
+	clean := true
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c == 0xc2 && i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s.w.Write(p)
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\r':
+			b.WriteString(`\r`)
+		case (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, c)
+		case c == 0xc2 && i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f:
+			fmt.Fprintf(&b, `\u%04x`, p[i+1])
+			i++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if _, err := io.WriteString(s.w, b.String()); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// textName returns a name from a catalog or manifest as text output prints
+// it: as written when it is valid UTF-8 of printable characters and spaces,
+// else quoted as %q quotes it — so that a line feed in a name cannot start
+// a forged line.
+func textName(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != ' ') {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
