@@ -202,10 +202,29 @@ func (r *Report) AtLeast(s graph.Severity) []Finding {
 // their baseline comparisons recomputed. Paths are kept.
 // The copy shares nothing with r that the caller could modify.
 func (r *Report) Filter(min graph.Severity) *Report {
+	return r.filter(func(f Finding) bool { return f.Severity >= min })
+}
+
+// OnlyNew returns a copy of the report with only the findings a change
+// introduced (Status new: with a baseline, the regressions and the
+// findings the baseline had not), without resolved findings, and with the
+// counts recomputed as Filter does. Combine with Filter to fail CI on new
+// problems of some severity: r.OnlyNew().Filter(graph.SeverityWarning).
+func (r *Report) OnlyNew() *Report {
+	return r.filter(func(f Finding) bool { return f.Status == StatusNew })
+}
+
+// filter returns a copy of the report with the findings and resolved
+// findings keep accepts; see Filter.
+func (r *Report) filter(keep func(Finding) bool) *Report {
 	out := &Report{
-		Findings: r.AtLeast(min),
 		Catalogs: slices.Clone(r.Catalogs),
 		Paths:    slices.Clone(r.Paths),
+	}
+	for _, f := range r.Findings {
+		if keep(f) {
+			out.Findings = append(out.Findings, f)
+		}
 	}
 	if out.Findings == nil {
 		out.Findings = []Finding{}
@@ -223,7 +242,7 @@ func (r *Report) Filter(min graph.Severity) *Report {
 		out.Paths[i].Lengths = slices.Clone(out.Paths[i].Lengths)
 	}
 	for _, f := range r.Resolved {
-		if f.Severity >= min {
+		if keep(f) {
 			out.Resolved = append(out.Resolved, f)
 		}
 	}

@@ -114,3 +114,74 @@ func Example_installability() {
 	// error head-not-installable widget/stable widget.v1.0.0: "widget.v1.0.0", the head of channel "stable", cannot be installed on an empty cluster from this catalog alone: bundle widget.v1.0.0 requires olm.package.required gizmo >=2.0.0, which nothing satisfies
 	// fact requirement: olm.package.required gizmo >=2.0.0
 }
+
+// etcdCatalog builds a package etcd whose channel stable holds the given
+// versions, each replacing the one before.
+func etcdCatalog(versions ...string) *graph.Catalog {
+	b := graph.NewBuilder()
+	b.AddPackage("etcd", "stable")
+	var entries []graph.Entry
+	for i, v := range versions {
+		if err := b.AddBundle("etcd.v"+v, "etcd", "quay.io/etcd:"+v, graph.PackageProperty("etcd", v)); err != nil {
+			panic(err)
+		}
+		e := graph.Entry{Name: "etcd.v" + v}
+		if i > 0 {
+			e.Replaces = "etcd.v" + versions[i-1]
+		}
+		entries = append(entries, e)
+	}
+	b.AddChannel("etcd", "stable", entries...)
+	cat, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	return cat
+}
+
+// With a baseline, Run reports what a catalog change does to the clusters
+// that use the catalog: here the new version drops the channel head 0.9.4.
+// OnlyNew keeps what the change introduced, for CI to fail on.
+func ExampleOptions_baseline() {
+	old := etcdCatalog("0.9.0", "0.9.2", "0.9.4")
+	cur := etcdCatalog("0.9.0", "0.9.2")
+	rep, err := check.Run(context.Background(), []check.Input{{Name: "community", Catalog: cur}},
+		check.Options{Baseline: []check.Input{{Name: "community", Catalog: old}}})
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range rep.OnlyNew().Findings {
+		fmt.Println(f.Status, f)
+	}
+	// Output:
+	// new error channel-head-lowered etcd/stable etcd.v0.9.2: the head of channel "stable" is "etcd.v0.9.2" (0.9.2), lower than "etcd.v0.9.4" (0.9.4) in the baseline: new subscriptions get an older version and clusters at 0.9.4 have no upgrade
+	// new error head-removed etcd/stable etcd.v0.9.4: "etcd.v0.9.4" (0.9.4), the head of channel "stable" in the baseline, is gone from it (its bundle is gone from the catalog); the head is now "etcd.v0.9.2" (0.9.2)
+}
+
+// Report.WriteMarkdown renders the report as a pull-request comment.
+func ExampleReport_WriteMarkdown() {
+	old := etcdCatalog("0.9.0", "0.9.2")
+	cur := etcdCatalog("0.9.2")
+	rep, err := check.Run(context.Background(), []check.Input{{Name: "community", Catalog: cur}},
+		check.Options{Baseline: []check.Input{{Name: "community", Catalog: old}}})
+	if err != nil {
+		panic(err)
+	}
+	if err := rep.WriteMarkdown(os.Stdout); err != nil {
+		panic(err)
+	}
+	// Output:
+	// ### Sextant check: `community`
+	//
+	// 1 package, 1 channel, 1 bundle. Against the baseline: **1 new finding** (1 regression), 0 existing, 0 resolved; packages +0 −0, channels +0 −0, bundles +0 −1.
+	//
+	// | severity | code | new | existing |
+	// | --- | --- | ---: | ---: |
+	// | error | `upgrade-path-lost` | **1** | 0 |
+	//
+	// #### New findings (1)
+	//
+	// **etcd**
+	//
+	// - error `upgrade-path-lost` channel `stable` `etcd.v0.9.0`: "etcd.v0.9.0" (0.9.0) is gone from the channel; it reached the channel head "etcd.v0.9.2" in the baseline (1 hop), and a cluster running it cannot reach the head "etcd.v0.9.2": no entry replaces it, skips it or has a skipRange containing its version
+}

@@ -14,14 +14,40 @@ var update = flag.Bool("update", false, "rewrite testdata/bad.golden")
 // TestBadCatalog checks that TestCatalog would fail on testdata/bad, with
 // the text of testdata/bad.golden.
 func TestBadCatalog(t *testing.T) {
-	got, err := checkCatalog(t.Context(), "testdata/bad", graph.SeverityWarning)
+	got, err := checkCatalog(t.Context(), "testdata/bad", "", graph.SeverityWarning)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got == "" {
 		t.Fatal("no problems found in testdata/bad")
 	}
-	const golden = "testdata/bad.golden"
+	compareGolden(t, "testdata/bad.golden", got)
+}
+
+// TestNextCatalog checks that TestCatalog with -baseline testdata/good
+// would fail on testdata/next, the change a pull request makes, with the
+// text of testdata/next.golden: only what the change introduces.
+func TestNextCatalog(t *testing.T) {
+	got, err := checkCatalog(t.Context(), "testdata/next", "testdata/good", graph.SeverityWarning)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got == "" {
+		t.Fatal("no new problems found in testdata/next")
+	}
+	compareGolden(t, "testdata/next.golden", got)
+	// The catalog against itself introduces nothing.
+	same, err := checkCatalog(t.Context(), "testdata/next", "testdata/next", graph.SeverityInfo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if same != "" {
+		t.Errorf("testdata/next against itself:\n%s", same)
+	}
+}
+
+func compareGolden(t *testing.T, golden, got string) {
+	t.Helper()
 	if *update {
 		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
@@ -44,7 +70,7 @@ func TestMalformedCatalog(t *testing.T) {
 	if err := os.WriteFile(dir+"/catalog.yaml", []byte("schema: olm.package\nname: [\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := checkCatalog(t.Context(), dir, graph.SeverityWarning)
+	_, err := checkCatalog(t.Context(), dir, "", graph.SeverityWarning)
 	if err == nil || !bytes.Contains([]byte(err.Error()), []byte("catalog.yaml")) {
 		t.Fatalf("err = %v, want an error naming catalog.yaml", err)
 	}

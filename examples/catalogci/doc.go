@@ -17,4 +17,23 @@
 //
 // which fails with the findings of testdata/bad/catalog.yaml, as
 // testdata/bad.golden shows (TestBadCatalog keeps that file current).
+//
+// A catalog with known problems can still gate its pull requests on what
+// each change introduces: give -baseline the catalog as the target branch
+// has it, and the test fails only on the change's regressions (a channel,
+// head or bundle removed, a default channel changed, an upgrade path lost,
+// an upgrade that drops an API or an install mode, ...) and on findings the
+// baseline had not:
+//
+//	git worktree add /tmp/base origin/main
+//	go test ./ci -catalog ../catalog -baseline /tmp/base/catalog
+//
+// Here testdata/next is such a change of testdata/good:
+//
+//	go test ./examples/catalogci -run TestCatalog -catalog testdata/next -baseline testdata/good
+//
+// fails with the three findings of testdata/next.golden (TestNextCatalog
+// keeps that file current). sextant check --baseline OLD NEW --fail-on-new
+// does the same from the command line, and -o markdown writes the report
+// as a pull-request comment.
 package catalogci
