@@ -10,8 +10,8 @@ import (
 )
 
 // Builder assembles a catalog in code, or from a decoder. The zero value is
-// not usable; call NewBuilder. A Builder is not safe for concurrent use, and
-// it must not be used after Build.
+// an empty builder ready to use, as NewBuilder's is. A Builder is not safe
+// for concurrent use, and it must not be used after Build.
 type Builder struct {
 	packages []*Package
 	channels []*Channel

@@ -8,6 +8,38 @@
 // afterwards: every method is safe for concurrent use by many goroutines.
 // Values returned by a Catalog (packages, channels, bundles and the slices
 // they hold) are shared and must not be modified.
+//
+// # Glossary
+//
+// The terms of Operator Lifecycle Manager (OLM) catalogs, as this package
+// models them:
+//
+//   - package: an operator, with its channels and bundles ([Package]); its
+//     default channel is the one a subscription that names no channel
+//     follows.
+//   - bundle: one installable version of a package ([Bundle]), with
+//     properties: its package and version (olm.package), the APIs it
+//     provides (olm.gvk) and its requirements (olm.gvk.required,
+//     olm.package.required, olm.label.required, olm.constraint:
+//     [Requirement]), the CSV metadata (olm.csv.metadata: [CSVMetadata]).
+//   - channel: an upgrade stream of a package ([Channel]): entries, each
+//     naming a bundle and the edges that lead to it.
+//   - replaces: an entry's one predecessor: a cluster running the replaced
+//     bundle may upgrade to the entry. Following replaces from the head
+//     gives the replacement chain ([Channel.Chain]).
+//   - skips: further predecessors of an entry; a skipped entry is never a
+//     resolution candidate itself ([Channel.IsSkipped]).
+//   - skipRange: a semver range ([Range]) of versions from which a cluster
+//     may upgrade straight to the entry.
+//   - edge: one of those three upgrade links, with its kind ([Edge],
+//     [Channel.Edges]); the successors of an installed version are the
+//     entries it has an edge to ([Channel.Successors]).
+//   - head: an entry that no other entry replaces or skips; a sound
+//     channel has exactly one, which a new subscription gets first
+//     ([Channel.Head]).
+//   - deprecation: an olm.deprecations entry that marks a package, channel
+//     or bundle as deprecated, with a message ([Deprecation]); the
+//     olm.deprecated property instead makes a bundle never selected.
 package graph
 
 import (

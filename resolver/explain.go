@@ -61,9 +61,9 @@ const (
 )
 
 // Verdict is the one-line summary of a conflict: what cannot be done
-// (Action) to which subscription or installed CSV (Subject), and why
-// (Reason, one clause). Text is the line itself: "cannot install
-// widget-operator: …".
+// (Action), to which subscription (Subscription, Package) or installed CSV
+// (CSV), and why (Reason, one clause). Text is the line itself: "cannot
+// install widget-operator: …".
 type Verdict struct {
 	Action VerdictAction `json:"action"`
 	// Subscription is the subscription the verdict is about (install,
