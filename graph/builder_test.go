@@ -207,3 +207,19 @@ func TestDuplicateErrorWithoutPositions(t *testing.T) {
 		t.Errorf("Build() error = %v", err)
 	}
 }
+
+func TestBuilderZeroValue(t *testing.T) {
+	var b Builder // as documented: usable without NewBuilder
+	b.AddPackage("p", "c")
+	b.AddChannel("p", "c", Entry{Name: "p.v1"})
+	if err := b.AddBundle("p.v1", "p", "example.com/p:1", PackageProperty("p", "1.0.0")); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, ok := cat.Package("p").Channel("c").Head(); !ok || h != "p.v1" {
+		t.Errorf("head %q, %v", h, ok)
+	}
+}
