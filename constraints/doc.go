@@ -81,13 +81,8 @@
 // shrunk by trying to drop each constraint in insertion order, so the same
 // problem always gives the same core, listed in insertion order.
 //
-// # Many related problems
-//
-// A [Solver] answers many questions about one problem, each adding a few
-// mandatory variables ("can this bundle be installed?"), reusing the
-// problem's encoding between questions; its answers are exactly those of
-// Solve on the problem with the added constraints. [Problem.Grow] saves the
-// growth of the variable index when the size of a problem is known.
+// [Problem.Grow] saves the growth of the variable index when the size of a
+// problem is known.
 //
 // # Determinism, cancellation and concurrency
 //

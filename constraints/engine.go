@@ -217,16 +217,8 @@ var fallbackAfter = 1000
 // its next candidate, remembering the rest of the set as the reason k's
 // candidate was rejected. It returns errFallback after too many backjumps:
 // without clause learning, depth-first search can take exponentially long
-// on hard problems, and gini's search then takes over. Explanations depend
-// on the order of the watch lists, which a reused solver changes; results
-// do not (the search is exact whatever the explanations).
-//
-// anchors are extra mandatory variables, as if Mandatory constraints on
-// them followed the problem's constraints: each is assumed below the search
-// (like a unit clause) and gets its choice after the problem's mandatory
-// ones. After searchFast returns without an error, reset makes the solver
-// ready for another search.
-func (s *solver[V, R]) searchFast(anchors []int32) (bool, error) {
+// on hard problems, and gini's search then takes over.
+func (s *solver[V, R]) searchFast() (bool, error) {
 	p, e := s.p, s.e
 	if !s.ready {
 		s.ready = true
@@ -235,21 +227,12 @@ func (s *solver[V, R]) searchFast(anchors []int32) (bool, error) {
 	if s.broken {
 		return false, nil // the constraints fail at level 0
 	}
-	for _, a := range anchors {
-		s.based++
-		if e.test(s.lit(a)) != -1 {
-			return false, nil
-		}
-	}
 	mand := s.mandatory()
 	if s.q == nil {
-		s.q = make([]choice, 0, max(4*(len(mand)+len(anchors)), 64))
+		s.q = make([]choice, 0, max(4*len(mand), 64))
 		s.stack = make([]entry, 0, cap(s.q))
 	}
 	s.q = append(s.q, mand...)
-	for _, a := range anchors {
-		s.q = append(s.q, choice{kind: cOne, a: a, by: -1})
-	}
 	budget := fallbackAfter + len(p.cons)
 	note := func(v z.Var) {
 		if l := s.level[v]; l >= 0 {
@@ -323,16 +306,4 @@ func (s *solver[V, R]) searchFast(anchors []int32) (bool, error) {
 		s.sets = append(s.sets, rest...)
 		h.blo, h.bhi = lo, int32(len(s.sets))
 	}
-}
-
-// reset undoes a finished engine search so that the solver can search
-// again (with other anchors).
-func (s *solver[V, R]) reset() {
-	for len(s.stack) > 0 {
-		s.pop(false)
-	}
-	for ; s.based > 0; s.based-- {
-		s.e.untest()
-	}
-	s.q, s.qh, s.sets = s.q[:0], 0, s.sets[:0]
 }

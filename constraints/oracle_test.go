@@ -8,7 +8,6 @@ import (
 	"reflect"
 	"runtime"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/sextantdev/sextant/constraints"
@@ -364,76 +363,5 @@ func FuzzSolve(f *testing.F) {
 		if err := check(p); err != nil {
 			t.Fatalf("%v\n%s", err, describe(p))
 		}
-		// A Solver asked about one more mandatory variable agrees with
-		// Solve on the problem holding it.
-		if len(b) == 0 {
-			return
-		}
-		anchor := int(b[len(b)-1]) % (len(p.Vars()) + 1)
-		s := constraints.NewSolver(p)
-		for range 2 { // the second time reuses the prepared search
-			got, gerr := s.Solve(context.Background(), -1, anchor)
-			q := randomProblem(&bytesSource{b})
-			q.Mandatory(-1, anchor)
-			want, werr := constraints.Solve(context.Background(), q)
-			if fmt.Sprint(gerr) != fmt.Sprint(werr) || (werr == nil && !slices.Equal(got.Selected(), want.Selected())) {
-				t.Fatalf("anchor %d: Solver gives %v, %v; Solve gives %v, %v\n%s", anchor, got, gerr, want, werr, describe(q))
-			}
-		}
 	})
-}
-
-// TestSolverReuse checks that a Solver answers like Solve on the problem
-// with the anchors added, for many anchor sets on one Solver, from two
-// goroutines.
-func TestSolverReuse(t *testing.T) {
-	total := 2_000
-	if testing.Short() {
-		total = 50
-	}
-	for seed := range total {
-		r := rand.New(rand.NewPCG(uint64(seed), 13))
-		var build func(source) *constraints.Problem[int, int]
-		switch seed % 3 {
-		case 0:
-			build = layeredProblem
-		case 1:
-			build = coloringProblem
-		default:
-			build = randomProblem
-		}
-		p := build(r)
-		s := constraints.NewSolver(p)
-		n := len(p.Vars())
-		var wg sync.WaitGroup
-		errs := make([]error, 2)
-		anchorSets := make([][]int, 6)
-		for i := range anchorSets {
-			for range r.IntN(3) {
-				anchorSets[i] = append(anchorSets[i], r.IntN(n+1)) // n: unknown variable
-			}
-		}
-		for g := range errs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for _, anchors := range anchorSets {
-					got, gerr := s.Solve(context.Background(), -1, anchors...)
-					q := build(rand.New(rand.NewPCG(uint64(seed), 13)))
-					for _, a := range anchors {
-						q.Mandatory(-1, a)
-					}
-					want, werr := constraints.Solve(context.Background(), q)
-					if fmt.Sprint(gerr) != fmt.Sprint(werr) || (werr == nil && !slices.Equal(got.Selected(), want.Selected())) {
-						errs[g] = fmt.Errorf("seed %d anchors %v: Solver gives %v, %v; Solve gives %v, %v", seed, anchors, got, gerr, want, werr)
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			t.Fatal(err)
-		}
-	}
 }

@@ -58,9 +58,8 @@ type solver[V comparable, R any] struct {
 	acts bool    // clauses carry activation literals (for cores)
 	e    *engine // the propagation engine, or nil when gini searches
 	// ready: the engine is initialised; broken: its initial propagation
-	// failed; based: levels of anchors below the search.
+	// failed.
 	ready, broken bool
-	based         int
 
 	actBase z.Var   // first activation variable
 	only    []int32 // the constraints encoded, nil for all
@@ -109,7 +108,7 @@ func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solutio
 	}
 	s := newSolver(ctx, p, modeEngine, nil)
 	s.encode()
-	sat, err := s.searchFast(nil)
+	sat, err := s.searchFast()
 	if err == errFallback {
 		// Too much backtracking for plain propagation: let gini's
 		// clause learning search the same tree.
