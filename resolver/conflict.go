@@ -217,6 +217,10 @@ type ConflictError struct {
 	// Excluded lists the invalid packages the resolution reached and left
 	// out (Options.AllowInvalid), by catalog then package.
 	Excluded []InvalidPackage `json:"excluded,omitempty"`
+	// InFlight lists what the resolution found under way in the namespace
+	// (see Plan.InFlight): context for the facts, which never name a CSV
+	// an upgrade in flight replaces.
+	InFlight []InFlight `json:"inFlight,omitempty"`
 }
 
 // Error returns the explanation without suggestions: the verdict line,

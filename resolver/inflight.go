@@ -325,12 +325,12 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 			if s.InstallPlanRef != "" {
 				ref = fmt.Sprintf("its InstallPlan %s is not in the input", s.InstallPlanRef)
 			}
-			from := "install"
+			what := "the install of " + cur
 			if inst != "" {
-				from = "upgrade from " + inst
+				what = "the upgrade from " + inst + " to " + cur
 			}
 			f.notes = append(f.notes, InFlight{Kind: InFlightPendingUpgrade, Subscription: s.Name, CSV: cur, Replaces: inst, InstallPlan: s.InstallPlanRef,
-				Text: fmt.Sprintf("subscription %s: %s to %s is pending (status.currentCSV); %s", s.Name, from, cur, ref)})
+				Text: fmt.Sprintf("subscription %s: %s is pending (status.currentCSV); %s", s.Name, what, ref)})
 		}
 	}
 	if len(missing) > 0 {

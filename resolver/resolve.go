@@ -181,6 +181,9 @@ func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster
 		if errors.As(err, &unsat) {
 			ce := res.conflict(unsat.Core)
 			ce.Excluded = res.excludedList()
+			if res.flight != nil {
+				ce.InFlight = slices.Clone(res.flight.notes)
+			}
 			if r.opts.Tracer != nil {
 				r.trace(Event{Kind: EventSolved, Namespace: namespace, Message: ce.Error()})
 			}

@@ -170,7 +170,12 @@ func (in *resolveInput) answer(ctx context.Context, ns string, plan *resolver.Pl
 		if err := in.writeNotes(&b, ns, ex); err != nil {
 			return nil, err
 		}
-		return &nsAnswer{json: conflictJSON{Namespace: ns, Error: newErrorJSON(ex)}, text: b.String(), no: true}, nil
+		for _, f := range conflict.InFlight {
+			fmt.Fprintf(&b, "in flight: %s\n", f.Text)
+		}
+		ej := newErrorJSON(ex)
+		ej.InFlight = conflict.InFlight
+		return &nsAnswer{json: conflictJSON{Namespace: ns, Error: ej}, text: b.String(), no: true}, nil
 	}
 	var stuck *resolver.StuckError
 	if errors.As(err, &stuck) {
@@ -410,6 +415,8 @@ func writePredictionsText(w io.Writer, indent string, ps []resolver.Prediction) 
 type errorJSON struct {
 	Message string `json:"message"`
 	*resolver.Explanation
+	// InFlight is what the resolution found under way (a conflict only).
+	InFlight []resolver.InFlight `json:"inFlight,omitempty"`
 }
 
 func newErrorJSON(ex *resolver.Explanation) *errorJSON {
