@@ -2,11 +2,14 @@ package cluster_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"reflect"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -518,5 +521,55 @@ spec:
 		if err == nil || !strings.Contains(err.Error(), "field "+bad.field+":") {
 			t.Errorf("%s: err = %v, want one naming field %s", bad.spec, err, bad.field)
 		}
+	}
+}
+
+// TestDecodeKindAgreesWithDecode checks DecodeKind against Decode: the
+// objects of a kubectl list, grouped by kind, written as JSON arrays
+// without kind or apiVersion (as json.Marshal writes a lister's result) and
+// read with DecodeKind, give the state Decode gives for the list.
+func TestDecodeKindAgreesWithDecode(t *testing.T) {
+	data, err := os.ReadFile("testdata/kubectl-list.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := cluster.Decode(bytes.NewReader(data), "list.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct{ Items []map[string]any }
+	if err := yaml.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	byKind := map[string][]map[string]any{}
+	for _, it := range list.Items {
+		if it["apiVersion"] != "operators.coreos.com/v1alpha1" && it["apiVersion"] != "operators.coreos.com/v1" {
+			continue // Decode counts it as ignored; a lister of one kind never returns it
+		}
+		kind := it["kind"].(string)
+		delete(it, "kind")
+		delete(it, "apiVersion")
+		byKind[kind] = append(byKind[kind], it)
+	}
+	got := &cluster.State{}
+	for kind, items := range byKind {
+		js, err := json.Marshal(items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := cluster.DecodeKind(bytes.NewReader(js), kind+"s.json", kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got.CSVs = append(got.CSVs, s.CSVs...)
+		got.Subscriptions = append(got.Subscriptions, s.Subscriptions...)
+		got.CatalogSources = append(got.CatalogSources, s.CatalogSources...)
+		got.OperatorGroups = append(got.OperatorGroups, s.OperatorGroups...)
+		got.InstallPlans = append(got.InstallPlans, s.InstallPlans...)
+	}
+	got.Sort()
+	want.Ignored = nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("DecodeKind state:\n%+v\nDecode state:\n%+v", got, want)
 	}
 }
