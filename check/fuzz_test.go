@@ -152,3 +152,110 @@ func FuzzChecks(f *testing.F) {
 		}
 	})
 }
+
+// FuzzBaseline checks properties of the baseline comparison on pairs of
+// generated catalogs: a catalog against itself has nothing new and
+// resolves nothing; against another, the findings other than regressions
+// are those of a run without a baseline, every finding of the baseline is
+// either matched (existing) or resolved, the report does not depend on the
+// number of workers, and an entry of a channel in both catalogs is
+// upgrade-path-lost exactly when graph's ShortestPath reaches the head in
+// the baseline and not in the new catalog.
+func FuzzBaseline(f *testing.F) {
+	f.Add([]byte{}, []byte{1})
+	f.Add([]byte{4, 1, 2, 0, 3, 1, 0, 9, 2, 1, 7, 3, 3, 1, 0, 0, 2, 5, 1, 1}, []byte{4, 1, 2, 0, 3, 1, 0, 9, 2, 1, 7, 3, 0, 1, 0, 0, 2, 5, 1, 1})
+	f.Add([]byte("the quick brown fox"), []byte("jumps over the lazy dog"))
+	f.Fuzz(func(t *testing.T, oldData, curData []byte) {
+		old, cur := genCatalog(t, oldData), genCatalog(t, curData)
+		self, err := Run(t.Context(), []Input{{Name: "fz", Catalog: old}}, Options{Baseline: []Input{{Name: "fz", Catalog: old}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(self.OnlyNew().Findings); n > 0 || len(self.Resolved) > 0 {
+			t.Fatalf("a catalog against itself: %d new, %d resolved", n, len(self.Resolved))
+		}
+		var reports []string
+		var rep *Report
+		for _, c := range []int{1, 3} {
+			r, err := Run(t.Context(), []Input{{Name: "fz", Catalog: cur}}, Options{Concurrency: c, Baseline: []Input{{Name: "fz", Catalog: old}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			js, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			reports = append(reports, string(js))
+			rep = r
+		}
+		if reports[0] != reports[1] {
+			t.Fatalf("the report depends on the workers:\n%s\n%s", reports[0], reports[1])
+		}
+		plainCur, err := Run(t.Context(), []Input{{Name: "fz", Catalog: cur}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		plainOld, err := Run(t.Context(), []Input{{Name: "fz", Catalog: old}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rest []string
+		existing := 0
+		lost := map[[3]string]bool{}
+		for _, f := range rep.Findings {
+			if f.Status != StatusNew && f.Status != StatusExisting {
+				t.Fatalf("finding %s has status %q", f, f.Status)
+			}
+			if IsRegression(f.Code) {
+				if f.Status != StatusNew {
+					t.Fatalf("regression %s is not new", f)
+				}
+				if f.Code == CodeUpgradePathLost {
+					lost[[3]string{f.Package, f.Channel, f.Bundle}] = true
+				}
+				continue
+			}
+			if f.Status == StatusExisting {
+				existing++
+			}
+			rest = append(rest, f.String())
+		}
+		var want []string
+		for _, f := range plainCur.Findings {
+			want = append(want, f.String())
+		}
+		if fmt.Sprint(rest) != fmt.Sprint(want) {
+			t.Fatalf("findings with a baseline, regressions left out:\n%q\nwithout a baseline:\n%q", rest, want)
+		}
+		if existing+len(rep.Resolved) != len(plainOld.Findings) {
+			t.Fatalf("%d existing and %d resolved findings, the baseline has %d", existing, len(rep.Resolved), len(plainOld.Findings))
+		}
+		for _, op := range old.Packages() {
+			np := cur.Package(op.Name)
+			if np == nil {
+				continue
+			}
+			for _, oc := range op.Channels {
+				nc := np.Channel(oc.Name)
+				if nc == nil {
+					continue
+				}
+				oh, ok1 := channelHead(oc)
+				nh, ok2 := channelHead(nc)
+				if !ok1 || !ok2 {
+					continue
+				}
+				for _, e := range oc.Order() {
+					if e == oh || e == nh || nc.Position(e) < 0 {
+						continue
+					}
+					_, before := oc.ShortestPath(e, oh)
+					_, after := nc.ShortestPath(e, nh)
+					if got, want := lost[[3]string{op.Name, oc.Name, e}], before && !after; got != want {
+						t.Errorf("%s/%s %s: upgrade-path-lost %v, want %v (reaches %s before: %v, %s after: %v)", op.Name, oc.Name, e, got, want, oh, before, nh, after)
+					}
+				}
+			}
+		}
+	})
+}
