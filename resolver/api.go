@@ -106,6 +106,15 @@
 //     bundle, two bundles of one package); a differential test against OLM
 //     found this in about 1 of 2,000 random requests. Sextant's search
 //     always returns the most preferred solution as defined above.
+//   - A state without any OperatorGroup stands for manifests listed without
+//     them: the namespace is taken to have one plain OperatorGroup (see
+//     cluster.State.NamespaceOperatorGroup), where OLM would not resolve
+//     it. With OperatorGroups, a namespace with subscriptions and not
+//     exactly one OperatorGroup fails with a *cluster.OperatorGroupError,
+//     as OLM's catalog operator refuses it; an OperatorGroup annotated
+//     olm.operatorframework.io/exclude-global-namespace-resolution: "true"
+//     hides the global namespace's catalogs, and facts about what it hides
+//     say so in their Notes.
 //   - A subscription naming no catalog considers every visible catalog in
 //     the preference order above. OLM's Subscription API requires both
 //     source and sourceNamespace, so a real cluster never has such a

@@ -149,7 +149,10 @@ type resolution struct {
 // and subscriptions (objects of other namespaces, and copied CSVs, are
 // ignored) and the
 // CatalogSources' priorities. Catalogs of namespace and of the global
-// namespace are visible. It returns a *ConflictError when the subscriptions
+// namespace are visible, unless the namespace's OperatorGroup excludes the
+// global ones. It returns a *cluster.OperatorGroupError when state holds
+// OperatorGroups and the namespace has subscriptions but not exactly one
+// OperatorGroup (OLM does not resolve it), a *ConflictError when the subscriptions
 // and installed CSVs cannot be satisfied together, an error wrapping
 // ErrNoCEL (and errors.ErrUnsupported) for an olm.constraint cel rule it
 // would have to evaluate without Options.CEL, an error for a cel rule that
