@@ -296,7 +296,10 @@ func (d *decoder) decodeReader(name string, r io.Reader, size int64) {
 			d.errs = append(d.errs, &DecodeError{File: name, Offset: -1, Err: fmt.Errorf("invalid gzip data: %w", err)})
 			return
 		}
-		d.r, d.eof, d.data = docstream.LimitReader(gzipErrors{zr}, d.maxBytes), false, d.data[:0]
+		// Decompress on a second goroutine, ahead of decoding.
+		ahead := newAheadReader(docstream.LimitReader(gzipErrors{zr}, d.maxBytes))
+		defer ahead.Close()
+		d.r, d.eof, d.data = ahead, false, d.data[:0]
 		d.fillAtLeast(3)
 	}
 	if bytes.HasPrefix(d.data, []byte("\xef\xbb\xbf")) {
