@@ -18,31 +18,19 @@ import (
 // Variables are ordered by first mention (in Var or any constraint); that
 // order is the order in which mandatory variables anchor the search.
 type Problem[V comparable, R any] struct {
-	index map[V]int32       // variable → dense index
-	vars  []V               // dense index → variable, in first-mention order
-	cons  []con[V, R]       // constraints in insertion order
-	ints  []int32           // arena of variable lists referenced by cons and nodes
-	nodes []node            // arena of compiled expressions (Requires)
-	kids  []int32           // arena of expression children (node indices)
-	exprs map[int32]Expr[V] // Requires: constraint → expression as given
+	index map[V]int32 // variable → dense index
+	vars  []V         // dense index → variable, in first-mention order
+	cons  []con[V, R] // constraints in insertion order
+	ints  []int32     // arena of variable lists referenced by cons
 }
 
 // con is the internal form of one constraint.
 type con[V comparable, R any] struct {
 	kind   Kind
 	n      int   // AtMost
-	subj   int32 // subject (Dependency, Requires) or -1
+	subj   int32 // subject (Dependency) or -1
 	lo, hi int32 // variable list in Problem.ints
-	root   int32 // Requires: root node in Problem.nodes
-	bad    bool  // Requires: None nested in None
 	reason R
-}
-
-// node is the internal form of one expression node: for OneOf, lo..hi index
-// Problem.ints; otherwise they index Problem.kids.
-type node struct {
-	op     ExprOp
-	lo, hi int32
 }
 
 func (p *Problem[V, R]) id(v V) int32 {
@@ -126,45 +114,6 @@ func (p *Problem[V, R]) AtMost(reason R, n int, vs ...V) {
 	p.add(con[V, R]{kind: KindAtMost, n: n, subj: -1, lo: lo, hi: hi, reason: reason})
 }
 
-// Requires: if subject is selected, e holds. See Expr.
-//
-// A None must not contain another None at any depth (the search relies on
-// every requirement below a None being monotone); Solve rejects a problem
-// holding such a Requires with an error naming it.
-func (p *Problem[V, R]) Requires(reason R, subject V, e Expr[V]) {
-	s := p.id(subject)
-	c := con[V, R]{kind: KindRequires, subj: s, reason: reason}
-	c.root, c.bad = p.compile(e, false)
-	if p.exprs == nil {
-		p.exprs = make(map[int32]Expr[V])
-	}
-	p.exprs[int32(len(p.cons))] = e
-	p.add(c)
-}
-
-// compile appends e to the node arena and returns its index; bad reports a
-// None below a None.
-func (p *Problem[V, R]) compile(e Expr[V], underNone bool) (int32, bool) {
-	i := int32(len(p.nodes))
-	p.nodes = append(p.nodes, node{op: e.op})
-	if e.op == OpOneOf {
-		lo, hi := p.list(e.vars)
-		p.nodes[i].lo, p.nodes[i].hi = lo, hi
-		return i, false
-	}
-	bad := underNone && e.op == OpNone
-	kids := make([]int32, len(e.kids))
-	for k, child := range e.kids {
-		var b bool
-		kids[k], b = p.compile(child, underNone || e.op == OpNone)
-		bad = bad || b
-	}
-	lo := int32(len(p.kids))
-	p.kids = append(p.kids, kids...)
-	p.nodes[i].lo, p.nodes[i].hi = lo, int32(len(p.kids))
-	return i, bad
-}
-
 // Vars returns the variables of p in variable order (first mention). The
 // caller owns the slice.
 func (p *Problem[V, R]) Vars() []V {
@@ -210,111 +159,8 @@ func (p *Problem[V, R]) constraint(i int) Constraint[V, R] {
 		out.Subject, out.Vars = p.vars[c.subj], vs
 	case KindAtMost:
 		out.Vars, out.N = vs, c.n
-	case KindRequires:
-		out.Subject, out.Expr = p.vars[c.subj], p.exprs[int32(i)]
 	}
 	return out
-}
-
-// ExprOp is the operator of an Expr.
-type ExprOp uint8
-
-// Expression operators. The zero Expr is All() (it always holds).
-const (
-	OpAll ExprOp = iota
-	OpOneOf
-	OpAny
-	OpNone
-)
-
-// String returns the operator's name as Expr.String writes it: all, oneOf,
-// any or none.
-func (o ExprOp) String() string {
-	switch o {
-	case OpAll:
-		return "all"
-	case OpOneOf:
-		return "oneOf"
-	case OpAny:
-		return "any"
-	case OpNone:
-		return "none"
-	}
-	return fmt.Sprintf("ExprOp(%d)", uint8(o))
-}
-
-// Expr is a compound requirement over sets of candidates, built with OneOf,
-// All, Any and None. Expr values are immutable and may be shared. The zero
-// Expr is All(): it always holds.
-//
-// Inside a Requires, choices are made in the order of the expression: see
-// the package documentation.
-type Expr[V comparable] struct {
-	op   ExprOp
-	vars []V
-	kids []Expr[V]
-}
-
-// OneOf holds when at least one of vs is selected (preference order).
-// OneOf() never holds. The vs slice is copied.
-func OneOf[V comparable](vs ...V) Expr[V] {
-	return Expr[V]{op: OpOneOf, vars: append([]V(nil), vs...)}
-}
-
-// All holds when every child holds. All() always holds.
-func All[V comparable](es ...Expr[V]) Expr[V] {
-	return Expr[V]{op: OpAll, kids: append([]Expr[V](nil), es...)}
-}
-
-// Any holds when at least one child holds; children are tried in order.
-// Any() never holds.
-func Any[V comparable](es ...Expr[V]) Expr[V] {
-	return Expr[V]{op: OpAny, kids: append([]Expr[V](nil), es...)}
-}
-
-// None holds when no child holds. None() always holds. A None must not
-// contain another None (see Problem.Requires).
-func None[V comparable](es ...Expr[V]) Expr[V] {
-	return Expr[V]{op: OpNone, kids: append([]Expr[V](nil), es...)}
-}
-
-// Op returns the operator of e.
-func (e Expr[V]) Op() ExprOp { return e.op }
-
-// Vars returns the candidates of a OneOf in preference order (nil for other
-// operators). The caller owns the slice.
-func (e Expr[V]) Vars() []V { return append([]V(nil), e.vars...) }
-
-// Children returns the children of an All, Any or None in order (nil for
-// OneOf). The caller owns the slice.
-func (e Expr[V]) Children() []Expr[V] { return append([]Expr[V](nil), e.kids...) }
-
-// String renders e as, for example, any(oneOf(a, b), none(oneOf(c))).
-func (e Expr[V]) String() string {
-	var b strings.Builder
-	e.write(&b)
-	return b.String()
-}
-
-func (e Expr[V]) write(b *strings.Builder) {
-	b.WriteString(e.op.String())
-	b.WriteByte('(')
-	if e.op == OpOneOf {
-		for i, v := range e.vars {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprint(b, v)
-		}
-	} else {
-		for i, k := range e.kids {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			k.write(b)
-		}
-	}
-	b.WriteByte(')')
 }
 
 // Solution is a satisfying selection. The zero value selects nothing. A
@@ -348,8 +194,7 @@ func (s *Solution[V]) IsSelected(v V) bool {
 
 // Solve finds the preferred solution of p (see the package documentation),
 // or returns an *UnsatError[V, R] holding a minimal conflict core. When ctx
-// ends first it returns an error e with errors.Is(e, ctx.Err()). A problem
-// holding a None nested in a None gets an error naming that Requires.
+// ends first it returns an error e with errors.Is(e, ctx.Err()).
 //
 // Solve does not modify p and builds fresh solver state on every call, so
 // concurrent calls on the same unmodified Problem are safe. The answer
@@ -369,11 +214,10 @@ const (
 	KindDependency
 	KindConflict
 	KindAtMost
-	KindRequires
 )
 
 // String returns the kind in words: mandatory, prohibited, dependency,
-// conflict, at most or requires.
+// conflict or at most.
 func (k Kind) String() string {
 	switch k {
 	case KindMandatory:
@@ -386,8 +230,6 @@ func (k Kind) String() string {
 		return "conflict"
 	case KindAtMost:
 		return "at most"
-	case KindRequires:
-		return "requires"
 	}
 	return fmt.Sprintf("Kind(%d)", uint8(k))
 }
@@ -396,10 +238,9 @@ func (k Kind) String() string {
 type Constraint[V comparable, R any] struct {
 	Kind    Kind
 	Reason  R
-	Subject V   // Mandatory, Prohibited, Dependency, Requires; Conflict's first
+	Subject V   // Mandatory, Prohibited, Dependency; Conflict's first
 	Vars    []V // Dependency's candidates; Conflict's second; AtMost's set
 	N       int // AtMost
-	Expr    Expr[V]
 }
 
 // String renders c as, for example, "dependency a -> [b c] (reason)".
@@ -413,8 +254,6 @@ func (c Constraint[V, R]) String() string {
 		return fmt.Sprintf("conflict %v %v (%v)", c.Subject, c.Vars[0], c.Reason)
 	case KindAtMost:
 		return fmt.Sprintf("at most %d of %v (%v)", c.N, c.Vars, c.Reason)
-	case KindRequires:
-		return fmt.Sprintf("requires %v -> %v (%v)", c.Subject, c.Expr, c.Reason)
 	}
 	return fmt.Sprintf("%v (%v)", c.Kind, c.Reason)
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,13 +17,6 @@ import (
 type (
 	problem = constraints.Problem[string, string]
 	unsat   = constraints.UnsatError[string, string]
-)
-
-var (
-	oneOf = constraints.OneOf[string]
-	all   = constraints.All[string]
-	anyOf = constraints.Any[string]
-	none  = constraints.None[string]
 )
 
 func TestSolve(t *testing.T) {
@@ -265,83 +257,6 @@ func TestSolve(t *testing.T) {
 			core: []string{"ma", "mb", "two", "mc"},
 		},
 		{
-			name: "requires one of",
-			build: func(p *problem) {
-				p.Mandatory("m", "a")
-				p.Requires("r", "a", oneOf("x", "y"))
-			},
-			want: []string{"a", "x"},
-		},
-		{
-			name: "requires all, in order",
-			build: func(p *problem) {
-				p.Mandatory("m", "a")
-				p.Prohibited("p", "x")
-				p.Requires("r", "a", all(oneOf("x", "y"), oneOf("z")))
-			},
-			want: []string{"a", "y", "z"},
-		},
-		{
-			name:   "requires any: the first child that works",
-			reason: "the first child needs x, which conflicts with b",
-			build: func(p *problem) {
-				p.Mandatory("m", "a")
-				p.Mandatory("mb", "b")
-				p.Conflict("c", "x", "b")
-				p.Requires("r", "a", anyOf(oneOf("x"), all(oneOf("y"), oneOf("z")), oneOf("w")))
-			},
-			want: []string{"a", "b", "y", "z"},
-		},
-		{
-			name:   "requires any: already satisfied",
-			reason: "y is chosen before the any is processed, so nothing is chosen for it",
-			build: func(p *problem) {
-				p.Mandatory("my", "y")
-				p.Mandatory("m", "a")
-				p.Requires("r", "a", anyOf(oneOf("x"), oneOf("y")))
-			},
-			want: []string{"y", "a"},
-		},
-		{
-			name: "requires none",
-			build: func(p *problem) {
-				p.Mandatory("m", "a")
-				p.Requires("r", "a", none(oneOf("x"), all(oneOf("y"), oneOf("z"))))
-				p.Mandatory("mb", "b")
-				p.Dependency("d", "b", "x", "y")
-				p.Mandatory("mz", "z")
-			},
-			core: []string{"m", "r", "mb", "d", "mz"},
-		},
-		{
-			name:   "requires none below any",
-			reason: "the none branch is chosen, and then x can no longer be selected",
-			build: func(p *problem) {
-				p.Mandatory("m", "a")
-				p.Requires("r", "a", anyOf(none(oneOf("x")), oneOf("y")))
-				p.Mandatory("mb", "b")
-				p.Dependency("d", "b", "x", "w")
-			},
-			want: []string{"a", "b", "w"},
-		},
-		{
-			name: "requires any of nothing forbids the subject",
-			build: func(p *problem) {
-				p.Requires("r", "a", anyOf())
-				p.Mandatory("m", "b")
-				p.Dependency("d", "b", "a", "c")
-			},
-			want: []string{"b", "c"},
-		},
-		{
-			name: "requires of an unselected subject has no effect",
-			build: func(p *problem) {
-				p.Requires("r", "a", oneOf("x"))
-				p.Mandatory("m", "b")
-			},
-			want: []string{"b"},
-		},
-		{
 			name:   "selected variables come in first-mention order",
 			reason: "z is declared first",
 			build: func(p *problem) {
@@ -390,20 +305,6 @@ func TestSolve(t *testing.T) {
 	}
 }
 
-func TestNestedNone(t *testing.T) {
-	var p problem
-	p.Mandatory("m", "a")
-	p.Requires("bad requirement", "a", none(anyOf(none(oneOf("x")))))
-	_, err := constraints.Solve(context.Background(), &p)
-	var ue *unsat
-	if err == nil || errors.As(err, &ue) {
-		t.Fatalf("Solve = %v, want an error about nested none", err)
-	}
-	if !strings.Contains(err.Error(), "bad requirement") || !strings.Contains(err.Error(), "none") {
-		t.Errorf("error %q does not name the constraint and the problem", err)
-	}
-}
-
 func TestUnsatErrorText(t *testing.T) {
 	var p problem
 	p.Mandatory("subscription a", "a")
@@ -418,26 +319,23 @@ func TestUnsatErrorText(t *testing.T) {
 
 func TestConstraintsRoundTrip(t *testing.T) {
 	var p problem
-	e := anyOf(oneOf("x", "y"), none(oneOf("z")))
 	p.Var("v")
 	p.Mandatory("1", "a")
 	p.Prohibited("2", "b")
 	p.Dependency("3", "a", "c", "d")
 	p.Conflict("4", "c", "d")
 	p.AtMost("5", 1, "c", "d", "e")
-	p.Requires("6", "a", e)
 	want := []constraints.Constraint[string, string]{
 		{Kind: constraints.KindMandatory, Reason: "1", Subject: "a"},
 		{Kind: constraints.KindProhibited, Reason: "2", Subject: "b"},
 		{Kind: constraints.KindDependency, Reason: "3", Subject: "a", Vars: []string{"c", "d"}},
 		{Kind: constraints.KindConflict, Reason: "4", Subject: "c", Vars: []string{"d"}},
 		{Kind: constraints.KindAtMost, Reason: "5", Vars: []string{"c", "d", "e"}, N: 1},
-		{Kind: constraints.KindRequires, Reason: "6", Subject: "a", Expr: e},
 	}
 	if got := p.Constraints(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Constraints() = %v\nwant %v", got, want)
 	}
-	if got, want := p.Vars(), []string{"v", "a", "b", "c", "d", "e", "x", "y", "z"}; !slices.Equal(got, want) {
+	if got, want := p.Vars(), []string{"v", "a", "b", "c", "d", "e"}; !slices.Equal(got, want) {
 		t.Errorf("Vars() = %v, want %v", got, want)
 	}
 	var byIndex []string
@@ -446,13 +344,6 @@ func TestConstraintsRoundTrip(t *testing.T) {
 	}
 	if want := p.Vars(); !slices.Equal(byIndex, want) {
 		t.Errorf("VarAt(0..NumVars()) = %v, want Vars() %v", byIndex, want)
-	}
-	if got, want := e.String(), "any(oneOf(x, y), none(oneOf(z)))"; got != want {
-		t.Errorf("String() = %q, want %q", got, want)
-	}
-	var zero constraints.Expr[string]
-	if zero.Op() != constraints.OpAll || len(zero.Children()) != 0 {
-		t.Errorf("the zero Expr is %v, want all()", zero)
 	}
 }
 

@@ -11,10 +11,10 @@
 //     selected.
 //   - Conflict(a, b): a and b are not both selected.
 //   - AtMost(n, vs…): at most n of the set vs are selected.
-//   - Requires(s, e): if s is selected, the expression e holds, where e is
-//     built from OneOf(vs…) (at least one of vs, in preference order),
-//     All(es…), Any(es…) (children tried in order) and None(es…) (no child
-//     holds). A None may not contain another None.
+//
+// These are the constraints OLM's resolver states (compound olm.constraint
+// requirements are evaluated per bundle by the caller, as OLM does, and
+// arrive here as Dependency candidates).
 //
 // # The preferred solution
 //
@@ -32,19 +32,8 @@
 //     satisfied and nothing happens.
 //   - Otherwise the first candidate c such that the constraints together
 //     with everything chosen so far and c have a solution is chosen. Then
-//     one choice per Dependency constraint whose subject is c, and the
-//     choices of each Requires constraint whose subject is c, are added at
+//     one choice per Dependency constraint whose subject is c is added at
 //     the back of the queue, in the order those constraints were added.
-//
-// The choices of an expression: OneOf(vs) is one choice over vs; All(es) is
-// the choices of each child in order; None(es) has none; Any(es) is one
-// choice over its children in order. Choosing child i of an Any means
-// requiring that child to hold (from then on, as if it were a constraint)
-// and adding its choices at the back of the queue. An Any is already
-// satisfied when one of its children is settled by the chosen set: a OneOf
-// is settled when one of its candidates is chosen, an All when all its
-// children are, an Any when one of its children is, and a None never (a
-// None below an Any is only enforced by choosing its branch).
 //
 // When the queue is empty the solution is exactly the chosen set: every
 // other variable is not selected.
@@ -54,19 +43,15 @@
 // is a solution:
 //
 //   - A choice always has a candidate that works. Each step keeps "the
-//     constraints, plus the chosen variables and required children, have a
-//     solution" true. A choice is only queued when the variable (or Any
-//     child) it comes from is chosen, so every solution satisfying the
-//     current choices selects one of its candidates (or satisfies one of
-//     its children), and that candidate works.
+//     constraints, plus the chosen variables, have a solution" true. A
+//     choice is only queued when the variable it comes from is chosen, so
+//     every solution containing the chosen variables selects one of its
+//     candidates, and that candidate works.
 //   - The chosen set C is itself a solution. Mandatory variables are chosen
-//     (their choices have one candidate). Dependencies and Requires of a
-//     chosen variable had their choices made, so they hold in C. Prohibited,
-//     Conflict, AtMost and the None parts of requirements forbid selections;
-//     some solution contains C, and selecting fewer variables never breaks a
-//     constraint of those kinds: what a None forbids (a OneOf, All or Any
-//     of candidates, never a None) can only become false when fewer
-//     variables are selected. This is why a None may not contain a None.
+//     (their choices have one candidate). Dependencies of a chosen variable
+//     had their choices made, so they hold in C. Prohibited, Conflict and
+//     AtMost forbid selections; some solution contains C, and selecting
+//     fewer variables never breaks a constraint of those kinds.
 //   - Consequently C is the unique smallest solution that contains the
 //     choices: among the solutions keeping the preferred choices, it
 //     selects as few variables as possible, and preference wins over

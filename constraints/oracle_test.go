@@ -41,31 +41,6 @@ func randomVars(r source, n, lo, hi int) []int {
 	return vs
 }
 
-func randomExpr(r source, n, depth int, underNone bool) constraints.Expr[int] {
-	op := r.IntN(4)
-	if depth == 0 {
-		op = 0
-	}
-	if op == 3 && underNone {
-		op = 2
-	}
-	switch op {
-	case 0:
-		return constraints.OneOf(randomVars(r, n, 0, 3)...)
-	}
-	kids := make([]constraints.Expr[int], r.IntN(4))
-	for i := range kids {
-		kids[i] = randomExpr(r, n, depth-1, underNone || op == 3)
-	}
-	switch op {
-	case 1:
-		return constraints.All(kids...)
-	case 2:
-		return constraints.Any(kids...)
-	}
-	return constraints.None(kids...)
-}
-
 // layeredProblem builds a problem whose mandatory roots depend on layers of
 // alternatives with conflicts further down, so that unit propagation alone
 // cannot tell which candidates work: the search must backtrack.
@@ -105,7 +80,9 @@ func layeredProblem(r source) *constraints.Problem[int, int] {
 		for _, v := range layers[l] {
 			switch r.IntN(6) {
 			case 0:
-				p.Requires(next(), v, constraints.Any(constraints.OneOf(pick(layers[l+1])...), constraints.All(constraints.OneOf(pick(layers[l+1])...), constraints.None(constraints.OneOf(pick(layers[l+1])...)))))
+				// Two dependencies: both must be met.
+				p.Dependency(next(), v, pick(layers[l+1])...)
+				p.Dependency(next(), v, pick(layers[l+1])...)
 			case 1:
 			default:
 				p.Dependency(next(), v, pick(layers[l+1])...)
@@ -154,11 +131,7 @@ func coloringProblem(r source) *constraints.Problem[int, int] {
 			j := r.IntN(i + 1)
 			cs[i], cs[j] = cs[j], cs[i]
 		}
-		if r.IntN(4) == 0 {
-			p.Requires(next(), n, constraints.Any(constraints.OneOf(cs[0]), constraints.OneOf(cs[1:]...)))
-		} else {
-			p.Dependency(next(), n, cs...)
-		}
+		p.Dependency(next(), n, cs...)
 	}
 	for a := range nodes {
 		for b := a + 1; b < nodes; b++ {
@@ -230,7 +203,7 @@ func randomProblem(r source) *constraints.Problem[int, int] {
 			}
 			p.AtMost(i, k, randomVars(r, n, 1, 6)...)
 		default:
-			p.Requires(i, r.IntN(n), randomExpr(r, n, 1+r.IntN(2), false))
+			p.Dependency(i, r.IntN(n), randomVars(r, n, 0, 4)...)
 		}
 	}
 	if r.IntN(2) == 0 {

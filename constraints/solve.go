@@ -24,7 +24,6 @@ const slice = 20 * time.Millisecond
 // Choice kinds.
 const (
 	cVars uint8 = iota // candidates are variables Problem.ints[a:b]
-	cAny               // candidates are the selectors of Any node a
 	cOne               // the single candidate is variable a
 )
 
@@ -65,9 +64,8 @@ type solver[V comparable, R any] struct {
 	only    []int32 // the constraints encoded, nil for all
 	vmap    []int32 // with only: variable → solver variable
 	top     z.Var   // highest solver variable allocated
-	selBase []z.Var // per node: first selector variable of an Any in positive context
 	adjOff  []int32 // per variable: range in adj
-	adj     []int32 // Dependency and Requires constraints by subject, insertion order
+	adj     []int32 // Dependency constraints by subject, insertion order
 	chosen  []bool  // per real variable: assumed on the current search path
 	level   []int32 // per solver variable: index of the stack entry assuming it, or -1
 
@@ -89,20 +87,7 @@ type solver[V comparable, R any] struct {
 	steps int
 }
 
-// check rejects a problem holding a None nested in a None.
-func (p *Problem[V, R]) check() error {
-	for j := range p.cons {
-		if c := &p.cons[j]; c.bad {
-			return fmt.Errorf("constraints: constraint %d (requires %v, reason %v): a none must not contain another none", j, p.vars[c.subj], c.reason)
-		}
-	}
-	return nil
-}
-
 func solve[V comparable, R any](ctx context.Context, p *Problem[V, R]) (*Solution[V], error) {
-	if err := p.check(); err != nil {
-		return nil, err
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, notStarted(err)
 	}
@@ -190,14 +175,11 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode 
 		}
 		for _, j := range only {
 			c := &p.cons[j]
-			if c.kind == KindDependency || c.kind == KindRequires {
+			if c.kind == KindDependency {
 				see(c.subj)
 			}
 			for _, v := range p.ints[c.lo:c.hi] {
 				see(v)
-			}
-			if c.kind == KindRequires {
-				p.walk(c.root, see)
 			}
 		}
 	} else if acts {
@@ -216,9 +198,6 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode 
 				aux += (k - 1) * c.n
 				lits += 3 * 2 * (k - 1) * c.n
 			}
-		case KindRequires:
-			aux += p.size(c.root)
-			lits += 4 * p.size(c.root)
 		}
 		lits += k + 3
 	}
@@ -239,17 +218,13 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode 
 	}
 	s.mark = make([]uint32, nv)
 	s.clause = make([]z.Lit, 0, 16)
-	if len(p.nodes) > 0 {
-		s.selBase = make([]z.Var, len(p.nodes))
-	}
 	if acts {
 		return s
 	}
-	// Search structures. Adjacency of Dependency and Requires
-	// constraints by subject.
+	// Search structures. Adjacency of Dependency constraints by subject.
 	s.adjOff = make([]int32, nv+1)
 	for j := range p.cons {
-		if c := &p.cons[j]; c.kind == KindDependency || c.kind == KindRequires {
+		if c := &p.cons[j]; c.kind == KindDependency {
 			s.adjOff[c.subj+1]++
 		}
 	}
@@ -260,7 +235,7 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode 
 	fill := make([]int32, nv)
 	copy(fill, s.adjOff[:nv])
 	for j := range p.cons {
-		if c := &p.cons[j]; c.kind == KindDependency || c.kind == KindRequires {
+		if c := &p.cons[j]; c.kind == KindDependency {
 			s.adj[fill[c.subj]] = int32(j)
 			fill[c.subj]++
 		}
@@ -287,32 +262,6 @@ func (s *solver[V, R]) index(pos int32) int32 {
 		return s.only[pos]
 	}
 	return pos
-}
-
-// walk calls f on every variable of the OneOf nodes below node x.
-func (p *Problem[V, R]) walk(x int32, f func(int32)) {
-	nd := p.nodes[x]
-	if nd.op == OpOneOf {
-		for _, v := range p.ints[nd.lo:nd.hi] {
-			f(v)
-		}
-		return
-	}
-	for _, k := range p.kids[nd.lo:nd.hi] {
-		p.walk(k, f)
-	}
-}
-
-// size returns the number of nodes below and including node x.
-func (p *Problem[V, R]) size(x int32) int {
-	nd := p.nodes[x]
-	n := 1
-	if nd.op != OpOneOf {
-		for _, k := range p.kids[nd.lo:nd.hi] {
-			n += p.size(k)
-		}
-	}
-	return n
 }
 
 // head starts the clause of constraint j: its negated activation literal
@@ -373,9 +322,6 @@ func (s *solver[V, R]) encode() {
 			s.flush()
 		case KindAtMost:
 			s.atMost(j, c.n, p.ints[c.lo:c.hi])
-		case KindRequires:
-			var guard [2]z.Lit
-			s.pos(c.root, append(append(guard[:0], s.head(j)...), s.lit(c.subj).Not()))
 		}
 	}
 	s.level = make([]int32, s.top+1)
@@ -456,92 +402,13 @@ func (s *solver[V, R]) atMost(j int, n int, vs []int32) {
 	}
 }
 
-// pos encodes guard → e for node x, where guard is a list of negated
-// literals (the clause prefix).
-func (s *solver[V, R]) pos(x int32, guard []z.Lit) {
-	p := s.p
-	nd := p.nodes[x]
-	switch nd.op {
-	case OpOneOf:
-		s.clause = append(s.clause[:0], guard...)
-		for _, v := range p.ints[nd.lo:nd.hi] {
-			s.clause = append(s.clause, s.lit(v))
-		}
-		s.flush()
-	case OpAll:
-		for _, k := range p.kids[nd.lo:nd.hi] {
-			s.pos(k, guard)
-		}
-	case OpAny:
-		base := s.top + 1
-		s.top += z.Var(nd.hi - nd.lo)
-		s.selBase[x] = base
-		s.clause = append(s.clause[:0], guard...)
-		for i := range nd.hi - nd.lo {
-			s.clause = append(s.clause, (base + z.Var(i)).Pos())
-		}
-		s.flush()
-		for i, k := range p.kids[nd.lo:nd.hi] {
-			g := [1]z.Lit{(base + z.Var(i)).Neg()}
-			s.pos(k, g[:])
-		}
-	case OpNone:
-		for _, k := range p.kids[nd.lo:nd.hi] {
-			s.neg(k, guard)
-		}
-	}
-}
-
-// neg encodes guard → ¬e for node x (x contains no None).
-func (s *solver[V, R]) neg(x int32, guard []z.Lit) {
-	p := s.p
-	nd := p.nodes[x]
-	switch nd.op {
-	case OpOneOf:
-		for _, v := range p.ints[nd.lo:nd.hi] {
-			s.clause = append(s.clause[:0], guard...)
-			s.clause = append(s.clause, s.lit(v).Not())
-			s.flush()
-		}
-	case OpAny:
-		for _, k := range p.kids[nd.lo:nd.hi] {
-			s.neg(k, guard)
-		}
-	case OpAll:
-		n := nd.hi - nd.lo
-		switch n {
-		case 0:
-			s.clause = append(s.clause[:0], guard...)
-			s.flush()
-		case 1:
-			s.neg(p.kids[nd.lo], guard)
-		default:
-			// guard → some child fails: tag t_i → child i fails.
-			base := s.top + 1
-			s.top += z.Var(n)
-			s.clause = append(s.clause[:0], guard...)
-			for i := range n {
-				s.clause = append(s.clause, (base + z.Var(i)).Pos())
-			}
-			s.flush()
-			for i, k := range p.kids[nd.lo:nd.hi] {
-				g := [1]z.Lit{(base + z.Var(i)).Neg()}
-				s.neg(k, g[:])
-			}
-		}
-	}
-}
-
 // ncand returns the number of candidates of c.
 func (s *solver[V, R]) ncand(c choice) int32 {
 	switch c.kind {
 	case cVars:
 		return c.b - c.a
-	case cOne:
-		return 1
 	}
-	nd := s.p.nodes[c.a]
-	return nd.hi - nd.lo
+	return 1
 }
 
 // cand returns the solver variable of candidate i of c.
@@ -549,82 +416,21 @@ func (s *solver[V, R]) cand(c choice, i int32) z.Var {
 	switch c.kind {
 	case cVars:
 		return z.Var(s.p.ints[c.a+i] + 1)
-	case cOne:
-		return z.Var(c.a + 1)
 	}
-	return s.selBase[c.a] + z.Var(i)
+	return z.Var(c.a + 1)
 }
 
-// satisfied reports whether some candidate of c is already chosen; for an
-// Any, whether some child is settled.
+// satisfied reports whether some candidate of c is already chosen.
 func (s *solver[V, R]) satisfied(c choice) bool {
 	if c.kind == cOne {
 		return s.chosen[c.a]
 	}
-	if c.kind == cVars {
-		for _, v := range s.p.ints[c.a:c.b] {
-			if s.chosen[v] {
-				return true
-			}
-		}
-		return false
-	}
-	nd := s.p.nodes[c.a]
-	for _, k := range s.p.kids[nd.lo:nd.hi] {
-		if s.settled(k) {
+	for _, v := range s.p.ints[c.a:c.b] {
+		if s.chosen[v] {
 			return true
 		}
 	}
 	return false
-}
-
-// settled reports whether node x holds whatever else is selected later:
-// OneOf when a candidate is chosen, All when every child is settled, Any
-// when one child is, None never (it is enforced only by assuming a
-// selector).
-func (s *solver[V, R]) settled(x int32) bool {
-	p := s.p
-	nd := p.nodes[x]
-	switch nd.op {
-	case OpOneOf:
-		for _, v := range p.ints[nd.lo:nd.hi] {
-			if s.chosen[v] {
-				return true
-			}
-		}
-		return false
-	case OpAll:
-		for _, k := range p.kids[nd.lo:nd.hi] {
-			if !s.settled(k) {
-				return false
-			}
-		}
-		return true
-	case OpAny:
-		for _, k := range p.kids[nd.lo:nd.hi] {
-			if s.settled(k) {
-				return true
-			}
-		}
-		return false
-	}
-	return false
-}
-
-// enqueue appends the choices of node x (positive context).
-func (s *solver[V, R]) enqueue(x, by int32) {
-	p := s.p
-	nd := p.nodes[x]
-	switch nd.op {
-	case OpOneOf:
-		s.q = append(s.q, choice{kind: cVars, a: nd.lo, b: nd.hi, by: by})
-	case OpAll:
-		for _, k := range p.kids[nd.lo:nd.hi] {
-			s.enqueue(k, by)
-		}
-	case OpAny:
-		s.q = append(s.q, choice{kind: cAny, a: x, by: by})
-	}
 }
 
 // push records the processing of the choice at the queue head: candidate
@@ -639,20 +445,11 @@ func (s *solver[V, R]) push(c choice, i int32, v z.Var) {
 	}
 	s.level[v] = int32(len(s.stack))
 	before := len(s.q)
-	if c.kind != cAny {
-		x := int32(v - 1)
-		s.chosen[x] = true
-		for _, j := range s.adj[s.adjOff[x]:s.adjOff[x+1]] {
-			cj := &s.p.cons[j]
-			if cj.kind == KindDependency {
-				s.q = append(s.q, choice{kind: cVars, a: cj.lo, b: cj.hi, by: by})
-			} else {
-				s.enqueue(cj.root, by)
-			}
-		}
-	} else {
-		nd := s.p.nodes[c.a]
-		s.enqueue(s.p.kids[nd.lo+i], by)
+	x := int32(v - 1)
+	s.chosen[x] = true
+	for _, j := range s.adj[s.adjOff[x]:s.adjOff[x+1]] {
+		cj := &s.p.cons[j]
+		s.q = append(s.q, choice{kind: cVars, a: cj.lo, b: cj.hi, by: by})
 	}
 	e.kids = int32(len(s.q) - before)
 	s.stack = append(s.stack, e)

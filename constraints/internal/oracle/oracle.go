@@ -28,19 +28,12 @@ type problem[V comparable, R any] struct {
 	cc    []ccon
 }
 
-// ccon and cexpr are constraints and expressions compiled to bit masks.
+// ccon is a constraint compiled to bit masks.
 type ccon struct {
 	kind constraints.Kind
 	subj uint64 // subject bit (Conflict: first)
 	mask uint64 // candidates / set / Conflict's second
 	n    int
-	e    *cexpr
-}
-
-type cexpr struct {
-	op   constraints.ExprOp
-	mask uint64 // OneOf
-	kids []*cexpr
 }
 
 func newProblem[V comparable, R any](vars []V, cs []constraints.Constraint[V, R]) (*problem[V, R], error) {
@@ -59,17 +52,6 @@ func newProblem[V comparable, R any](vars []V, cs []constraints.Constraint[V, R]
 		}
 		return 1 << i
 	}
-	var compile func(e constraints.Expr[V]) *cexpr
-	compile = func(e constraints.Expr[V]) *cexpr {
-		c := &cexpr{op: e.Op()}
-		for _, v := range e.Vars() {
-			c.mask |= bit(v)
-		}
-		for _, k := range e.Children() {
-			c.kids = append(c.kids, compile(k))
-		}
-		return c
-	}
 	for _, c := range cs {
 		cc := ccon{kind: c.Kind, n: c.N}
 		if c.Kind != constraints.KindAtMost {
@@ -77,9 +59,6 @@ func newProblem[V comparable, R any](vars []V, cs []constraints.Constraint[V, R]
 		}
 		for _, v := range c.Vars {
 			cc.mask |= bit(v)
-		}
-		if c.Kind == constraints.KindRequires {
-			cc.e = compile(c.Expr)
 		}
 		p.cc = append(p.cc, cc)
 	}
@@ -101,8 +80,6 @@ func holds(c *ccon, m uint64) bool {
 		return m&c.subj == 0 || m&c.mask == 0
 	case constraints.KindAtMost:
 		return bits.OnesCount64(m&c.mask) <= c.n
-	case constraints.KindRequires:
-		return m&c.subj == 0 || eval(c.e, m)
 	}
 	panic(fmt.Sprintf("oracle: unknown kind %v", c.kind))
 }
@@ -116,60 +93,6 @@ func (p *problem[V, R]) holdsAll(m uint64) bool {
 	return true
 }
 
-// eval is the Boolean meaning of e under assignment m.
-func eval(e *cexpr, m uint64) bool {
-	switch e.op {
-	case constraints.OpOneOf:
-		return m&e.mask != 0
-	case constraints.OpAll:
-		for _, k := range e.kids {
-			if !eval(k, m) {
-				return false
-			}
-		}
-		return true
-	case constraints.OpAny:
-		for _, k := range e.kids {
-			if eval(k, m) {
-				return true
-			}
-		}
-		return false
-	case constraints.OpNone:
-		for _, k := range e.kids {
-			if eval(k, m) {
-				return false
-			}
-		}
-		return true
-	}
-	panic("oracle: unknown operator")
-}
-
-// settled: the definition of "already satisfied by the chosen set" for the
-// children of an Any (None is never settled).
-func settled(e *cexpr, chosen uint64) bool {
-	switch e.op {
-	case constraints.OpOneOf:
-		return chosen&e.mask != 0
-	case constraints.OpAll:
-		for _, k := range e.kids {
-			if !settled(k, chosen) {
-				return false
-			}
-		}
-		return true
-	case constraints.OpAny:
-		for _, k := range e.kids {
-			if settled(k, chosen) {
-				return true
-			}
-		}
-		return false
-	}
-	return false
-}
-
 func (p *problem[V, R]) models(n int) []uint64 {
 	var out []uint64
 	for m := uint64(0); m < 1<<n; m++ {
@@ -180,10 +103,9 @@ func (p *problem[V, R]) models(n int) []uint64 {
 	return out
 }
 
-// choice is either a list of candidate variables or an Any expression.
+// choice is a list of candidate variables, in preference order.
 type choice[V comparable] struct {
 	vars []V
-	any  *cexpr
 }
 
 // Solve returns the preferred solution of the problem made of vars (in
@@ -200,34 +122,6 @@ func Solve[V comparable, R any](vars []V, cs []constraints.Constraint[V, R]) (se
 	}
 	var chosen uint64
 	var queue []choice[V]
-	var enqueue func(e *cexpr, orig constraints.Expr[V])
-	enqueue = func(e *cexpr, orig constraints.Expr[V]) {
-		switch e.op {
-		case constraints.OpOneOf:
-			queue = append(queue, choice[V]{vars: orig.Vars()})
-		case constraints.OpAll:
-			for i, k := range orig.Children() {
-				enqueue(e.kids[i], k)
-			}
-		case constraints.OpAny:
-			queue = append(queue, choice[V]{any: e})
-		}
-	}
-	// Any choices carry only the compiled form; keep the originals of
-	// their children to enqueue OneOf candidates in order.
-	origs := map[*cexpr]constraints.Expr[V]{}
-	var record func(e *cexpr, orig constraints.Expr[V])
-	record = func(e *cexpr, orig constraints.Expr[V]) {
-		origs[e] = orig
-		for i, k := range orig.Children() {
-			record(e.kids[i], k)
-		}
-	}
-	for i, c := range cs {
-		if c.Kind == constraints.KindRequires {
-			record(p.cc[i].e, c.Expr)
-		}
-	}
 	for _, c := range cs {
 		if c.Kind == constraints.KindMandatory {
 			queue = append(queue, choice[V]{vars: []V{c.Subject}})
@@ -244,44 +138,9 @@ func Solve[V comparable, R any](vars []V, cs []constraints.Constraint[V, R]) (se
 	}
 	for head := 0; head < len(queue); head++ {
 		ch := queue[head]
-		if ch.any == nil {
-			done := false
-			for _, v := range ch.vars {
-				if chosen&p.bit(v) != 0 {
-					done = true
-				}
-			}
-			if done {
-				continue
-			}
-			found := false
-			for _, v := range ch.vars {
-				b := p.bit(v)
-				if next := filter(func(m uint64) bool { return m&b != 0 }); len(next) > 0 {
-					live, found = next, true
-					chosen |= b
-					for i, c := range cs {
-						if c.Kind == constraints.KindAtMost || c.Subject != v {
-							continue
-						}
-						switch c.Kind {
-						case constraints.KindDependency:
-							queue = append(queue, choice[V]{vars: c.Vars})
-						case constraints.KindRequires:
-							enqueue(p.cc[i].e, c.Expr)
-						}
-					}
-					break
-				}
-			}
-			if !found {
-				return nil, false, fmt.Errorf("oracle: invariant violated: choice %v has no acceptable candidate on a satisfiable path", ch.vars)
-			}
-			continue
-		}
 		done := false
-		for _, k := range ch.any.kids {
-			if settled(k, chosen) {
+		for _, v := range ch.vars {
+			if chosen&p.bit(v) != 0 {
 				done = true
 			}
 		}
@@ -289,15 +148,21 @@ func Solve[V comparable, R any](vars []V, cs []constraints.Constraint[V, R]) (se
 			continue
 		}
 		found := false
-		for _, k := range ch.any.kids {
-			if next := filter(func(m uint64) bool { return eval(k, m) }); len(next) > 0 {
+		for _, v := range ch.vars {
+			b := p.bit(v)
+			if next := filter(func(m uint64) bool { return m&b != 0 }); len(next) > 0 {
 				live, found = next, true
-				enqueue(k, origs[k])
+				chosen |= b
+				for _, c := range cs {
+					if c.Kind == constraints.KindDependency && c.Subject == v {
+						queue = append(queue, choice[V]{vars: c.Vars})
+					}
+				}
 				break
 			}
 		}
 		if !found {
-			return nil, false, fmt.Errorf("oracle: invariant violated: choice %v has no acceptable child on a satisfiable path", origs[ch.any])
+			return nil, false, fmt.Errorf("oracle: invariant violated: choice %v has no acceptable candidate on a satisfiable path", ch.vars)
 		}
 	}
 	if !p.holdsAll(chosen) {
