@@ -611,6 +611,40 @@ channel dep stable
 			want:     []string{"a satisfied-by-other-catalog app app.v1"},
 			messages: []string{`olm.constraint all of (package dep >=1.0.0, none of (gvk x/v1 Bad)) ("needs dep 1.x"): no candidate of catalog "a" meets it, catalog "b" ("dep.v2") does`},
 		},
+		{
+			name:   "cel constraint",
+			reason: "cel rules are evaluated as OLM does: dep.v1 (1.2.0) fails semver_compare >= 1.3, dep.v2 meets it",
+			specs: []string{`
+package app stable
+bundle app app.v1 1.0.0 'constraint={"cel":{"rule":"properties.exists(p, p.type == \"olm.package\" && p.value.packageName == \"dep\" && semver_compare(p.value.version, \"1.3\") >= 0)"}}'
+channel app stable
+  entry app.v1
+`, `
+package dep stable
+bundle dep dep.v1 1.2.0
+bundle dep dep.v2 1.3.0
+channel dep stable
+  entry dep.v2 replaces=dep.v1
+  entry dep.v1
+`},
+			want:     []string{"a satisfied-by-other-catalog app app.v1"},
+			messages: []string{`catalog "b" ("dep.v2") does`},
+		},
+		{
+			name:   "invalid cel rule",
+			reason: "a rule that does not compile is left to the installability finding",
+			specs: []string{`
+package app stable
+bundle app app.v1 1.0.0 'constraint={"cel":{"rule":"1 + 1"}}'
+channel app stable
+  entry app.v1
+`, `
+package dep stable
+bundle dep dep.v1 1.2.0
+channel dep stable
+  entry dep.v1
+`},
+		},
 	})
 }
 

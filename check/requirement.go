@@ -18,13 +18,13 @@ type requirement struct {
 
 // requirements returns b's requirements in a fixed order: olm.gvk.required,
 // olm.package.required, olm.label.required, olm.constraint, each in property
-// order. Constraints with a cel node are left out: they cannot be evaluated
-// here.
+// order. Constraints with a cel rule that does not compile are left out:
+// the installability finding of the bundle reports the rule.
 func requirements(b *graph.Bundle) []requirement {
 	var rs []requirement
 	for _, kind := range [...]graph.RequirementKind{graph.RequireGVK, graph.RequirePackage, graph.RequireLabel, graph.RequireConstraint} {
 		for _, r := range b.Requirements() {
-			if r.Kind != kind || kind == graph.RequireConstraint && r.Constraint.HasCEL() {
+			if r.Kind != kind || kind == graph.RequireConstraint && !celCompiles(r.Constraint) {
 				continue
 			}
 			text := r.String()
@@ -64,11 +64,29 @@ func (r *requirement) candidates(cat *graph.Catalog) []*graph.Bundle {
 	}
 	var out []*graph.Bundle
 	for _, b := range pool {
-		if r.Matches(b.Subject(), nil) {
+		cel := func(rule string) bool {
+			c, err := celEvaluator().CompileRule(rule)
+			return err == nil && c.Matches(b.Properties)
+		}
+		if r.Matches(b.Subject(), cel) {
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// celCompiles reports whether every cel rule of c compiles.
+func celCompiles(c *graph.Constraint) bool {
+	if c.Kind == graph.ConstraintCEL {
+		_, err := celEvaluator().CompileRule(c.CEL)
+		return err == nil
+	}
+	for i := range c.Children {
+		if !celCompiles(&c.Children[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // candidateSet holds the bundles of a catalog that the resolver may select
