@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -146,7 +148,9 @@ func (l Loader) DecodeKind(ctx context.Context, r io.Reader, name, kind string) 
 // LoadFiles is [LoadFiles] within the loader's limits, honouring ctx.
 func (l Loader) LoadFiles(ctx context.Context, paths ...string) (*State, error) {
 	d := l.decoder(ctx, "", "")
-	for _, p := range paths {
+	files, errs := manifestFiles(paths)
+	d.errs = append(d.errs, errs...)
+	for _, p := range files {
 		if d.cancelled() {
 			break
 		}
@@ -216,10 +220,12 @@ func DecodeKind(r io.Reader, name, kind string) (*State, error) {
 // readKinds lists the kinds Decode reads, for DecodeKind's check.
 var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan}
 
-// LoadFiles decodes the named files (see [Decode]) into one state. Every
-// problem of every file is reported, as does Decode; an object defined twice
-// (the same kind, namespace and name), in one file or across files, is an
-// error.
+// LoadFiles decodes the named files (see [Decode]) into one state. A path
+// that is a folder stands for every .yaml, .yml and .json regular file in
+// it and its subfolders, in lexical order of path (a folder with none is an
+// error). Every problem of every file is reported, as does Decode; an
+// object defined twice (the same kind, namespace and name), in one file or
+// across files, is an error.
 func LoadFiles(paths ...string) (*State, error) {
 	return Loader{}.LoadFiles(context.Background(), paths...)
 }
@@ -902,4 +908,35 @@ func compareGVK(a, b graph.GVK) int {
 		return c
 	}
 	return strings.Compare(a.Kind, b.Kind)
+}
+
+// manifestFiles expands the folders among paths into the manifest files
+// they hold (see LoadFiles); files stay as given.
+func manifestFiles(paths []string) ([]string, []error) {
+	var files []string
+	var errs []error
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || !fi.IsDir() {
+			files = append(files, p) // Open reports the error
+			continue
+		}
+		n := len(files)
+		err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+			case e.Type().IsRegular() && slices.Contains([]string{".yaml", ".yml", ".json"}, filepath.Ext(path)):
+				files = append(files, path)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, err)
+		}
+		if len(files) == n {
+			errs = append(errs, fmt.Errorf("%s: no manifest in the folder (no .yaml, .yml or .json file)", p))
+		}
+	}
+	return files, errs
 }

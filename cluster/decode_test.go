@@ -573,3 +573,22 @@ func TestDecodeKindAgreesWithDecode(t *testing.T) {
 		t.Errorf("DecodeKind state:\n%+v\nDecode state:\n%+v", got, want)
 	}
 }
+
+func TestLoadFilesFolder(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(dir+"/sub", 0o755)
+	os.WriteFile(dir+"/a.yaml", []byte("apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: a, namespace: ns}\nspec: {name: x}\n"), 0o644)
+	os.WriteFile(dir+"/sub/b.json", []byte(`{"apiVersion":"operators.coreos.com/v1alpha1","kind":"Subscription","metadata":{"name":"b","namespace":"ns"},"spec":{"name":"y"}}`), 0o644)
+	os.WriteFile(dir+"/notes.txt", []byte("not a manifest"), 0o644)
+	s, err := cluster.LoadFiles(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Subscriptions) != 2 || s.Subscriptions[0].Name != "a" || s.Subscriptions[1].Name != "b" {
+		t.Errorf("subscriptions = %+v, want a and b", s.Subscriptions)
+	}
+	empty := t.TempDir()
+	if _, err := cluster.LoadFiles(empty); err == nil || !strings.Contains(err.Error(), "no manifest in the folder") {
+		t.Errorf("LoadFiles of an empty folder: %v", err)
+	}
+}
