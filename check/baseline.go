@@ -112,27 +112,26 @@ func runBaseline(ctx context.Context, catalogs []Input, opts Options, rep *Repor
 		byName[in.Name] = i
 	}
 	seen := map[string]bool{}
-	for i, b := range opts.Baseline {
-		if b.Catalog == nil {
-			return fmt.Errorf("baseline %d (%q): no catalog", i, b.Name)
-		}
-		if _, ok := byName[b.Name]; !ok {
-			return fmt.Errorf("baseline %d: %q names no input", i, b.Name)
-		}
-		if seen[b.Name] {
-			return fmt.Errorf("baseline %d: duplicate baseline name %q", i, b.Name)
-		}
+	for _, b := range opts.Baseline {
 		seen[b.Name] = true
 	}
+	// The baselines are checked together with the inputs that have none,
+	// as they are, so that the Catalogs check compares the same set.
 	bopts := opts
 	bopts.Baseline = nil
-	old, err := Run(ctx, opts.Baseline, bopts)
+	before := slices.Clone(catalogs)
+	for _, b := range opts.Baseline {
+		before[byName[b.Name]] = b
+	}
+	old, err := Run(ctx, before, bopts)
 	if err != nil {
 		return fmt.Errorf("baseline: %w", err)
 	}
 	oldFindings := map[string][]Finding{}
 	for _, f := range old.Findings {
-		oldFindings[f.Catalog] = append(oldFindings[f.Catalog], f)
+		if seen[f.Catalog] {
+			oldFindings[f.Catalog] = append(oldFindings[f.Catalog], f)
+		}
 	}
 	var out []Finding
 	rest := rep.Findings
@@ -176,6 +175,29 @@ func runBaseline(ctx context.Context, catalogs []Input, opts Options, rep *Repor
 		out = append(out, fs...)
 	}
 	rep.Findings = out
+	return nil
+}
+
+// checkBaselines reports a baseline without a catalog, naming no input or
+// named twice.
+func checkBaselines(catalogs []Input, baselines []Input) error {
+	names := map[string]bool{}
+	for _, in := range catalogs {
+		names[in.Name] = true
+	}
+	seen := map[string]bool{}
+	for i, b := range baselines {
+		if b.Catalog == nil {
+			return fmt.Errorf("baseline %d (%q): no catalog", i, b.Name)
+		}
+		if !names[b.Name] {
+			return fmt.Errorf("baseline %d: %q names no input", i, b.Name)
+		}
+		if seen[b.Name] {
+			return fmt.Errorf("baseline %d: duplicate baseline name %q", i, b.Name)
+		}
+		seen[b.Name] = true
+	}
 	return nil
 }
 

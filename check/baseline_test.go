@@ -360,3 +360,63 @@ channel q stable
 		})
 	}
 }
+
+// TestBaselineSeveralCatalogs: with several inputs and a baseline for one,
+// the baseline is checked beside the other inputs, so the Catalogs check
+// finds the same requirement met elsewhere and nothing is new.
+func TestBaselineSeveralCatalogs(t *testing.T) {
+	app := buildSpec(t, `
+package app stable
+bundle app app.v1 1.0.0 requires-package=db:>=1.0.0
+channel app stable
+  entry app.v1
+`)
+	db := buildSpec(t, `
+package db stable
+bundle db db.v1 1.0.0
+channel db stable
+  entry db.v1
+`)
+	ins := []Input{{Name: "app", Catalog: app}, {Name: "db", Catalog: db}}
+	rep, err := Run(t.Context(), ins, Options{Baseline: []Input{{Name: "app", Catalog: app}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) == 0 {
+		t.Fatal("no findings: the case needs app's requirement met by catalog db")
+	}
+	for _, f := range rep.Findings {
+		want := StatusExisting
+		if f.Catalog == "db" {
+			want = StatusNone
+		}
+		if f.Status != want {
+			t.Errorf("%s %s: status %q, want %q", f.Catalog, f, f.Status, want)
+		}
+	}
+	if rep.Catalogs[1].Baseline != nil {
+		t.Errorf("catalog db has no baseline, got a comparison %+v", rep.Catalogs[1].Baseline)
+	}
+}
+
+// TestBaselineErrors: a baseline must name an input, once, with a catalog.
+func TestBaselineErrors(t *testing.T) {
+	cat := buildSpec(t, "package p stable\nbundle p p.v1 1.0.0\nchannel p stable\n  entry p.v1\n")
+	ins := []Input{{Name: "a", Catalog: cat}}
+	for _, tc := range []struct {
+		name     string
+		baseline []Input
+		want     string
+	}{
+		{"names no input", []Input{{Name: "b", Catalog: cat}}, `baseline 0: "b" names no input`},
+		{"twice", []Input{{Name: "a", Catalog: cat}, {Name: "a", Catalog: cat}}, `baseline 1: duplicate baseline name "a"`},
+		{"no catalog", []Input{{Name: "a"}}, `baseline 0 ("a"): no catalog`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(t.Context(), ins, Options{Baseline: tc.baseline})
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("err = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -10,6 +10,13 @@
 // included — sorted deterministically, counts per code and the upgrade path
 // statistics of every package. The same input always gives the same report,
 // byte for byte, whatever the concurrency.
+//
+// With [Options.Baseline], the previous version of a catalog, Run reports
+// what the change does to the clusters that use it: every finding is marked
+// new or existing ([Status]), the regressions of the change are added
+// ([RegressionCodes]) and the findings the change resolved are listed;
+// [Report.OnlyNew] keeps what the change introduced, and
+// [Report.WriteMarkdown] renders the report as a pull-request comment.
 package check
 
 import (
@@ -314,6 +321,9 @@ func Run(ctx context.Context, catalogs []Input, opts Options) (*Report, error) {
 		if _, err := ParseCheck(string(c)); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkBaselines(catalogs, opts.Baseline); err != nil {
+		return nil, err
 	}
 	r := &runner{opts: opts, inputs: catalogs}
 	if err := r.run(ctx); err != nil {

@@ -137,6 +137,11 @@ summary line. JSON output is:
     "summary": {"error": N, "warning": N, "info": N},
     "counts": [{"code": "...", "severity": "...", "count": N}]}]}
 
+With --baseline each finding also has "status": "new"|"existing" and the
+catalog a "baseline" object: {"name", "new", "existing", "resolved",
+"packagesAdded", "packagesRemoved", "channelsAdded", "channelsRemoved",
+"bundlesAdded", "bundlesRemoved"}.
+
 With --baseline OLD, the one catalog given (NEW) is compared with OLD, its
 previous version: every finding is marked new or existing ("status" in JSON),
 and the regressions of the change are added — package-removed,
