@@ -119,9 +119,6 @@ plan, 2 for bad input or usage.`,
 		}
 		plan, err := in.res.Resolve(ctx, in.ns, in.state)
 		e.noteExcluded(err, plan)
-		if og := (*cluster.OperatorGroupError)(nil); errors.As(err, &og) {
-			return e.writeOperatorGroupAnswer(f, conflictJSON{Namespace: in.ns, Error: &errorJSON{Message: og.Error()}}, og)
-		}
 		if installPlan && err == nil {
 			return in.writeInstallPlan(e.stdout, f.output.value, plan)
 		}
@@ -181,6 +178,10 @@ func (in *resolveInput) answer(ctx context.Context, ns string, plan *resolver.Pl
 	if errors.As(err, &stuck) {
 		// An upgrade failed and OLM does not go on: the answer is no.
 		return &nsAnswer{json: conflictJSON{Namespace: ns, Error: &errorJSON{Message: stuck.Error()}}, text: "no plan: " + stuck.Error() + "\n", no: true}, nil
+	}
+	if og := (*cluster.OperatorGroupError)(nil); errors.As(err, &og) {
+		// OLM's catalog operator does not resolve the namespace: no plan.
+		return &nsAnswer{json: conflictJSON{Namespace: ns, Error: &errorJSON{Message: og.Error()}}, text: "no plan: " + og.Error() + "\n", no: true}, nil
 	}
 	if err != nil {
 		return nil, in.resolveError(err)
