@@ -217,7 +217,7 @@ type Plan struct {
 
 	// planned is the context ResolveAll resolved the plan in (the APIs
 	// earlier namespaces' plans install), which Fixes re-solves with.
-	planned map[string][]graph.GVK
+	planned map[groupKey][]graph.GVK
 }
 
 // PlanApproval is the approval of a namespace's InstallPlan. As in OLM

@@ -61,7 +61,7 @@ func (r *Resolver) ResolveAll(ctx context.Context, state *cluster.State) ([]Name
 		state = &cluster.State{}
 	}
 	var out []NamespaceResult
-	planned := map[string][]graph.GVK{}
+	planned := map[groupKey][]graph.GVK{}
 	for _, ns := range Namespaces(state) {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -72,8 +72,8 @@ func (r *Resolver) ResolveAll(ctx context.Context, state *cluster.State) ([]Name
 		}
 		out = append(out, NamespaceResult{Namespace: ns, Plan: plan, Err: err})
 		if res != nil && res.pred != nil && res.pred.own != nil && len(res.installs) > 0 {
-			k := res.pred.own.key
-			planned[k] = unionGVKs(planned[k], res.installs)
+			k := res.pred.own.key()
+			planned[k] = unionGVKs(planned[k], res.installs) // sorts res.installs' copy
 		}
 	}
 	return out, nil

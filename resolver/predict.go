@@ -94,6 +94,9 @@ type targets struct {
 	why  string
 }
 
+// allNamespaces is the target list of all namespaces; never modified.
+var allNamespaces = []string{""}
+
 // all reports whether t is all namespaces.
 func (t targets) all() bool { return len(t.namespaces) == 1 && t.namespaces[0] == "" }
 
@@ -127,16 +130,14 @@ func (t targets) words(own string) string {
 func groupTargets(g *cluster.OperatorGroup) targets {
 	switch {
 	case len(g.StatusNamespaces) > 0:
-		ns := slices.Sorted(slices.Values(g.StatusNamespaces))
-		return targets{known: true, namespaces: slices.Compact(ns), from: "status.namespaces"}
+		return targets{known: true, namespaces: sortedStrings(g.StatusNamespaces), from: "status.namespaces"}
 	case len(g.TargetNamespaces) > 0:
 		if slices.Contains(g.TargetNamespaces, "") {
 			return targets{why: fmt.Sprintf("OperatorGroup %s/%s lists the empty namespace in spec.targetNamespaces, which OLM rejects", g.Namespace, g.Name)}
 		}
-		ns := slices.Sorted(slices.Values(g.TargetNamespaces))
-		return targets{known: true, namespaces: slices.Compact(ns), from: "spec.targetNamespaces"}
+		return targets{known: true, namespaces: sortedStrings(g.TargetNamespaces), from: "spec.targetNamespaces"}
 	case g.Selector == nil || (len(g.Selector.MatchLabels) == 0 && len(g.Selector.MatchExpressions) == 0):
-		return targets{known: true, namespaces: []string{""}, from: "no spec.targetNamespaces and no selector"}
+		return targets{known: true, namespaces: allNamespaces, from: "no spec.targetNamespaces and no selector"}
 	}
 	return targets{why: fmt.Sprintf("OperatorGroup %s/%s selects its target namespaces by label and has no status.namespaces", g.Namespace, g.Name)}
 }
@@ -149,40 +150,83 @@ func modesNeeded(own string, ns []string) ([]graph.InstallModeType, error) {
 	case len(ns) == 0:
 		return nil, errors.New("it selects no namespace")
 	case len(ns) == 1 && ns[0] == own:
-		return []graph.InstallModeType{graph.InstallModeOwnNamespace}, nil
+		return needOwn, nil
 	case len(ns) == 1 && ns[0] == "":
-		return []graph.InstallModeType{graph.InstallModeAllNamespaces}, nil
+		return needAll, nil
 	case len(ns) == 1:
-		return []graph.InstallModeType{graph.InstallModeSingleNamespace}, nil
+		return needSingle, nil
 	}
-	need := []graph.InstallModeType{graph.InstallModeMultiNamespace}
+	need := needMulti
 	for _, n := range ns {
 		if n == "" {
 			return nil, errors.New(`it lists "" (all namespaces) beside other namespaces`)
 		}
 		if n == own {
-			need = append(need, graph.InstallModeOwnNamespace)
+			need = needMultiOwn
 		}
 	}
 	return need, nil
 }
 
+// The install modes modesNeeded returns; never modified.
+var (
+	needOwn      = []graph.InstallModeType{graph.InstallModeOwnNamespace}
+	needAll      = []graph.InstallModeType{graph.InstallModeAllNamespaces}
+	needSingle   = []graph.InstallModeType{graph.InstallModeSingleNamespace}
+	needMulti    = []graph.InstallModeType{graph.InstallModeMultiNamespace}
+	needMultiOwn = []graph.InstallModeType{graph.InstallModeMultiNamespace, graph.InstallModeOwnNamespace}
+)
+
 // installModeSet is a CSV's install modes as OLM reads them: the last
 // listing of a type wins, and a type listed twice makes the list invalid.
 type installModeSet struct {
-	supported map[graph.InstallModeType]bool
-	dup       []graph.InstallModeType
+	four  [4]bool // OLM's four types, in modeTypes order
+	other []graph.InstallModeType
+	dup   []graph.InstallModeType
+}
+
+// modeTypes are OLM's four install mode types, in the order they are named.
+var modeTypes = [4]graph.InstallModeType{graph.InstallModeOwnNamespace, graph.InstallModeSingleNamespace, graph.InstallModeMultiNamespace, graph.InstallModeAllNamespaces}
+
+func modeIndex(t graph.InstallModeType) int {
+	for i, m := range modeTypes {
+		if m == t {
+			return i
+		}
+	}
+	return -1
 }
 
 func newInstallModeSet(modes []graph.InstallMode) installModeSet {
-	s := installModeSet{supported: make(map[graph.InstallModeType]bool, len(modes))}
+	var s installModeSet
+	var seen [4]bool
+	var seenOther []graph.InstallModeType
 	for _, m := range modes {
-		if _, ok := s.supported[m.Type]; ok && !slices.Contains(s.dup, m.Type) {
+		dup := false
+		if i := modeIndex(m.Type); i >= 0 {
+			dup, seen[i] = seen[i], true
+			s.four[i] = m.Supported
+		} else {
+			dup = slices.Contains(seenOther, m.Type)
+			seenOther = append(seenOther, m.Type)
+			s.other = slices.DeleteFunc(s.other, func(t graph.InstallModeType) bool { return t == m.Type })
+			if m.Supported {
+				s.other = append(s.other, m.Type)
+			}
+		}
+		if dup && !slices.Contains(s.dup, m.Type) {
 			s.dup = append(s.dup, m.Type)
 		}
-		s.supported[m.Type] = m.Supported
 	}
 	return s
+}
+
+// supports reports whether the set supports install mode t.
+func (s installModeSet) supports(t graph.InstallModeType) bool {
+	if i := modeIndex(t); i >= 0 {
+		return s.four[i]
+	}
+	return slices.Contains(s.other, t)
 }
 
 // words lists the supported modes in OLM's order of the four types, then
@@ -190,20 +234,14 @@ func newInstallModeSet(modes []graph.InstallMode) installModeSet {
 // "no install mode".
 func (s installModeSet) words() string {
 	var out []string
-	for _, t := range []graph.InstallModeType{graph.InstallModeOwnNamespace, graph.InstallModeSingleNamespace, graph.InstallModeMultiNamespace, graph.InstallModeAllNamespaces} {
-		if s.supported[t] {
+	for i, t := range modeTypes {
+		if s.four[i] {
 			out = append(out, string(t))
 		}
 	}
-	var other []string
-	for t, ok := range s.supported {
-		switch t {
-		case graph.InstallModeOwnNamespace, graph.InstallModeSingleNamespace, graph.InstallModeMultiNamespace, graph.InstallModeAllNamespaces:
-			continue
-		}
-		if ok {
-			other = append(other, string(t))
-		}
+	other := make([]string, len(s.other))
+	for i, t := range s.other {
+		other[i] = string(t)
 	}
 	slices.Sort(other)
 	out = append(out, other...)
@@ -233,7 +271,7 @@ func installModePrediction(name string, modes []graph.InstallMode, ns string, g 
 			Message: fmt.Sprintf("OperatorGroup %s targets %s (%s): no install mode can serve it, because %v", og, t.words(ns), t.from, err)}
 	}
 	for _, m := range need {
-		if set.supported[m] {
+		if set.supports(m) {
 			continue
 		}
 		return &Prediction{Reason: ReasonUnsupportedOperatorGroup, Severity: SeverityFailure, OperatorGroup: og,
@@ -253,7 +291,7 @@ func supportsTargets(modes []graph.InstallMode, ns string, t targets) bool {
 		return false
 	}
 	for _, m := range need {
-		if !set.supported[m] {
+		if !set.supports(m) {
 			return false
 		}
 	}
@@ -354,7 +392,6 @@ func maxOpenShiftPrediction(name string, m *graph.MaxOpenShiftVersion, current s
 // operators provide.
 type groupSurface struct {
 	g       *cluster.OperatorGroup
-	key     string // "namespace/name"
 	targets targets
 	// apis is the olm.providedAPIs annotation, or, without one, the APIs
 	// of the installed CSVs of its namespace; sorted, no duplicates.
@@ -362,6 +399,14 @@ type groupSurface struct {
 	// fromCSVs reports that apis come from the installed CSVs.
 	fromCSVs bool
 }
+
+// groupKey identifies an OperatorGroup.
+type groupKey struct{ namespace, name string }
+
+func (s *groupSurface) key() groupKey { return groupKey{s.g.Namespace, s.g.Name} }
+
+// name returns "namespace/name".
+func (s *groupSurface) name() string { return s.g.Namespace + "/" + s.g.Name }
 
 // intersects reports whether the target namespaces of a and b intersect
 // (all namespaces intersect everything), as OLM compares them: each
@@ -404,7 +449,7 @@ func apiPrediction(name string, apis []graph.GVK, own *groupSurface, others []*g
 		if len(hit) == 0 {
 			continue
 		}
-		with = append(with, fmt.Sprintf("OperatorGroup %s (%s)", o.key, o.targets.words(o.g.Namespace)))
+		with = append(with, fmt.Sprintf("OperatorGroup %s (%s)", o.name(), o.targets.words(o.g.Namespace)))
 		clash = append(clash, hit...)
 	}
 	slices.SortFunc(clash, compareGVK)
@@ -415,15 +460,15 @@ func apiPrediction(name string, apis []graph.GVK, own *groupSurface, others []*g
 		// OLM: the CSV's APIs meet an intersecting group's; when its own
 		// group lists them too, OLM removes them from it first, then fails
 		// the CSV the same way.
-		return &Prediction{Reason: ReasonInterOperatorGroupOwnerConflict, Severity: SeverityFailure, OperatorGroup: own.key,
+		return &Prediction{Reason: ReasonInterOperatorGroupOwnerConflict, Severity: SeverityFailure, OperatorGroup: own.name(),
 			Message: fmt.Sprintf("OperatorGroup %s (%s) intersects %s, whose operators already provide %s, which %s provides too; OLM lets only one of intersecting OperatorGroups provide an API",
-				own.key, own.targets.words(own.g.Namespace), joinWords(with, "and"), apiWords(clash), name)}
+				own.name(), own.targets.words(own.g.Namespace), joinWords(with, "and"), apiWords(clash), name)}
 	case len(clash) > 0:
-		return &Prediction{Reason: ReasonCannotModifyStaticOperatorGroupProvidedAPIs, Severity: SeverityFailure, OperatorGroup: own.key,
-			Message: fmt.Sprintf("OperatorGroup %s has spec.staticProvidedAPIs and lists %s, which intersecting %s provides too: OLM would have to remove them from its %s annotation", own.key, apiWords(clash), joinWords(with, "and"), cluster.ProvidedAPIsAnnotation)}
+		return &Prediction{Reason: ReasonCannotModifyStaticOperatorGroupProvidedAPIs, Severity: SeverityFailure, OperatorGroup: own.name(),
+			Message: fmt.Sprintf("OperatorGroup %s has spec.staticProvidedAPIs and lists %s, which intersecting %s provides too: OLM would have to remove them from its %s annotation", own.name(), apiWords(clash), joinWords(with, "and"), cluster.ProvidedAPIsAnnotation)}
 	case !subset && own.g.StaticProvidedAPIs:
-		return &Prediction{Reason: ReasonCannotModifyStaticOperatorGroupProvidedAPIs, Severity: SeverityFailure, OperatorGroup: own.key,
-			Message: fmt.Sprintf("OperatorGroup %s has spec.staticProvidedAPIs, and its %s annotation lacks %s, which %s provides", own.key, cluster.ProvidedAPIsAnnotation, apiWords(differenceGVKs(apis, own.apis)), name)}
+		return &Prediction{Reason: ReasonCannotModifyStaticOperatorGroupProvidedAPIs, Severity: SeverityFailure, OperatorGroup: own.name(),
+			Message: fmt.Sprintf("OperatorGroup %s has spec.staticProvidedAPIs, and its %s annotation lacks %s, which %s provides", own.name(), cluster.ProvidedAPIsAnnotation, apiWords(differenceGVKs(apis, own.apis)), name)}
 	}
 	return nil
 }
@@ -474,7 +519,32 @@ func differenceGVKs(a, b []graph.GVK) []graph.GVK {
 	return out
 }
 
-func subsetGVKs(a, b []graph.GVK) bool { return len(differenceGVKs(a, b)) == 0 }
+// subsetGVKs reports whether every API of sorted a is in sorted b.
+func subsetGVKs(a, b []graph.GVK) bool {
+	for _, g := range a {
+		if _, ok := slices.BinarySearchFunc(b, g, compareGVK); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// sortedSet sorts apis in place and drops repeats; the caller owns apis.
+func sortedSet(apis []graph.GVK) []graph.GVK {
+	slices.SortFunc(apis, compareGVK)
+	return slices.Compact(apis)
+}
+
+// sortedStrings returns ss sorted without repeats: ss itself when it
+// already is, else a sorted copy (ss is not modified).
+func sortedStrings(ss []string) []string {
+	for i := 1; i < len(ss); i++ {
+		if ss[i-1] >= ss[i] {
+			return slices.Compact(slices.Sorted(slices.Values(ss)))
+		}
+	}
+	return ss
+}
 
 // unionGVKs returns the sorted union of sorted lists, without duplicates.
 func unionGVKs(a, b []graph.GVK) []graph.GVK {

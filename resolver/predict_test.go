@@ -242,7 +242,7 @@ func TestAPIPrediction(t *testing.T) {
 	issuer := graph.GVK{Group: "cert-manager.io", Version: "v1", Kind: "Issuer"}
 	surface := func(ns string, tns []string, static bool, apis ...graph.GVK) *groupSurface {
 		g := &cluster.OperatorGroup{Namespace: ns, Name: "og", TargetNamespaces: tns, StaticProvidedAPIs: static}
-		return &groupSurface{g: g, key: ns + "/og", targets: groupTargets(g), apis: apis}
+		return &groupSurface{g: g, targets: groupTargets(g), apis: apis}
 	}
 	tests := []struct {
 		name   string
@@ -261,7 +261,7 @@ func TestAPIPrediction(t *testing.T) {
 		{name: "static group listing the API", own: surface("a", []string{"a"}, true, cert)},
 		{name: "static group listing an API another provides", own: surface("a", []string{"a"}, true, cert), others: []*groupSurface{surface("ops", nil, false, cert)}, want: ReasonCannotModifyStaticOperatorGroupProvidedAPIs,
 			reason: "OLM would have to remove the API from the static group"},
-		{name: "unknown targets are not compared", own: surface("a", []string{"a"}, false), others: []*groupSurface{{g: &cluster.OperatorGroup{Namespace: "b", Name: "og"}, key: "b/og", apis: []graph.GVK{cert}}}},
+		{name: "unknown targets are not compared", own: surface("a", []string{"a"}, false), others: []*groupSurface{{g: &cluster.OperatorGroup{Namespace: "b", Name: "og"}, apis: []graph.GVK{cert}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -278,8 +278,8 @@ func TestAPIPrediction(t *testing.T) {
 			if !reflect.DeepEqual(got.Reason, tt.want) {
 				t.Errorf("got %v, want %v", got.Reason, tt.want)
 			}
-			if !reflect.DeepEqual(got.OperatorGroup, tt.own.key) {
-				t.Errorf("got %v, want %v", got.OperatorGroup, tt.own.key)
+			if !reflect.DeepEqual(got.OperatorGroup, tt.own.name()) {
+				t.Errorf("got %v, want %v", got.OperatorGroup, tt.own.name())
 			}
 		})
 	}

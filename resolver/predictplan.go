@@ -54,6 +54,11 @@ type predictor struct {
 	targets  targets                // of group
 	own      *groupSurface          // of group; nil when group is nil
 	surfaces []*groupSurface        // every group of the state, by namespace and name
+	rivals   []*groupSurface        // the groups but own whose targets intersect own's
+	// rivalGroups lists, per API group, the rivals that provide an API of
+	// it: a step whose APIs are of other groups meets no rival, and the
+	// others are searched in those rivals only.
+	rivalGroups map[string][]*groupSurface
 	// missing, when group is nil, says why the group checks are not made;
 	// it becomes a note once a CSV with install modes meets it.
 	missing string
@@ -66,7 +71,7 @@ type predictor struct {
 // newPredictor reads the OperatorGroups of state. planned holds, per group
 // ("namespace/name"), the APIs that plans of namespaces resolved before
 // this one install (ResolveAll); nil for Resolve.
-func newPredictor(ns string, plat platform, state *cluster.State, planned map[string][]graph.GVK) *predictor {
+func newPredictor(ns string, plat platform, state *cluster.State, planned map[groupKey][]graph.GVK) *predictor {
 	pr := &predictor{ns: ns, plat: plat}
 	if len(state.OperatorGroups) == 0 {
 		pr.missing = "no OperatorGroup in the manifests: install modes and API conflicts between OperatorGroups are not checked (the namespace's group is assumed, its target namespaces unknown)"
@@ -76,21 +81,53 @@ func newPredictor(ns string, plat platform, state *cluster.State, planned map[st
 	// a group's olm.providedAPIs the APIs no CSV of its namespace provides
 	// any more), and those of CSVs not failed (a group without the
 	// annotation is taken to provide them).
+	groupNS := make(map[string]bool, len(state.OperatorGroups))
+	for i := range state.OperatorGroups {
+		groupNS[state.OperatorGroups[i].Namespace] = true
+	}
 	csvAll, csvOK := map[string][]graph.GVK{}, map[string][]graph.GVK{}
+	anyFailed := false
+	merged := map[string]bool{}
 	for i := range state.CSVs {
 		c := &state.CSVs[i]
-		if c.Copied {
+		if c.Copied || !groupNS[c.Namespace] || len(c.Provides) == 0 {
 			continue
 		}
-		csvAll[c.Namespace] = unionGVKs(csvAll[c.Namespace], c.Provides)
-		if c.Phase != "Failed" {
-			csvOK[c.Namespace] = unionGVKs(csvOK[c.Namespace], c.Provides)
+		anyFailed = anyFailed || c.Phase == "Failed"
+		// A CSV's Provides is sorted: a namespace with one CSV shares it;
+		// one with several gets a copy, sorted below.
+		if prev, ok := csvAll[c.Namespace]; !ok {
+			csvAll[c.Namespace] = c.Provides
+		} else {
+			if !merged[c.Namespace] {
+				prev = slices.Clone(prev)
+				merged[c.Namespace] = true
+			}
+			csvAll[c.Namespace] = append(prev, c.Provides...)
 		}
 	}
+	for ns := range merged {
+		csvAll[ns] = sortedSet(csvAll[ns])
+	}
+	if anyFailed {
+		for i := range state.CSVs {
+			if c := &state.CSVs[i]; !c.Copied && groupNS[c.Namespace] && c.Phase != "Failed" {
+				csvOK[c.Namespace] = append(csvOK[c.Namespace], c.Provides...)
+			}
+		}
+		for ns, apis := range csvOK {
+			csvOK[ns] = sortedSet(apis)
+		}
+	} else {
+		csvOK = csvAll
+	}
 	var mine []*cluster.OperatorGroup
+	all := make([]groupSurface, len(state.OperatorGroups))
+	pr.surfaces = make([]*groupSurface, 0, len(all))
 	for i := range state.OperatorGroups {
 		g := &state.OperatorGroups[i]
-		s := &groupSurface{g: g, key: g.Namespace + "/" + g.Name, targets: groupTargets(g)}
+		s := &all[i]
+		*s = groupSurface{g: g, targets: groupTargets(g)}
 		if _, ok := g.Annotations[cluster.ProvidedAPIsAnnotation]; ok {
 			s.apis, _ = g.ProvidedAPIs()
 			if !g.StaticProvidedAPIs {
@@ -99,7 +136,9 @@ func newPredictor(ns string, plat platform, state *cluster.State, planned map[st
 		} else {
 			s.apis, s.fromCSVs = csvOK[g.Namespace], true
 		}
-		s.apis = unionGVKs(s.apis, planned[s.key])
+		if p := planned[s.key()]; len(p) > 0 {
+			s.apis = unionGVKs(s.apis, p)
+		}
 		pr.surfaces = append(pr.surfaces, s)
 		if g.Namespace == ns {
 			mine = append(mine, g)
@@ -113,6 +152,22 @@ func newPredictor(ns string, plat platform, state *cluster.State, planned map[st
 		return pr
 	}
 	pr.group, pr.targets = mine[0], pr.own.targets
+	// The groups whose targets meet the namespace's group's, and the APIs
+	// they provide: most steps provide none of them, which one binary
+	// search per API tells.
+	for _, s := range pr.surfaces {
+		if s != pr.own && pr.own.intersects(s) && len(s.apis) > 0 {
+			pr.rivals = append(pr.rivals, s)
+		}
+	}
+	pr.rivalGroups = make(map[string][]*groupSurface)
+	for _, s := range pr.rivals {
+		for i, g := range s.apis {
+			if i == 0 || s.apis[i-1].Group != g.Group {
+				pr.rivalGroups[g.Group] = append(pr.rivalGroups[g.Group], s)
+			}
+		}
+	}
 	if !pr.targets.known {
 		pr.missing = pr.targets.why + ": install modes and API conflicts are not checked"
 		pr.group = nil
@@ -143,17 +198,6 @@ func (pr *predictor) note(s string) {
 	}
 }
 
-// others returns the surfaces of the groups other than the namespace's.
-func (pr *predictor) others() []*groupSurface {
-	out := make([]*groupSurface, 0, len(pr.surfaces))
-	for _, s := range pr.surfaces {
-		if s != pr.own {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // operatorGroup returns the checks that need the namespace's group: install
 // modes (hasModes false: unknown, noted) and API intersection.
 func (pr *predictor) operatorGroup(name string, modes []graph.InstallMode, hasModes bool, what string, apis []graph.GVK) []Prediction {
@@ -163,7 +207,6 @@ func (pr *predictor) operatorGroup(name string, modes []graph.InstallMode, hasMo
 		}
 		return nil
 	}
-	apis = unionGVKs(nil, apis)
 	var out []Prediction
 	if !hasModes {
 		if pr.unknownModes == nil {
@@ -171,11 +214,29 @@ func (pr *predictor) operatorGroup(name string, modes []graph.InstallMode, hasMo
 		}
 		pr.unknownModes[what] = append(pr.unknownModes[what], name)
 	} else if p := installModePrediction(name, modes, pr.ns, pr.group, pr.targets); p != nil {
-		out = append(out, *p)
 		// OLM stops at the first failure of a CSV.
+		return append(out, *p)
+	}
+	rival := false
+	for _, g := range apis {
+		for _, s := range pr.rivalGroups[g.Group] {
+			if _, ok := slices.BinarySearchFunc(s.apis, g, compareGVK); ok {
+				rival = true
+				break
+			}
+		}
+	}
+	if !rival && !pr.own.g.StaticProvidedAPIs {
 		return out
 	}
-	if p := apiPrediction(name, apis, pr.own, pr.others()); p != nil {
+	rivals := pr.rivals
+	if !rival {
+		rivals = nil
+	}
+	if !slices.IsSortedFunc(apis, compareGVK) {
+		apis = unionGVKs(apis, nil)
+	}
+	if p := apiPrediction(name, apis, pr.own, rivals); p != nil {
 		out = append(out, *p)
 	}
 	return out

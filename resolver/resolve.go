@@ -135,12 +135,12 @@ type resolution struct {
 	// state is the cluster state resolved; planned the APIs that plans of
 	// namespaces resolved before install, per OperatorGroup (ResolveAll).
 	state   *cluster.State
-	planned map[string][]graph.GVK
+	planned map[groupKey][]graph.GVK
 	// invalidLeftOut are the invalid packages reached and left out
 	// (Options.AllowInvalid).
 	invalidLeftOut map[*pkgIndex]bool
 	// pred is the predictor of the plan (see plan); installs the APIs
-	// its steps that are not predicted to fail install.
+	// its steps that are not predicted to fail install, unsorted.
 	pred     *predictor
 	installs []graph.GVK
 }
@@ -168,7 +168,7 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 
 // resolve is Resolve with the APIs planned in namespaces resolved before
 // (ResolveAll); it also returns the resolution of a plan.
-func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster.State, planned map[string][]graph.GVK) (*Plan, *resolution, error) {
+func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster.State, planned map[groupKey][]graph.GVK) (*Plan, *resolution, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
