@@ -73,7 +73,7 @@ func (r *Resolver) ResolveAll(ctx context.Context, state *cluster.State) ([]Name
 		out = append(out, NamespaceResult{Namespace: ns, Plan: plan, Err: err})
 		if res != nil && res.pred != nil && res.pred.own != nil && len(res.installs) > 0 {
 			k := res.pred.own.key()
-			planned[k] = unionGVKs(planned[k], res.installs) // sorts res.installs' copy
+			planned[k] = unionGVKs(planned[k], res.installs)
 		}
 	}
 	return out, nil

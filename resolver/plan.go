@@ -94,7 +94,6 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	plan.Steps = orderSteps(plan.Steps, after)
 	res.approve(plan)
 	plan.Notes = pr.finish()
-	res.installs = unionGVKs(res.installs, nil)
 	plan.planned = res.planned
 	slices.SortFunc(plan.Unchanged, func(a, b Unchanged) int { return cmp.Compare(a.CSV, b.CSV) })
 	return plan

@@ -140,7 +140,7 @@ type resolution struct {
 	// (Options.AllowInvalid).
 	invalidLeftOut map[*pkgIndex]bool
 	// pred is the predictor of the plan (see plan); installs the APIs
-	// its steps that are not predicted to fail install, unsorted.
+	// its steps that are not predicted to fail install, sorted.
 	pred     *predictor
 	installs []graph.GVK
 }
