@@ -92,6 +92,25 @@
 // [*IncompleteError]. [Resolver.InstallPlan] returns the InstallPlan and
 // dependency Subscriptions OLM would create for a plan.
 //
+// # What OLM will fail after resolution
+//
+// Every step, and every installed CSV that stays, carries its Predictions
+// (DESIGN §8): what OLM's olm-operator will do with the CSV — install
+// modes against the target namespaces of the namespace's OperatorGroup
+// (UnsupportedOperatorGroup, InvalidInstallModes), APIs that an
+// OperatorGroup with intersecting targets already provides
+// (InterOperatorGroupOwnerConflict,
+// CannotModifyStaticOperatorGroupProvidedAPIs), minKubeVersion against
+// Options.KubeVersion (RequirementsNotMet), and, as a warning,
+// olm.maxOpenShiftVersion against Options.OpenShiftVersion. Plan.Failing
+// reports a plan that will not succeed as it is, and Resolver.Fixes finds
+// confirmed fixes for it; Plan.Notes says what could not be checked (no
+// OperatorGroup, unknown targets, bundles without olm.csv.metadata). The
+// other namespaces of the state serve as context; Resolver.ResolveAll
+// resolves them all, one after another, the APIs each plan installs
+// counting for the namespaces after it. Predictions cost a few percent of a
+// resolution (BenchmarkPredictions).
+//
 // # Where Sextant differs from OLM
 //
 // The order between catalogs and channels is total, so plans are
