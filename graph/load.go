@@ -321,7 +321,14 @@ func (d *decoder) decodeReader(name string, r io.Reader, size int64) {
 			d.decodeJSON()
 			return
 		}
-		d.discard(i) // white space: drop it, keep the window small
+		// White space only so far: drop its whole lines, keeping the window
+		// small (the indentation of a line matters to YAML; a line of white
+		// space longer than 64 KiB is dropped too).
+		keep := bytes.LastIndexByte(d.data[:i], '\n') + 1
+		if i-keep > 64<<10 {
+			keep = i
+		}
+		d.discard(keep)
 		d.fill()
 	}
 	d.decodeYAML()

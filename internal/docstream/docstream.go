@@ -201,6 +201,10 @@ func (y *YAML) scan() (doc Doc, ok bool) {
 		doc = *y.carry
 		y.buf = append(y.buf, y.carried...)
 		y.carry = nil
+		if y.max > 0 && int64(len(y.buf)) > y.max {
+			y.fatal(&TooLargeError{What: "document", Limit: y.max, Offset: doc.Offset, Line: doc.Line})
+			return doc, false
+		}
 	}
 	for {
 		l, err := y.readLine()
@@ -219,6 +223,9 @@ func (y *YAML) scan() (doc Doc, ok bool) {
 				l = l[3:]
 				y.off += 3
 				doc.TextOffset += 3
+				if len(l) == 0 {
+					continue // nothing but the mark: the end comes next
+				}
 			}
 		}
 		lineOff, lineNo := y.off, y.line
@@ -243,7 +250,14 @@ func (y *YAML) scan() (doc Doc, ok bool) {
 			return doc, doc.Offset >= 0
 		}
 		if doc.Offset < 0 {
-			if t := bytes.TrimSpace(body); len(t) > 0 && t[0] != '#' {
+			t := bytes.TrimSpace(body)
+			if len(t) == 0 && len(y.buf) == 0 {
+				// Blank lines before anything: not part of the text, so that
+				// the text starts the same however the stream was cut.
+				doc.TextOffset, doc.TextLine = y.off, y.line
+				continue
+			}
+			if len(t) > 0 && t[0] != '#' {
 				doc.Offset, doc.Line = lineOff, lineNo
 				doc.JSON = t[0] == '{' || t[0] == '['
 			}
