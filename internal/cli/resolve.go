@@ -216,6 +216,12 @@ func (in *resolveInput) resolveAll(ctx context.Context, e *env, f *resolveFlags)
 	no := false
 	var texts []string
 	out := allJSON{Namespaces: []any{}}
+	var plans []*resolver.Plan
+	var conflicts []error
+	for _, r := range results {
+		plans, conflicts = append(plans, r.Plan), append(conflicts, r.Err)
+	}
+	e.noteExcluded(errors.Join(conflicts...), plans...)
 	for _, r := range results {
 		a, err := in.answer(ctx, r.Namespace, r.Plan, r.Err, f)
 		if err != nil {
@@ -225,8 +231,8 @@ func (in *resolveInput) resolveAll(ctx context.Context, e *env, f *resolveFlags)
 		texts = append(texts, a.text)
 		out.Namespaces = append(out.Namespaces, a.json)
 	}
-	if f.output.value == "json" {
-		err = writeJSON(e.stdout, out)
+	if f.output.value != "text" {
+		err = writeEncoded(e.stdout, f.output.value, out)
 	} else {
 		_, err = io.WriteString(e.stdout, strings.Join(texts, "\n"))
 	}
@@ -456,15 +462,27 @@ func (e *env) noteExcluded(err error, plans ...*resolver.Plan) {
 			excluded = append(excluded, p.Excluded...)
 		}
 	}
-	var conflict *resolver.ConflictError
-	if errors.As(err, &conflict) {
-		excluded = append(excluded, conflict.Excluded...)
-	}
+	collectConflicts(err, func(c *resolver.ConflictError) { excluded = append(excluded, c.Excluded...) })
 	seen := map[string]bool{}
 	for _, x := range excluded {
 		if s := x.String(); !seen[s] {
 			seen[s] = true
 			e.notef("left out (--allow-invalid) invalid %s", s)
 		}
+	}
+}
+
+// collectConflicts calls f with every *resolver.ConflictError of err, which
+// may join several (one per namespace).
+func collectConflicts(err error, f func(*resolver.ConflictError)) {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			collectConflicts(e, f)
+		}
+		return
+	}
+	var c *resolver.ConflictError
+	if errors.As(err, &c) {
+		f(c)
 	}
 }
