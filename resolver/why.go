@@ -436,12 +436,46 @@ func (wa *whyAsk) alternatives(v variable, list []variable, from chooser) []Alte
 		}
 		out = append(out, Alternative{Candidate: cand, Rule: wa.ranksBelow(c, v, from)})
 	}
+	if v.kind == varBundle {
+		out = append(out, skippedAbove(v)...)
+	}
+	return out
+}
+
+// skippedAbove lists the entries of v's channel with a higher version than
+// v that another entry skips: never candidates (OLM's chain walk omits
+// them), in channel order.
+func skippedAbove(v variable) []Alternative {
+	var out []Alternative
+	x := v.ch
+	for _, name := range x.ch.Order() {
+		if !x.ch.IsSkipped(name) {
+			continue
+		}
+		b := x.pkg.pkg.Bundle(name)
+		if b == nil || !b.Version.GT(v.b.Version) {
+			continue
+		}
+		var by []string
+		for _, e := range x.ch.Entries {
+			if slices.Contains(e.Skips, name) {
+				by = append(by, e.Name)
+			}
+		}
+		out = append(out, Alternative{
+			Candidate: Candidate{Catalog: x.pkg.cat.key, Package: b.Package, Channel: x.ch.Name, Bundle: b.Name, Version: b.VersionText},
+			Rule:      fmt.Sprintf("skipped by %s, so never a candidate", joinWords(by, "and")),
+		})
+	}
 	return out
 }
 
 // excluded says why c, ranked before the choice, was not taken: the
 // held-back reason of forcing it, while forcing is left.
 func (wa *whyAsk) excluded(c variable) string {
+	if c.b.Deprecated {
+		return "ranks first but is deprecated (olm.deprecated), so never selected"
+	}
 	if wa.forced <= 0 {
 		return "ranks first but is excluded (not forced: the solve budget is spent)"
 	}

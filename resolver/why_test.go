@@ -293,3 +293,36 @@ func TestStayDeprecations(t *testing.T) {
 		t.Errorf("unchanged %+v:\nwant deprecations %+v (every other channel deprecated too: no channel to move to)", plan.Unchanged, want)
 	}
 }
+
+func TestWhySkippedAndDeprecated(t *testing.T) {
+	c := resolvertest.NewCatalog("olm", "community")
+	a := c.Package("a", "stable")
+	a.Bundle("a.v1", "1.0.0")
+	a.Bundle("a.v2", "2.0.0").Replaces("a.v1")
+	a.Bundle("a.v3", "3.0.0").Replaces("a.v2").Deprecated()
+	a.Bundle("a.v4", "4.0.0").Replaces("a.v3")
+	a.Bundle("a.v5", "5.0.0").Replaces("a.v4").Skips("a.v4").RequiresGVK("example.com", "v1", "Missing")
+	state := resolvertest.NewState("operators")
+	state.Subscribe("a", "a").Source("olm", "community")
+	r, err := resolver.New([]resolver.Catalog{c.MustBuild(t)}, resolver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := r.Why(context.Background(), "operators", state.State(), "a", resolver.WhyOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `the plan installs a.v2 (package a 2.0.0, channel stable, catalog olm/community)
+  a.v2 is the choice of subscription a
+  catalog olm/community: subscription a names it
+  channel stable: the default channel of package a, and its only one
+  version 2.0.0: below the head a.v5 5.0.0 of channel stable, which is passed over (below)
+  passed over:
+    a.v5 (channel stable, catalog olm/community): ranks first but is excluded because it requires example.com/v1 Missing (olm.gvk.required), which nothing satisfies
+    a.v3 (channel stable, catalog olm/community): ranks first but is deprecated (olm.deprecated), so never selected
+    a.v4 (channel stable, catalog olm/community): skipped by a.v5, so never a candidate
+`
+	if got := w.Full(); got != want {
+		t.Errorf("Why(a):\n%s\nwant:\n%s\nreason: a higher version that is excluded, deprecated or skipped is each named with its rule", got, want)
+	}
+}
