@@ -12,6 +12,10 @@
 // bool, is an error of [Evaluator.Compile]; an evaluation error, or a
 // result that is not a bool, means the bundle does not match.
 //
+// Evaluation is deterministic except for rules whose result depends on the
+// order of a map's keys (p.value.map(k, k)[0], say): CEL iterates Go maps,
+// in OLM as here. Real rules test whether a property exists and do not.
+//
 // The resolver does not import this package: give it an [Evaluator]
 // through resolver.Options.CEL, so that programs that never meet a cel rule
 // do not link cel-go.

@@ -138,3 +138,39 @@ func BenchmarkRuleEval(b *testing.B) {
 		}
 	}
 }
+
+// FuzzRule checks that compiling and evaluating any rule over any property
+// value never panics, that an evaluation error comes with false, and that
+// Matches agrees with Eval. Rules that iterate over a map's keys may give
+// different answers from run to run (CEL iterates Go maps, and so does
+// OLM); such an input is skipped rather than reported.
+func FuzzRule(f *testing.F) {
+	f.Add(`properties.exists(p, p.type == "olm.package" && semver_compare(p.value.version, "1.0.0") >= 0)`, "olm.package", `{"packageName":"a","version":"1.2.0"}`)
+	f.Add(`properties.all(p, p.value.x > 1)`, "t", `{"x":2}`)
+	f.Add(`semver_compare(properties[0].value, "v1") == 0`, "t", `"1"`)
+	f.Add(`size(properties) == 1`, "t", `[1,2,{"a":null}]`)
+	e := celrule.New()
+	f.Fuzz(func(t *testing.T, rule, typ, value string) {
+		r, err := e.CompileRule(rule)
+		if err != nil {
+			if r != nil {
+				t.Fatal("a rule and an error")
+			}
+			return
+		}
+		ps := props(typ, value)
+		a, errA := r.Eval(ps)
+		if errA != nil && a {
+			t.Fatalf("Eval = true with error %v", errA)
+		}
+		b, errB := r.Eval(ps)
+		if a != b || (errA == nil) != (errB == nil) {
+			t.Skip("the rule's answer depends on map iteration order")
+		}
+		if m := r.Matches(ps); m != (errA == nil && a) {
+			if c, errC := r.Eval(ps); c == a && (errC == nil) == (errA == nil) {
+				t.Fatalf("Matches = %v, Eval = %v, %v", m, a, errA)
+			}
+		}
+	})
+}
