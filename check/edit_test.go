@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/sextantdev/sextant/graph"
@@ -27,8 +28,33 @@ type blob struct {
 // to nil) or append blobs.
 type edit func(t testing.TB, blobs []*blob) []*blob
 
-// shippedBlobs reads the JSON stream of a shipped catalog.
+// blobCache holds the blobs of the shipped catalogs read so far, by name.
+var blobCache sync.Map // string → []blob
+
+// shippedBlobs returns the blobs of a shipped catalog, each a fresh copy
+// the caller may edit (edits replace a blob's raw bytes, never change them).
 func shippedBlobs(t testing.TB, name string) []*blob {
+	t.Helper()
+	if v, ok := blobCache.Load(name); ok {
+		bs := v.([]blob)
+		out := make([]*blob, len(bs))
+		for i := range bs {
+			b := bs[i]
+			out[i] = &b
+		}
+		return out
+	}
+	out := readBlobs(t, name)
+	bs := make([]blob, len(out))
+	for i, b := range out {
+		bs[i] = *b
+	}
+	blobCache.Store(name, bs)
+	return out
+}
+
+// readBlobs reads the JSON stream of a shipped catalog.
+func readBlobs(t testing.TB, name string) []*blob {
 	t.Helper()
 	f, err := os.Open(filepath.Join("..", "testdata", "catalogs", name+".json.gz"))
 	if err != nil {
