@@ -73,7 +73,11 @@ JSON output (-o json) is a stable contract:
    "inFlight": [{"kind": "...", "text": "...", ...}]}
 
 (a step has "approval" when it is Manual or an InstallPlan in flight holds
-it), and with no plan:
+it; a step or an unchanged operator below its first preference has
+"heldBack": why, from the solver's minimal core with the passed-over
+candidate forced, and a confirmed change that lets it move; an unchanged
+operator that olm.deprecations concern has "deprecations", with the
+channel or entry to move to), and with no plan:
 
   {"namespace": "...", "error": {"message": "...", "verdict": {...},
     "facts": [...], "derivation": [...], "suggestions": [...]}}
@@ -83,6 +87,12 @@ would create for the plan: the InstallPlan (generateName install-,
 spec.approval, spec.approved, spec.clusterServiceVersionNames, status.phase
 and status.bundleLookups with each bundle's image) and the Subscription of
 each dependency, named <package>-<channel>-<catalog>-<catalog namespace>.
+
+--why NAME (a package, a bundle or installed CSV, or a subscription) prints,
+instead of the plan, why it is there at its version, channel and catalog —
+what put it there, the rules that chose them, the better-looking candidates
+passed over — or why it is not (--full: every alternative; -o json: the
+resolver.Why value).
 
 ` + forHelp + `
 
