@@ -154,3 +154,37 @@ func mustVersion(s string) semver.Version {
 	}
 	return v
 }
+
+var (
+	widget = gvk("example.com", "v1", "Widget")
+	gadget = gvk("example.com", "v1", "Gadget")
+)
+
+// etcd is a package with a three-entry chain on "alpha" (the default) and a
+// "beta" channel whose head is etcd.v4.
+func etcd(extra ...bdl) pkg {
+	return pkg{
+		name: "etcd", def: "alpha",
+		channels: []ch{
+			{"alpha", []graph.Entry{e("etcd.v3", "etcd.v2"), e("etcd.v2", "etcd.v1"), e("etcd.v1", "")}},
+			{"beta", []graph.Entry{e("etcd.v4", "etcd.v3"), e("etcd.v3", "")}},
+		},
+		bundles: append([]bdl{
+			{"etcd.v1", "0.1.0", nil}, {"etcd.v2", "0.2.0", nil}, {"etcd.v3", "0.3.0", nil}, {"etcd.v4", "0.4.0", nil},
+		}, extra...),
+	}
+}
+
+// single is a package with one channel "stable" holding one bundle.
+func single(name, version string, props ...graph.Property) pkg {
+	b := name + ".v" + version
+	return pkg{name: name, def: "stable", channels: []ch{{"stable", []graph.Entry{e(b, "")}}}, bundles: []bdl{{b, version, props}}}
+}
+
+func summaryState(s *cluster.State) string {
+	var b strings.Builder
+	if err := cluster.Encode(&b, s); err != nil {
+		return err.Error()
+	}
+	return b.String()
+}

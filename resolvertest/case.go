@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"testing"
 
@@ -180,7 +181,11 @@ func (in *input) result(ctx context.Context) (string, error) {
 		}
 		return FormatAll(results), nil
 	}
+	before := in.state.Clone()
 	plan, err := r.Resolve(ctx, in.namespace, in.state)
+	if !reflect.DeepEqual(before, in.state) {
+		return "", errors.New("resolvertest: Resolve modified the cluster state it was given")
+	}
 	res := resolver.NamespaceResult{Namespace: in.namespace, Plan: plan, Err: err}
 	if err := in.explain(ctx, r, &res); err != nil {
 		return "", err
