@@ -218,3 +218,54 @@ func cancelBudget() time.Duration {
 	}
 	return 50 * time.Millisecond
 }
+
+// BenchmarkDecodeHostile reads the hostile inputs of issue 11 at two sizes
+// each (the larger skipped with -short): endless NUL bytes and random bytes
+// fail on their first byte whatever the size; white space is read up to the
+// input limit, in time linear in the limit and constant memory; a gzip bomb
+// of NUL bytes fails on its first byte.
+func BenchmarkDecodeHostile(b *testing.B) {
+	bomb := func(n int) []byte { return gz(b, make([]byte, n)) }
+	for _, tt := range []struct {
+		name  string
+		sizes []int64
+		in    func(n int64) io.Reader
+		limit bool // MaxBytes is the size: the input is read to the limit
+	}{
+		{"zeros", []int64{64 << 20, 1 << 30}, func(n int64) io.Reader { return &repeatReader{b: []byte{0}, n: n} }, false},
+		{"random", []int64{64 << 20, 1 << 30}, func(n int64) io.Reader { return &repeatReader{b: []byte("\xa3\x17\x00\x9c\n\xff"), n: n} }, false},
+		{"whitespace", []int64{64 << 20, 512 << 20}, func(n int64) io.Reader { return &repeatReader{b: []byte("        \n"), n: -1} }, true},
+	} {
+		for i, n := range tt.sizes {
+			if i > 0 && testing.Short() {
+				continue
+			}
+			b.Run(fmt.Sprintf("%s/%dMiB", tt.name, n>>20), func(b *testing.B) {
+				l := graph.Loader{}
+				if tt.limit {
+					l.MaxBytes = n
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := l.Decode(context.Background(), tt.in(n), "c.json"); err == nil {
+						b.Fatal("no error")
+					}
+				}
+			})
+		}
+	}
+	for i, n := range []int{8 << 20, 64 << 20} {
+		if i > 0 && testing.Short() {
+			continue
+		}
+		data := bomb(n)
+		b.Run(fmt.Sprintf("gzip-zeros/%dMiB", n>>20), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := graph.Decode(bytes.NewReader(data), "c.json.gz"); err == nil {
+					b.Fatal("no error")
+				}
+			}
+		})
+	}
+}
