@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
-	"github.com/sextantdev/sextant/resolver"
 )
 
 // The codes of the Platform check: what OLM's olm-operator checks after
@@ -51,7 +50,7 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 				fmt.Sprintf("bundle %q supports no install mode: OLM fails it under every OperatorGroup (UnsupportedOperatorGroup)", b.Name)))
 		}
 		if m.MinKubeVersion != "" {
-			if _, err := resolver.ParseKubeVersion(m.MinKubeVersion, false); err != nil {
+			if _, err := graph.ParseKubeVersion(m.MinKubeVersion, false); err != nil {
 				fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, CodeInvalidMinKubeVersion,
 					fmt.Sprintf("bundle %q has minKubeVersion %q, which OLM cannot parse (it wants major.minor.patch): its requirements are never met (RequirementsNotMet)", b.Name, m.MinKubeVersion)))
 			}
@@ -237,13 +236,13 @@ func itThem(modes []string) string {
 // above its source's (or the source has none).
 func minKubeRaised(catalog string, p *graph.Package, from, to *graph.Bundle, by string, channels []string) (Finding, bool) {
 	fm, tm := from.CSVMetadata.MinKubeVersion, to.CSVMetadata.MinKubeVersion
-	tv, terr := resolver.ParseKubeVersion(tm, false)
+	tv, terr := graph.ParseKubeVersion(tm, false)
 	if terr != nil {
 		return Finding{}, false
 	}
 	was := "none"
 	if fm != "" {
-		fv, ferr := resolver.ParseKubeVersion(fm, false)
+		fv, ferr := graph.ParseKubeVersion(fm, false)
 		if ferr != nil || tv.Compare(fv) <= 0 {
 			return Finding{}, false
 		}

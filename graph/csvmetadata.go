@@ -3,6 +3,7 @@ package graph
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/blang/semver/v4"
@@ -73,18 +74,60 @@ func (m *CSVMetadata) Supports(t InstallModeType) bool {
 	return false
 }
 
-// MinKube returns minKubeVersion parsed as OLM parses it (tolerantly:
-// "v1.21" is 1.21.0). ok is false when there is none; err says why a
-// minKubeVersion that is present does not parse.
+// MinKube returns minKubeVersion parsed as OLM's requirement check parses
+// it (ParseKubeVersion: an optional "v", then major.minor.patch — "v1.21"
+// does not parse, and OLM then never meets the bundle's requirements). ok
+// is false when there is none; err says why a minKubeVersion that is
+// present does not parse.
 func (m *CSVMetadata) MinKube() (v semver.Version, ok bool, err error) {
-	if strings.TrimSpace(m.MinKubeVersion) == "" {
+	if m.MinKubeVersion == "" {
 		return semver.Version{}, false, nil
 	}
-	v, err = semver.ParseTolerant(m.MinKubeVersion)
+	v, err = ParseKubeVersion(m.MinKubeVersion, false)
 	if err != nil {
-		return semver.Version{}, true, fmt.Errorf("minKubeVersion %q is not a semver version: %w", m.MinKubeVersion, err)
+		return semver.Version{}, true, fmt.Errorf("minKubeVersion: %w", err)
 	}
 	return v, true, nil
+}
+
+// ParseKubeVersion parses a Kubernetes version as OLM reads the server's
+// (and a CSV's minKubeVersion): an optional leading "v", then
+// major.minor.patch, each a decimal integer, with an optional -prerelease
+// and +build; for a server version, OLM drops everything from the first
+// "-" (server is true). "1.25" does not parse: OLM wants all three parts.
+func ParseKubeVersion(text string, server bool) (semver.Version, error) {
+	s := strings.TrimPrefix(text, "v")
+	if server {
+		s, _, _ = strings.Cut(s, "-")
+	}
+	rest, build, _ := strings.Cut(s, "+")
+	core, pre, hasPre := strings.Cut(rest, "-")
+	parts := strings.SplitN(core, ".", 3)
+	if len(parts) != 3 {
+		return semver.Version{}, fmt.Errorf("version %q is not major.minor.patch", text)
+	}
+	var nums [3]uint64
+	for i, p := range parts {
+		n, err := strconv.ParseInt(p, 10, 64)
+		if err != nil || n < 0 {
+			return semver.Version{}, fmt.Errorf("version %q: %q is not a number", text, p)
+		}
+		nums[i] = uint64(n)
+	}
+	v := semver.Version{Major: nums[0], Minor: nums[1], Patch: nums[2]}
+	if hasPre {
+		for _, id := range strings.Split(pre, ".") {
+			prv, err := semver.NewPRVersion(id)
+			if err != nil {
+				return semver.Version{}, fmt.Errorf("version %q: prerelease: %w", text, err)
+			}
+			v.Pre = append(v.Pre, prv)
+		}
+	}
+	if build != "" {
+		v.Build = strings.Split(build, ".")
+	}
+	return v, nil
 }
 
 // Annotations returns the CSV's annotations, decoded afresh on each call

@@ -576,7 +576,7 @@ type Options struct {
 	// them.
 	CEL CEL
 	// KubeVersion is the cluster's Kubernetes version, as its API server
-	// reports it ("v1.25.3", "1.25.3+k3s1"; see ParseKubeVersion): steps
+	// reports it ("v1.25.3", "1.25.3+k3s1"; see graph.ParseKubeVersion): steps
 	// and installed CSVs whose minKubeVersion is above it are predicted to
 	// fail with RequirementsNotMet. Empty: not checked, nothing assumed.
 	KubeVersion string

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/blang/semver/v4"
 
@@ -298,46 +296,6 @@ func supportsTargets(modes []graph.InstallMode, ns string, t targets) bool {
 	return true
 }
 
-// ParseKubeVersion parses a Kubernetes version as OLM reads the server's
-// (and a CSV's minKubeVersion): an optional leading "v", then
-// major.minor.patch, each a decimal integer, with an optional -prerelease
-// and +build; for a server version, OLM drops everything from the first
-// "-" (server is true). "1.25" does not parse: OLM wants all three parts.
-func ParseKubeVersion(text string, server bool) (semver.Version, error) {
-	s := strings.TrimPrefix(text, "v")
-	if server {
-		s, _, _ = strings.Cut(s, "-")
-	}
-	rest, build, _ := strings.Cut(s, "+")
-	core, pre, hasPre := strings.Cut(rest, "-")
-	parts := strings.SplitN(core, ".", 3)
-	if len(parts) != 3 {
-		return semver.Version{}, fmt.Errorf("version %q is not major.minor.patch", text)
-	}
-	var nums [3]uint64
-	for i, p := range parts {
-		n, err := strconv.ParseInt(p, 10, 64)
-		if err != nil || n < 0 {
-			return semver.Version{}, fmt.Errorf("version %q: %q is not a number", text, p)
-		}
-		nums[i] = uint64(n)
-	}
-	v := semver.Version{Major: nums[0], Minor: nums[1], Patch: nums[2]}
-	if hasPre {
-		for _, id := range strings.Split(pre, ".") {
-			prv, err := semver.NewPRVersion(id)
-			if err != nil {
-				return semver.Version{}, fmt.Errorf("version %q: prerelease: %w", text, err)
-			}
-			v.Pre = append(v.Pre, prv)
-		}
-	}
-	if build != "" {
-		v.Build = strings.Split(build, ".")
-	}
-	return v, nil
-}
-
 // minKubePrediction predicts OLM's requirement check of a CSV's
 // minKubeVersion against the server version: nil when it is met or there
 // is none.
@@ -345,7 +303,7 @@ func minKubePrediction(name, minKube string, server semver.Version) *Prediction 
 	if minKube == "" {
 		return nil
 	}
-	v, err := ParseKubeVersion(minKube, false)
+	v, err := graph.ParseKubeVersion(minKube, false)
 	if err != nil {
 		return &Prediction{Reason: ReasonRequirementsNotMet, Severity: SeverityFailure,
 			Message: fmt.Sprintf("%s has minKubeVersion %q, which OLM cannot parse (it wants major.minor.patch), so its requirements are never met", name, minKube)}

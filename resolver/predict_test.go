@@ -125,42 +125,6 @@ func TestInstallModePrediction(t *testing.T) {
 	}
 }
 
-func TestParseKubeVersion(t *testing.T) {
-	tests := []struct {
-		text   string
-		server bool
-		want   string // "" when it does not parse
-		reason string
-	}{
-		{text: "1.25.3", want: "1.25.3"},
-		{text: "v1.25.3", want: "1.25.3"},
-		{text: "1.19.0-0", want: "1.19.0-0"},
-		{text: "1.25", want: "", reason: "OLM's semver wants major.minor.patch"},
-		{text: "1.25.3.4", want: ""},
-		{text: "x.1.2", want: ""},
-		{text: "", want: ""},
-		{text: "v1.25.3-gke.100", server: true, want: "1.25.3", reason: "OLM drops the server version from the first '-'"},
-		{text: "v1.25.3+k3s1", server: true, want: "1.25.3+k3s1"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.text, func(t *testing.T) {
-			v, err := ParseKubeVersion(tt.text, tt.server)
-			if tt.want == "" {
-				if err == nil {
-					t.Errorf("got %v, want an error", v)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(v.String(), tt.want) {
-				t.Errorf("got %v, want %v", v.String(), tt.want)
-			}
-		})
-	}
-}
-
 func TestMinKubePrediction(t *testing.T) {
 	server := semver.MustParse("1.25.3")
 	tests := []struct {

@@ -24,7 +24,7 @@ func parsePlatform(opts Options) (platform, error) {
 	var p platform
 	var errs []error
 	if opts.KubeVersion != "" {
-		v, err := ParseKubeVersion(opts.KubeVersion, true)
+		v, err := graph.ParseKubeVersion(opts.KubeVersion, true)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("kube version: %w", err))
 		} else {

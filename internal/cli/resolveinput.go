@@ -13,6 +13,7 @@ import (
 
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -148,7 +149,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		return nil, usageErrorf("-A (--all-namespaces) and -n (--namespace) exclude each other")
 	}
 	if f.kubeVersion != "" {
-		if _, err := resolver.ParseKubeVersion(f.kubeVersion, true); err != nil {
+		if _, err := graph.ParseKubeVersion(f.kubeVersion, true); err != nil {
 			return nil, usageErrorf("--kube-version %q: %v (want major.minor.patch, e.g. 1.25.3)", f.kubeVersion, err)
 		}
 	}
