@@ -174,3 +174,29 @@ func FuzzRule(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentUse shares one Evaluator and its rules between goroutines
+// (run with -race).
+func TestConcurrentUse(t *testing.T) {
+	e := celrule.New()
+	ps := props("olm.package", `{"packageName":"lib","version":"1.5.0"}`)
+	rules := []string{`true`, `properties.exists(p, semver_compare(p.value.version, "1.0.0") > 0)`, `1 + 1`}
+	done := make(chan bool)
+	for i := range 8 {
+		go func() {
+			ok := true
+			for j := range 50 {
+				r, err := e.CompileRule(rules[(i+j)%len(rules)])
+				if err == nil && !r.Matches(ps) {
+					ok = false
+				}
+			}
+			done <- ok
+		}()
+	}
+	for range 8 {
+		if !<-done {
+			t.Error("a rule that matches did not match")
+		}
+	}
+}
