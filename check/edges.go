@@ -24,9 +24,13 @@ type edgeKey struct {
 }
 
 // edgeInfo gathers what the channels of a package say about one edge.
+// Its slices start in the struct's own buffers (most edges are in one or
+// two channels), so an edgeInfo must not be copied: use it by pointer.
 type edgeInfo struct {
 	channels []string         // sorted, as p.Channels
 	kinds    []graph.EdgeKind // replaces, skips, skipRange, in that order, without repeats
+	chanBuf  [2]string
+	kindBuf  [3]graph.EdgeKind
 }
 
 // edgeSet is every upgrade edge of a package, each (From, To) once, in the
@@ -43,12 +47,18 @@ type edgeSet struct {
 func packageEdges(p *graph.Package) *edgeSet {
 	var keys []edgeKey
 	infos := map[edgeKey]*edgeInfo{}
+	var slab []edgeInfo // edgeInfos allocated in chunks; never moved
 	for _, c := range p.Channels {
 		for ed := range c.Edges() {
 			k := edgeKey{ed.From, ed.To}
 			in := infos[k]
 			if in == nil {
-				in = &edgeInfo{}
+				if len(slab) == cap(slab) {
+					slab = make([]edgeInfo, 0, min(max(2*cap(slab), 16), 1024))
+				}
+				slab = slab[:len(slab)+1]
+				in = &slab[len(slab)-1]
+				in.channels, in.kinds = in.chanBuf[:0], in.kindBuf[:0]
 				infos[k] = in
 				keys = append(keys, k)
 			}
