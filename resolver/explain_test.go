@@ -544,3 +544,33 @@ func FuzzConflictExplanation(f *testing.F) {
 		}
 	})
 }
+
+func TestConflictJSON(t *testing.T) {
+	r := newResolver(t, resolver.Options{}, cat{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"failureMessage":"app needs a gadget","gvk":{"group":"example.com","version":"v1","kind":"Gadget"}}`))}})
+	_, err := r.Resolve(context.Background(), "ns", &cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}})
+	var ce *resolver.ConflictError
+	if !errors.As(err, &ce) {
+		t.Fatalf("Resolve = %v, want a *ConflictError", err)
+	}
+	js, err := json.Marshal(ce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"namespace":"ns","facts":[` +
+		`{"kind":"subscription","subscription":"app","catalog":"olm/community","package":"app","channel":"stable"},` +
+		`{"kind":"subscription-candidates","subscription":"app","catalog":"olm/community","package":"app","channel":"stable","candidates":[{"catalog":"olm/community","package":"app","channel":"stable","bundle":"app.v1.0.0","version":"1.0.0"}]},` +
+		`{"kind":"requirement","catalog":"olm/community","package":"app","channel":"stable","bundle":"app.v1.0.0","version":"1.0.0","property":"olm.constraint","value":"{\"failureMessage\":\"app needs a gadget\",\"gvk\":{\"group\":\"example.com\",\"version\":\"v1\",\"kind\":\"Gadget\"}}","requirement":"gvk example.com/v1 Gadget","failureMessage":"app needs a gadget"}]}`
+	if string(js) != want {
+		t.Errorf("JSON:\n%s\nwant\n%s", js, want)
+	}
+	var back resolver.ConflictError
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Error() != ce.Error() {
+		t.Errorf("decoded conflict reads\n%s\nwant\n%s", back.Error(), ce.Error())
+	}
+	if !strings.Contains(ce.Error(), `app.v1.0.0 requires gvk example.com/v1 Gadget (olm.constraint, failureMessage "app needs a gadget"), which nothing satisfies`) {
+		t.Errorf("Error() = %s", ce.Error())
+	}
+}
