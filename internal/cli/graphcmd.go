@@ -65,9 +65,19 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		if path == "-" {
 			name = stdinName
 		}
-		v, err := buildGraphView(cat, name, pkgName, chName)
+		// Text and drawn skipRange edges need every edge; labels only the
+		// counts, so a skipRange over thousands of entries costs no memory
+		// per edge.
+		keep := output.value == "text" || skipRanges.value == "edges"
+		v, err := buildGraphViewKeep(cat, name, pkgName, chName, keep)
 		if err != nil {
 			return err
+		}
+		if !keep && skipRanges.value == "auto" && v.diagramEdges() <= maxDiagramEdges {
+			// A small diagram draws its skipRange edges: build them.
+			if v, err = buildGraphViewKeep(cat, name, pkgName, chName, true); err != nil {
+				return err
+			}
 		}
 		if from != "" {
 			catName := "stdin"
@@ -144,6 +154,8 @@ type channelView struct {
 	// edgeStart[i] is the index in Edges of the first edge to node i;
 	// edgeStart[len(Nodes)] is len(Edges).
 	edgeStart []int
+	// drawn is the number of edges a diagram draws with skipRange edges.
+	drawn int
 }
 
 // edgesTo returns the edges that lead to node i, in Edges order.
@@ -175,6 +187,8 @@ type nodeView struct {
 	// SkipRangeValid reports whether it parses.
 	SkipRange      string
 	SkipRangeValid bool
+	// skipRangeMatches is the number of entries the skipRange matches.
+	skipRangeMatches int
 }
 
 type edgeView struct {
@@ -192,7 +206,7 @@ const maxDiagramEdges = 500
 func (v *graphView) diagramEdges() int {
 	n := 0
 	for _, c := range v.Channels {
-		n += eachDrawnEdge(c, false, nil)
+		n += c.drawn
 	}
 	return n
 }
@@ -205,6 +219,13 @@ const maxListed = 10
 // answer no (exit status 1, as for a subscription to a package the catalog
 // lacks), whose message lists what exists; path names the catalog in it.
 func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphView, error) {
+	return buildGraphViewKeep(cat, path, pkgName, chName, true)
+}
+
+// buildGraphViewKeep is buildGraphView keeping skipRange edges only with
+// keepSkipRange: without them (a diagram of labels) the view costs time
+// linear in the edges but memory linear in the entries.
+func buildGraphViewKeep(cat *graph.Catalog, path, pkgName, chName string, keepSkipRange bool) (*graphView, error) {
 	pkg := cat.Package(pkgName)
 	if pkg == nil {
 		var names []string
@@ -241,7 +262,7 @@ func buildGraphView(cat *graph.Catalog, path, pkgName, chName string) (*graphVie
 	for _, ch := range chans {
 		cv := channelView{Name: ch.Name, Default: ch.Name == pkg.DefaultChannel}
 		cv.Deprecation, cv.Deprecated = deprecatedChannels[ch.Name]
-		cv.Nodes, cv.Edges = channelGraph(pkg, ch, deprecatedBundles)
+		cv.Nodes, cv.Edges, cv.drawn = channelGraph(pkg, ch, deprecatedBundles, keepSkipRange)
 		cv.edgeStart = edgeStarts(len(cv.Nodes), cv.Edges)
 		v.Channels = append(v.Channels, cv)
 	}
@@ -277,7 +298,7 @@ func available(what string, names []string, asked string) string {
 }
 
 // channelGraph returns the nodes and edges of one channel.
-func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]string) ([]nodeView, []edgeView) {
+func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]string, keepSkipRange bool) (_ []nodeView, _ []edgeView, drawn int) {
 	index := map[string]int{}
 	var nodes []nodeView
 	heads := map[string]bool{}
@@ -308,11 +329,17 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 			nodes[i].SkipRange, nodes[i].SkipRangeValid = en.SkipRange.String(), en.SkipRange.Valid()
 		}
 	}
-	// Names that edges refer to but that are not entries, sorted.
+	// Names that edges refer to but that are not entries, sorted: only
+	// replaces and skips name them (a skipRange matches entries).
 	var missing []string
-	for e := range ch.Edges() {
-		if ch.Position(e.From) < 0 {
-			missing = append(missing, e.From)
+	for _, en := range ch.Entries {
+		if en.Replaces != "" && ch.Position(en.Replaces) < 0 {
+			missing = append(missing, en.Replaces)
+		}
+		for _, name := range en.Skips {
+			if name != "" && ch.Position(name) < 0 {
+				missing = append(missing, name)
+			}
 		}
 	}
 	sort.Strings(missing)
@@ -321,12 +348,28 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 	}
 	// graph's Edges come by target in Order, kind, then source (entries in
 	// Order, then the other names sorted): the node order, so edges are
-	// sorted by target, kind and source node as they come.
+	// sorted by target, kind and source node as they come. Every skipRange
+	// match is counted in its node; the edge is kept only with keepSkipRange
+	// (a diagram that writes skipRanges as labels needs only the counts).
+	// drawn counts the edges a diagram would draw with skipRange edges: one
+	// per pair of nodes.
 	var edges []edgeView
+	stamp := make([]int, len(nodes)) // stamp[from] == to+1: pair drawn
 	for e := range ch.Edges() {
-		edges = append(edges, edgeView{From: index[e.From], To: index[e.To], Kind: e.Kind, Range: e.Range.String()})
+		from, to := index[e.From], index[e.To]
+		if stamp[from] != to+1 {
+			stamp[from] = to + 1
+			drawn++
+		}
+		if e.Kind == edgeSkipRange {
+			nodes[to].skipRangeMatches++
+			if !keepSkipRange {
+				continue
+			}
+		}
+		edges = append(edges, edgeView{From: from, To: to, Kind: e.Kind, Range: e.Range.String()})
 	}
-	return nodes, edges
+	return nodes, edges, drawn
 }
 
 // eachDrawnEdge calls f (when not nil) with each edge of c a diagram
@@ -363,12 +406,7 @@ func skipRangeLabel(v *graphView, c channelView, node int) string {
 	if !n.SkipRangeValid {
 		return "skipRange " + n.SkipRange + " (invalid)"
 	}
-	matches := 0
-	for _, e := range c.edgesTo(node) {
-		if e.Kind == edgeSkipRange {
-			matches++
-		}
-	}
+	matches := n.skipRangeMatches
 	if matches == 1 {
 		return "skipRange " + n.SkipRange + " (matches 1 entry)"
 	}
