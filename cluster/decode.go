@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/blang/semver/v4"
 	"sigs.k8s.io/yaml"
 
 	"github.com/sextantdev/sextant/graph"
@@ -536,7 +535,7 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 	case c.VersionText == "":
 		o.errorf("spec.version", "missing: a CSV must have a version (resolution compares it with the catalog's)")
 	default:
-		v, err := parseVersion(c.VersionText)
+		v, err := graph.ParseVersion(c.VersionText)
 		if err != nil {
 			o.errorf("spec.version", "invalid version %q: %v", c.VersionText, err)
 		}
@@ -833,14 +832,6 @@ func kindOf(v any) string {
 	return fmt.Sprintf("%T", v)
 }
 
-// parseVersion parses a CSV version tolerantly, as graph does for bundles.
-func parseVersion(s string) (semver.Version, error) {
-	if v, err := semver.Parse(s); err == nil {
-		return v, nil
-	}
-	return semver.ParseTolerant(s)
-}
-
 // parseProperties reads the operatorframework.io/properties annotation:
 // {"properties":[{"type": ..., "value": ...}, ...]}. Values are kept as
 // compact JSON. Known property types are checked as graph checks bundle
@@ -896,18 +887,8 @@ func parseProperties(s string) ([]graph.Property, error) {
 
 // sortGVKs sorts gvks by group, version, kind and drops duplicates.
 func sortGVKs(gvks []graph.GVK) []graph.GVK {
-	slices.SortFunc(gvks, compareGVK)
+	slices.SortFunc(gvks, graph.GVK.Compare)
 	return slices.Compact(gvks)
-}
-
-func compareGVK(a, b graph.GVK) int {
-	if c := strings.Compare(a.Group, b.Group); c != 0 {
-		return c
-	}
-	if c := strings.Compare(a.Version, b.Version); c != 0 {
-		return c
-	}
-	return strings.Compare(a.Kind, b.Kind)
 }
 
 // manifestFiles expands the folders among paths into the manifest files

@@ -85,6 +85,6 @@ func DecodeObjects(r io.Reader, name string) ([]Object, error) {
 // keeping input order among equals.
 func SortObjects(objs []Object) {
 	slices.SortStableFunc(objs, func(a, b Object) int {
-		return cmp.Or(compareGVK(a.GVK(), b.GVK()), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+		return cmp.Or(a.GVK().Compare(b.GVK()), cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
 }

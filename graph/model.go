@@ -43,7 +43,9 @@
 package graph
 
 import (
+	"cmp"
 	"fmt"
+	"strings"
 
 	"github.com/blang/semver/v4"
 )
@@ -54,6 +56,11 @@ type GVK struct {
 	Group   string `json:"group"`
 	Version string `json:"version"`
 	Kind    string `json:"kind"`
+}
+
+// Compare orders GVKs by group, version, then kind: -1, 0 or +1.
+func (g GVK) Compare(h GVK) int {
+	return cmp.Or(strings.Compare(g.Group, h.Group), strings.Compare(g.Version, h.Version), strings.Compare(g.Kind, h.Kind))
 }
 
 // String returns "group/version Kind", or "version Kind" for the core group.

@@ -108,7 +108,7 @@ func applyProperties(b *Bundle, props []Property, in *interner) {
 			if err == nil {
 				b.VersionText = v
 				var verr error
-				b.Version, verr = parseVersion(v)
+				b.Version, verr = ParseVersion(v)
 				b.versionOK = verr == nil
 			}
 		case TypeCSVMetadata:
@@ -271,10 +271,11 @@ func (in *interner) parseRange(text string) (Range, error) {
 	return r, err
 }
 
-// parseVersion parses a bundle version tolerantly, as OLM does: surrounding
-// space and a leading "v" are ignored and missing minor and patch numbers are
-// zero (v1.2 → 1.2.0).
-func parseVersion(s string) (semver.Version, error) {
+// ParseVersion parses a bundle or CSV version tolerantly, as OLM does:
+// surrounding space and a leading "v" are ignored and missing minor and
+// patch numbers are zero (v1.2 → 1.2.0). Bundles get their Version this
+// way; cluster reads a CSV's spec.version with it too.
+func ParseVersion(s string) (semver.Version, error) {
 	if v, err := semver.Parse(s); err == nil {
 		return v, nil
 	}

@@ -122,3 +122,18 @@ func ExampleRequirement_Matches() {
 	// olm.package.required lib <1.0.0
 	// true false
 }
+
+func TestGVKCompareAndParseVersion(t *testing.T) {
+	a, b := GVK{"a", "v1", "K"}, GVK{"a", "v2", "A"}
+	if a.Compare(b) >= 0 || b.Compare(a) <= 0 || a.Compare(a) != 0 || (GVK{"", "v9", "Z"}).Compare(a) >= 0 {
+		t.Error("GVK.Compare does not order by group, version, kind")
+	}
+	for in, want := range map[string]string{"1.2.3": "1.2.3", "v1.2": "1.2.0", " 2 ": "2.0.0"} {
+		if v, err := ParseVersion(in); err != nil || v.String() != want {
+			t.Errorf("ParseVersion(%q) = %v, %v; want %s", in, v, err, want)
+		}
+	}
+	if _, err := ParseVersion("not-a-version"); err == nil {
+		t.Error("ParseVersion accepts not-a-version")
+	}
+}

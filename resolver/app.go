@@ -200,7 +200,7 @@ func (r *Resolver) resolveAPIs(ctx context.Context, namespace string, state *clu
 		state = &cluster.State{}
 	}
 	apis = slices.Clone(apis)
-	slices.SortFunc(apis, compareGVK)
+	slices.SortFunc(apis, graph.GVK.Compare)
 	apis = slices.Compact(apis)
 
 	res := &resolution{r: r, ctx: ctx, ns: namespace, cache: make(map[reqKey][]variable), state: state}

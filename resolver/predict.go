@@ -410,7 +410,7 @@ func apiPrediction(name string, apis []graph.GVK, own *groupSurface, others []*g
 		with = append(with, fmt.Sprintf("OperatorGroup %s (%s)", o.name(), o.targets.words(o.g.Namespace)))
 		clash = append(clash, hit...)
 	}
-	slices.SortFunc(clash, compareGVK)
+	slices.SortFunc(clash, graph.GVK.Compare)
 	clash = slices.Compact(clash)
 	subset := subsetGVKs(apis, own.apis)
 	switch {
@@ -452,7 +452,7 @@ func apiWords(apis []graph.GVK) string {
 func intersectGVKs(a, b []graph.GVK) []graph.GVK {
 	var out []graph.GVK
 	for i, j := 0, 0; i < len(a) && j < len(b); {
-		switch c := compareGVK(a[i], b[j]); {
+		switch c := a[i].Compare(b[j]); {
 		case c < 0:
 			i++
 		case c > 0:
@@ -470,7 +470,7 @@ func intersectGVKs(a, b []graph.GVK) []graph.GVK {
 func differenceGVKs(a, b []graph.GVK) []graph.GVK {
 	var out []graph.GVK
 	for _, g := range a {
-		if _, ok := slices.BinarySearchFunc(b, g, compareGVK); !ok {
+		if _, ok := slices.BinarySearchFunc(b, g, graph.GVK.Compare); !ok {
 			out = append(out, g)
 		}
 	}
@@ -480,7 +480,7 @@ func differenceGVKs(a, b []graph.GVK) []graph.GVK {
 // subsetGVKs reports whether every API of sorted a is in sorted b.
 func subsetGVKs(a, b []graph.GVK) bool {
 	for _, g := range a {
-		if _, ok := slices.BinarySearchFunc(b, g, compareGVK); !ok {
+		if _, ok := slices.BinarySearchFunc(b, g, graph.GVK.Compare); !ok {
 			return false
 		}
 	}
@@ -489,7 +489,7 @@ func subsetGVKs(a, b []graph.GVK) bool {
 
 // sortedSet sorts apis in place and drops repeats; the caller owns apis.
 func sortedSet(apis []graph.GVK) []graph.GVK {
-	slices.SortFunc(apis, compareGVK)
+	slices.SortFunc(apis, graph.GVK.Compare)
 	return slices.Compact(apis)
 }
 
@@ -507,6 +507,6 @@ func sortedStrings(ss []string) []string {
 // unionGVKs returns the sorted union of sorted lists, without duplicates.
 func unionGVKs(a, b []graph.GVK) []graph.GVK {
 	out := slices.Concat(a, b)
-	slices.SortFunc(out, compareGVK)
+	slices.SortFunc(out, graph.GVK.Compare)
 	return slices.Compact(out)
 }

@@ -220,7 +220,7 @@ func (pr *predictor) operatorGroup(name string, modes []graph.InstallMode, hasMo
 	rival := false
 	for _, g := range apis {
 		for _, s := range pr.rivalGroups[g.Group] {
-			if _, ok := slices.BinarySearchFunc(s.apis, g, compareGVK); ok {
+			if _, ok := slices.BinarySearchFunc(s.apis, g, graph.GVK.Compare); ok {
 				rival = true
 				break
 			}
@@ -233,7 +233,7 @@ func (pr *predictor) operatorGroup(name string, modes []graph.InstallMode, hasMo
 	if !rival {
 		rivals = nil
 	}
-	if !slices.IsSortedFunc(apis, compareGVK) {
+	if !slices.IsSortedFunc(apis, graph.GVK.Compare) {
 		apis = unionGVKs(apis, nil)
 	}
 	if p := apiPrediction(name, apis, pr.own, rivals); p != nil {

@@ -128,7 +128,7 @@ func (r *Resolver) provides(q APIQuery) []ProvidedAPI {
 			apis = append(apis, g)
 		}
 	}
-	slices.SortFunc(apis, compareGVK)
+	slices.SortFunc(apis, graph.GVK.Compare)
 	var out []ProvidedAPI
 	for _, ci := range r.catalogs {
 		start := len(out)
@@ -183,7 +183,7 @@ func (r *Resolver) provides(q APIQuery) []ProvidedAPI {
 				}
 				return 1
 			}
-			if c := cmp.Or(cmp.Compare(a.Package, b.Package), compareGVK(a.API, b.API)); c != 0 {
+			if c := cmp.Or(cmp.Compare(a.Package, b.Package), a.API.Compare(b.API)); c != 0 {
 				return c
 			}
 			if a.DefaultChannel != b.DefaultChannel {

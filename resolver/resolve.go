@@ -626,14 +626,10 @@ func (res *resolution) uniqueness() {
 	for id := range groups {
 		ids = append(ids, id)
 	}
-	slices.SortFunc(ids, func(a, b int32) int { return compareGVK(gvkOf(a), gvkOf(b)) })
+	slices.SortFunc(ids, func(a, b int32) int { return gvkOf(a).Compare(gvkOf(b)) })
 	for _, id := range ids {
 		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: gvkOf(id)}, 1, groups[id]...)
 	}
-}
-
-func compareGVK(a, b graph.GVK) int {
-	return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Version, b.Version), cmp.Compare(a.Kind, b.Kind))
 }
 
 func (res *resolution) pkgOf(v variable) string {
