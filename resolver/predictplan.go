@@ -68,13 +68,20 @@ type predictor struct {
 	unknownModes map[string][]string
 }
 
+// NoteAssumedOperatorGroup is the note a plan carries (Plan.Notes) when the
+// state holds no OperatorGroup at all and a CSV's install modes could not be
+// checked: one plain OperatorGroup is assumed (DESIGN §1), its target
+// namespaces unknown. A program that already says the group is assumed
+// (the command line does, once, on standard error) may leave this note out.
+const NoteAssumedOperatorGroup = "no OperatorGroup in the manifests: install modes and API conflicts between OperatorGroups are not checked (the namespace's group is assumed, its target namespaces unknown)"
+
 // newPredictor reads the OperatorGroups of state. planned holds, per group
 // ("namespace/name"), the APIs that plans of namespaces resolved before
 // this one install (ResolveAll); nil for Resolve.
 func newPredictor(ns string, plat platform, state *cluster.State, planned map[groupKey][]graph.GVK) *predictor {
 	pr := &predictor{ns: ns, plat: plat}
 	if len(state.OperatorGroups) == 0 {
-		pr.missing = "no OperatorGroup in the manifests: install modes and API conflicts between OperatorGroups are not checked (the namespace's group is assumed, its target namespaces unknown)"
+		pr.missing = NoteAssumedOperatorGroup
 		return pr
 	}
 	// The installed CSVs' APIs per namespace: all of them (OLM prunes from

@@ -449,6 +449,6 @@ func (e *env) noteAssumedOperatorGroup(state *cluster.State, ns string) {
 		if ns == "" {
 			which = "every namespace has"
 		}
-		e.notef("no OperatorGroup in the manifests: assuming %s one plain OperatorGroup, as OLM needs exactly one (list them with kubectl get ...,og to check)", which)
+		e.notef("no OperatorGroup in the manifests: assuming %s one plain OperatorGroup, as OLM needs exactly one; its target namespaces are unknown, so install modes and API conflicts between OperatorGroups are not checked (list them with kubectl get ...,og)", which)
 	}
 }
