@@ -2,7 +2,12 @@ package resolver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/blang/semver/v4"
+	"github.com/sextantdev/sextant/constraints"
+	"github.com/sextantdev/sextant/graph"
 )
 
 // FactKind is the kind of a [Fact].
@@ -232,4 +237,157 @@ type ConflictError struct {
 //	  so subscription operators/widget-operator cannot be satisfied and widget-operator cannot be installed
 func (e *ConflictError) Error() string {
 	return strings.TrimSuffix(e.Explanation().String(), "\n")
+}
+
+// conflict translates a conflict core into facts.
+func (res *resolution) conflict(core []constraints.Constraint[variable, reason]) *ConflictError {
+	ce := &ConflictError{Namespace: res.ns, Facts: make([]Fact, 0, len(core))}
+	for _, c := range core {
+		ce.Facts = append(ce.Facts, res.fact(c))
+	}
+	return ce
+}
+
+func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
+	r := c.Reason
+	f := Fact{Kind: r.kind}
+	if s := r.sub; s != nil {
+		f.Subscription = s.sub.Name
+		f.Package = s.sub.Package
+		f.Channel = s.sub.Channel
+		f.Catalog = s.catalog
+		f.StartingCSV = s.sub.StartingCSV
+		if r.kind == FactNoStartingCSV {
+			f.Bundle = s.sub.StartingCSV
+		}
+		if isMissingKind(r.kind) {
+			f.Notes = res.exclusionNotes(s, r.kind)
+		}
+		if s.current != nil && (r.kind == FactSubscription || r.kind == FactSubscriptionCandidates) {
+			f.CSV = s.current.csv.Name
+		}
+	}
+	switch r.kind {
+	case FactSubscriptionCandidates:
+		f.Candidates = res.candidateList(c.Vars)
+	case FactInstalled, FactDeprecated, FactRequirement:
+		res.subjectFact(&f, r.subject)
+		if q := r.req; q != nil {
+			f.Property = q.Type()
+			f.Value = string(q.Property.Value)
+			f.Requirement = q.What()
+			if q.Constraint != nil {
+				f.FailureMessage = q.Constraint.FailureMessage
+			}
+			f.Candidates = res.candidateList(c.Vars)
+			if len(c.Vars) == 0 {
+				f.Notes = res.nearMisses(q, r.subject)
+			}
+		}
+	case FactReplacement:
+		f.Channel, f.Catalog = "", CatalogKey{}
+		res.subjectFact(&f, r.subject)
+		if s := r.sub; s != nil && s.current != nil {
+			f.CSV = s.current.csv.Name
+		}
+	case FactOnePerPackage:
+		f.Package = r.pkg
+		f.Candidates = res.candidateList(c.Vars)
+	case FactOnePerAPI:
+		f.Property = graph.TypeGVK
+		f.Value = string(graph.GVKProperty(r.gvk).Value)
+		f.Requirement = r.gvk.String()
+		f.Candidates = res.candidateList(c.Vars)
+	}
+	return f
+}
+
+// subjectFact fills the subject of a fact: a bundle or an installed CSV.
+func (res *resolution) subjectFact(f *Fact, v variable) {
+	switch v.kind {
+	case varInstalled:
+		n := res.installed[v.idx]
+		f.CSV, f.Package, f.Version = n.csv.Name, n.pkg, n.csv.VersionText
+	case varBundle:
+		f.Bundle, f.Package, f.Version = v.b.Name, v.b.Package, v.b.VersionText
+		f.Channel, f.Catalog = v.ch.ch.Name, v.ch.pkg.cat.key
+	}
+}
+
+func (res *resolution) candidateList(vs []variable) []Candidate {
+	out := make([]Candidate, 0, len(vs))
+	for _, v := range vs {
+		switch v.kind {
+		case varInstalled:
+			n := res.installed[v.idx]
+			out = append(out, Candidate{Package: n.pkg, Bundle: n.csv.Name, Version: n.csv.VersionText, Installed: true})
+		case varBundle:
+			out = append(out, Candidate{Catalog: v.ch.pkg.cat.key, Package: v.b.Package, Channel: v.ch.ch.Name, Bundle: v.b.Name, Version: v.b.VersionText})
+		}
+	}
+	return out
+}
+
+// nearMisses says, for a requirement q of subject that no candidate
+// satisfies, what comes close in the visible catalogs: the versions of a
+// required package, and bundles that would satisfy q but are not candidates
+// (skipped in every channel). The notes are sorted.
+func (res *resolution) nearMisses(q *requirement, subject variable) []string {
+	var notes []string
+	if q.Kind == graph.RequirePackage {
+		for _, ci := range res.visible {
+			pi := ci.pkgs[q.Package.Package]
+			if pi == nil || len(pi.pkg.Bundles) == 0 {
+				continue
+			}
+			vs := make([]semver.Version, 0, len(pi.pkg.Bundles))
+			for _, b := range pi.pkg.Bundles {
+				if v, ok := b.ValidVersion(); ok {
+					vs = append(vs, v)
+				}
+			}
+			slices.SortFunc(vs, func(a, b semver.Version) int { return a.Compare(b) })
+			vs = slices.CompactFunc(vs, func(a, b semver.Version) bool { return a.Equals(b) })
+			if len(vs) == 0 {
+				notes = append(notes, fmt.Sprintf("catalog %s has package %s, but no bundle of it has a valid version", ci.key, q.Package.Package))
+				continue
+			}
+			notes = append(notes, fmt.Sprintf("catalog %s has package %s at %s, none in range %s", ci.key, q.Package.Package, versionList(vs), q.Package.Range))
+		}
+		if len(notes) == 0 {
+			notes = append(notes, fmt.Sprintf("no visible catalog has package %s", q.Package.Package))
+		}
+	}
+	for _, ci := range res.visible {
+		for _, b := range res.generate(ci, q) {
+			if !res.matchBundle(q, b) {
+				continue
+			}
+			pi := ci.pkgs[b.Package]
+			if pi == nil {
+				continue
+			}
+			for _, chName := range b.Channels {
+				if x := pi.byName[chName]; x != nil && x.position(b.Name) < 0 {
+					notes = append(notes, fmt.Sprintf("%s (channel %s, catalog %s) would satisfy it, but another entry skips it, so it is never a candidate", b.Name, chName, ci.key))
+				}
+			}
+		}
+	}
+	notes = append(notes, res.excludedMisses(q)...)
+	slices.Sort(notes)
+	return slices.Compact(notes)
+}
+
+// versionList renders sorted versions, at most 8 of them: "0.6.1, 0.9.0,
+// 0.9.2" or "0.1.0, 0.2.0, … 1.4.0 (12 versions)".
+func versionList(vs []semver.Version) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = v.String()
+	}
+	if len(s) <= 8 {
+		return strings.Join(s, ", ")
+	}
+	return fmt.Sprintf("%s, … %s (%d versions)", strings.Join(s[:6], ", "), s[len(s)-1], len(s))
 }

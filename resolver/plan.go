@@ -2,16 +2,342 @@ package resolver
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
-
-	"github.com/blang/semver/v4"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/graph"
 )
+
+// Action is what a plan step does.
+type Action string
+
+// The actions of a plan step.
+const (
+	// ActionInstall installs a bundle of a package that has no installed
+	// CSV.
+	ActionInstall Action = "install"
+	// ActionUpgrade replaces an installed CSV (Step.Replaces) by a bundle
+	// of the same subscription.
+	ActionUpgrade Action = "upgrade"
+)
+
+// Plan is the result of resolving one namespace. Steps are in dependency
+// order — every bundle after the bundles it depends on, ties broken by
+// bundle name then package — and Unchanged is sorted by CSV name; in a
+// plan Resolve returns neither is nil, so that both are JSON arrays. The
+// caller owns the plan and its slices.
+//
+// A Plan's JSON form (encoding/json, as `sextant resolve -o json` prints
+// it) is a stable contract: see the README.
+type Plan struct {
+	Namespace string      `json:"namespace"`
+	Steps     []Step      `json:"steps"`
+	Unchanged []Unchanged `json:"unchanged"`
+	// Approval is the approval of the InstallPlan OLM creates for the
+	// steps; the zero value is Automatic.
+	Approval PlanApproval `json:"approval"`
+	// InFlight lists what the resolution found under way in the
+	// namespace, in a fixed order: replaced CSVs, subscriptions, then
+	// InstallPlans by name, then CSVs by name.
+	InFlight []InFlight `json:"inFlight,omitempty"`
+	// Notes says what the predictions could not check (no OperatorGroup
+	// in the manifests, a bundle without olm.csv.metadata, …), in a fixed
+	// order.
+	Notes []string `json:"notes,omitempty"`
+	// Excluded lists the invalid packages the resolution reached and left
+	// out (Options.AllowInvalid), by catalog then package.
+	Excluded []InvalidPackage `json:"excluded,omitempty"`
+	// Fixes, set by Resolver.Fixes, are the confirmed fixes of the plan's
+	// predicted failures (nil when it was not asked or found none).
+	Fixes []Suggestion `json:"fixes,omitempty"`
+
+	// planned is the context ResolveAll resolved the plan in (the APIs
+	// earlier namespaces' plans install), which Fixes re-solves with.
+	planned map[groupKey][]graph.GVK
+}
+
+// PlanApproval is the approval of a namespace's InstallPlan. As in OLM
+// v0.28, one Manual subscription makes the InstallPlan of the whole
+// namespace Manual, whichever steps it holds.
+type PlanApproval struct {
+	// Mode is cluster.ApprovalManual when some subscription of the
+	// namespace is Manual, else empty (Automatic).
+	Mode cluster.Approval `json:"mode,omitempty"`
+	// Subscriptions names the Manual subscriptions, by name.
+	Subscriptions []string `json:"subscriptions,omitempty"`
+	// Waits is Plan.Waits when the plan was made: some step waits for a
+	// person's approval.
+	Waits bool `json:"waits"`
+}
+
+// MarshalJSON writes the approval with its mode always named: "Automatic"
+// for the zero Mode.
+func (a PlanApproval) MarshalJSON() ([]byte, error) {
+	type plain PlanApproval
+	p := plain(a)
+	p.Mode = cmp.Or(p.Mode, cluster.ApprovalAutomatic)
+	return json.Marshal(p)
+}
+
+// Approval is what approval a step needs before OLM carries it out. The
+// zero value is an Automatic step that no InstallPlan holds yet.
+type Approval struct {
+	// Mode is the approval of the InstallPlan that holds the step: an
+	// InstallPlan in flight's spec.approval, else the plan's (empty for
+	// Automatic).
+	Mode cluster.Approval `json:"mode,omitempty"`
+	// Subscription names the subscription that makes the step Manual: the
+	// step's own when it is Manual, else the first Manual subscription of
+	// the namespace. Empty for Automatic.
+	Subscription string `json:"subscription,omitempty"`
+	// InstallPlan names the InstallPlan of the input, not finished, that
+	// already holds the step; Approved reports its spec.approved.
+	InstallPlan string `json:"installPlan,omitempty"`
+	Approved    bool   `json:"approved,omitempty"`
+}
+
+// Waits reports whether the step waits for a person to approve it.
+func (a Approval) Waits() bool { return a.Mode == cluster.ApprovalManual && !a.Approved }
+
+// String returns "" for an Automatic step not yet in an InstallPlan, or
+// e.g. "Manual (subscription etcd), InstallPlan install-x, waits for
+// approval".
+func (a Approval) String() string {
+	if a.Mode != cluster.ApprovalManual {
+		if a.InstallPlan != "" {
+			return "InstallPlan " + a.InstallPlan
+		}
+		return ""
+	}
+	s := "Manual"
+	if a.Subscription != "" {
+		s += " (subscription " + a.Subscription + ")"
+	}
+	if a.InstallPlan != "" {
+		s += ", InstallPlan " + a.InstallPlan
+	}
+	if a.Approved {
+		s += ", approved"
+	} else {
+		s += ", waits for approval"
+	}
+	return s
+}
+
+// Waits reports whether some step of the plan waits for approval: OLM
+// carries out none of the plan until a person approves it.
+func (p *Plan) Waits() bool {
+	for _, s := range p.Steps {
+		if s.Approval.Waits() {
+			return true
+		}
+	}
+	return false
+}
+
+// Failing reports whether OLM is predicted to fail any step or any
+// installed CSV that stays: a plan that will not succeed as it is.
+func (p *Plan) Failing() bool {
+	for _, s := range p.Steps {
+		if failing(s.Predictions) {
+			return true
+		}
+	}
+	for _, u := range p.Unchanged {
+		if failing(u.Predictions) {
+			return true
+		}
+	}
+	return false
+}
+
+// Step installs or upgrades one bundle.
+type Step struct {
+	Action  Action     `json:"action"`
+	Package string     `json:"package"`
+	Bundle  string     `json:"bundle"`
+	Version string     `json:"version"`
+	Channel string     `json:"channel"`
+	Catalog CatalogKey `json:"catalog"`
+	// Replaces names the installed CSV the step replaces (ActionUpgrade).
+	Replaces string `json:"replaces,omitempty"`
+	// Reason says why the bundle is in the plan.
+	Reason Reason `json:"reason"`
+	// Dependency reports that no subscription of the namespace asks for
+	// this bundle (the package, the channel if the subscription names one,
+	// the catalog if it names one): it is pulled in by a requirement, and
+	// OLM creates a subscription for it.
+	Dependency bool `json:"dependency"`
+	// Warnings holds the olm.deprecations messages for the package, the
+	// channel or the bundle of the step, in that order.
+	Warnings []string `json:"warnings,omitempty"`
+	// Predictions says what OLM's olm-operator will do with the CSV once
+	// the step is applied, failures before warnings (DESIGN §8); empty
+	// when nothing is predicted.
+	Predictions []Prediction `json:"predictions,omitempty"`
+	// HeldBack, set by Resolver.ExplainHeldBack, says why the step goes
+	// below its first preference (nil when it does not).
+	HeldBack *HeldBack `json:"heldBack,omitempty"`
+	// Approval is the approval the step needs (zero: Automatic).
+	Approval Approval `json:"approval,omitzero"`
+}
+
+// Reason says why a bundle is in a plan: a subscription asks for it, or a
+// selected bundle (or installed CSV) requires it.
+type Reason struct {
+	// Subscription names the subscription whose choice the bundle is.
+	Subscription string `json:"subscription,omitempty"`
+	// RequiredBy names the bundle or installed CSV that requires it, and
+	// Requirement the requirement, e.g.
+	// "olm.gvk.required example.com/v1 Widget".
+	RequiredBy  string `json:"requiredBy,omitempty"`
+	Requirement string `json:"requirement,omitempty"`
+}
+
+// String returns "subscription foo" or
+// "required by bar.v1.2.0 (olm.gvk.required example.com/v1 Widget)".
+func (r Reason) String() string {
+	switch {
+	case r.Subscription != "":
+		return "subscription " + r.Subscription
+	case r.RequiredBy != "" && r.Requirement != "":
+		return "required by " + r.RequiredBy + " (" + r.Requirement + ")"
+	case r.RequiredBy != "":
+		return "required by " + r.RequiredBy
+	}
+	return ""
+}
+
+// MarshalText writes the reason as String words it: JSON holds
+// "subscription foo" or "required by bar.v1.2.0 (olm.gvk.required
+// example.com/v1 Widget)".
+func (r Reason) MarshalText() ([]byte, error) { return []byte(r.String()), nil }
+
+// UnmarshalText reads what MarshalText writes.
+func (r *Reason) UnmarshalText(b []byte) error {
+	s := string(b)
+	*r = Reason{}
+	if sub, ok := strings.CutPrefix(s, "subscription "); ok {
+		r.Subscription = sub
+		return nil
+	}
+	if by, ok := strings.CutPrefix(s, "required by "); ok {
+		if name, req, ok := strings.Cut(by, " ("); ok && strings.HasSuffix(req, ")") {
+			r.RequiredBy, r.Requirement = name, strings.TrimSuffix(req, ")")
+			return nil
+		}
+		r.RequiredBy = by
+		return nil
+	}
+	if s == "" {
+		return nil
+	}
+	return fmt.Errorf("invalid reason %q: want \"subscription NAME\" or \"required by NAME (REQUIREMENT)\"", s)
+}
+
+// Unchanged is an installed CSV that stays as it is. Its JSON names the
+// CSV "bundle", as a step does.
+type Unchanged struct {
+	CSV     string `json:"bundle"`
+	Package string `json:"package"`
+	Version string `json:"version,omitempty"`
+	// Subscription names the subscription whose installed CSV it is, if
+	// any.
+	Subscription string `json:"subscription,omitempty"`
+	// Deprecations are the olm.deprecations entries of its package, of the
+	// channel its subscription follows and of its bundle (as OLM's
+	// PackageDeprecated, ChannelDeprecated and BundleDeprecated conditions
+	// on the subscription), with the alternative to move to.
+	Deprecations []Deprecation `json:"deprecations,omitempty"`
+	// HeldBack, set by Resolver.ExplainHeldBack, says why it stays
+	// although its subscription has a successor (nil when it does not).
+	HeldBack *HeldBack `json:"heldBack,omitempty"`
+	// Approval is the approval the step needs (zero: Automatic).
+	Approval Approval `json:"approval,omitzero"`
+	// Predictions says what OLM's olm-operator will do with the CSV as it
+	// stays (DESIGN §8); empty when nothing is predicted.
+	Predictions []Prediction `json:"predictions,omitempty"`
+}
+
+// String renders the plan as text, one line per step, then the unchanged
+// operators.
+func (p *Plan) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "namespace %s: %d step(s)\n", p.Namespace, len(p.Steps))
+	if p.Approval.Mode == cluster.ApprovalManual {
+		fmt.Fprintf(&b, "approval Manual (subscription %s)", strings.Join(p.Approval.Subscriptions, ", "))
+		if p.Waits() {
+			b.WriteString(": waits for approval")
+		}
+		b.WriteString("\n")
+	}
+	for _, e := range p.InFlight {
+		fmt.Fprintf(&b, "in flight: %s\n", e.Text)
+	}
+	for _, x := range p.Excluded {
+		fmt.Fprintf(&b, "excluded, invalid: %s\n", x)
+	}
+	for i, s := range p.Steps {
+		fmt.Fprintf(&b, "%d. %s %s %s (package %s, channel %s, catalog %s)", i+1, s.Action, s.Bundle, s.Version, s.Package, s.Channel, s.Catalog)
+		if s.Replaces != "" {
+			fmt.Fprintf(&b, " replacing %s", s.Replaces)
+		}
+		fmt.Fprintf(&b, ": %s", s.Reason)
+		if s.Dependency {
+			b.WriteString("; creates a subscription")
+		}
+		if a := s.Approval.String(); a != "" {
+			b.WriteString("; approval " + a)
+		}
+		b.WriteString("\n")
+		for _, w := range s.Warnings {
+			fmt.Fprintf(&b, "   warning: %s\n", w)
+		}
+		writePredictions(&b, "   ", s.Predictions)
+		writeHeldBack(&b, s.HeldBack)
+	}
+	for _, u := range p.Unchanged {
+		fmt.Fprintf(&b, "unchanged %s", u.CSV)
+		if u.Version != "" {
+			fmt.Fprintf(&b, " %s", u.Version)
+		}
+		if u.Package != "" {
+			fmt.Fprintf(&b, " (package %s)", u.Package)
+		}
+		if u.Subscription != "" {
+			fmt.Fprintf(&b, ": subscription %s", u.Subscription)
+		}
+		b.WriteString("\n")
+		writePredictions(&b, "   ", u.Predictions)
+		for _, d := range u.Deprecations {
+			fmt.Fprintf(&b, "   deprecated: %s\n", d)
+		}
+		writeHeldBack(&b, u.HeldBack)
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	return b.String()
+}
+
+// writePredictions writes one line per prediction: "will fail: Reason:
+// message" or "warning: Reason: message", each after indent.
+func writePredictions(b *strings.Builder, indent string, ps []Prediction) {
+	for _, p := range ps {
+		b.WriteString(indent)
+		if p.Severity == SeverityFailure {
+			b.WriteString("will fail: ")
+		} else {
+			b.WriteString("warning: ")
+		}
+		b.WriteString(p.String())
+		b.WriteString("\n")
+	}
+}
 
 // plan turns a solution into a Plan.
 func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
@@ -270,159 +596,6 @@ func (h *stepHeap) pop() int {
 		p = c
 	}
 	return top
-}
-
-// conflict translates a conflict core into facts.
-func (res *resolution) conflict(core []constraints.Constraint[variable, reason]) *ConflictError {
-	ce := &ConflictError{Namespace: res.ns, Facts: make([]Fact, 0, len(core))}
-	for _, c := range core {
-		ce.Facts = append(ce.Facts, res.fact(c))
-	}
-	return ce
-}
-
-func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
-	r := c.Reason
-	f := Fact{Kind: r.kind}
-	if s := r.sub; s != nil {
-		f.Subscription = s.sub.Name
-		f.Package = s.sub.Package
-		f.Channel = s.sub.Channel
-		f.Catalog = s.catalog
-		f.StartingCSV = s.sub.StartingCSV
-		if r.kind == FactNoStartingCSV {
-			f.Bundle = s.sub.StartingCSV
-		}
-		if isMissingKind(r.kind) {
-			f.Notes = res.exclusionNotes(s, r.kind)
-		}
-		if s.current != nil && (r.kind == FactSubscription || r.kind == FactSubscriptionCandidates) {
-			f.CSV = s.current.csv.Name
-		}
-	}
-	switch r.kind {
-	case FactSubscriptionCandidates:
-		f.Candidates = res.candidateList(c.Vars)
-	case FactInstalled, FactDeprecated, FactRequirement:
-		res.subjectFact(&f, r.subject)
-		if q := r.req; q != nil {
-			f.Property = q.Type()
-			f.Value = string(q.Property.Value)
-			f.Requirement = q.What()
-			if q.Constraint != nil {
-				f.FailureMessage = q.Constraint.FailureMessage
-			}
-			f.Candidates = res.candidateList(c.Vars)
-			if len(c.Vars) == 0 {
-				f.Notes = res.nearMisses(q, r.subject)
-			}
-		}
-	case FactReplacement:
-		f.Channel, f.Catalog = "", CatalogKey{}
-		res.subjectFact(&f, r.subject)
-		if s := r.sub; s != nil && s.current != nil {
-			f.CSV = s.current.csv.Name
-		}
-	case FactOnePerPackage:
-		f.Package = r.pkg
-		f.Candidates = res.candidateList(c.Vars)
-	case FactOnePerAPI:
-		f.Property = graph.TypeGVK
-		f.Value = string(graph.GVKProperty(r.gvk).Value)
-		f.Requirement = r.gvk.String()
-		f.Candidates = res.candidateList(c.Vars)
-	}
-	return f
-}
-
-// subjectFact fills the subject of a fact: a bundle or an installed CSV.
-func (res *resolution) subjectFact(f *Fact, v variable) {
-	switch v.kind {
-	case varInstalled:
-		n := res.installed[v.idx]
-		f.CSV, f.Package, f.Version = n.csv.Name, n.pkg, n.csv.VersionText
-	case varBundle:
-		f.Bundle, f.Package, f.Version = v.b.Name, v.b.Package, v.b.VersionText
-		f.Channel, f.Catalog = v.ch.ch.Name, v.ch.pkg.cat.key
-	}
-}
-
-func (res *resolution) candidateList(vs []variable) []Candidate {
-	out := make([]Candidate, 0, len(vs))
-	for _, v := range vs {
-		switch v.kind {
-		case varInstalled:
-			n := res.installed[v.idx]
-			out = append(out, Candidate{Package: n.pkg, Bundle: n.csv.Name, Version: n.csv.VersionText, Installed: true})
-		case varBundle:
-			out = append(out, Candidate{Catalog: v.ch.pkg.cat.key, Package: v.b.Package, Channel: v.ch.ch.Name, Bundle: v.b.Name, Version: v.b.VersionText})
-		}
-	}
-	return out
-}
-
-// nearMisses says, for a requirement q of subject that no candidate
-// satisfies, what comes close in the visible catalogs: the versions of a
-// required package, and bundles that would satisfy q but are not candidates
-// (skipped in every channel). The notes are sorted.
-func (res *resolution) nearMisses(q *requirement, subject variable) []string {
-	var notes []string
-	if q.Kind == graph.RequirePackage {
-		for _, ci := range res.visible {
-			pi := ci.pkgs[q.Package.Package]
-			if pi == nil || len(pi.pkg.Bundles) == 0 {
-				continue
-			}
-			vs := make([]semver.Version, 0, len(pi.pkg.Bundles))
-			for _, b := range pi.pkg.Bundles {
-				if v, ok := b.ValidVersion(); ok {
-					vs = append(vs, v)
-				}
-			}
-			slices.SortFunc(vs, func(a, b semver.Version) int { return a.Compare(b) })
-			vs = slices.CompactFunc(vs, func(a, b semver.Version) bool { return a.Equals(b) })
-			if len(vs) == 0 {
-				notes = append(notes, fmt.Sprintf("catalog %s has package %s, but no bundle of it has a valid version", ci.key, q.Package.Package))
-				continue
-			}
-			notes = append(notes, fmt.Sprintf("catalog %s has package %s at %s, none in range %s", ci.key, q.Package.Package, versionList(vs), q.Package.Range))
-		}
-		if len(notes) == 0 {
-			notes = append(notes, fmt.Sprintf("no visible catalog has package %s", q.Package.Package))
-		}
-	}
-	for _, ci := range res.visible {
-		for _, b := range res.generate(ci, q) {
-			if !res.matchBundle(q, b) {
-				continue
-			}
-			pi := ci.pkgs[b.Package]
-			if pi == nil {
-				continue
-			}
-			for _, chName := range b.Channels {
-				if x := pi.byName[chName]; x != nil && x.position(b.Name) < 0 {
-					notes = append(notes, fmt.Sprintf("%s (channel %s, catalog %s) would satisfy it, but another entry skips it, so it is never a candidate", b.Name, chName, ci.key))
-				}
-			}
-		}
-	}
-	notes = append(notes, res.excludedMisses(q)...)
-	slices.Sort(notes)
-	return slices.Compact(notes)
-}
-
-// versionList renders sorted versions, at most 8 of them: "0.6.1, 0.9.0,
-// 0.9.2" or "0.1.0, 0.2.0, … 1.4.0 (12 versions)".
-func versionList(vs []semver.Version) string {
-	s := make([]string, len(vs))
-	for i, v := range vs {
-		s[i] = v.String()
-	}
-	if len(s) <= 8 {
-		return strings.Join(s, ", ")
-	}
-	return fmt.Sprintf("%s, … %s (%d versions)", strings.Join(s[:6], ", "), s[len(s)-1], len(s))
 }
 
 // approve marks the plan and its steps with the approval they need, as

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/sextantdev/sextant/graph"
@@ -198,4 +199,43 @@ func (x *chanIndex) position(name string) int {
 		return int(p)
 	}
 	return -1
+}
+
+// DefaultGlobalNamespace is the global catalog namespace when
+// Options.GlobalNamespace is empty.
+const DefaultGlobalNamespace = "olm"
+
+// CatalogKey identifies a catalog (a CatalogSource) by namespace and name.
+// It is comparable and used as a map key; the zero value names no catalog.
+type CatalogKey struct {
+	Namespace string
+	Name      string
+}
+
+// String returns "namespace/name".
+func (k CatalogKey) String() string { return k.Namespace + "/" + k.Name }
+
+// IsZero reports whether k is the zero key.
+func (k CatalogKey) IsZero() bool { return k == CatalogKey{} }
+
+// MarshalText encodes k as "namespace/name" (empty for the zero key).
+func (k CatalogKey) MarshalText() ([]byte, error) {
+	if k.IsZero() {
+		return []byte{}, nil
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText decodes "namespace/name" (or the empty string).
+func (k *CatalogKey) UnmarshalText(b []byte) error {
+	if len(b) == 0 {
+		*k = CatalogKey{}
+		return nil
+	}
+	ns, name, ok := strings.Cut(string(b), "/")
+	if !ok || ns == "" || name == "" {
+		return fmt.Errorf("invalid catalog key %q: want namespace/name", b)
+	}
+	*k = CatalogKey{Namespace: ns, Name: name}
+	return nil
 }
