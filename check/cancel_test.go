@@ -9,15 +9,15 @@ import (
 
 // TestRunCancel cancels a sweep of the community catalog that sends every
 // bundle through the resolver (about 0.1 s of work) soon after it starts:
-// Run returns the context's error within 50 ms (250 ms with -short, the
-// race-detector run).
+// Run returns the context's error soon after (see the budget below).
 func TestRunCancel(t *testing.T) {
 	name := "community-operators-prod.declared"
 	in := []Input{{Name: name, Catalog: loadShipped(t, name)}}
-	budget := 50 * time.Millisecond
-	if testing.Short() {
-		budget = 250 * time.Millisecond
-	}
+	// The goal is 50 ms (BenchmarkCancel in resolver measures it on a quiet
+	// machine). A unit test cannot time that reliably on a loaded 2-core CI
+	// machine, so it fails only at an order of magnitude more: work that
+	// ignores the context (seconds on this input) still fails it.
+	budget := time.Second
 	for _, after := range []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond} {
 		t.Run(after.String(), func(t *testing.T) {
 			// The best of three tries: the machine is shared, and one

@@ -99,10 +99,11 @@ func TestReadCancel(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
 	}
-	budget := 50 * time.Millisecond
-	if testing.Short() {
-		budget = 250 * time.Millisecond
-	}
+	// The goal is 50 ms (BenchmarkCancel in resolver measures it on a quiet
+	// machine). A unit test cannot time that reliably on a loaded 2-core CI
+	// machine, so it fails only at an order of magnitude more: work that
+	// ignores the context (seconds on this input) still fails it.
+	budget := time.Second
 	if late := returned.Sub(cancelAt); late > budget {
 		t.Errorf("returned %v after the cancellation", late)
 	}

@@ -210,13 +210,13 @@ func TestLoadCancel(t *testing.T) {
 	})
 }
 
-// cancelBudget is how soon after a cancellation a load must return: 50 ms,
-// or 250 ms with -short (the suite's race-detector run, many times slower).
+// cancelBudget is how soon after a cancellation a load must return.
 func cancelBudget() time.Duration {
-	if testing.Short() {
-		return 250 * time.Millisecond
-	}
-	return 50 * time.Millisecond
+	// The goal is 50 ms (BenchmarkCancel in resolver measures it on a quiet
+	// machine). A unit test cannot time that reliably on a loaded 2-core CI
+	// machine, so it fails only at an order of magnitude more: work that
+	// ignores the context (seconds on this input) still fails it.
+	return time.Second
 }
 
 // BenchmarkDecodeHostile reads the hostile inputs of issue 11 at two sizes
