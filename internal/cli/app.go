@@ -71,58 +71,31 @@ func (e *env) readApplication(names []string) ([]cluster.Object, *cluster.State,
 // mergeState adds the application's OLM objects to the cluster state; an
 // object in both is an error.
 func mergeState(dst, app *cluster.State) error {
-	type key struct{ kind, ns, name string }
-	seen := map[key]bool{}
-	for _, c := range dst.CSVs {
-		seen[key{cluster.KindCSV, c.Namespace, c.Name}] = true
-	}
-	for _, s := range dst.Subscriptions {
-		seen[key{cluster.KindSubscription, s.Namespace, s.Name}] = true
-	}
-	for _, c := range dst.CatalogSources {
-		seen[key{cluster.KindCatalogSource, c.Namespace, c.Name}] = true
-	}
-	for _, g := range dst.OperatorGroups {
-		seen[key{cluster.KindOperatorGroup, g.Namespace, g.Name}] = true
-	}
-	for _, p := range dst.InstallPlans {
-		seen[key{cluster.KindInstallPlan, p.Namespace, p.Name}] = true
-	}
 	var errs []error
-	dup := func(k key) bool {
-		if seen[k] {
-			errs = append(errs, fmt.Errorf("--for: %s %q is in the application and in the cluster state (-f)", k.kind, k.ns+"/"+k.name))
-			return true
-		}
-		return false
-	}
-	for _, c := range app.CSVs {
-		if !dup(key{cluster.KindCSV, c.Namespace, c.Name}) {
-			dst.CSVs = append(dst.CSVs, c)
-		}
-	}
-	for _, s := range app.Subscriptions {
-		if !dup(key{cluster.KindSubscription, s.Namespace, s.Name}) {
-			dst.Subscriptions = append(dst.Subscriptions, s)
-		}
-	}
-	for _, c := range app.CatalogSources {
-		if !dup(key{cluster.KindCatalogSource, c.Namespace, c.Name}) {
-			dst.CatalogSources = append(dst.CatalogSources, c)
-		}
-	}
-	for _, g := range app.OperatorGroups {
-		if !dup(key{cluster.KindOperatorGroup, g.Namespace, g.Name}) {
-			dst.OperatorGroups = append(dst.OperatorGroups, g)
-		}
-	}
-	for _, p := range app.InstallPlans {
-		if !dup(key{cluster.KindInstallPlan, p.Namespace, p.Name}) {
-			dst.InstallPlans = append(dst.InstallPlans, p)
-		}
-	}
+	dst.CSVs = mergeObjects(dst.CSVs, app.CSVs, cluster.KindCSV, func(c cluster.CSV) [2]string { return [2]string{c.Namespace, c.Name} }, &errs)
+	dst.Subscriptions = mergeObjects(dst.Subscriptions, app.Subscriptions, cluster.KindSubscription, func(s cluster.Subscription) [2]string { return [2]string{s.Namespace, s.Name} }, &errs)
+	dst.CatalogSources = mergeObjects(dst.CatalogSources, app.CatalogSources, cluster.KindCatalogSource, func(c cluster.CatalogSource) [2]string { return [2]string{c.Namespace, c.Name} }, &errs)
+	dst.OperatorGroups = mergeObjects(dst.OperatorGroups, app.OperatorGroups, cluster.KindOperatorGroup, func(g cluster.OperatorGroup) [2]string { return [2]string{g.Namespace, g.Name} }, &errs)
+	dst.InstallPlans = mergeObjects(dst.InstallPlans, app.InstallPlans, cluster.KindInstallPlan, func(p cluster.InstallPlan) [2]string { return [2]string{p.Namespace, p.Name} }, &errs)
 	dst.Sort()
 	return errors.Join(errs...)
+}
+
+// mergeObjects appends to dst the objects of add whose namespace and name
+// (key) dst does not hold; the others are errors naming kind.
+func mergeObjects[T any](dst, add []T, kind string, key func(T) [2]string, errs *[]error) []T {
+	seen := make(map[[2]string]bool, len(dst))
+	for _, o := range dst {
+		seen[key(o)] = true
+	}
+	for _, o := range add {
+		if k := key(o); seen[k] {
+			*errs = append(*errs, fmt.Errorf("--for: %s %q is in the application and in the cluster state (-f)", kind, k[0]+"/"+k[1]))
+			continue
+		}
+		dst = append(dst, o)
+	}
+	return dst
 }
 
 // appNamespace returns the namespace the application's objects share, or ""
@@ -344,20 +317,12 @@ func writeSubscriptionsYAML(w io.Writer, subs []cluster.Subscription) error {
 			"metadata":   map[string]any{"name": s.Name, "namespace": s.Namespace},
 			"spec":       spec,
 		}
-		js, err := json.Marshal(m)
-		if err != nil {
-			return err
-		}
-		y, err := yaml.JSONToYAML(js)
-		if err != nil {
-			return err
-		}
 		if i > 0 {
 			if _, err := io.WriteString(w, "---\n"); err != nil {
 				return err
 			}
 		}
-		if _, err := w.Write(y); err != nil {
+		if err := writeEncoded(w, "yaml", m); err != nil {
 			return err
 		}
 	}

@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -36,19 +33,10 @@ func (in *resolveInput) writeInstallPlan(w io.Writer, format string, plan *resol
 	if format == "installplan-json" {
 		return writeJSON(w, m)
 	}
-	js, err := json.Marshal(m)
-	if err != nil {
-		return err
-	}
-	y, err := yaml.JSONToYAML(js)
-	if err != nil {
-		return err
-	}
 	if _, err := io.WriteString(w, note); err != nil {
 		return err
 	}
-	_, err = w.Write(y)
-	return err
+	return writeEncoded(w, "yaml", m)
 }
 
 // isAre returns "is" for one, "are" for several.
