@@ -125,6 +125,19 @@ func (b *Builder) addBundle(pos Position, name, pkg, image string, props []Prope
 	return bd.propErr
 }
 
+// newBundle adds an olm.bundle blob found at pos without typing its
+// properties: the caller has applyProperties run on it (with b.in) before
+// Build.
+func (b *Builder) newBundle(pos Position, name, pkg, image string, props []Property) *Bundle {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]Bundle, 0, 256)
+	}
+	b.slab = append(b.slab, Bundle{Name: name, Package: pkg, Image: image, Pos: pos, Properties: props})
+	bd := &b.slab[len(b.slab)-1]
+	b.bundles = append(b.bundles, bd)
+	return bd
+}
+
 // addDeprecations adds an olm.deprecations blob found at pos.
 func (b *Builder) addDeprecations(pos Position, pkg string, ds []Deprecation) {
 	b.deps = append(b.deps, deprecationBlob{pkg: pkg, entries: ds, pos: pos})

@@ -117,6 +117,10 @@ type decoder struct {
 	// name are known.
 	pending []pendingErr
 
+	// The olm.bundle blobs whose properties a goroutine of their own is
+	// typing (see typeBundle); nil until the first.
+	typing *bundleTyper
+
 	stringTable
 	ranges map[string]Range
 	buf    []byte // scratch for unescaping
@@ -582,16 +586,7 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	case SchemaChannel:
 		d.b.addChannel(pos, f.pkg, f.name, f.chanEntries)
 	case SchemaBundle:
-		if err := d.b.addBundle(pos, f.name, f.pkg, f.image, f.props); err != nil {
-			// One DecodeError per malformed property.
-			errs := []error{err}
-			if j, ok := err.(interface{ Unwrap() []error }); ok {
-				errs = j.Unwrap()
-			}
-			for _, err := range errs {
-				d.errs = append(d.errs, &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Object: f.object(), Err: err})
-			}
-		}
+		d.typeBundle(d.b.newBundle(pos, f.name, f.pkg, f.image, f.props), f.object())
 	case SchemaDeprecations:
 		d.b.addDeprecations(pos, f.pkg, f.deprecations)
 	default:
@@ -1030,4 +1025,80 @@ func yamlError(pos Position, firstLine, lastLine int, err error) *DecodeError {
 		}
 	}
 	return &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Err: fmt.Errorf("invalid YAML: %s", msg)}
+}
+
+// bundleTyper types the properties of olm.bundle blobs (applyProperties)
+// on a goroutine of its own while the decoder scans the next blobs, so that
+// the two share the machine's cores. The problems it finds are placed among
+// the decoder's, at the point each bundle was read, by finishBundles.
+type bundleTyper struct {
+	jobs  chan *Bundle
+	done  chan struct{}
+	marks []bundleMark
+}
+
+// bundleMark is a bundle handed to the typer and where its problems go.
+type bundleMark struct {
+	at     int // len(d.errs) when the bundle was read
+	bundle *Bundle
+	object string
+}
+
+// typeBundle has bd's properties typed, on the typer's goroutine (started
+// with the first bundle; the builder's interner is then the typer's alone
+// until finishBundles).
+func (d *decoder) typeBundle(bd *Bundle, object string) {
+	t := d.typing
+	if t == nil {
+		if d.b.in == nil {
+			d.b.in = newInterner()
+		}
+		t = &bundleTyper{jobs: make(chan *Bundle, 256), done: make(chan struct{})}
+		d.typing = t
+		go func(in *interner) {
+			defer close(t.done)
+			for b := range t.jobs {
+				applyProperties(b, b.Properties, in)
+			}
+		}(d.b.in)
+	}
+	t.marks = append(t.marks, bundleMark{at: len(d.errs), bundle: bd, object: object})
+	t.jobs <- bd
+}
+
+// finishBundles waits for the typer and adds one DecodeError per malformed
+// property of each bundle, at the place the bundle was read, as if it had
+// been typed then.
+func (d *decoder) finishBundles() {
+	t := d.typing
+	if t == nil {
+		return
+	}
+	d.typing = nil
+	close(t.jobs)
+	<-t.done
+	var errs []error
+	j := 0
+	for _, m := range t.marks {
+		err := m.bundle.propErr
+		if err == nil {
+			continue
+		}
+		if errs == nil {
+			errs = make([]error, 0, len(d.errs)+len(t.marks))
+		}
+		errs = append(errs, d.errs[j:m.at]...)
+		j = m.at
+		list := []error{err}
+		if u, ok := err.(interface{ Unwrap() []error }); ok {
+			list = u.Unwrap()
+		}
+		pos := m.bundle.Pos
+		for _, err := range list {
+			errs = append(errs, &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Object: m.object, Err: err})
+		}
+	}
+	if errs != nil {
+		d.errs = append(errs, d.errs[j:]...)
+	}
 }

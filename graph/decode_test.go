@@ -440,6 +440,24 @@ func TestDecodeErrors(t *testing.T) {
 			},
 		},
 		{
+			name:   "bad properties among other problems",
+			reason: "bundles' properties are typed on another goroutine; their problems still come in file order",
+			in: `{"schema":"olm.package","name":["a"]}
+{"schema":"olm.bundle","name":"b1","package":"a","properties":[{"type":"olm.label","value":[]}]}
+{"schema":"olm.channel","package":"a","name":"s","entries":{"name":"x"}}
+{"schema":"olm.bundle","name":"b2","package":"a","properties":[{"type":"olm.gvk","value":{"group":1}},{"type":"olm.label","value":7}]}
+{"schema":"olm.bundle","name":"b3","package":"a","properties":[{"type":"olm.label","value":{"label":"ok"}}]}
+{"schema":5}`,
+			want: []wantErr{
+				{1, `olm.package`, `field "name" is an array, want a string`},
+				{2, `olm.bundle "b1"`, `property 0 (olm.label): value is an array, want an object`},
+				{3, `olm.channel "s"`, `field "entries" is an object, want an array`},
+				{4, `olm.bundle "b2"`, `property 0 (olm.gvk): field "group" is a number, want a string`},
+				{4, `olm.bundle "b2"`, `property 1 (olm.label): value is a number, want an object`},
+				{6, ``, `field "schema" is a number, want a string`},
+			},
+		},
+		{
 			name: "truncated",
 			in:   "{\"schema\":\"olm.package\",\"name\":\"a\"}\n{\"schema\":\"olm.channel\",\"package\":\"a\",\"name\":\"s\",\"entries\":[{\"name\":\"x\"\n",
 			want: []wantErr{{2, `olm.channel "s"`, `unexpected end of input`}},

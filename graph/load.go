@@ -371,6 +371,7 @@ func (d *decoder) cancelled() bool {
 // build builds the catalog and joins every problem. A cancelled load
 // returns the context's error alone.
 func (d *decoder) build() (*Catalog, error) {
+	d.finishBundles()
 	if d.cancelled() {
 		return nil, d.ctxErr
 	}
