@@ -586,7 +586,7 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	case SchemaChannel:
 		d.b.addChannel(pos, f.pkg, f.name, f.chanEntries)
 	case SchemaBundle:
-		d.typeBundle(d.b.newBundle(pos, f.name, f.pkg, f.image, f.props), f.object())
+		d.typeBundle(d.b.newBundle(pos, f.name, f.pkg, f.image, f.props))
 	case SchemaDeprecations:
 		d.b.addDeprecations(pos, f.pkg, f.deprecations)
 	default:
@@ -1041,13 +1041,12 @@ type bundleTyper struct {
 type bundleMark struct {
 	at     int // len(d.errs) when the bundle was read
 	bundle *Bundle
-	object string
 }
 
 // typeBundle has bd's properties typed, on the typer's goroutine (started
 // with the first bundle; the builder's interner is then the typer's alone
 // until finishBundles).
-func (d *decoder) typeBundle(bd *Bundle, object string) {
+func (d *decoder) typeBundle(bd *Bundle) {
 	t := d.typing
 	if t == nil {
 		if d.b.in == nil {
@@ -1062,7 +1061,7 @@ func (d *decoder) typeBundle(bd *Bundle, object string) {
 			}
 		}(d.b.in)
 	}
-	t.marks = append(t.marks, bundleMark{at: len(d.errs), bundle: bd, object: object})
+	t.marks = append(t.marks, bundleMark{at: len(d.errs), bundle: bd})
 	t.jobs <- bd
 }
 
@@ -1094,8 +1093,9 @@ func (d *decoder) finishBundles() {
 			list = u.Unwrap()
 		}
 		pos := m.bundle.Pos
+		object := (&blob{schema: SchemaBundle, name: m.bundle.Name}).object()
 		for _, err := range list {
-			errs = append(errs, &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Object: m.object, Err: err})
+			errs = append(errs, &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Object: object, Err: err})
 		}
 	}
 	if errs != nil {
