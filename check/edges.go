@@ -110,12 +110,7 @@ func droppedAPIs(from, to *graph.Bundle) []graph.GVK {
 func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
 	keys, infos := es.keys, es.infos
 	var fs []Finding
-	type ranged struct {
-		channels []string
-		from     []*graph.Bundle
-	}
-	byTarget := map[string]*ranged{}
-	var targets []string
+	var ranged rangedEdges
 	for _, k := range keys {
 		from, to := p.Bundle(k.From), p.Bundle(k.To)
 		if from == nil || to == nil || len(droppedAPIs(from, to)) == 0 {
@@ -123,18 +118,7 @@ func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
 		}
 		in := infos[k]
 		if in.kinds[0] == graph.EdgeSkipRange {
-			r := byTarget[to.Name]
-			if r == nil {
-				r = &ranged{}
-				byTarget[to.Name] = r
-				targets = append(targets, to.Name)
-			}
-			r.from = append(r.from, from)
-			for _, c := range in.channels {
-				if !slices.Contains(r.channels, c) {
-					r.channels = append(r.channels, c)
-				}
-			}
+			ranged.add(from, to, in.channels)
 			continue
 		}
 		fs = append(fs, Finding{
@@ -149,14 +133,9 @@ func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Pos: to.Pos,
 		})
 	}
-	for _, name := range targets {
-		r := byTarget[name]
-		slices.Sort(r.channels)
-		to := p.Bundle(name)
-		e, _ := p.Channel(r.channels[0]).Entry(name)
-		slices.SortFunc(r.from, func(a, b *graph.Bundle) int { return b.Version.Compare(a.Version) })
-		parts := make([]string, len(r.from))
-		for i, from := range r.from {
+	ranged.each(p, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
+		parts := make([]string, len(sources))
+		for i, from := range sources {
 			parts[i] = fmt.Sprintf("from %q (%s), %s", from.Name, from.VersionText, droppedText(from, to))
 		}
 		fs = append(fs, Finding{
@@ -164,15 +143,62 @@ func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Code:     CodeAPIDroppedOnUpgrade,
 			Catalog:  catalog,
 			Package:  p.Name,
-			Channel:  r.channels[0],
+			Channel:  channels[0],
 			Bundle:   to.Name,
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s APIs: %s",
-				e.SkipRange.String(), to.Name, to.VersionText, inChannels(r.channels),
-				plural(len(r.from), "upgrade that drops", "upgrades that drop"), joinN(parts, "; ", 3)),
+				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels),
+				plural(len(sources), "upgrade that drops", "upgrades that drop"), joinN(parts, "; ", 3)),
 			Pos: to.Pos,
 		})
-	}
+	})
 	return fs
+}
+
+// rangedEdges gathers the upgrade edges that only a target's skipRange
+// makes, by target, so that each target gets one finding listing its
+// sources: a skipRange such as "<1.10.0" lets every older version upgrade at
+// once. The zero value is empty.
+type rangedEdges struct {
+	byTarget map[string]*rangedTarget
+	targets  []string // in the order first added
+}
+
+// rangedTarget is one target's skipRange sources and their channels.
+type rangedTarget struct {
+	channels []string
+	from     []*graph.Bundle
+}
+
+// add records the edge from → to, in channels.
+func (re *rangedEdges) add(from, to *graph.Bundle, channels []string) {
+	if re.byTarget == nil {
+		re.byTarget = map[string]*rangedTarget{}
+	}
+	r := re.byTarget[to.Name]
+	if r == nil {
+		r = &rangedTarget{}
+		re.byTarget[to.Name] = r
+		re.targets = append(re.targets, to.Name)
+	}
+	r.from = append(r.from, from)
+	for _, c := range channels {
+		if !slices.Contains(r.channels, c) {
+			r.channels = append(r.channels, c)
+		}
+	}
+}
+
+// each calls f for every target in the order first added, with the target
+// bundle, its entry in its first channel (by name), that channel first of
+// the sorted channels, and the sources by descending version.
+func (re *rangedEdges) each(p *graph.Package, f func(to *graph.Bundle, e graph.Entry, channels []string, from []*graph.Bundle)) {
+	for _, name := range re.targets {
+		r := re.byTarget[name]
+		slices.Sort(r.channels)
+		e, _ := p.Channel(r.channels[0]).Entry(name)
+		slices.SortFunc(r.from, func(a, b *graph.Bundle) int { return b.Version.Compare(a.Version) })
+		f(p.Bundle(name), e, r.channels, r.from)
+	}
 }
 
 // inChannels returns " (channel C)" or " (channels A, B)".

@@ -59,12 +59,7 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 	keys, infos := es.keys, es.infos
 	// Edges that only a target's skipRange makes are reported once per
 	// target, listing their sources, as apiDrops does.
-	type ranged struct {
-		channels []string
-		from     []*graph.Bundle
-	}
-	byTarget, kubeByTarget := map[string]*ranged{}, map[string]*ranged{}
-	var targets, kubeTargets []string
+	var modesRanged, kubeRanged rangedEdges
 	for _, k := range keys {
 		from, to := p.Bundle(k.From), p.Bundle(k.To)
 		in := infos[k]
@@ -74,18 +69,7 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 		by := kindNames(in.kinds)
 		lost := lostModes(from.CSVMetadata.InstallModes, to.CSVMetadata.InstallModes)
 		if len(lost) > 0 && in.kinds[0] == graph.EdgeSkipRange {
-			r := byTarget[to.Name]
-			if r == nil {
-				r = &ranged{}
-				byTarget[to.Name] = r
-				targets = append(targets, to.Name)
-			}
-			r.from = append(r.from, from)
-			for _, c := range in.channels {
-				if !slices.Contains(r.channels, c) {
-					r.channels = append(r.channels, c)
-				}
-			}
+			modesRanged.add(from, to, in.channels)
 		} else if len(lost) > 0 {
 			fs = append(fs, Finding{
 				Severity: graph.SeverityWarning, Code: CodeInstallModeDropped, Catalog: catalog,
@@ -98,29 +82,13 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			if in.kinds[0] != graph.EdgeSkipRange {
 				fs = append(fs, f)
 			} else {
-				r := kubeByTarget[to.Name]
-				if r == nil {
-					r = &ranged{}
-					kubeByTarget[to.Name] = r
-					kubeTargets = append(kubeTargets, to.Name)
-				}
-				r.from = append(r.from, from)
-				for _, c := range in.channels {
-					if !slices.Contains(r.channels, c) {
-						r.channels = append(r.channels, c)
-					}
-				}
+				kubeRanged.add(from, to, in.channels)
 			}
 		}
 	}
-	for _, name := range kubeTargets {
-		r := kubeByTarget[name]
-		slices.Sort(r.channels)
-		to := p.Bundle(name)
-		e, _ := p.Channel(r.channels[0]).Entry(name)
-		slices.SortFunc(r.from, func(a, b *graph.Bundle) int { return b.Version.Compare(a.Version) })
-		parts := make([]string, len(r.from))
-		for i, from := range r.from {
+	kubeRanged.each(p, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
+		parts := make([]string, len(sources))
+		for i, from := range sources {
 			was := from.CSVMetadata.MinKubeVersion
 			if was == "" {
 				was = "none"
@@ -130,28 +98,23 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 		m := to.CSVMetadata.MinKubeVersion
 		fs = append(fs, Finding{
 			Severity: graph.SeverityInfo, Code: CodeMinKubeVersionRaised, Catalog: catalog,
-			Package: p.Name, Channel: r.channels[0], Bundle: to.Name, Pos: to.Pos,
+			Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that raise minKubeVersion to %s: clusters older than %s upgrade into a CSV OLM holds (RequirementsNotMet); from %s",
-				e.SkipRange.String(), to.Name, to.VersionText, inChannels(r.channels), plural(len(r.from), "upgrade", "upgrades"), m, m, joinN(parts, ", ", 3)),
+				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), m, m, joinN(parts, ", ", 3)),
 		})
-	}
-	for _, name := range targets {
-		r := byTarget[name]
-		slices.Sort(r.channels)
-		to := p.Bundle(name)
-		e, _ := p.Channel(r.channels[0]).Entry(name)
-		slices.SortFunc(r.from, func(a, b *graph.Bundle) int { return b.Version.Compare(a.Version) })
-		parts := make([]string, len(r.from))
-		for i, from := range r.from {
+	})
+	modesRanged.each(p, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
+		parts := make([]string, len(sources))
+		for i, from := range sources {
 			parts[i] = fmt.Sprintf("from %q (%s), %s", from.Name, from.VersionText, modeWords(lostModes(from.CSVMetadata.InstallModes, to.CSVMetadata.InstallModes)))
 		}
 		fs = append(fs, Finding{
 			Severity: graph.SeverityWarning, Code: CodeInstallModeDropped, Catalog: catalog,
-			Package: p.Name, Channel: r.channels[0], Bundle: to.Name, Pos: to.Pos,
+			Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that drop install modes, which OLM then fails under the OperatorGroups that need them (UnsupportedOperatorGroup): %s",
-				e.SkipRange.String(), to.Name, to.VersionText, inChannels(r.channels), plural(len(r.from), "upgrade", "upgrades"), joinN(parts, "; ", 3)),
+				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), joinN(parts, "; ", 3)),
 		})
-	}
+	})
 	return fs
 }
 
