@@ -72,30 +72,12 @@ func (e *env) readApplication(names []string) ([]cluster.Object, *cluster.State,
 // object in both is an error.
 func mergeState(dst, app *cluster.State) error {
 	var errs []error
-	dst.CSVs = mergeObjects(dst.CSVs, app.CSVs, cluster.KindCSV, func(c cluster.CSV) [2]string { return [2]string{c.Namespace, c.Name} }, &errs)
-	dst.Subscriptions = mergeObjects(dst.Subscriptions, app.Subscriptions, cluster.KindSubscription, func(s cluster.Subscription) [2]string { return [2]string{s.Namespace, s.Name} }, &errs)
-	dst.CatalogSources = mergeObjects(dst.CatalogSources, app.CatalogSources, cluster.KindCatalogSource, func(c cluster.CatalogSource) [2]string { return [2]string{c.Namespace, c.Name} }, &errs)
-	dst.OperatorGroups = mergeObjects(dst.OperatorGroups, app.OperatorGroups, cluster.KindOperatorGroup, func(g cluster.OperatorGroup) [2]string { return [2]string{g.Namespace, g.Name} }, &errs)
-	dst.InstallPlans = mergeObjects(dst.InstallPlans, app.InstallPlans, cluster.KindInstallPlan, func(p cluster.InstallPlan) [2]string { return [2]string{p.Namespace, p.Name} }, &errs)
+	// Not app.Ignored: the application's own kinds are what --for reads.
+	for _, r := range dst.Merge(&cluster.State{CSVs: app.CSVs, Subscriptions: app.Subscriptions, CatalogSources: app.CatalogSources, OperatorGroups: app.OperatorGroups, InstallPlans: app.InstallPlans}) {
+		errs = append(errs, fmt.Errorf("--for: %s %q is in the application and in the cluster state (-f)", r.Kind, r.Namespace+"/"+r.Name))
+	}
 	dst.Sort()
 	return errors.Join(errs...)
-}
-
-// mergeObjects appends to dst the objects of add whose namespace and name
-// (key) dst does not hold; the others are errors naming kind.
-func mergeObjects[T any](dst, add []T, kind string, key func(T) [2]string, errs *[]error) []T {
-	seen := make(map[[2]string]bool, len(dst))
-	for _, o := range dst {
-		seen[key(o)] = true
-	}
-	for _, o := range add {
-		if k := key(o); seen[k] {
-			*errs = append(*errs, fmt.Errorf("--for: %s %q is in the application and in the cluster state (-f)", kind, k[0]+"/"+k[1]))
-			continue
-		}
-		dst = append(dst, o)
-	}
-	return dst
 }
 
 // appNamespace returns the namespace the application's objects share, or ""

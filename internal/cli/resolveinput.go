@@ -128,7 +128,7 @@ func defaultCatalogName(path string) string {
 }
 
 // objectKey identifies a manifest object across files.
-type objectKey struct{ kind, namespace, name string }
+type objectKey = cluster.Ref
 
 // loadResolveInput reads the catalogs and manifests, works out the
 // namespace and each catalog's identity, checks that every subscription
@@ -249,50 +249,24 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 	}
 	state := &cluster.State{}
 	files := map[objectKey]string{}
-	add := func(k objectKey, file string) bool {
-		if prev, ok := files[k]; ok {
-			where := "twice"
-			if prev != file {
-				where = "in " + prev + " too"
-			}
-			errs = append(errs, fmt.Errorf("%s: %s %q is defined %s", file, k.kind, k.namespace+"/"+k.name, where))
-			return false
-		}
-		files[k] = file
-		return true
-	}
 	for _, in := range ins {
 		s, err := e.decodeManifests(in)
 		if err != nil {
 			errs = appendErrors(errs, naming(err, in.Name))
 			continue
 		}
-		state.AddIgnored(s.Ignored...)
-		for _, c := range s.CSVs {
-			if add(objectKey{cluster.KindCSV, c.Namespace, c.Name}, in.Name) {
-				state.CSVs = append(state.CSVs, c)
+		for _, k := range s.Refs() {
+			if prev, ok := files[k]; ok {
+				where := "twice"
+				if prev != in.Name {
+					where = "in " + prev + " too"
+				}
+				errs = append(errs, fmt.Errorf("%s: %s %q is defined %s", in.Name, k.Kind, k.Namespace+"/"+k.Name, where))
+				continue
 			}
+			files[k] = in.Name
 		}
-		for _, sub := range s.Subscriptions {
-			if add(objectKey{cluster.KindSubscription, sub.Namespace, sub.Name}, in.Name) {
-				state.Subscriptions = append(state.Subscriptions, sub)
-			}
-		}
-		for _, cs := range s.CatalogSources {
-			if add(objectKey{cluster.KindCatalogSource, cs.Namespace, cs.Name}, in.Name) {
-				state.CatalogSources = append(state.CatalogSources, cs)
-			}
-		}
-		for _, og := range s.OperatorGroups {
-			if add(objectKey{cluster.KindOperatorGroup, og.Namespace, og.Name}, in.Name) {
-				state.OperatorGroups = append(state.OperatorGroups, og)
-			}
-		}
-		for _, ip := range s.InstallPlans {
-			if add(objectKey{cluster.KindInstallPlan, ip.Namespace, ip.Name}, in.Name) {
-				state.InstallPlans = append(state.InstallPlans, ip)
-			}
-		}
+		state.Merge(s) // what it leaves out is reported above
 	}
 	if len(errs) > 0 {
 		return nil, nil, errors.Join(errs...)
@@ -381,7 +355,7 @@ func checkSources(state *cluster.State, ns string, specs []catalogSpec, files ma
 		if (ns != "" && sub.Namespace != ns) || sub.Source == "" || known[sub.Source] {
 			continue
 		}
-		file := files[objectKey{cluster.KindSubscription, sub.Namespace, sub.Name}]
+		file := files[objectKey{Kind: cluster.KindSubscription, Namespace: sub.Namespace, Name: sub.Name}]
 		errs = append(errs, fmt.Errorf("%s: Subscription %q: spec.source %q names no catalog given with --catalog (catalogs: %s)",
 			file, sub.Namespace+"/"+sub.Name, sub.Source, strings.Join(names, ", ")))
 	}
@@ -404,7 +378,7 @@ func catalogIdentity(name, ns, global string, state *cluster.State, files map[ob
 		if i < 0 {
 			var where []string
 			for _, cs := range found {
-				where = append(where, fmt.Sprintf("%s/%s in %s", cs.Namespace, cs.Name, files[objectKey{cluster.KindCatalogSource, cs.Namespace, cs.Name}]))
+				where = append(where, fmt.Sprintf("%s/%s in %s", cs.Namespace, cs.Name, files[objectKey{Kind: cluster.KindCatalogSource, Namespace: cs.Namespace, Name: cs.Name}]))
 			}
 			return resolver.CatalogKey{}, 0, usageErrorf("catalog %q: %d CatalogSources have its name (%s); keep one", name, len(found), strings.Join(where, ", "))
 		}
