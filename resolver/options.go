@@ -44,8 +44,9 @@ type Options struct {
 	GlobalNamespace string
 	// Tracer, if not nil, observes every resolution.
 	Tracer Tracer
-	// SemverUpgrades adds upgrade edges derived from versions (beyond OLM,
-	// as OLM v1 offers): from an installed version v, every entry of the
+	// SemverUpgrades adds upgrade edges derived from versions (beyond OLM
+	// v0.28, and not OLM v1 parity: OLM v1 removed its own flag for this):
+	// from an installed version v, every entry of the
 	// channel with a higher version of the same major version is a
 	// successor, besides the catalog's replaces/skips/skipRange edges.
 	SemverUpgrades bool

@@ -32,6 +32,8 @@ type resolveFlags struct {
 	kubeVersion     string   // --kube-version
 	openShift       string   // --openshift-version
 	all             bool     // -A (resolve only)
+	semver          bool     // --semver-upgrades
+	semverMajor     bool     // --semver-allow-major
 }
 
 // addResolveFlags declares the flags of resolve and rollout.
@@ -49,6 +51,10 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 		"the cluster's Kubernetes version (e.g. 1.25.3, as the API server reports it): steps whose minKubeVersion is above it will fail (RequirementsNotMet); default: not checked")
 	cmd.Flags().StringVar(&f.openShift, "openshift-version", "",
 		"the cluster's OpenShift version (e.g. 4.16): warn about operators whose olm.maxOpenShiftVersion blocks the next minor upgrade; default: not checked")
+	cmd.Flags().BoolVar(&f.semver, "semver-upgrades", false,
+		"beyond OLM: also upgrade an installed operator to any higher version of its channel within its major version, as if the catalog had that edge (DESIGN §7)")
+	cmd.Flags().BoolVar(&f.semverMajor, "semver-allow-major", false,
+		"with --semver-upgrades: let those upgrades cross major versions")
 	f.output = addOutputFlag(cmd, append([]string{"text", "json", "yaml"}, formats...)...)
 	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false,
 		"resolve even when a package the resolution reaches is invalid as opm serve would refuse it (no olm.package, unparsable version, no single head, …): leave such packages out and say which")
@@ -148,6 +154,9 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if f.all && f.namespace != "" {
 		return nil, usageErrorf("-A (--all-namespaces) and -n (--namespace) exclude each other")
 	}
+	if f.semverMajor && !f.semver {
+		return nil, usageErrorf("--semver-allow-major goes with --semver-upgrades")
+	}
 	if f.kubeVersion != "" {
 		if _, err := graph.ParseKubeVersion(f.kubeVersion, true); err != nil {
 			return nil, usageErrorf("--kube-version %q: %v (want major.minor.patch, e.g. 1.25.3)", f.kubeVersion, err)
@@ -216,7 +225,14 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		}
 		cats[i].Key, cats[i].Priority = key, prio
 	}
-	res, err := resolver.NewContext(e.context(), cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New(), AllowInvalid: f.allowInvalid, KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift})
+	if f.semver {
+		span := "within a major version"
+		if f.semverMajor {
+			span = "across major versions"
+		}
+		e.notef("--semver-upgrades: an installed operator may upgrade to any higher version of its channel %s, beyond the catalog's replaces, skips and skipRange edges (OLM follows only those)", span)
+	}
+	res, err := resolver.NewContext(e.context(), cats, resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New(), AllowInvalid: f.allowInvalid, KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift, SemverUpgrades: f.semver, SemverAllowMajor: f.semverMajor})
 	if err != nil {
 		return nil, err
 	}
