@@ -24,9 +24,9 @@ type catalogReport struct {
 	Path     string
 	Summary  check.CatalogSummary
 	Findings []check.Finding // sorted by package, channel, bundle, code
-	// Resolved counts the baseline's findings the catalog no longer has
-	// (with --baseline).
-	Resolved int
+	// Resolved holds the baseline's findings the catalog no longer has
+	// (with --baseline), in the report's order.
+	Resolved []check.Finding
 }
 
 // gatherFindings loads the catalogs at paths and runs the checks on them
@@ -82,8 +82,10 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 			n++
 		}
 		reports[i] = catalogReport{Path: sum.Name, Summary: sum, Findings: fs[:n:n]}
-		if sum.Baseline != nil {
-			reports[i].Resolved = sum.Baseline.Resolved
+		for _, f := range rep.Resolved {
+			if f.Catalog == sum.Name {
+				reports[i].Resolved = append(reports[i].Resolved, f)
+			}
 		}
 		fs = fs[n:]
 	}
@@ -248,6 +250,9 @@ type catalogJSON struct {
 	Counts   []check.CodeCount `json:"counts"`
 	// Baseline compares the catalog with --baseline; left out without it.
 	Baseline *check.BaselineSummary `json:"baseline,omitempty"`
+	// Resolved lists the baseline's findings the catalog no longer has
+	// (with --baseline; left out when there are none).
+	Resolved []check.Finding `json:"resolved,omitempty"`
 }
 
 // writeCheckJSON writes the reports in the JSON contract, as JSON or (format
@@ -266,6 +271,7 @@ func writeCheckJSON(w io.Writer, format string, reports []catalogReport) error {
 			Summary:  summarize(r.Findings),
 			Counts:   r.Summary.Counts,
 			Baseline: r.Summary.Baseline,
+			Resolved: r.Resolved,
 		}
 		if c.Findings == nil {
 			c.Findings = []check.Finding{}
@@ -314,6 +320,17 @@ func writeCheckText(w io.Writer, reports []catalogReport) error {
 				if l = strings.TrimRight(l, " \t"); l != "" {
 					fmt.Fprintf(tw, "%s\t\t  %s\n", pad, l)
 				}
+			}
+		}
+		if len(r.Resolved) > 0 {
+			fmt.Fprintf(tw, "  resolved: in the baseline, not any more\n")
+			for _, f := range r.Resolved {
+				first, _, _ := strings.Cut(findingText(f), "\n")
+				name := f.Package
+				if name == "" {
+					name = "(catalog)"
+				}
+				fmt.Fprintf(tw, "    \t%s\t%s\t%s: %s\n", f.Severity, f.Code, name, first)
 			}
 		}
 		tw.Flush()
