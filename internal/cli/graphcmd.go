@@ -26,7 +26,7 @@ Nodes are bundles (name and version), in channel order, head first. An edge
 goes from a bundle to the entry that upgrades it: solid for replaces, dashed
 for skips, dotted and labelled with the range for skipRange. Diagrams draw
 one edge per pair of bundles, the first of replaces, skips, skipRange that
-holds; -o text lists every edge. Heads and deprecated bundles (olm.deprecated
+holds; -o text lists every edge (but see --skip-ranges). Heads and deprecated bundles (olm.deprecated
 property or olm.deprecations entry) are marked, and names that an edge
 refers to but that are not in the channel are drawn dashed.
 
@@ -34,7 +34,9 @@ A skipRange that spans many entries makes many edges. --skip-ranges labels
 writes each skipRange in its entry's box instead (with the number of entries
 it matches); auto, the default, does so only when the diagram would have more
 than ` + strconv.Itoa(maxDiagramEdges) + ` edges — Mermaid's default limit, past which GitHub shows an
-error instead of the chart — and says so in a comment.
+error instead of the chart — and says so in a comment. In text, labels give
+each skipRange the number of entries it matches instead of their names; auto
+does so past ` + strconv.Itoa(maxTextSkipRangeEdges) + ` skipRange edges, and says so in a note.
 
 --from BUNDLE marks the path a cluster at BUNDLE takes to the channel head:
 the hops of a simulated rollout (the bundle installed and subscribed to the
@@ -49,7 +51,7 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		Args: cobra.ExactArgs(1),
 	}
 	output := addOutputFlag(cmd, "text", "mermaid", "dot")
-	skipRanges := addChoiceFlag(cmd, "skip-ranges", "", "how diagrams draw skipRanges", "auto", "edges", "labels")
+	skipRanges := addChoiceFlag(cmd, "skip-ranges", "", "how diagrams draw skipRanges and text lists them", "auto", "edges", "labels")
 	cmd.Flags().StringVar(&pkgName, "package", "", "the package to draw (required)")
 	cmd.Flags().StringVar(&chName, "channel", "", "the channel to draw (default: every channel of the package)")
 	cmd.Flags().StringVar(&from, "from", "", "mark the path a cluster at this bundle takes to the channel head (the rollout's hops) and where and why it stops short of it")
@@ -68,12 +70,13 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		// Text and drawn skipRange edges need every edge; labels only the
 		// counts, so a skipRange over thousands of entries costs no memory
 		// per edge.
-		keep := output.value == "text" || skipRanges.value == "edges"
+		text := output.value == "text"
+		keep := skipRanges.value == "edges"
 		v, err := buildGraphViewKeep(cat, name, pkgName, chName, keep)
 		if err != nil {
 			return err
 		}
-		if !keep && skipRanges.value == "auto" && v.diagramEdges() <= maxDiagramEdges {
+		if !keep && skipRanges.value == "auto" && (text && v.skipRangeEdges() <= maxTextSkipRangeEdges || !text && v.diagramEdges() <= maxDiagramEdges) {
 			// A small diagram draws its skipRange edges: build them.
 			if v, err = buildGraphViewKeep(cat, name, pkgName, chName, true); err != nil {
 				return err
@@ -92,7 +95,11 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		case "labels":
 			v.SkipRangeLabels = true
 		case "auto":
-			v.SkipRangeLabels = v.diagramEdges() > maxDiagramEdges
+			if text {
+				v.SkipRangeLabels = v.skipRangeEdges() > maxTextSkipRangeEdges
+			} else {
+				v.SkipRangeLabels = v.diagramEdges() > maxDiagramEdges
+			}
 		}
 		bw := &errWriter{w: e.stdout}
 		if fenced {
@@ -200,6 +207,24 @@ type edgeView struct {
 // maxDiagramEdges is the number of edges past which --skip-ranges auto
 // writes skipRanges as labels: Mermaid's default maxEdges.
 const maxDiagramEdges = 500
+
+// maxTextSkipRangeEdges is the number of skipRange edges past which
+// --skip-ranges auto makes text output give each skipRange's number of
+// matches instead of their names: listed, a skipRange over every lower
+// version of a channel of n entries is n²/2 names.
+const maxTextSkipRangeEdges = 10000
+
+// skipRangeEdges returns the number of skipRange edges of the view's
+// channels, kept or only counted.
+func (v *graphView) skipRangeEdges() int {
+	n := 0
+	for _, c := range v.Channels {
+		for _, node := range c.Nodes {
+			n += node.skipRangeMatches
+		}
+	}
+	return n
+}
 
 // diagramEdges returns the number of edges a diagram draws with skipRange
 // edges.
@@ -474,6 +499,9 @@ func writeGraphText(w io.Writer, v *graphView) {
 	if v.Deprecated {
 		fmt.Fprintf(w, "  deprecated: %s\n", v.Deprecation)
 	}
+	if v.SkipRangeLabels {
+		fmt.Fprintf(w, "  note: each skipRange gives the number of entries it matches, not their names: listed, they would be %d edges (--skip-ranges edges lists them)\n", v.skipRangeEdges())
+	}
 	for _, c := range v.Channels {
 		fmt.Fprintf(w, "%s\n", textChannelTitle(c))
 		if c.Deprecated {
@@ -515,6 +543,10 @@ func writeGraphText(w io.Writer, v *graphView) {
 			case n.SkipRange == "":
 			case !n.SkipRangeValid:
 				fmt.Fprintf(w, "    skipRange %q: not a semver range\n", n.SkipRange)
+			case v.SkipRangeLabels && n.skipRangeMatches == 1:
+				fmt.Fprintf(w, "    skipRange %q: matches 1 entry\n", n.SkipRange)
+			case v.SkipRangeLabels && n.skipRangeMatches > 1:
+				fmt.Fprintf(w, "    skipRange %q: matches %d entries\n", n.SkipRange, n.skipRangeMatches)
 			case len(rangeFrom) == 0:
 				fmt.Fprintf(w, "    skipRange %q: matches no entry of the channel\n", n.SkipRange)
 			default:
