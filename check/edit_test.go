@@ -2,17 +2,15 @@ package check
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // blob is one FBC object of a catalog being edited: its identifying fields
@@ -56,16 +54,7 @@ func shippedBlobs(t testing.TB, name string) []*blob {
 // readBlobs reads the JSON stream of a shipped catalog.
 func readBlobs(t testing.TB, name string) []*blob {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "catalogs", name+".json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dec := json.NewDecoder(zr)
+	dec := json.NewDecoder(testcatalog.Open(t, name+".json.gz"))
 	var out []*blob
 	for {
 		var raw json.RawMessage

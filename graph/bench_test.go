@@ -2,34 +2,15 @@ package graph
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
-// readGz returns the decompressed contents of a shipped catalog.
-func readGz(tb testing.TB, name string) []byte {
-	tb.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "catalogs", name))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
-
 func benchmarkLoad(b *testing.B, file string) {
-	data := readGz(b, file)
+	data := testcatalog.Read(b, file)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -62,7 +43,7 @@ func BenchmarkLoadCertifiedDeclared(b *testing.B) {
 // BenchmarkDecodeOnlyCommunityIndex measures the decoder alone (scanning,
 // typed properties, handing blobs to a Builder) without Build's indexing.
 func BenchmarkDecodeOnlyCommunityIndex(b *testing.B) {
-	data := readGz(b, "community-operators-prod.v4.20-index.json.gz")
+	data := testcatalog.Read(b, "community-operators-prod.v4.20-index.json.gz")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sextantdev/sextant/graph/internal/jsonscan"
 	"github.com/sextantdev/sextant/internal/golden"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // shippedCatalogs are the real catalogs of testdata/catalogs with the counts
@@ -38,7 +39,7 @@ func TestLoadShippedCatalogs(t *testing.T) {
 			if testing.Short() && tc.file != shippedCatalogs[0].file {
 				t.Skip("short")
 			}
-			c, err := Decode(bytes.NewReader(readGz(t, tc.file)), tc.file)
+			c, err := Decode(bytes.NewReader(testcatalog.Read(t, tc.file)), tc.file)
 			if err != nil {
 				t.Fatal(err)
 			}

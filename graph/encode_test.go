@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 func TestEncodeFixture(t *testing.T) {
@@ -35,7 +37,7 @@ func TestEncodeRoundTripShipped(t *testing.T) {
 			if testing.Short() && tc.file != shippedCatalogs[0].file {
 				t.Skip("short")
 			}
-			c, err := Decode(bytes.NewReader(readGz(t, tc.file)), tc.file)
+			c, err := Decode(bytes.NewReader(testcatalog.Read(t, tc.file)), tc.file)
 			if err != nil {
 				t.Fatal(err)
 			}

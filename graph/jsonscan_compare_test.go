@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // stdBlob is what encoding/json decodes of each blob: the fields the
@@ -90,7 +92,7 @@ func decodeStdWith(tb testing.TB, next func() ([]byte, error), unmarshal func([]
 // TestDecodeStdAgrees: the encoding/json baseline of the benchmark builds
 // the same catalog as Decode, so the comparison is of the same work.
 func TestDecodeStdAgrees(t *testing.T) {
-	data := readGz(t, "community-operators-prod.v4.20-index.json.gz")
+	data := testcatalog.Read(t, "community-operators-prod.v4.20-index.json.gz")
 	if testing.Short() {
 		data = data[:bytes.LastIndex(data[:2<<20], []byte("\n{"))+1]
 	}
@@ -125,7 +127,7 @@ func BenchmarkDecodeJSONScanner(b *testing.B) {
 }
 
 func BenchmarkDecodeEncodingJSON(b *testing.B) {
-	data := readGz(b, "community-operators-prod.v4.20-index.json.gz")
+	data := testcatalog.Read(b, "community-operators-prod.v4.20-index.json.gz")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -7,13 +7,15 @@ import (
 	"encoding/json/jsontext"
 	jsonv2 "encoding/json/v2"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // BenchmarkDecodeEncodingJSONv2 is BenchmarkDecodeEncodingJSON with
 // encoding/json/v2: jsontext splitting the stream, jsonv2.Unmarshal each
 // blob (GOEXPERIMENT=jsonv2).
 func BenchmarkDecodeEncodingJSONv2(b *testing.B) {
-	data := readGz(b, "community-operators-prod.v4.20-index.json.gz")
+	data := testcatalog.Read(b, "community-operators-prod.v4.20-index.json.gz")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

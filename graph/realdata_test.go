@@ -2,12 +2,12 @@ package graph
 
 import (
 	"bufio"
-	"compress/gzip"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // catalogs are the real catalogs shipped in testdata, by short name.
@@ -26,17 +26,8 @@ func catalogPath(name string) string {
 // <name>.opm-validate.txt.gz: the lines "PKG <name> INVALID:".
 func opmRejected(t *testing.T, name string) []string {
 	t.Helper()
-	f, err := os.Open(filepath.Join("..", "testdata", "catalogs", name+".opm-validate.txt.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var pkgs []string
-	sc := bufio.NewScanner(zr)
+	sc := bufio.NewScanner(testcatalog.Open(t, name+".opm-validate.txt.gz"))
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		if rest, ok := strings.CutPrefix(sc.Text(), "PKG "); ok {

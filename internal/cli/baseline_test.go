@@ -2,13 +2,14 @@ package cli
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // communityIndex is the shipped community index (what OpenShift 4.20
@@ -30,15 +31,7 @@ func squash(s string) string {
 // to drop the blob.
 func editCommunity(t *testing.T, dir string, edit func(m map[string]any) bool) string {
 	t.Helper()
-	f, err := os.Open(communityIndex)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	zr := testcatalog.Open(t, filepath.Base(communityIndex))
 	out := filepath.Join(dir, "community-edited.json")
 	w, err := os.Create(out)
 	if err != nil {

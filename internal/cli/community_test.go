@@ -2,15 +2,14 @@ package cli
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	goldenfile "github.com/sextantdev/sextant/internal/golden"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 
 	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
@@ -110,18 +109,10 @@ func checkJSON(t *testing.T, flags ...string) catalogResult {
 // catalog's companion problems file, sorted.
 func problemPackages(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open("testdata/catalogs/community-operators-prod.declared.problems.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var p struct {
 		PackagesFailing []string `json:"packages_failing"`
 	}
+	zr := testcatalog.Open(t, "community-operators-prod.declared.problems.json.gz")
 	if err := json.NewDecoder(zr).Decode(&p); err != nil {
 		t.Fatal(err)
 	}

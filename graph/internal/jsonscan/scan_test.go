@@ -2,13 +2,11 @@ package jsonscan
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"io"
-	"os"
-	"path/filepath"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 var seeds = []string{
@@ -140,19 +138,7 @@ func TestSyntaxErrorOffset(t *testing.T) {
 // BenchmarkSkipCatalog skips every blob of the shipped community catalog:
 // the scanner's raw speed.
 func BenchmarkSkipCatalog(b *testing.B) {
-	f, err := os.Open(filepath.Join("..", "..", "..", "testdata", "catalogs", "community-operators-prod.v4.20-index.json.gz"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		b.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testcatalog.Read(b, "community-operators-prod.v4.20-index.json.gz")
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,0 +1,65 @@
+// Package testcatalog opens the files shipped in the repository's
+// testdata/catalogs (gzipped catalogs and their companion files) for the
+// tests and benchmarks of any package, whatever folder they run in.
+//
+// It imports nothing of Sextant, so the tests of every package, graph's
+// own included, may use it without an import cycle.
+package testcatalog
+
+import (
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Path returns the path of the file name in testdata/catalogs, found in the
+// first folder at or above the working directory that holds a go.mod (the
+// module root). It fails tb when there is none.
+func Path(tb testing.TB, name string) string {
+	tb.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "testdata", "catalogs", name)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			tb.Fatalf("testcatalog: no go.mod at or above the working directory for %q", name)
+		}
+		dir = parent
+	}
+}
+
+// Open returns the decompressed stream of the gzipped file name in
+// testdata/catalogs (name includes the ".gz"). The file is closed when the
+// test or benchmark ends; reading to the end reports a damaged file as an
+// error of the reader.
+func Open(tb testing.TB, name string) io.Reader {
+	tb.Helper()
+	f, err := os.Open(Path(tb, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { f.Close() })
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return zr
+}
+
+// Read returns the whole decompressed contents of the gzipped file name in
+// testdata/catalogs.
+func Read(tb testing.TB, name string) []byte {
+	tb.Helper()
+	data, err := io.ReadAll(Open(tb, name))
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return data
+}
