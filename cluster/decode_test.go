@@ -223,7 +223,10 @@ metadata:
   annotations:
     operatorframework.io/properties: '{"properties":[{"type":"olm.gvk","value":{"group":1}}]}'
 `,
-			wantErr: []string{`field metadata.annotations["operatorframework.io/properties"]: property 0 (olm.gvk): field "group" is a number, want a string`},
+			wantErr: []string{
+				`field spec.version: missing`,
+				`field metadata.annotations["operatorframework.io/properties"]: property 0 (olm.gvk): field "group" is a number, want a string`,
+			},
 		},
 		{
 			name: "approval, state, InstallPlan fields of the wrong value",
@@ -264,44 +267,58 @@ status: {phase: Waiting}`,
 		t.Run(tt.name, func(t *testing.T) {
 			s, err := cluster.Decode(strings.NewReader(tt.input), "in.yaml")
 			if tt.wantErr != nil {
-				if err == nil {
-					t.Fatalf("Decode succeeded, want errors %q", tt.wantErr)
-				}
-				lines := strings.Split(err.Error(), "\n")
-				if len(lines) < len(tt.wantErr) {
-					t.Errorf("got %d error lines, want at least %d:\n%v", len(lines), len(tt.wantErr), err)
-				}
-				for _, w := range tt.wantErr {
-					if !strings.Contains(err.Error(), w) {
-						t.Errorf("error:\n%v\nwant it to contain %q", err, w)
-					}
-				}
-				var de *cluster.Error
-				if !errors.As(err, &de) {
-					t.Errorf("error %v holds no *cluster.Error", err)
-				}
+				checkErrors(t, err, tt.wantErr)
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, c := range s.CSVs {
-				got = append(got, "ClusterServiceVersion "+c.Namespace+"/"+c.Name)
-			}
-			for _, c := range s.Subscriptions {
-				got = append(got, "Subscription "+c.Namespace+"/"+c.Name)
-			}
-			for _, c := range s.CatalogSources {
-				got = append(got, "CatalogSource "+c.Namespace+"/"+c.Name)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
+			if got := objectNames(s); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("objects = %q, want %q", got, tt.want)
 			}
 			if got := s.IgnoredText(); got != tt.ignored {
 				t.Errorf("ignored = %q, want %q", got, tt.ignored)
 			}
 		})
+	}
+}
+
+// objectNames renders a state compactly: "Kind namespace/name" for each
+// CSV, Subscription and CatalogSource, in that order.
+func objectNames(s *cluster.State) []string {
+	var got []string
+	for _, c := range s.CSVs {
+		got = append(got, "ClusterServiceVersion "+c.Namespace+"/"+c.Name)
+	}
+	for _, c := range s.Subscriptions {
+		got = append(got, "Subscription "+c.Namespace+"/"+c.Name)
+	}
+	for _, c := range s.CatalogSources {
+		got = append(got, "CatalogSource "+c.Namespace+"/"+c.Name)
+	}
+	return got
+}
+
+// checkErrors checks that err, a decoding error, holds a *cluster.Error and
+// is exactly the errors want describes: as many errors (one a line) as
+// want has substrings, each substring in the text.
+func checkErrors(t *testing.T, err error, want []string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("decoding succeeded, want errors %q", want)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != len(want) {
+		t.Errorf("got %d errors, want %d:\n%v", len(lines), len(want), err)
+	}
+	for _, w := range want {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("error:\n%v\nwant it to contain %q", err, w)
+		}
+	}
+	var de *cluster.Error
+	if !errors.As(err, &de) {
+		t.Errorf("error %v holds no *cluster.Error", err)
 	}
 }
 
@@ -361,17 +378,7 @@ func TestDecodeKind(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got []string
-			for _, c := range s.CSVs {
-				got = append(got, "ClusterServiceVersion "+c.Namespace+"/"+c.Name)
-			}
-			for _, c := range s.Subscriptions {
-				got = append(got, "Subscription "+c.Namespace+"/"+c.Name)
-			}
-			for _, c := range s.CatalogSources {
-				got = append(got, "CatalogSource "+c.Namespace+"/"+c.Name)
-			}
-			if !reflect.DeepEqual(got, tt.want) {
+			if got := objectNames(s); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("objects = %q, want %q", got, tt.want)
 			}
 		})

@@ -40,7 +40,7 @@ func builderFrom(cat *Catalog) *Builder {
 
 func loadBench(b *testing.B, name string) *Catalog {
 	b.Helper()
-	cat, err := LoadFile(catalogPath(name))
+	cat, err := LoadFile(catalogPath(b, name))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -343,54 +343,45 @@ func FuzzCSVMetadata(f *testing.F) {
 // the shipped catalogs: every one parses without error, agrees with
 // encoding/json, and every bundle of the community index has install modes.
 func TestCSVMetadataRealCatalogs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads the real catalogs")
-	}
-	for _, name := range catalogs {
-		t.Run(name, func(t *testing.T) {
-			cat, err := LoadFile(catalogPath(name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, withModes, maxOCP := 0, 0, 0
-			var invalid []string
-			for _, p := range cat.Packages() {
-				for _, b := range p.Bundles {
-					for _, pr := range b.Properties {
-						if pr.Type == TypeCSVMetadata {
-							checkCSVMetadataAgrees(t, pr.Value)
-							break
-						}
+	forEachShipped(t, 0, func(t *testing.T, sc shippedCatalog, cat *Catalog) {
+		n, withModes, maxOCP := 0, 0, 0
+		var invalid []string
+		for _, p := range cat.Packages() {
+			for _, b := range p.Bundles {
+				for _, pr := range b.Properties {
+					if pr.Type == TypeCSVMetadata {
+						checkCSVMetadataAgrees(t, pr.Value)
+						break
 					}
-					if b.CSVMetadata != nil {
-						n++
-						if len(b.CSVMetadata.InstallModes) > 0 {
-							withModes++
-						}
+				}
+				if b.CSVMetadata != nil {
+					n++
+					if len(b.CSVMetadata.InstallModes) > 0 {
+						withModes++
 					}
-					if m := b.MaxOpenShiftVersion; m != nil {
-						maxOCP++
-						if m.Err != nil {
-							invalid = append(invalid, b.Name)
-						}
+				}
+				if m := b.MaxOpenShiftVersion; m != nil {
+					maxOCP++
+					if m.Err != nil {
+						invalid = append(invalid, b.Name)
 					}
 				}
 			}
-			t.Logf("%d bundles with olm.csv.metadata, %d with install modes, %d with olm.maxOpenShiftVersion (invalid: %q)", n, withModes, maxOCP, invalid)
-			// The certified catalog as declared has two bundles with two
-			// olm.maxOpenShiftVersion properties each, which OLM rejects.
-			wantInvalid := 0
-			if name == "certified-operators.declared" {
-				wantInvalid = 2
-			}
-			if len(invalid) != wantInvalid {
-				t.Errorf("%d bundles with an invalid olm.maxOpenShiftVersion, want %d", len(invalid), wantInvalid)
-			}
-			if name == "community-operators-prod.v4.20-index" && (n == 0 || withModes != n) {
-				t.Errorf("%d bundles with olm.csv.metadata, %d of them with install modes", n, withModes)
-			}
-		})
-	}
+		}
+		t.Logf("%d bundles with olm.csv.metadata, %d with install modes, %d with olm.maxOpenShiftVersion (invalid: %q)", n, withModes, maxOCP, invalid)
+		// The certified catalog as declared has two bundles with two
+		// olm.maxOpenShiftVersion properties each, which OLM rejects.
+		wantInvalid := 0
+		if sc.name() == "certified-operators.declared" {
+			wantInvalid = 2
+		}
+		if len(invalid) != wantInvalid {
+			t.Errorf("%d bundles with an invalid olm.maxOpenShiftVersion, want %d", len(invalid), wantInvalid)
+		}
+		if sc.name() == "community-operators-prod.v4.20-index" && (n == 0 || withModes != n) {
+			t.Errorf("%d bundles with olm.csv.metadata, %d of them with install modes", n, withModes)
+		}
+	})
 }
 
 func TestParseKubeVersion(t *testing.T) {

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 func TestEncodeFixture(t *testing.T) {
@@ -32,34 +30,25 @@ func TestEncodeFixture(t *testing.T) {
 // TestEncodeRoundTripShipped checks decode → encode → decode → encode on the
 // real catalogs: the model and the bytes are stable.
 func TestEncodeRoundTripShipped(t *testing.T) {
-	for _, tc := range shippedCatalogs {
-		t.Run(tc.file, func(t *testing.T) {
-			if testing.Short() && tc.file != shippedCatalogs[0].file {
-				t.Skip("short")
-			}
-			c, err := Decode(bytes.NewReader(testcatalog.Read(t, tc.file)), tc.file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var enc1, enc2 bytes.Buffer
-			if err := Encode(&enc1, c); err != nil {
-				t.Fatal(err)
-			}
-			c2, err := Decode(bytes.NewReader(enc1.Bytes()), "encoded")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := Encode(&enc2, c2); err != nil {
-				t.Fatal(err)
-			}
-			if !bytes.Equal(enc1.Bytes(), enc2.Bytes()) {
-				t.Fatal("encode → decode → encode is not stable")
-			}
-			if a, b := modelTextOpt(t, c, compactJSON), modelTextOpt(t, c2, compactJSON); a != b {
-				t.Fatal("decode → encode → decode changed the model")
-			}
-		})
-	}
+	forEachShipped(t, 1, func(t *testing.T, _ shippedCatalog, c *Catalog) {
+		var enc1, enc2 bytes.Buffer
+		if err := Encode(&enc1, c); err != nil {
+			t.Fatal(err)
+		}
+		c2, err := Decode(bytes.NewReader(enc1.Bytes()), "encoded")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Encode(&enc2, c2); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(enc1.Bytes(), enc2.Bytes()) {
+			t.Fatal("encode → decode → encode is not stable")
+		}
+		if a, b := modelTextOpt(t, c, compactJSON), modelTextOpt(t, c2, compactJSON); a != b {
+			t.Fatal("decode → encode → decode changed the model")
+		}
+	})
 }
 
 func TestEncodeBuilt(t *testing.T) {

@@ -48,17 +48,8 @@ func formatFindings(title string, fs []Finding) []byte {
 // testdata/findings/<catalog>.golden; go test -run Golden -update rewrites
 // them.
 func TestGoldenFindings(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads the real catalogs")
-	}
-	for _, name := range catalogs {
-		t.Run(name, func(t *testing.T) {
-			cat, err := LoadFile(catalogPath(name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := formatFindings("Validate findings of "+name+".json.gz", cat.Validate())
-			golden.Check(t, filepath.Join("testdata", "findings", name+".golden"), got, updating())
-		})
-	}
+	forEachShipped(t, 0, func(t *testing.T, sc shippedCatalog, cat *Catalog) {
+		got := formatFindings("Validate findings of "+sc.file, cat.Validate())
+		golden.Check(t, filepath.Join("testdata", "findings", sc.name()+".golden"), got, updating())
+	})
 }

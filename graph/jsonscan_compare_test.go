@@ -127,10 +127,7 @@ func BenchmarkDecodeJSONScanner(b *testing.B) {
 }
 
 func BenchmarkDecodeEncodingJSON(b *testing.B) {
-	data := testcatalog.Read(b, "community-operators-prod.v4.20-index.json.gz")
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
+	benchmarkBytes(b, "community-operators-prod.v4.20-index.json.gz", func(data []byte) {
 		decodeStd(b, data, json.Unmarshal)
-	}
+	})
 }

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"bufio"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,16 +9,31 @@ import (
 	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
-// catalogs are the real catalogs shipped in testdata, by short name.
-var catalogs = []string{
-	"community-operators-prod.v4.20-index",
-	"community-operators-prod.declared",
-	"certified-operators.v4.20-index",
-	"certified-operators.declared",
+func catalogPath(tb testing.TB, name string) string {
+	return testcatalog.Path(tb, name+".json.gz")
 }
 
-func catalogPath(name string) string {
-	return filepath.Join("..", "testdata", "catalogs", name+".json.gz")
+// forEachShipped runs f in a subtest per catalog of shippedCatalogs, named
+// by its short name (its file without ".json.gz"), on the catalog as
+// LoadFile loads it. With -short only the first inShort catalogs are read
+// (each takes a second or more).
+func forEachShipped(t *testing.T, inShort int, f func(t *testing.T, sc shippedCatalog, cat *Catalog)) {
+	t.Helper()
+	if testing.Short() && inShort == 0 {
+		t.Skip("loads the real catalogs")
+	}
+	for i, sc := range shippedCatalogs {
+		t.Run(sc.name(), func(t *testing.T) {
+			if testing.Short() && i >= inShort {
+				t.Skip("loads a real catalog")
+			}
+			cat, err := LoadFile(catalogPath(t, sc.name()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f(t, sc, cat)
+		})
+	}
 }
 
 // opmRejected reads the packages opm validate rejected from
@@ -58,26 +72,17 @@ func rejected(fs []Finding) []string {
 // opm validate rejected in the two declared catalogs, and nothing in the two
 // index catalogs.
 func TestValidateAgreesWithOpm(t *testing.T) {
-	if testing.Short() {
-		t.Skip("loads the real catalogs")
-	}
-	for _, name := range catalogs {
-		t.Run(name, func(t *testing.T) {
-			cat, err := LoadFile(catalogPath(name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := rejected(cat.Validate())
-			var want []string
-			if strings.HasSuffix(name, ".declared") {
-				want = opmRejected(t, name)
-			}
-			if !slices.Equal(got, want) {
-				extra, missing := diffSorted(got, want)
-				t.Errorf("%d packages rejected, opm %d\nonly Sextant: %q\nonly opm: %q", len(got), len(want), extra, missing)
-			}
-		})
-	}
+	forEachShipped(t, 0, func(t *testing.T, sc shippedCatalog, cat *Catalog) {
+		got := rejected(cat.Validate())
+		var want []string
+		if strings.HasSuffix(sc.name(), ".declared") {
+			want = opmRejected(t, sc.name())
+		}
+		if !slices.Equal(got, want) {
+			extra, missing := diffSorted(got, want)
+			t.Errorf("%d packages rejected, opm %d\nonly Sextant: %q\nonly opm: %q", len(got), len(want), extra, missing)
+		}
+	})
 }
 
 // diffSorted returns the elements only in a and only in b.
