@@ -35,6 +35,7 @@ import (
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/sextantdev/sextant/cluster"
 )
@@ -89,46 +90,45 @@ func State(objs Objects) (*cluster.State, error) {
 		}
 		l.add(trimCSV(c), "CSVs", i)
 	}
-	for i, s := range objs.Subscriptions {
-		if s == nil {
-			continue
-		}
-		c := *s
-		c.ObjectMeta = trimMeta(s.ObjectMeta)
-		c.TypeMeta.Kind, c.TypeMeta.APIVersion = cluster.KindSubscription, apiVersionV1alpha1
-		l.add(&c, "Subscriptions", i)
-	}
-	for i, s := range objs.CatalogSources {
-		if s == nil {
-			continue
-		}
-		c := *s
-		c.ObjectMeta = trimMeta(s.ObjectMeta)
-		c.TypeMeta.Kind, c.TypeMeta.APIVersion = cluster.KindCatalogSource, apiVersionV1alpha1
-		l.add(&c, "CatalogSources", i)
-	}
-	for i, g := range objs.OperatorGroups {
-		if g == nil {
-			continue
-		}
-		c := *g
-		c.ObjectMeta = trimMeta(g.ObjectMeta)
-		c.TypeMeta.Kind, c.TypeMeta.APIVersion = cluster.KindOperatorGroup, apiVersionV1
-		l.add(&c, "OperatorGroups", i)
-	}
-	for i, p := range objs.InstallPlans {
-		if p == nil {
-			continue
-		}
-		c := *p
-		c.ObjectMeta = trimMeta(p.ObjectMeta)
-		c.TypeMeta.Kind, c.TypeMeta.APIVersion = cluster.KindInstallPlan, apiVersionV1alpha1
-		// The steps carry whole manifests; resolution reads the plan's
-		// spec and phase.
-		c.Status.Plan = nil
-		l.add(&c, "InstallPlans", i)
-	}
+	addTyped(l, "Subscriptions", objs.Subscriptions, cluster.KindSubscription, apiVersionV1alpha1, nil)
+	addTyped(l, "CatalogSources", objs.CatalogSources, cluster.KindCatalogSource, apiVersionV1alpha1, nil)
+	addTyped(l, "OperatorGroups", objs.OperatorGroups, cluster.KindOperatorGroup, apiVersionV1, nil)
+	// The steps of an InstallPlan carry whole manifests; resolution reads
+	// the plan's spec and phase.
+	addTyped(l, "InstallPlans", objs.InstallPlans, cluster.KindInstallPlan, apiVersionV1alpha1,
+		func(p *operatorsv1alpha1.InstallPlan) { p.Status.Plan = nil })
 	return l.decode()
+}
+
+// typedObject is the pointer type of a typed object: its metadata and its
+// kind, through the methods of the embedded ObjectMeta and TypeMeta.
+type typedObject[T any] interface {
+	*T
+	GetObjectMeta() metav1.Object
+	SetGroupVersionKind(schema.GroupVersionKind)
+}
+
+// addTyped adds to l a copy of each object of objs that is not nil, as
+// objs.<field>[i]: its metadata trimmed (trimMeta), its kind and API
+// version set (listers leave them empty), and, when trim is not nil,
+// trimmed further by trim. objs is not modified.
+func addTyped[T any, P typedObject[T]](l *list, field string, objs []*T, kind, apiVersion string, trim func(P)) {
+	for i, o := range objs {
+		if o == nil {
+			continue
+		}
+		c := *o
+		p := P(&c)
+		// GetObjectMeta of an embedded ObjectMeta is the ObjectMeta itself.
+		if m, ok := p.GetObjectMeta().(*metav1.ObjectMeta); ok {
+			*m = trimMeta(*m)
+		}
+		p.SetGroupVersionKind(schema.FromAPIVersionAndKind(apiVersion, kind))
+		if trim != nil {
+			trim(p)
+		}
+		l.add(p, field, i)
+	}
 }
 
 // list is the objects of State as one `kind: List`, and where each item

@@ -15,6 +15,7 @@ import (
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/yaml"
 
 	"github.com/sextantdev/sextant/cluster"
@@ -240,6 +241,21 @@ func manifestsOf(t *testing.T, objs olmapi.Objects) []byte {
 	return buf.Bytes()
 }
 
+// appendTyped decodes the object js into a T, clears its TypeMeta (as a
+// lister returns it) and appends it to list.
+func appendTyped[T any, P interface {
+	*T
+	SetGroupVersionKind(schema.GroupVersionKind)
+}](t *testing.T, list []*T, js []byte) []*T {
+	t.Helper()
+	var v T
+	if err := yaml.Unmarshal(js, &v); err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	P(&v).SetGroupVersionKind(schema.GroupVersionKind{})
+	return append(list, &v)
+}
+
 // typedObjects reads a manifest file (a kind: List or documents) into
 // typed objects, as a controller would get them from the API server:
 // TypeMeta cleared.
@@ -268,41 +284,21 @@ func typedObjects(t *testing.T, data []byte) olmapi.Objects {
 		if err != nil {
 			t.Fatal(err)
 		}
-		into := func(v any) {
-			if err := yaml.Unmarshal(js, v); err != nil {
-				t.Fatalf("%s: %v", js, err)
-			}
-		}
 		apiVersion, _ := m["apiVersion"].(string)
 		if !strings.HasPrefix(apiVersion, "operators.coreos.com/") {
 			continue
 		}
 		switch m["kind"] {
 		case cluster.KindCSV:
-			var c operatorsv1alpha1.ClusterServiceVersion
-			into(&c)
-			c.TypeMeta = metav1.TypeMeta{}
-			objs.CSVs = append(objs.CSVs, &c)
+			objs.CSVs = appendTyped(t, objs.CSVs, js)
 		case cluster.KindSubscription:
-			var s operatorsv1alpha1.Subscription
-			into(&s)
-			s.TypeMeta = metav1.TypeMeta{}
-			objs.Subscriptions = append(objs.Subscriptions, &s)
+			objs.Subscriptions = appendTyped(t, objs.Subscriptions, js)
 		case cluster.KindCatalogSource:
-			var c operatorsv1alpha1.CatalogSource
-			into(&c)
-			c.TypeMeta = metav1.TypeMeta{}
-			objs.CatalogSources = append(objs.CatalogSources, &c)
+			objs.CatalogSources = appendTyped(t, objs.CatalogSources, js)
 		case cluster.KindOperatorGroup:
-			var g operatorsv1.OperatorGroup
-			into(&g)
-			g.TypeMeta = metav1.TypeMeta{}
-			objs.OperatorGroups = append(objs.OperatorGroups, &g)
+			objs.OperatorGroups = appendTyped(t, objs.OperatorGroups, js)
 		case cluster.KindInstallPlan:
-			var p operatorsv1alpha1.InstallPlan
-			into(&p)
-			p.TypeMeta = metav1.TypeMeta{}
-			objs.InstallPlans = append(objs.InstallPlans, &p)
+			objs.InstallPlans = appendTyped(t, objs.InstallPlans, js)
 		}
 	}
 	return objs
