@@ -262,6 +262,17 @@ func describe(p *constraints.Problem[int, int]) string {
 	return s
 }
 
+// checkSeed compares the solver with the oracle on the problem that
+// shapes[seed%len(shapes)] generates from the random stream (seed, stream).
+func checkSeed(t *testing.T, seed int, stream uint64, shapes ...func(source) *constraints.Problem[int, int]) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(uint64(seed), stream))
+	p := shapes[seed%len(shapes)](r)
+	if err := check(p); err != nil {
+		t.Fatalf("seed %d: %v\n%s", seed, err, describe(p))
+	}
+}
+
 // TestAgainstOracle compares the solver with the brute-force oracle on
 // 100,000 seeded random problems (2,000 with -short).
 func TestAgainstOracle(t *testing.T) {
@@ -274,19 +285,7 @@ func TestAgainstOracle(t *testing.T) {
 		t.Run(fmt.Sprintf("worker%d", w), func(t *testing.T) {
 			t.Parallel()
 			for seed := w; seed < total; seed += workers {
-				r := rand.New(rand.NewPCG(uint64(seed), 3))
-				var p *constraints.Problem[int, int]
-				switch seed % 4 {
-				case 2:
-					p = layeredProblem(r)
-				case 3:
-					p = coloringProblem(r)
-				default:
-					p = randomProblem(r)
-				}
-				if err := check(p); err != nil {
-					t.Fatalf("seed %d: %v\n%s", seed, err, describe(p))
-				}
+				checkSeed(t, seed, 3, randomProblem, randomProblem, layeredProblem, coloringProblem)
 			}
 		})
 	}
@@ -301,19 +300,7 @@ func TestAgainstOracleFallback(t *testing.T) {
 	}
 	defer constraints.SetFallbackAfter(constraints.SetFallbackAfter(-1 << 30))
 	for seed := range total {
-		r := rand.New(rand.NewPCG(uint64(seed), 5))
-		var p *constraints.Problem[int, int]
-		switch seed % 3 {
-		case 0:
-			p = layeredProblem(r)
-		case 1:
-			p = coloringProblem(r)
-		default:
-			p = randomProblem(r)
-		}
-		if err := check(p); err != nil {
-			t.Fatalf("seed %d: %v\n%s", seed, err, describe(p))
-		}
+		checkSeed(t, seed, 5, layeredProblem, coloringProblem, randomProblem)
 	}
 }
 
