@@ -11,55 +11,51 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/bad.golden")
 
-// TestBadCatalog checks that TestCatalog would fail on testdata/bad, with
-// the text of testdata/bad.golden.
-func TestBadCatalog(t *testing.T) {
-	got, err := checkCatalog(t.Context(), "testdata/bad", "", graph.SeverityWarning)
-	if err != nil {
-		t.Fatal(err)
+// TestFailureReports checks that TestCatalog would fail on testdata/bad,
+// and, with -baseline testdata/good, on testdata/next (the change a pull
+// request makes: only what the change introduces), with the text of the
+// golden file of each; -update rewrites the golden files.
+func TestFailureReports(t *testing.T) {
+	for _, tc := range []struct {
+		catalog, baseline, golden string
+	}{
+		{catalog: "testdata/bad", golden: "testdata/bad.golden"},
+		{catalog: "testdata/next", baseline: "testdata/good", golden: "testdata/next.golden"},
+	} {
+		t.Run(tc.catalog, func(t *testing.T) {
+			got, err := checkCatalog(t.Context(), tc.catalog, tc.baseline, graph.SeverityWarning)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got == "" {
+				t.Fatalf("no problems found in %s (baseline %q)", tc.catalog, tc.baseline)
+			}
+			if *update {
+				if err := os.WriteFile(tc.golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(tc.golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("problems of %s (go test -update rewrites %s):\n got:\n%s\nwant:\n%s", tc.catalog, tc.golden, got, want)
+			}
+		})
 	}
-	if got == "" {
-		t.Fatal("no problems found in testdata/bad")
-	}
-	compareGolden(t, "testdata/bad.golden", got)
 }
 
-// TestNextCatalog checks that TestCatalog with -baseline testdata/good
-// would fail on testdata/next, the change a pull request makes, with the
-// text of testdata/next.golden: only what the change introduces.
-func TestNextCatalog(t *testing.T) {
-	got, err := checkCatalog(t.Context(), "testdata/next", "testdata/good", graph.SeverityWarning)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got == "" {
-		t.Fatal("no new problems found in testdata/next")
-	}
-	compareGolden(t, "testdata/next.golden", got)
-	// The catalog against itself introduces nothing.
+// TestSelfBaseline checks that a catalog with itself as its
+// baseline introduces nothing, not even an info.
+func TestSelfBaseline(t *testing.T) {
 	same, err := checkCatalog(t.Context(), "testdata/next", "testdata/next", graph.SeverityInfo)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if same != "" {
 		t.Errorf("testdata/next against itself:\n%s", same)
-	}
-}
-
-func compareGolden(t *testing.T, golden, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal([]byte(got), want) {
-		t.Errorf("problems of testdata/bad (go test -update rewrites %s):\n got:\n%s\nwant:\n%s", golden, got, want)
 	}
 }
 

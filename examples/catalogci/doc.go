@@ -16,7 +16,7 @@
 //	go test ./examples/catalogci -run TestCatalog -catalog testdata/bad
 //
 // which fails with the findings of testdata/bad/catalog.yaml, as
-// testdata/bad.golden shows (TestBadCatalog keeps that file current).
+// testdata/bad.golden shows (TestFailureReports keeps that file current).
 //
 // A catalog with known problems can still gate its pull requests on what
 // each change introduces: give -baseline the catalog as the target branch
@@ -32,7 +32,7 @@
 //
 //	go test ./examples/catalogci -run TestCatalog -catalog testdata/next -baseline testdata/good
 //
-// fails with the three findings of testdata/next.golden (TestNextCatalog
+// fails with the three findings of testdata/next.golden (TestFailureReports
 // keeps that file current). sextant check --baseline OLD NEW --fail-on-new
 // does the same from the command line, and -o markdown writes the report
 // as a pull-request comment.
