@@ -509,14 +509,8 @@ func (r *Resolver) checkServed(app *Application) {
 			if st.Package != k.Provider.Package || st.Catalog != k.Provider.Catalog {
 				continue
 			}
-			ci := r.byKey[st.Catalog]
-			if ci == nil {
-				continue
-			}
-			if p := ci.cat.Package(st.Package); p != nil {
-				if b := p.Bundle(st.Bundle); b != nil && !slices.Contains(b.Provides, k.API) {
-					k.Warnings = append(k.Warnings, fmt.Sprintf("the plan installs %s, which does not provide %s", st.Bundle, apiName(k.API)))
-				}
+			if b, err := r.stepBundle(&st); err == nil && !slices.Contains(b.Provides, k.API) {
+				k.Warnings = append(k.Warnings, fmt.Sprintf("the plan installs %s, which does not provide %s", st.Bundle, apiName(k.API)))
 			}
 		}
 	}

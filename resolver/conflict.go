@@ -123,18 +123,13 @@ func (f *Fact) subject() string {
 	return "bundle " + f.Bundle
 }
 
+// candidateList joins the candidates as joinWords joins words.
 func candidateList(cs []Candidate, conj string) string {
 	s := make([]string, len(cs))
 	for i, c := range cs {
 		s[i] = c.String()
 	}
-	switch len(s) {
-	case 0:
-		return "nothing"
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " " + conj + " " + s[len(s)-1]
+	return joinWords(s, conj)
 }
 
 // String states the fact in one sentence (without a final period).

@@ -76,13 +76,9 @@ func (r *Resolver) InstallPlan(plan *Plan) (*InstallPlan, error) {
 		if st.Approval.InstallPlan != "" {
 			continue
 		}
-		ci := r.byKey[st.Catalog]
-		if ci == nil {
-			return nil, fmt.Errorf("install plan: step %q: no catalog %s", st.Bundle, st.Catalog)
-		}
-		b := ci.cat.Bundle(graph.BundleRef{Package: st.Package, Name: st.Bundle})
-		if b == nil {
-			return nil, fmt.Errorf("install plan: catalog %s has no bundle %q of package %q", st.Catalog, st.Bundle, st.Package)
+		b, err := r.stepBundle(&st)
+		if err != nil {
+			return nil, fmt.Errorf("install plan: %w", err)
 		}
 		props, err := propertiesAnnotation(b.Properties)
 		if err != nil {

@@ -186,6 +186,20 @@ type Step struct {
 	Approval Approval `json:"approval,omitzero"`
 }
 
+// stepBundle returns the catalog bundle a step of a plan of r installs, or
+// an error naming what r's catalogs lack.
+func (r *Resolver) stepBundle(st *Step) (*graph.Bundle, error) {
+	ci := r.byKey[st.Catalog]
+	if ci == nil {
+		return nil, fmt.Errorf("step %q: no catalog %s", st.Bundle, st.Catalog)
+	}
+	b := ci.cat.Bundle(graph.BundleRef{Package: st.Package, Name: st.Bundle})
+	if b == nil {
+		return nil, fmt.Errorf("catalog %s has no bundle %q of package %q", st.Catalog, st.Bundle, st.Package)
+	}
+	return b, nil
+}
+
 // Reason says why a bundle is in a plan: a subscription asks for it, or a
 // selected bundle (or installed CSV) requires it.
 type Reason struct {

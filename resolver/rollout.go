@@ -152,13 +152,9 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 	var added []cluster.CSV
 	var deps []cluster.Subscription
 	for si, st := range plan.Steps {
-		ci := r.byKey[st.Catalog]
-		if ci == nil {
-			return nil, fmt.Errorf("apply plan: step %q: no catalog %s", st.Bundle, st.Catalog)
-		}
-		b := ci.cat.Bundle(graph.BundleRef{Package: st.Package, Name: st.Bundle})
-		if b == nil {
-			return nil, fmt.Errorf("apply plan: catalog %s has no bundle %q of package %q", st.Catalog, st.Bundle, st.Package)
+		b, err := r.stepBundle(&st)
+		if err != nil {
+			return nil, fmt.Errorf("apply plan: %w", err)
 		}
 		csv := cluster.CSV{
 			Name:          b.Name,
