@@ -253,21 +253,12 @@ func (pr *predictor) operatorGroup(name string, modes []graph.InstallMode, hasMo
 func (pr *predictor) bundle(b *graph.Bundle) []Prediction {
 	m := b.CSVMetadata
 	var modes []graph.InstallMode
+	var minKube string
 	if m != nil {
-		modes = m.InstallModes
+		modes, minKube = m.InstallModes, m.MinKubeVersion
 	}
 	out := pr.operatorGroup(b.Name, modes, m != nil, "bundles without olm.csv.metadata", b.Provides)
-	if pr.plat.kube != nil && m != nil && !failing(out) {
-		if p := minKubePrediction(b.Name, m.MinKubeVersion, *pr.plat.kube); p != nil {
-			out = append(out, *p)
-		}
-	}
-	if pr.plat.openShift != nil {
-		if p := maxOpenShiftPrediction(b.Name, b.MaxOpenShiftVersion, *pr.plat.openShift); p != nil {
-			out = append(out, *p)
-		}
-	}
-	return out
+	return pr.platform(out, b.Name, minKube, b.MaxOpenShiftVersion)
 }
 
 // installed predicts what OLM does with an installed CSV that stays.
@@ -278,13 +269,21 @@ func (pr *predictor) installed(n *instNode) []Prediction {
 		apis = n.provides
 	}
 	out := pr.operatorGroup(c.Name, c.InstallModes, c.InstallModes != nil, "installed CSVs without spec.installModes", apis)
+	return pr.platform(out, c.Name, c.MinKubeVersion, n.maxOpenShift)
+}
+
+// platform appends to out, the predictions of the CSV name so far, those
+// of the platform versions given: its minKubeVersion against the
+// Kubernetes server version (unless out already fails) and its
+// olm.maxOpenShiftVersion against the OpenShift version.
+func (pr *predictor) platform(out []Prediction, name, minKube string, maxOpenShift *graph.MaxOpenShiftVersion) []Prediction {
 	if pr.plat.kube != nil && !failing(out) {
-		if p := minKubePrediction(c.Name, c.MinKubeVersion, *pr.plat.kube); p != nil {
+		if p := minKubePrediction(name, minKube, *pr.plat.kube); p != nil {
 			out = append(out, *p)
 		}
 	}
 	if pr.plat.openShift != nil {
-		if p := maxOpenShiftPrediction(c.Name, n.maxOpenShift, *pr.plat.openShift); p != nil {
+		if p := maxOpenShiftPrediction(name, maxOpenShift, *pr.plat.openShift); p != nil {
 			out = append(out, *p)
 		}
 	}

@@ -197,6 +197,23 @@ type whyAsk struct {
 	forced int // passed-over candidates left to force
 }
 
+// find returns the variable whose key is name, the first selected one if
+// any, else the first; ok is false when no variable has that key.
+func (wa *whyAsk) find(key func(variable) string, name string) (v variable, ok bool) {
+	for u := range wa.res.variables() {
+		if key(u) != name {
+			continue
+		}
+		if wa.sol.IsSelected(u) {
+			return u, true
+		}
+		if !ok {
+			v, ok = u, true
+		}
+	}
+	return v, ok
+}
+
 func (wa *whyAsk) why(name string) (*Why, error) {
 	res, sol := wa.res, wa.sol
 	w := &Why{Namespace: res.ns, Name: name}
@@ -210,23 +227,10 @@ func (wa *whyAsk) why(name string) (*Why, error) {
 		}
 	}
 	if w.Kind == "" {
-		for v := range res.variables() {
-			if res.name(v) == name && (target.kind == 0 || sol.IsSelected(v)) {
-				target, w.Kind = v, WhyBundle
-				if sol.IsSelected(v) {
-					break
-				}
-			}
-		}
-	}
-	if w.Kind == "" {
-		for v := range res.variables() {
-			if res.pkgOf(v) == name && (target.kind == 0 || sol.IsSelected(v)) {
-				target, w.Kind = v, WhyPackage
-				if sol.IsSelected(v) {
-					break
-				}
-			}
+		if v, ok := wa.find(res.name, name); ok {
+			target, w.Kind = v, WhyBundle
+		} else if v, ok := wa.find(res.pkgOf, name); ok {
+			target, w.Kind = v, WhyPackage
 		}
 	}
 	if w.Kind == "" {
