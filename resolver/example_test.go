@@ -29,6 +29,15 @@ func exampleCatalog() *graph.Catalog {
 	return c
 }
 
+// newExampleResolver returns a resolver over c as catalog olm/community.
+func newExampleResolver(c *graph.Catalog) *resolver.Resolver {
+	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: c}}, resolver.Options{})
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
 func ExampleResolver_Resolve() {
 	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: exampleCatalog()}}, resolver.Options{})
 	if err != nil {
@@ -50,10 +59,7 @@ func ExampleResolver_Resolve() {
 }
 
 func ExampleConflictError() {
-	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: exampleCatalog()}}, resolver.Options{})
-	if err != nil {
-		panic(err)
-	}
+	r := newExampleResolver(exampleCatalog())
 	// An operator installed by hand already provides Widget, and no
 	// subscription owns it: the catalog's widgets cannot be installed, and
 	// the subscription to widgets cannot be satisfied.
@@ -62,7 +68,7 @@ func ExampleConflictError() {
 			Provides: []graph.GVK{{Group: "example.com", Version: "v1", Kind: "Widget"}}}},
 		Subscriptions: []cluster.Subscription{{Name: "widgets", Namespace: "team-a", Package: "widgets"}},
 	}
-	_, err = r.Resolve(context.Background(), "team-a", state)
+	_, err := r.Resolve(context.Background(), "team-a", state)
 	var conflict *resolver.ConflictError
 	if errors.As(err, &conflict) {
 		for _, f := range conflict.Facts {
@@ -77,10 +83,7 @@ func ExampleConflictError() {
 }
 
 func ExampleResolver_Rollout() {
-	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: exampleCatalog()}}, resolver.Options{})
-	if err != nil {
-		panic(err)
-	}
+	r := newExampleResolver(exampleCatalog())
 	state := &cluster.State{Subscriptions: []cluster.Subscription{{
 		Name: "my-app", Namespace: "team-a", Package: "app", Channel: "stable",
 		Source: "community", SourceNamespace: "olm", StartingCSV: "app.v1.0.0",
@@ -104,10 +107,7 @@ func ExampleResolver_Rollout() {
 // rollout stops at the plan that waits, and with Approve it goes on, one
 // approval per round. InstallPlan gives what OLM would create for the plan.
 func ExampleResolver_RolloutWith() {
-	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: exampleCatalog()}}, resolver.Options{})
-	if err != nil {
-		panic(err)
-	}
+	r := newExampleResolver(exampleCatalog())
 	state := &cluster.State{Subscriptions: []cluster.Subscription{{
 		Name: "my-app", Namespace: "team-a", Package: "app", Channel: "stable",
 		Source: "community", SourceNamespace: "olm", InstallPlanApproval: cluster.ApprovalManual,

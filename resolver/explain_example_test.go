@@ -43,19 +43,24 @@ func widgetState() *cluster.State {
 	}
 }
 
-// A controller resolves; on a conflict it asks the resolver to explain it,
-// with suggestions that were re-solved before being shown.
-func ExampleResolver_Explain() {
-	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: widgetCatalog()}}, resolver.Options{})
-	if err != nil {
-		panic(err)
-	}
+// widgetConflict resolves widgetState against widgetCatalog and returns
+// the resolver, the state and the conflict.
+func widgetConflict() (*resolver.Resolver, *cluster.State, *resolver.ConflictError) {
+	r := newExampleResolver(widgetCatalog())
 	state := widgetState()
-	_, err = r.Resolve(context.Background(), "operators", state)
+	_, err := r.Resolve(context.Background(), "operators", state)
 	var conflict *resolver.ConflictError
 	if !errors.As(err, &conflict) {
 		panic(err)
 	}
+	return r, state, conflict
+}
+
+// A controller resolves (widgetConflict: a *ConflictError); on a conflict
+// it asks the resolver to explain it, with suggestions that were re-solved
+// before being shown.
+func ExampleResolver_Explain() {
+	r, state, conflict := widgetConflict()
 	ex, err := r.Explain(context.Background(), "operators", state, conflict, resolver.ExplainOptions{})
 	if err != nil {
 		panic(err)
@@ -75,16 +80,7 @@ func ExampleResolver_Explain() {
 // The explanation is plain data for tools: the verdict, the facts, the
 // derivation and the suggestions encode to JSON.
 func ExampleExplanation_json() {
-	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: widgetCatalog()}}, resolver.Options{})
-	if err != nil {
-		panic(err)
-	}
-	state := widgetState()
-	_, err = r.Resolve(context.Background(), "operators", state)
-	var conflict *resolver.ConflictError
-	if !errors.As(err, &conflict) {
-		panic(err)
-	}
+	r, state, conflict := widgetConflict()
 	ex, _ := r.Explain(context.Background(), "operators", state, conflict, resolver.ExplainOptions{MaxSuggestions: 1})
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
@@ -106,18 +102,11 @@ func ExampleExplanation_json() {
 // Without the resolver, a conflict still explains itself from its facts:
 // Error returns the verdict and the derivation.
 func ExampleConflictError_Explanation() {
-	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: widgetCatalog()}}, resolver.Options{})
-	if err != nil {
-		panic(err)
-	}
-	_, err = r.Resolve(context.Background(), "operators", widgetState())
-	var conflict *resolver.ConflictError
-	if errors.As(err, &conflict) {
-		ex := conflict.Explanation()
-		fmt.Println(ex.Verdict.Action, ex.Verdict.Package)
-		for _, c := range ex.Derivation {
-			fmt.Println(c.Connective, c.Facts)
-		}
+	_, _, conflict := widgetConflict()
+	ex := conflict.Explanation()
+	fmt.Println(ex.Verdict.Action, ex.Verdict.Package)
+	for _, c := range ex.Derivation {
+		fmt.Println(c.Connective, c.Facts)
 	}
 	// Output:
 	// install widget-operator

@@ -12,40 +12,44 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolvertest"
 )
 
-// randomRequest builds a random request over a randomCatalog: subscriptions
-// to some packages (some pinned to a channel, some installed at their
-// oldest bundle), and sometimes a bundle installed by hand with no
-// subscription.
-func randomRequest(rng *rand.Rand, c cat, gc *graph.Catalog) *cluster.State {
-	st := &cluster.State{}
-	installBundle := func(p pkg, b bdl) {
-		gb := gc.Bundle(graph.BundleRef{Package: p.name, Name: b.name})
-		st.CSVs = append(st.CSVs, cluster.CSV{Name: b.name, Namespace: "ns", Version: gb.Version, VersionText: gb.VersionText,
-			HasProperties: true, Properties: gb.Properties, Provides: gb.Provides})
-	}
-	for _, p := range c.pkgs {
+// randomRequest builds a random request in namespace ns over a
+// randomCatalog: subscriptions to some packages (randomSubscription), and
+// sometimes a bundle installed by hand with no subscription.
+func randomRequest(rng *rand.Rand, c *resolvertest.Catalog) *cluster.State {
+	st := resolvertest.NewState("ns")
+	for _, p := range c.Packages() {
 		switch rng.Intn(5) {
 		case 0, 1:
 			continue
 		case 2:
 			// Installed by hand, no subscription.
-			installBundle(p, p.bundles[rng.Intn(len(p.bundles))])
+			bundles := p.Bundles()
+			st.Install(bundles[rng.Intn(len(bundles))])
 			continue
 		}
-		s := sub(p.name, p.name, "")
-		if rng.Intn(3) == 0 {
-			s.Channel = p.channels[rng.Intn(len(p.channels))].name
-		}
-		if rng.Intn(3) == 0 && len(p.bundles) > 1 {
-			b := p.bundles[len(p.bundles)-1] // the oldest
-			installBundle(p, b)
-			s.InstalledCSV = b.name
-		}
-		st.Subscriptions = append(st.Subscriptions, s)
+		randomSubscription(rng, st, p)
 	}
-	return st
+	return st.State()
+}
+
+// randomConflict resolves the randomRequest of seed over its
+// randomCatalog. It returns the conflict, or nil when the request
+// resolves.
+func randomConflict(t *testing.T, seed int64) (*resolvertest.Catalog, *cluster.State, *resolver.Resolver, *resolver.ConflictError) {
+	t.Helper()
+	rng := rand.New(rand.NewSource(seed))
+	c := randomCatalog(rng)
+	st := randomRequest(rng, c)
+	r := resolvertest.NewResolver(t, resolver.Options{}, c)
+	_, err := r.Resolve(context.Background(), "ns", st)
+	var ce *resolver.ConflictError
+	if !errors.As(err, &ce) {
+		return c, st, r, nil
+	}
+	return c, st, r, ce
 }
 
 // oracle decides, by exhaustive search, whether the rules that a set of
@@ -303,17 +307,12 @@ func TestConflictMinimal(t *testing.T) {
 		t.Logf("%d conflicts checked, %d suggestions confirmed; %d inputs removed, after which %d requests resolved", conflicts, suggested, inputs, resolved)
 	}()
 	for seed := 0; seed < n; seed++ {
-		rng := rand.New(rand.NewSource(int64(seed)))
-		c := randomCatalog(rng)
-		gc := buildCatalog(t, c).Catalog
-		st := randomRequest(rng, c, gc)
-		r := newResolver(t, resolver.Options{}, c)
-		_, err := r.Resolve(context.Background(), "ns", st)
-		var ce *resolver.ConflictError
-		if !errors.As(err, &ce) {
+		c, st, r, ce := randomConflict(t, int64(seed))
+		if ce == nil {
 			continue
 		}
 		conflicts++
+		gc := c.MustBuild(t).Catalog
 		ex, err := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})
 		if err != nil {
 			t.Fatalf("seed %d: Explain: %v", seed, err)
@@ -334,12 +333,12 @@ func TestConflictMinimal(t *testing.T) {
 		}
 		// Input level.
 		for i, f := range ce.Facts {
-			c2, st2, ok := withoutInput(c, st, f)
+			c2, st2, ok := withoutInput(int64(seed), st, f)
 			if !ok {
 				continue
 			}
 			inputs++
-			r2 := newResolver(t, resolver.Options{}, c2)
+			r2 := resolvertest.NewResolver(t, resolver.Options{}, c2)
 			_, err := r2.Resolve(context.Background(), "ns", st2)
 			var ce2 *resolver.ConflictError
 			if !errors.As(err, &ce2) {
@@ -370,11 +369,12 @@ func subset(a, b []resolver.Fact) bool {
 	return true
 }
 
-// withoutInput returns the catalog and state without the input a fact
-// stands for: the subscription, the installed CSV, or the property of a
-// requirement or deprecation. ok is false for a rule (uniqueness,
-// replacement), which is no input.
-func withoutInput(c cat, st *cluster.State, f resolver.Fact) (cat, *cluster.State, bool) {
+// withoutInput returns the randomCatalog of seed and the state st without
+// the input a fact stands for: the subscription, the installed CSV, or the
+// property of a requirement or deprecation. ok is false for a rule
+// (uniqueness, replacement), which is no input.
+func withoutInput(seed int64, st *cluster.State, f resolver.Fact) (*resolvertest.Catalog, *cluster.State, bool) {
+	c := randomCatalog(rand.New(rand.NewSource(seed)))
 	st2 := st.Clone()
 	switch f.Kind {
 	case resolver.FactSubscription, resolver.FactSubscriptionCandidates:
@@ -388,34 +388,23 @@ func withoutInput(c cat, st *cluster.State, f resolver.Fact) (cat, *cluster.Stat
 		if f.Kind == resolver.FactDeprecated {
 			typ = graph.TypeDeprecated
 		}
-		drop := func(props []graph.Property) []graph.Property {
-			return slices.DeleteFunc(slices.Clone(props), func(p graph.Property) bool {
-				return p.Type == typ && (f.Kind == resolver.FactDeprecated || string(p.Value) == f.Value)
-			})
+		drop := func(p graph.Property) bool {
+			return p.Type == typ && (f.Kind == resolver.FactDeprecated || string(p.Value) == f.Value)
 		}
 		if f.Bundle == "" {
 			for i := range st2.CSVs {
 				if st2.CSVs[i].Name == f.CSV {
-					st2.CSVs[i].Properties = drop(st2.CSVs[i].Properties)
+					st2.CSVs[i].Properties = slices.DeleteFunc(slices.Clone(st2.CSVs[i].Properties), drop)
 				}
 			}
 			return c, st2, true
 		}
-		c2 := c
-		c2.pkgs = slices.Clone(c.pkgs)
-		for i := range c2.pkgs {
-			p := &c2.pkgs[i]
-			if p.name != f.Package {
-				continue
-			}
-			p.bundles = slices.Clone(p.bundles)
-			for j := range p.bundles {
-				if p.bundles[j].name == f.Bundle {
-					p.bundles[j].props = drop(p.bundles[j].props)
-				}
+		if p := c.Lookup(f.Package); p != nil {
+			if b := p.Lookup(f.Bundle); b != nil {
+				b.DropProperties(drop)
 			}
 		}
-		return c2, st2, true
+		return c, st2, true
 	}
 	return c, st, false
 }
@@ -428,14 +417,8 @@ func FuzzExplain(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, seed int64) {
-		rng := rand.New(rand.NewSource(seed))
-		c := randomCatalog(rng)
-		gc := buildCatalog(t, c).Catalog
-		st := randomRequest(rng, c, gc)
-		r := newResolver(t, resolver.Options{}, c)
-		_, err := r.Resolve(context.Background(), "ns", st)
-		var ce *resolver.ConflictError
-		if !errors.As(err, &ce) {
+		_, st, r, ce := randomConflict(t, seed)
+		if ce == nil {
 			return
 		}
 		ex1, err1 := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})

@@ -14,267 +14,283 @@ import (
 	goldenfile "github.com/sextantdev/sextant/internal/golden"
 
 	"github.com/sextantdev/sextant/cluster"
-	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolvertest"
 )
 
-// chainPkg is a package whose channel chName (the default) is a replaces
-// chain of one bundle per version, oldest first in versions; every bundle
-// has props.
-func chainPkg(name, chName string, versions []string, props ...graph.Property) pkg {
-	p := pkg{name: name, def: chName}
-	var entries []graph.Entry
+// addChain adds package name to c, whose default channel ch is a replaces
+// chain of one bundle per version, oldest first; it returns the bundles.
+func addChain(c *resolvertest.Catalog, name, ch string, versions ...string) []*resolvertest.Bundle {
+	p := c.Package(name, ch)
+	var out []*resolvertest.Bundle
 	prev := ""
 	for _, v := range versions {
-		b := name + ".v" + v
-		p.bundles = append(p.bundles, bdl{b, v, props})
-		entries = append([]graph.Entry{e(b, prev)}, entries...)
-		prev = b
+		b := p.Bundle(name+".v"+v, v).Replaces(prev)
+		out = append(out, b)
+		prev = b.Name()
 	}
-	p.channels = []ch{{chName, entries}}
-	return p
+	return out
 }
 
-// withCSV returns a CSV installed by hand that provides gvks (from its CRDs,
-// with no properties annotation).
-func withCSV(name, version string, gvks ...graph.GVK) cluster.CSV {
-	c := csv(name, version)
-	c.Provides = gvks
-	return c
+// subscribe adds to s a subscription to a channel of package pkg in
+// catalog olm/community.
+func subscribe(s *resolvertest.State, name, pkg, channel string) *resolvertest.Subscription {
+	return s.Subscribe(name, pkg).Channel(channel).Source("olm", "community")
 }
 
-// bundleCSV returns the installed CSV of a catalog bundle, with the
-// bundle's properties as OLM projects them.
-func bundleCSV(t *testing.T, c cat, pkgName, bundle string) cluster.CSV {
-	t.Helper()
-	b := buildCatalog(t, c).Catalog.Bundle(graph.BundleRef{Package: pkgName, Name: bundle})
-	if b == nil {
-		t.Fatalf("no bundle %s/%s", pkgName, bundle)
-	}
-	return cluster.CSV{Name: b.Name, Namespace: "ns", Version: b.Version, VersionText: b.VersionText, Phase: "Succeeded",
-		HasProperties: true, Properties: b.Properties, Provides: b.Provides}
-}
-
-type explainCase struct {
+// conflictCase is a namespace ns that does not resolve.
+type conflictCase struct {
 	name   string
 	reason string
-	cats   []cat
-	state  func(t *testing.T, cats []cat) *cluster.State
+	build  fixture
 }
 
-var (
-	gizmo     = gvk("example.com", "v1", "Gizmo")
-	etcdAPI   = gvk("etcd.database.coreos.com", "v1beta2", "EtcdCluster")
-	backupAPI = gvk("etcd.database.coreos.com", "v1beta2", "EtcdBackup")
-)
-
-func subs(ss ...cluster.Subscription) func(*testing.T, []cat) *cluster.State {
-	return func(*testing.T, []cat) *cluster.State { return &cluster.State{Subscriptions: ss} }
+// inCommunity is a fixture of one catalog olm/community, built by cat, and
+// namespace ns, built by state.
+func inCommunity(cat func(c *resolvertest.Catalog), state func(s *resolvertest.State)) fixture {
+	return func() ([]*resolvertest.Catalog, *resolvertest.State) {
+		c := resolvertest.NewCatalog("olm", "community")
+		cat(c)
+		s := resolvertest.NewState("ns")
+		state(s)
+		return []*resolvertest.Catalog{c}, s
+	}
 }
 
-func explainCases() []explainCase {
-	twoChannels := pkg{name: "etcd", def: "alpha",
-		channels: []ch{{"alpha", []graph.Entry{e("etcd.v1", "")}}, {"beta", []graph.Entry{e("etcd.v2", "")}}},
-		bundles:  []bdl{{"etcd.v1", "1.0.0", nil}, {"etcd.v2", "2.0.0", nil}}}
-	return []explainCase{
+func explainCases() []conflictCase {
+	return []conflictCase{
 		{
 			name:   "gvk_nobody_provides",
 			reason: "a required API that no bundle of any visible catalog provides",
-			cats:   []cat{{pkgs: []pkg{single("app", "1.0.0", requires(widget))}}},
-			state:  subs(sub("app", "app", "stable")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
+			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
 		},
 		{
 			name:   "two_providers",
 			reason: "two subscriptions whose only bundles provide the same API",
-			cats:   []cat{{pkgs: []pkg{single("a", "1.0.0", provides(widget)), single("b", "1.0.0", provides(widget))}}},
-			state:  subs(sub("a", "a", "stable"), sub("b", "b", "stable")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("a", "stable").Bundle("a.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
+				c.Package("b", "stable").Bundle("b.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
+			}, func(s *resolvertest.State) { subscribe(s, "a", "a", "stable"); subscribe(s, "b", "b", "stable") }),
 		},
 		{
 			name:   "package_range_nothing",
 			reason: "a package range no version satisfies: the note lists the versions that exist",
-			cats: []cat{{pkgs: []pkg{single("app", "1.0.0", needsPkg("etcd", ">=2.0.0")),
-				chainPkg("etcd", "alpha", []string{"0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4"})}}},
-			state: subs(sub("app", "app", "stable")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresPackage("etcd", ">=2.0.0")
+				addChain(c, "etcd", "alpha", "0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4")
+			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
 		},
 		{
 			name:   "installed_csv_blocks",
 			reason: "the OLM example: a hand-installed CSV owns the API the subscription's bundle provides; removing it is confirmed",
-			cats:   []cat{{pkgs: []pkg{single("widget-operator", "1.0.0", provides(widget))}}},
-			state: func(*testing.T, []cat) *cluster.State {
-				return &cluster.State{CSVs: []cluster.CSV{withCSV("legacy-widget.v1.0.0", "1.0.0", widget)},
-					Subscriptions: []cluster.Subscription{sub("widget-operator", "widget-operator", "stable")}}
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				c := resolvertest.NewCatalog("olm", "community")
+				c.Package("widget-operator", "stable").Bundle("widget-operator.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
+				s := resolvertest.NewState("ns")
+				s.CSV("legacy-widget.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
+				subscribe(s, "widget-operator", "widget-operator", "stable")
+				return []*resolvertest.Catalog{c}, s
 			},
 		},
 		{
 			name:   "two_subscriptions_channels",
 			reason: "two subscriptions to one package in channels with no bundle in common",
-			cats:   []cat{{pkgs: []pkg{twoChannels}}},
-			state:  subs(sub("etcd-a", "etcd", "alpha"), sub("etcd-b", "etcd", "beta")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				etcd := c.Package("etcd", "alpha")
+				etcd.Bundle("etcd.v1", "1.0.0")
+				etcd.Bundle("etcd.v2", "2.0.0").In("beta")
+			}, func(s *resolvertest.State) {
+				subscribe(s, "etcd-a", "etcd", "alpha")
+				subscribe(s, "etcd-b", "etcd", "beta")
+			}),
 		},
 		{
 			name:   "only_candidate_deprecated",
 			reason: "the channel's only bundle carries olm.deprecated",
-			cats: []cat{{pkgs: []pkg{single("a", "1.0.0", graph.DeprecatedProperty()),
-				{name: "a2", def: "stable", channels: []ch{{"stable", []graph.Entry{e("a2.v1", "")}}}, bundles: []bdl{{"a2.v1", "1.0.0", nil}}}}}},
-			state: subs(sub("a", "a", "stable")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("a", "stable").Bundle("a.v1.0.0", "1.0.0").Deprecated()
+				c.Package("a2", "stable").Bundle("a2.v1", "1.0.0")
+			}, func(s *resolvertest.State) { subscribe(s, "a", "a", "stable") }),
 		},
 		{
 			name:   "only_provider_skipped",
 			reason: "the only provider of a required API is skipped by the channel head, so it is never a candidate; the note says so",
-			cats: []cat{{pkgs: []pkg{single("app", "1.0.0", requires(widget)),
-				{name: "widgets", def: "stable", channels: []ch{{"stable", []graph.Entry{e("widgets.v2", "", "widgets.v1"), e("widgets.v1", "")}}},
-					bundles: []bdl{{"widgets.v1", "1.0.0", []graph.Property{provides(widget)}}, {"widgets.v2", "2.0.0", nil}}}}}},
-			state: subs(sub("app", "app", "stable")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
+				w := c.Package("widgets", "stable")
+				w.Bundle("widgets.v1", "1.0.0").Provides("example.com", "v1", "Widget")
+				w.Bundle("widgets.v2", "2.0.0").Skips("widgets.v1")
+			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
 		},
 		{
 			name:   "constraint_not",
 			reason: "an olm.constraint all of package legacy and not the Gadget API: the only legacy bundle provides Gadget; its failureMessage is shown",
-			cats: []cat{{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"failureMessage":"app needs a legacy without gadgets","all":{"constraints":[{"package":{"packageName":"legacy","versionRange":">=0.0.0"}},{"not":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Gadget"}}]}}]}}`)),
-				single("legacy", "1.0.0", provides(graph.GVK{Group: "example.com", Version: "v1", Kind: "Gadget"}))}}},
-			state: subs(sub("app", "app", "stable")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").Constraint(`{"failureMessage":"app needs a legacy without gadgets","all":{"constraints":[{"package":{"packageName":"legacy","versionRange":">=0.0.0"}},{"not":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Gadget"}}]}}]}}`)
+				c.Package("legacy", "stable").Bundle("legacy.v1.0.0", "1.0.0").Provides("example.com", "v1", "Gadget")
+			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
 		},
 		{
 			name:   "exclude_global_dependency",
 			reason: "the OperatorGroup excludes the global catalogs: the only Widget provider is in olm/community, and the derivation says why it does not count",
-			cats: []cat{
-				{key: key("ns", "own"), pkgs: []pkg{single("app", "1.0.0", requires(widget))}},
-				{pkgs: []pkg{single("widgets", "1.0.0", provides(widget))}},
-			},
-			state: func(*testing.T, []cat) *cluster.State {
-				s := sub("app", "app", "stable")
-				s.Source, s.SourceNamespace = "own", "ns"
-				return &cluster.State{
-					Subscriptions: []cluster.Subscription{s},
-					OperatorGroups: []cluster.OperatorGroup{{Name: "og", Namespace: "ns",
-						Annotations: map[string]string{cluster.ExcludeGlobalCatalogsAnnotation: "true"}}},
-				}
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				own := resolvertest.NewCatalog("ns", "own")
+				own.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
+				c := resolvertest.NewCatalog("olm", "community")
+				c.Package("widgets", "stable").Bundle("widgets.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
+				s := resolvertest.NewState("ns")
+				s.Subscribe("app", "app").Channel("stable").Source("ns", "own")
+				s.OperatorGroup("ns", "og").Annotate(cluster.ExcludeGlobalCatalogsAnnotation, "true")
+				return []*resolvertest.Catalog{own, c}, s
 			},
 		},
 		{
 			name:   "constraint_any",
 			reason: "an olm.constraint any of a Gadget API or lib >=2.0.0: lib only has 1.0.0 and nothing provides Gadget",
-			cats: []cat{{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"failureMessage":"app needs a gadget or lib 2","any":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Gadget"}},{"package":{"packageName":"lib","versionRange":">=2.0.0"}}]}}`)),
-				single("lib", "1.0.0")}}},
-			state: subs(sub("app", "app", "stable")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").Constraint(`{"failureMessage":"app needs a gadget or lib 2","any":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Gadget"}},{"package":{"packageName":"lib","versionRange":">=2.0.0"}}]}}`)
+				c.Package("lib", "stable").Bundle("lib.v1.0.0", "1.0.0")
+			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
 		},
 		{
 			name:   "chain_three_packages",
 			reason: "a requires b, b requires c, c requires an API nobody provides: the derivation follows the chain",
-			cats: []cat{{pkgs: []pkg{single("a", "1.0.0", needsPkg("b", ">=1.0.0")), single("b", "1.0.0", needsPkg("c", ">=1.0.0")),
-				single("c", "1.0.0", requires(gizmo))}}},
-			state: subs(sub("a", "a", "stable")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("a", "stable").Bundle("a.v1.0.0", "1.0.0").RequiresPackage("b", ">=1.0.0")
+				c.Package("b", "stable").Bundle("b.v1.0.0", "1.0.0").RequiresPackage("c", ">=1.0.0")
+				c.Package("c", "stable").Bundle("c.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Gizmo")
+			}, func(s *resolvertest.State) { subscribe(s, "a", "a", "stable") }),
 		},
 		{
 			name:   "missing_catalog",
 			reason: "the subscription names a catalog that does not exist; another catalog has the package",
-			cats:   []cat{{pkgs: []pkg{etcd()}}},
-			state: subs(func() cluster.Subscription {
-				s := sub("etcd", "etcd", "alpha")
-				s.Source = "communty"
-				return s
-			}()),
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				s := resolvertest.NewState("ns")
+				s.Subscribe("etcd", "etcd").Channel("alpha").Source("olm", "communty")
+				return []*resolvertest.Catalog{etcdCatalog()}, s
+			},
 		},
 		{
 			name:   "missing_package",
 			reason: "the named catalog has no such package; another catalog has it",
-			cats:   []cat{{pkgs: []pkg{single("app", "1.0.0")}}, {key: key("olm", "certified"), pkgs: []pkg{etcd()}}},
-			state:  subs(sub("etcd", "etcd", "alpha")),
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				c := resolvertest.NewCatalog("olm", "community")
+				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0")
+				certified := resolvertest.NewCatalog("olm", "certified")
+				addEtcd(certified)
+				s := resolvertest.NewState("ns")
+				subscribe(s, "etcd", "etcd", "alpha")
+				return []*resolvertest.Catalog{c, certified}, s
+			},
 		},
 		{
 			name:   "missing_channel",
 			reason: "the package has no channel of that name",
-			cats:   []cat{{pkgs: []pkg{etcd()}}},
-			state:  subs(sub("etcd", "etcd", "gamma")),
+			build:  inCommunity(func(c *resolvertest.Catalog) { addEtcd(c) }, func(s *resolvertest.State) { subscribe(s, "etcd", "etcd", "gamma") }),
 		},
 		{
 			name:   "missing_starting_csv",
 			reason: "the channel has no bundle named by startingCSV (it is in another channel)",
-			cats:   []cat{{pkgs: []pkg{etcd()}}},
-			state: subs(func() cluster.Subscription {
-				s := sub("etcd", "etcd", "alpha")
-				s.StartingCSV = "etcd.v4"
-				return s
-			}()),
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				s := resolvertest.NewState("ns")
+				subscribe(s, "etcd", "etcd", "alpha").StartingCSV("etcd.v4")
+				return []*resolvertest.Catalog{etcdCatalog()}, s
+			},
 		},
 		{
 			name: "upgrade_blocked_by_range",
 			reason: "the installed a.v1 was deprecated in the catalog, so subscription a must upgrade to a.v2; installed b.v1.0.0 " +
 				"(no subscription) requires a <2.0.0, met only by a.v1 or a.v1.5 of channel maintenance; switching channel is confirmed",
-			cats: []cat{{pkgs: []pkg{{name: "a", def: "stable",
-				channels: []ch{{"stable", []graph.Entry{e("a.v2", "a.v1"), e("a.v1", "")}}, {"maintenance", []graph.Entry{e("a.v1.5", "a.v1"), e("a.v1", "")}}},
-				bundles:  []bdl{{"a.v1", "1.0.0", []graph.Property{graph.DeprecatedProperty()}}, {"a.v1.5", "1.5.0", nil}, {"a.v2", "2.0.0", nil}}},
-				single("b", "1.0.0", needsPkg("a", "<2.0.0"))}}},
-			state: func(t *testing.T, cats []cat) *cluster.State {
-				return &cluster.State{
-					CSVs:          []cluster.CSV{bundleCSV(t, cats[0], "a", "a.v1"), bundleCSV(t, cats[0], "b", "b.v1.0.0")},
-					Subscriptions: []cluster.Subscription{installedSub("a", "a", "stable", "a.v1")},
-				}
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				c := resolvertest.NewCatalog("olm", "community")
+				a := c.Package("a", "stable")
+				v1 := a.Bundle("a.v1", "1.0.0").In("stable", "maintenance").Deprecated()
+				a.Bundle("a.v1.5", "1.5.0").In("maintenance").Replaces("a.v1")
+				a.Bundle("a.v2", "2.0.0").In("stable").Replaces("a.v1")
+				b := c.Package("b", "stable").Bundle("b.v1.0.0", "1.0.0").RequiresPackage("a", "<2.0.0")
+				s := resolvertest.NewState("ns")
+				s.Install(v1)
+				s.Install(b)
+				subscribe(s, "a", "a", "stable").Installed("a.v1")
+				return []*resolvertest.Catalog{c}, s
 			},
 		},
 		{
 			name:   "collapse_runs",
 			reason: "five etcd bundles of one channel all require an API nothing provides: one clause for the run",
-			cats:   []cat{{pkgs: []pkg{chainPkg("etcd", "alpha", []string{"0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4"}, provides(etcdAPI), requires(backupAPI))}}},
-			state:  subs(sub("etcd", "etcd", "alpha")),
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				for _, b := range addChain(c, "etcd", "alpha", "0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4") {
+					b.Provides("etcd.database.coreos.com", "v1beta2", "EtcdCluster").RequiresGVK("etcd.database.coreos.com", "v1beta2", "EtcdBackup")
+				}
+			}, func(s *resolvertest.State) { subscribe(s, "etcd", "etcd", "alpha") }),
 		},
 		{
 			name: "installed_provider_of_required_api",
 			reason: "DESIGN §5's example: etcd 0.9.4 provides EtcdCluster, which installed etcd-legacy also provides and must keep; " +
 				"switching to the channel whose bundle does not own it is confirmed",
-			cats: []cat{{pkgs: []pkg{{name: "etcd", def: "alpha",
-				channels: []ch{{"alpha", []graph.Entry{e("etcdoperator.v0.9.4", "")}}, {"proxy", []graph.Entry{e("etcd-proxy.v0.1.0", "")}}},
-				bundles: []bdl{{"etcdoperator.v0.9.4", "0.9.4", []graph.Property{provides(etcdAPI)}},
-					{"etcd-proxy.v0.1.0", "0.1.0", []graph.Property{requires(etcdAPI)}}}}}}},
-			state: func(*testing.T, []cat) *cluster.State {
-				return &cluster.State{CSVs: []cluster.CSV{withCSV("etcd-legacy.v0.6.1", "0.6.1", etcdAPI)},
-					Subscriptions: []cluster.Subscription{sub("etcd", "etcd", "alpha")}}
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				c := resolvertest.NewCatalog("olm", "community")
+				etcd := c.Package("etcd", "alpha")
+				etcd.Bundle("etcdoperator.v0.9.4", "0.9.4").Provides("etcd.database.coreos.com", "v1beta2", "EtcdCluster")
+				etcd.Bundle("etcd-proxy.v0.1.0", "0.1.0").In("proxy").RequiresGVK("etcd.database.coreos.com", "v1beta2", "EtcdCluster")
+				s := resolvertest.NewState("ns")
+				s.CSV("etcd-legacy.v0.6.1", "0.6.1").Provides("etcd.database.coreos.com", "v1beta2", "EtcdCluster")
+				subscribe(s, "etcd", "etcd", "alpha")
+				return []*resolvertest.Catalog{c}, s
 			},
 		},
 		{
 			name:   "installed_keep",
 			reason: "no subscription takes part: two hand-installed CSVs own the same API",
-			cats:   []cat{{pkgs: []pkg{single("a", "1.0.0")}}},
-			state: func(*testing.T, []cat) *cluster.State {
-				return &cluster.State{CSVs: []cluster.CSV{withCSV("x.v1", "1.0.0", widget), withCSV("y.v1", "1.0.0", widget)}}
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				c := resolvertest.NewCatalog("olm", "community")
+				c.Package("a", "stable").Bundle("a.v1.0.0", "1.0.0")
+				s := resolvertest.NewState("ns")
+				s.CSV("x.v1", "1.0.0").Provides("example.com", "v1", "Widget")
+				s.CSV("y.v1", "1.0.0").Provides("example.com", "v1", "Widget")
+				return []*resolvertest.Catalog{c}, s
 			},
 		},
 		{
 			name:   "long_chain",
 			reason: "a chain through eleven packages: the default text stops at ten lines, the full one has every step",
-			cats: []cat{{pkgs: func() []pkg {
-				var ps []pkg
+			build: inCommunity(func(c *resolvertest.Catalog) {
 				for i := 0; i < 11; i++ {
-					var props []graph.Property
+					name := fmt.Sprintf("p%02d", i)
+					b := c.Package(name, "stable").Bundle(name+".v1.0.0", "1.0.0")
 					if i < 10 {
-						props = append(props, needsPkg(fmt.Sprintf("p%02d", i+1), ">=1.0.0"))
+						b.RequiresPackage(fmt.Sprintf("p%02d", i+1), ">=1.0.0")
 					} else {
-						props = append(props, requires(gizmo))
+						b.RequiresGVK("example.com", "v1", "Gizmo")
 					}
-					ps = append(ps, single(fmt.Sprintf("p%02d", i), "1.0.0", props...))
 				}
-				return ps
-			}()}},
-			state: subs(sub("p00", "p00", "stable")),
+			}, func(s *resolvertest.State) { subscribe(s, "p00", "p00", "stable") }),
 		},
 		{
 			name:   "many_providers_deprecated",
 			reason: "ten packages provide the required API and every one is deprecated: long lists are cut, the deprecations are one clause",
-			cats: []cat{{pkgs: func() []pkg {
-				ps := []pkg{single("app", "1.0.0", requires(widget))}
+			build: inCommunity(func(c *resolvertest.Catalog) {
+				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
 				for i := 0; i < 10; i++ {
-					ps = append(ps, single(fmt.Sprintf("w%d", i), "1.0.0", provides(widget), graph.DeprecatedProperty()))
+					name := fmt.Sprintf("w%d", i)
+					c.Package(name, "stable").Bundle(name+".v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget").Deprecated()
 				}
-				return ps
-			}()}},
-			state: subs(sub("app", "app", "stable")),
+			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
 		},
 		{
 			name:   "two_catalogs_switch",
 			reason: "the named catalog's etcd needs an API nobody provides; another catalog's etcd does not, and switching to it is confirmed",
-			cats: []cat{{pkgs: []pkg{chainPkg("etcd", "alpha", []string{"1.0.0"}, requires(gizmo))}},
-				{key: key("olm", "certified"), pkgs: []pkg{chainPkg("etcd", "alpha", []string{"1.0.0"})}}},
-			state: subs(sub("etcd", "etcd", "alpha")),
+			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
+				c := resolvertest.NewCatalog("olm", "community")
+				addChain(c, "etcd", "alpha", "1.0.0")[0].RequiresGVK("example.com", "v1", "Gizmo")
+				certified := resolvertest.NewCatalog("olm", "certified")
+				addChain(certified, "etcd", "alpha", "1.0.0")
+				s := resolvertest.NewState("ns")
+				subscribe(s, "etcd", "etcd", "alpha")
+				return []*resolvertest.Catalog{c, certified}, s
+			},
 		},
 	}
 }
@@ -287,8 +303,8 @@ func explainCases() []explainCase {
 func TestExplainGolden(t *testing.T) {
 	for _, tc := range explainCases() {
 		t.Run(tc.name, func(t *testing.T) {
-			r := newResolver(t, resolver.Options{}, tc.cats...)
-			st := tc.state(t, tc.cats)
+			r, state := tc.build.setup(t)
+			st := state.State()
 			_, err := r.Resolve(context.Background(), "ns", st)
 			var ce *resolver.ConflictError
 			if !errors.As(err, &ce) {
@@ -442,8 +458,8 @@ func TestExplainOptions(t *testing.T) {
 	if tc.name != "two_subscriptions_channels" {
 		t.Fatalf("case %q", tc.name)
 	}
-	r := newResolver(t, resolver.Options{}, tc.cats...)
-	st := tc.state(t, tc.cats)
+	r, state := tc.build.setup(t)
+	st := state.State()
 	_, err := r.Resolve(context.Background(), "ns", st)
 	ce := err.(*resolver.ConflictError)
 	cancelled, cancel := context.WithCancel(context.Background())
@@ -546,8 +562,10 @@ func FuzzConflictExplanation(f *testing.F) {
 }
 
 func TestConflictJSON(t *testing.T) {
-	r := newResolver(t, resolver.Options{}, cat{pkgs: []pkg{single("app", "1.0.0", raw("olm.constraint", `{"failureMessage":"app needs a gadget","gvk":{"group":"example.com","version":"v1","kind":"Gadget"}}`))}})
-	_, err := r.Resolve(context.Background(), "ns", &cluster.State{Subscriptions: []cluster.Subscription{sub("app", "app", "stable")}})
+	r, state := inCommunity(func(c *resolvertest.Catalog) {
+		c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").Constraint(`{"failureMessage":"app needs a gadget","gvk":{"group":"example.com","version":"v1","kind":"Gadget"}}`)
+	}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }).setup(t)
+	_, err := r.Resolve(context.Background(), "ns", state.State())
 	var ce *resolver.ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Resolve = %v, want a *ConflictError", err)

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/sextantdev/sextant/cluster"
-	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolvertest"
 )
 
 // FuzzResolve resolves arbitrary cluster manifests against a small catalog:
@@ -37,13 +37,13 @@ metadata: {name: etcd, namespace: ns}
 spec: {name: etcd, channel: alpha}
 status: {installedCSV: etcd.v1}
 `))
-	r := newResolver(f, resolver.Options{}, cat{pkgs: []pkg{
-		etcd(),
-		single("app", "1.0.0", requires(widget)),
-		single("widgets", "1.0.0", provides(widget), graph.RequiredLabelProperty("x")),
-		single("labels", "1.0.0", graph.LabelProperty("x")),
-		single("gadgets", "1.0.0", provides(gadget), raw("olm.constraint", `{"any":{"constraints":[{"package":{"packageName":"etcd","versionRange":">=0.2.0"}},{"not":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Widget"}}]}}]}}`)),
-	}})
+	c := etcdCatalog()
+	c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
+	c.Package("widgets", "stable").Bundle("widgets.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget").RequiresLabel("x")
+	c.Package("labels", "stable").Bundle("labels.v1.0.0", "1.0.0").Label("x")
+	c.Package("gadgets", "stable").Bundle("gadgets.v1.0.0", "1.0.0").Provides("example.com", "v1", "Gadget").
+		Constraint(`{"any":{"constraints":[{"package":{"packageName":"etcd","versionRange":">=0.2.0"}},{"not":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Widget"}}]}}]}}`)
+	r := resolvertest.NewResolver(f, resolver.Options{}, c)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		state, err := cluster.Decode(bytes.NewReader(data), "fuzz")
 		if err != nil {

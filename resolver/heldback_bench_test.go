@@ -52,14 +52,7 @@ func BenchmarkHeldBackCommunity20(b *testing.B) {
 
 // BenchmarkWhyCommunity: resolve --why on the README example's dependency.
 func BenchmarkWhyCommunity(b *testing.B) {
-	gc, err := community()
-	if err != nil {
-		b.Fatal(err)
-	}
-	r, err := resolver.New([]resolver.Catalog{{Key: key("olm", "community-operators-prod.v4.20-index"), Catalog: gc}}, resolver.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	r, _ := communityResolverAs(b, "community-operators-prod.v4.20-index", resolver.Options{})
 	st, err := cluster.LoadFiles("../testdata/examples/cluster.yaml")
 	if err != nil {
 		b.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolvertest"
 )
 
 // TestHeldBackProperties explains the held-back items of random plans and
@@ -25,9 +26,8 @@ func TestHeldBackProperties(t *testing.T) {
 	for seed := 0; seed < n; seed++ {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		c := randomCatalog(rng)
-		r := newResolver(t, resolver.Options{}, c)
-		gc := buildCatalog(t, c).Catalog
-		state := randomRequest(rng, c, gc)
+		r := resolvertest.NewResolver(t, resolver.Options{}, c)
+		state := randomRequest(rng, c)
 		plan, err := r.Resolve(ctx, "ns", state)
 		if err != nil {
 			continue

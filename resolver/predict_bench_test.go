@@ -78,10 +78,7 @@ func BenchmarkPredictions(b *testing.B) {
 		{"with", with, resolver.Options{KubeVersion: "1.30.0", OpenShiftVersion: "4.18"}},
 		{"without", without, resolver.Options{}},
 	} {
-		r, err := resolver.New([]resolver.Catalog{{Key: key("olm", "community"), Catalog: gc}}, tc.opts)
-		if err != nil {
-			b.Fatal(err)
-		}
+		r, _ := communityResolverAs(b, "community", tc.opts)
 		ctx := context.Background()
 		plan, err := r.Resolve(ctx, "ns", tc.state)
 		if err != nil {

@@ -22,7 +22,7 @@ func ExampleResolver_Fixes() {
   {"type":"olm.package","value":{"packageName":"op","version":"1.0.0"}},
   {"type":"olm.csv.metadata","value":{"installModes":[{"type":"OwnNamespace","supported":true},{"type":"AllNamespaces","supported":false}]}}]}
 `), "catalog.json")
-	r, _ := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: cat}}, resolver.Options{})
+	r := newExampleResolver(cat)
 	state := &cluster.State{
 		Subscriptions:  []cluster.Subscription{{Name: "op", Namespace: "operators", Package: "op", Channel: "stable"}},
 		OperatorGroups: []cluster.OperatorGroup{{Name: "global", Namespace: "operators"}},
@@ -59,7 +59,7 @@ func ExampleResolver_ResolveAll() {
   {"type":"olm.package","value":{"packageName":"widgets","version":"1.0.0"}},
   {"type":"olm.gvk","value":{"group":"example.com","version":"v1","kind":"Widget"}}]}
 `), "catalog.json")
-	r, _ := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community"}, Catalog: cat}}, resolver.Options{})
+	r := newExampleResolver(cat)
 	state := &cluster.State{
 		Subscriptions: []cluster.Subscription{
 			{Name: "widgets", Namespace: "alpha", Package: "widgets"},

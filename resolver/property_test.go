@@ -6,58 +6,72 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolvertest"
 )
 
-// randomCatalog generates a small catalog: packages p0..pN, each with one
-// or two channels of linear chains, bundles providing and requiring a few
-// of a handful of APIs or packages.
-func randomCatalog(rng *rand.Rand) cat {
-	apis := []graph.GVK{widget, gadget, gvk("example.com", "v1", "Gizmo")}
-	var c cat
+// randomCatalog generates a small catalog olm/community: packages p0..pN,
+// each with one or two channels of linear chains (stable, and sometimes
+// fast without the newest bundle), bundles providing and requiring a few of
+// a handful of APIs or packages. Each package's bundles are added newest
+// first.
+func randomCatalog(rng *rand.Rand) *resolvertest.Catalog {
+	apis := []string{"Widget", "Gadget", "Gizmo"} // of example.com/v1
+	c := resolvertest.NewCatalog("olm", "community")
 	nPkgs := 2 + rng.Intn(4)
 	for i := 0; i < nPkgs; i++ {
 		name := fmt.Sprintf("p%d", i)
-		p := pkg{name: name, def: "stable"}
+		p := c.Package(name, "stable")
 		n := 1 + rng.Intn(3)
-		var entries []graph.Entry
 		for v := n; v >= 1; v-- {
-			bn := fmt.Sprintf("%s.v%d", name, v)
-			var props []graph.Property
+			b := p.Bundle(fmt.Sprintf("%s.v%d", name, v), fmt.Sprintf("%d.0.0", v))
+			if v > 1 {
+				b.Replaces(fmt.Sprintf("%s.v%d", name, v-1))
+			}
 			if rng.Intn(3) == 0 {
-				props = append(props, provides(apis[rng.Intn(len(apis))]))
+				b.Provides("example.com", "v1", apis[rng.Intn(len(apis))])
 			}
 			switch rng.Intn(6) {
 			case 0:
-				props = append(props, requires(apis[rng.Intn(len(apis))]))
+				b.RequiresGVK("example.com", "v1", apis[rng.Intn(len(apis))])
 			case 1:
-				props = append(props, needsPkg(fmt.Sprintf("p%d", rng.Intn(nPkgs)), fmt.Sprintf(">=%d.0.0", 1+rng.Intn(2))))
+				b.RequiresPackage(fmt.Sprintf("p%d", rng.Intn(nPkgs)), fmt.Sprintf(">=%d.0.0", 1+rng.Intn(2)))
 			}
 			if rng.Intn(12) == 0 {
-				props = append(props, graph.DeprecatedProperty())
+				b.Deprecated()
 			}
-			p.bundles = append(p.bundles, bdl{bn, fmt.Sprintf("%d.0.0", v), props})
-			replaces := ""
-			if v > 1 {
-				replaces = fmt.Sprintf("%s.v%d", name, v-1)
-			}
-			entries = append(entries, e(bn, replaces))
 		}
-		p.channels = []ch{{"stable", entries}}
 		if n > 1 && rng.Intn(2) == 0 {
-			p.channels = append(p.channels, ch{"fast", entries[1:]})
-			if len(entries[1:]) > 0 {
-				p.channels[1].entries = slices.Clone(entries[1:])
+			for j, b := range p.Bundles() {
+				if j == 0 {
+					b.In("stable")
+				} else {
+					b.In("stable", "fast")
+				}
 			}
 		}
-		c.pkgs = append(c.pkgs, p)
 	}
 	return c
+}
+
+// randomSubscription subscribes namespace ns to package p of a
+// randomCatalog: sometimes pinned to one of its channels, sometimes with
+// its oldest bundle installed.
+func randomSubscription(rng *rand.Rand, st *resolvertest.State, p *resolvertest.Package) {
+	s := subscribe(st, p.Name(), p.Name(), "")
+	if rng.Intn(3) == 0 {
+		channels := p.Channels()
+		s.Channel(channels[rng.Intn(len(channels))])
+	}
+	if bundles := p.Bundles(); rng.Intn(3) == 0 && len(bundles) > 1 {
+		oldest := bundles[len(bundles)-1]
+		st.Install(oldest)
+		s.Installed(oldest.Name())
+	}
 }
 
 // TestPlanProperties resolves random small requests and checks that every
@@ -74,27 +88,16 @@ func TestPlanProperties(t *testing.T) {
 	for seed := 0; seed < n; seed++ {
 		rng := rand.New(rand.NewSource(int64(seed)))
 		c := randomCatalog(rng)
-		r := newResolver(t, resolver.Options{}, c)
-		gc := buildCatalog(t, c).Catalog
-		state := &cluster.State{}
-		for i, p := range c.pkgs {
+		r := resolvertest.NewResolver(t, resolver.Options{}, c)
+		gc := c.MustBuild(t).Catalog
+		st := resolvertest.NewState("ns")
+		for _, p := range c.Packages() {
 			if rng.Intn(2) == 0 {
 				continue
 			}
-			s := sub(p.name, p.name, "")
-			if rng.Intn(3) == 0 {
-				s.Channel = p.channels[rng.Intn(len(p.channels))].name
-			}
-			if rng.Intn(3) == 0 && len(p.bundles) > 1 {
-				b := p.bundles[len(p.bundles)-1] // the oldest
-				gb := gc.Bundle(graph.BundleRef{Package: p.name, Name: b.name})
-				state.CSVs = append(state.CSVs, cluster.CSV{Name: b.name, Namespace: "ns", Version: gb.Version, VersionText: gb.VersionText,
-					HasProperties: true, Properties: gb.Properties, Provides: gb.Provides})
-				s.InstalledCSV = b.name
-			}
-			_ = i
-			state.Subscriptions = append(state.Subscriptions, s)
+			randomSubscription(rng, st, p)
 		}
+		state := st.State()
 		plan, err := r.Resolve(context.Background(), "ns", state)
 		if err != nil {
 			var ce *resolver.ConflictError
@@ -169,29 +172,6 @@ func checkPlan(t *testing.T, seed int, gc *graph.Catalog, state *cluster.State, 
 			t.Errorf("seed %d: subscription %s got %s, not in channel %s", seed, s.Name, ops[i].name, s.Channel)
 		}
 	}
-}
-
-// TestConcurrentResolve resolves from many goroutines with one Resolver
-// (run with -race).
-func TestConcurrentResolve(t *testing.T) {
-	r, gc := communityResolver(t)
-	st := twentySubscriptions(t, gc)
-	want, err := r.Resolve(context.Background(), "ns", st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var wg sync.WaitGroup
-	for i := 0; i < 4; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got, err := r.Resolve(context.Background(), "ns", st)
-			if err != nil || got.String() != want.String() {
-				t.Errorf("concurrent Resolve = %v, %v", got, err)
-			}
-		}()
-	}
-	wg.Wait()
 }
 
 // satisfiable searches every selection (per package: nothing, its installed

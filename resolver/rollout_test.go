@@ -4,111 +4,118 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/sextantdev/sextant/cluster"
-	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolvertest"
 )
 
-// rolloutCatalog: app's chain a1 → a2 → a3; a2 starts to need Widget, which
-// widgets provides (w1 → w2); a3 needs widgets >=2.0.0.
-func rolloutCatalog() cat {
-	return cat{pkgs: []pkg{
-		{
-			name: "app", def: "stable",
-			channels: []ch{{"stable", []graph.Entry{e("app.v3", "app.v2"), e("app.v2", "app.v1"), e("app.v1", "")}}},
-			bundles: []bdl{
-				{"app.v1", "1.0.0", nil},
-				{"app.v2", "2.0.0", []graph.Property{requires(widget)}},
-				{"app.v3", "3.0.0", []graph.Property{needsPkg("widgets", ">=2.0.0")}},
-			},
-		},
-		{
-			name: "widgets", def: "stable",
-			channels: []ch{{"stable", []graph.Entry{e("widgets.v2", "widgets.v1"), e("widgets.v1", "")}}},
-			bundles: []bdl{
-				{"widgets.v1", "1.0.0", []graph.Property{provides(widget)}},
-				{"widgets.v2", "2.0.0", []graph.Property{provides(widget)}},
-			},
-		},
-	}}
+// rolloutCatalog: app's chain app.v1 → app.v2 → app.v3; app.v2 starts to
+// need Widget, which widgets provides (the widgets versions given, each
+// replacing the one before); app.v3 needs widgets >=2.0.0.
+func rolloutCatalog(widgets ...string) *resolvertest.Catalog {
+	c := resolvertest.NewCatalog("olm", "community")
+	app := c.Package("app", "stable")
+	app.Bundle("app.v1", "1.0.0")
+	app.Bundle("app.v2", "2.0.0").Replaces("app.v1").RequiresGVK("example.com", "v1", "Widget")
+	app.Bundle("app.v3", "3.0.0").Replaces("app.v2").RequiresPackage("widgets", ">=2.0.0")
+	w := c.Package("widgets", "stable")
+	prev := ""
+	for i, v := range widgets {
+		name := fmt.Sprintf("widgets.v%d", i+1)
+		w.Bundle(name, v).Replaces(prev).Provides("example.com", "v1", "Widget")
+		prev = name
+	}
+	return c
+}
+
+// startAt is namespace ns subscribed to app on channel stable, starting at
+// csv.
+func startAt(csv string) *resolvertest.State {
+	st := resolvertest.NewState("ns")
+	st.Subscribe("app", "app").Channel("stable").Source("olm", "community").StartingCSV(csv)
+	return st
 }
 
 func TestRollout(t *testing.T) {
-	r := newResolver(t, resolver.Options{}, rolloutCatalog())
-	s := sub("app", "app", "stable")
-	s.StartingCSV = "app.v1"
-	state := &cluster.State{Subscriptions: []cluster.Subscription{s}}
-	before := summaryState(state)
+	r := resolvertest.NewResolver(t, resolver.Options{}, rolloutCatalog("1.0.0", "2.0.0"))
+	state := startAt("app.v1").State()
+	before := state.Clone()
 	rounds, err := r.Rollout(context.Background(), "ns", state, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if summaryState(state) != before {
+	if !reflect.DeepEqual(state, before) {
 		t.Error("Rollout modified its input state")
 	}
-	var got []string
-	for i, round := range rounds {
-		got = append(got, fmt.Sprintf("round %d:\n%s", i+1, summary(round.Plan)))
-	}
-	want := []string{
-		"round 1:\ninstall app.v1 [community stable] subscription app",
-		"round 2:\ninstall widgets.v2 [community stable] required by app.v2 (olm.gvk.required example.com/v1 Widget) +sub\nupgrade app.v1->app.v2 [community stable] subscription app",
-		"round 3:\nupgrade app.v2->app.v3 [community stable] subscription app\nkeep widgets.v2",
-	}
-	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("rounds:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
-	final := rounds[len(rounds)-1].State
+	resolvertest.CheckText(t, resolvertest.FormatRollout("ns", state, rounds, err), `== round 1 ==
+namespace ns: 1 step(s)
+1. install app.v1 1.0.0 (package app, channel stable, catalog olm/community): subscription app
+== round 2 ==
+namespace ns: 2 step(s)
+1. install widgets.v2 2.0.0 (package widgets, channel stable, catalog olm/community): required by app.v2 (olm.gvk.required example.com/v1 Widget); creates a subscription
+2. upgrade app.v2 2.0.0 (package app, channel stable, catalog olm/community) replacing app.v1: subscription app
+== round 3 ==
+namespace ns: 1 step(s)
+1. upgrade app.v3 3.0.0 (package app, channel stable, catalog olm/community) replacing app.v2: subscription app
+unchanged widgets.v2 2.0.0 (package widgets): subscription widgets-stable-community-olm
+== settled after 3 round(s) ==
+installed app.v3 3.0.0
+installed widgets.v2 2.0.0
+subscription app: app.v3
+subscription widgets-stable-community-olm: widgets.v2
+`)
 	var subs []string
-	for _, s := range final.Subscriptions {
+	for _, s := range rounds[len(rounds)-1].State.Subscriptions {
 		subs = append(subs, fmt.Sprintf("%s %s/%s@%s installed=%s", s.Name, s.Package, s.Channel, s.Source, s.InstalledCSV))
 	}
 	wantSubs := "app app/stable@community installed=app.v3; widgets-stable-community-olm widgets/stable@community installed=widgets.v2"
 	if strings.Join(subs, "; ") != wantSubs {
 		t.Errorf("final subscriptions: %s\nwant %s", strings.Join(subs, "; "), wantSubs)
 	}
-	var csvs []string
-	for _, c := range final.CSVs {
-		csvs = append(csvs, c.Name)
-	}
-	if strings.Join(csvs, " ") != "app.v3 widgets.v2" {
-		t.Errorf("final CSVs: %q", csvs)
-	}
 
-	// The installed dependency upgrades through its created subscription.
-	s2 := sub("app", "app", "stable")
-	s2.StartingCSV = "app.v2"
-	state2 := &cluster.State{Subscriptions: []cluster.Subscription{s2}}
-	r2 := newResolver(t, resolver.Options{}, func() cat {
-		c := rolloutCatalog()
-		c.pkgs[1].channels[0].entries = []graph.Entry{e("widgets.v1", "")} // only w1 at first
-		c.pkgs[1].bundles = c.pkgs[1].bundles[:1]                          // (a bundle in no channel is invalid, as opm says)
-		return c
-	}())
-	rounds, err = r2.Rollout(context.Background(), "ns", state2, 10)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// app.v3 needs widgets >=2.0.0, which this catalog's channel lacks:
+	// The installed dependency upgrades through its created subscription;
+	// but app.v3 needs widgets >=2.0.0, which this catalog's channel lacks:
 	// app stays at v2.
-	if len(rounds) != 1 || summary(rounds[0].Plan) != "install widgets.v1 [community stable] required by app.v2 (olm.gvk.required example.com/v1 Widget) +sub\ninstall app.v2 [community stable] subscription app" {
-		t.Errorf("rounds: %d\n%s", len(rounds), summary(rounds[0].Plan))
-	}
+	r2 := resolvertest.NewResolver(t, resolver.Options{}, rolloutCatalog("1.0.0"))
+	state2 := startAt("app.v2").State()
+	rounds, err = r2.Rollout(context.Background(), "ns", state2, 10)
+	resolvertest.CheckText(t, resolvertest.FormatRollout("ns", state2, rounds, err), `== round 1 ==
+namespace ns: 2 step(s)
+1. install widgets.v1 1.0.0 (package widgets, channel stable, catalog olm/community): required by app.v2 (olm.gvk.required example.com/v1 Widget); creates a subscription
+2. install app.v2 2.0.0 (package app, channel stable, catalog olm/community): subscription app
+== settled after 1 round(s) ==
+installed app.v2 2.0.0
+installed widgets.v1 1.0.0
+subscription app: app.v2
+subscription widgets-stable-community-olm: widgets.v1
+`)
 }
 
 func TestRolloutRoundLimit(t *testing.T) {
-	r := newResolver(t, resolver.Options{}, rolloutCatalog())
-	s := sub("app", "app", "stable")
-	s.StartingCSV = "app.v1"
-	rounds, err := r.Rollout(context.Background(), "ns", &cluster.State{Subscriptions: []cluster.Subscription{s}}, 2)
+	r := resolvertest.NewResolver(t, resolver.Options{}, rolloutCatalog("1.0.0", "2.0.0"))
+	rounds, err := r.Rollout(context.Background(), "ns", startAt("app.v1").State(), 2)
 	if !errors.Is(err, resolver.ErrRoundLimit) || len(rounds) != 2 {
 		t.Errorf("Rollout = %d rounds, %v; want 2 rounds and ErrRoundLimit", len(rounds), err)
 	}
 }
 
-type recorder struct{ events []resolver.Event }
-
-func (r *recorder) Trace(e resolver.Event) { r.events = append(r.events, e) }
+func TestCommunityRollout(t *testing.T) {
+	r, gc := communityResolver(t)
+	rounds, err := r.Rollout(context.Background(), "ns", oldestInstalled(t, gc, "etcd"), 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hops []string
+	for _, round := range rounds {
+		for _, s := range round.Plan.Steps {
+			hops = append(hops, s.Replaces+"->"+s.Bundle)
+		}
+	}
+	want := "etcdoperator.v0.9.0->etcdoperator.v0.9.2; etcdoperator.v0.9.2->etcdoperator.v0.9.4"
+	if got := strings.Join(hops, "; "); got != want {
+		t.Errorf("hops %s\nwant %s", got, want)
+	}
+}

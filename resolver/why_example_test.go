@@ -8,27 +8,16 @@ import (
 	"github.com/sextantdev/sextant/resolvertest"
 )
 
-// exampleHeldBack is an installed db-operator 1.5.0 whose successor 2.0.0
-// a new subscription's requirement (<2.0.0) excludes.
+// exampleHeldBack is the resolver and the state of heldByRange: an
+// installed db-operator 1.5.0 whose successor 2.0.0 a new subscription's
+// requirement (<2.0.0) excludes.
 func exampleHeldBack() (*resolver.Resolver, *resolvertest.State) {
-	c := resolvertest.NewCatalog("olm", "community")
-	c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresPackage("db-operator", "<2.0.0")
-	db := c.Package("db-operator", "stable")
-	v15 := db.Bundle("db-operator.v1.5.0", "1.5.0")
-	db.Bundle("db-operator.v2.0.0", "2.0.0").Replaces("db-operator.v1.5.0")
-	state := resolvertest.NewState("operators")
-	state.Install(v15)
-	state.Subscribe("db-operator", "db-operator").Channel("stable").Source("olm", "community").Installed("db-operator.v1.5.0")
-	state.Subscribe("app", "app").Channel("stable").Source("olm", "community")
-	rc, err := c.Build()
+	cats, state := heldByRange()
+	rc, err := cats[0].Build()
 	if err != nil {
 		panic(err)
 	}
-	r, err := resolver.New([]resolver.Catalog{rc}, resolver.Options{})
-	if err != nil {
-		panic(err)
-	}
-	return r, state
+	return newExampleResolver(rc.Catalog), state
 }
 
 // ExplainHeldBack says why an operator stays below its channel head, and

@@ -11,27 +11,13 @@ import (
 	"github.com/sextantdev/sextant/resolvertest"
 )
 
-// whyCase builds a resolver and a state for a Why or ExplainHeldBack test.
+// whyCase is a question to Why.
 type whyCase struct {
 	name   string
 	reason string
-	build  func() ([]*resolvertest.Catalog, *resolvertest.State)
+	build  fixture
 	ask    string // the name asked about
 	want   string // Why.Full, or "error: …"
-}
-
-func (c whyCase) setup(t *testing.T) (*resolver.Resolver, *resolvertest.State) {
-	t.Helper()
-	cats, state := c.build()
-	var rcs []resolver.Catalog
-	for _, cat := range cats {
-		rcs = append(rcs, cat.MustBuild(t))
-	}
-	r, err := resolver.New(rcs, resolver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r, state
 }
 
 // dependencyFromTwoCatalogs: app (catalog a) needs Widget, which a's
@@ -149,7 +135,7 @@ func TestWhy(t *testing.T) {
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, state := c.setup(t)
+			r, state := c.build.setup(t)
 			w, err := r.Why(context.Background(), state.Namespace(), state.State(), c.ask, resolver.WhyOptions{})
 			got := ""
 			if err != nil {
@@ -169,11 +155,8 @@ func TestWhyConflict(t *testing.T) {
 	c.Package("app", "stable").Bundle("app.v1", "1.0.0").RequiresGVK("example.com", "v1", "Missing")
 	state := resolvertest.NewState("operators")
 	state.Subscribe("app", "app").Source("olm", "community")
-	r, err := resolver.New([]resolver.Catalog{c.MustBuild(t)}, resolver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = r.Why(context.Background(), "operators", state.State(), "app", resolver.WhyOptions{})
+	r := resolvertest.NewResolver(t, resolver.Options{}, c)
+	_, err := r.Why(context.Background(), "operators", state.State(), "app", resolver.WhyOptions{})
 	var ce *resolver.ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Why on an unresolvable namespace: %v, want a *ConflictError", err)
@@ -181,7 +164,7 @@ func TestWhyConflict(t *testing.T) {
 }
 
 func TestWhyCancelled(t *testing.T) {
-	r, state := whyCase{build: heldByRange}.setup(t)
+	r, state := fixture(heldByRange).setup(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := r.Why(ctx, "operators", state.State(), "db-operator", resolver.WhyOptions{}); !errors.Is(err, context.Canceled) {
@@ -194,7 +177,7 @@ func TestWhyCancelled(t *testing.T) {
 }
 
 func TestExplainHeldBack(t *testing.T) {
-	r, state := whyCase{build: heldByRange}.setup(t)
+	r, state := fixture(heldByRange).setup(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name       string
@@ -237,7 +220,7 @@ func TestExplainHeldBack(t *testing.T) {
 func TestStops(t *testing.T) {
 	ctx := context.Background()
 	t.Run("held back", func(t *testing.T) {
-		r, state := whyCase{build: heldByRange}.setup(t)
+		r, state := fixture(heldByRange).setup(t)
 		stops, err := r.Stops(ctx, "operators", state.State(), resolver.HeldBackOptions{MaxTries: -1})
 		if err != nil {
 			t.Fatal(err)
@@ -252,10 +235,7 @@ func TestStops(t *testing.T) {
 		state := resolvertest.NewState("operators")
 		state.CSV("a.v0", "0.5.0").Property("olm.package", `{"packageName":"a","version":"0.5.0"}`)
 		state.Subscribe("a", "a").Channel("stable").Source("olm", "community").Installed("a.v0")
-		r, err := resolver.New([]resolver.Catalog{c.MustBuild(t)}, resolver.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := resolvertest.NewResolver(t, resolver.Options{}, c)
 		stops, err := r.Stops(ctx, "operators", state.State(), resolver.HeldBackOptions{})
 		if err != nil {
 			t.Fatal(err)
@@ -277,10 +257,7 @@ func TestStayDeprecations(t *testing.T) {
 	state := resolvertest.NewState("operators")
 	state.Install(v1)
 	state.Subscribe("app", "app").Channel("alpha").Source("olm", "community").Installed("app.v1")
-	r, err := resolver.New([]resolver.Catalog{c.MustBuild(t)}, resolver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := resolvertest.NewResolver(t, resolver.Options{}, c)
 	plan, err := r.Resolve(context.Background(), "operators", state.State())
 	if err != nil {
 		t.Fatal(err)
@@ -304,10 +281,7 @@ func TestWhySkippedAndDeprecated(t *testing.T) {
 	a.Bundle("a.v5", "5.0.0").Replaces("a.v4").Skips("a.v4").RequiresGVK("example.com", "v1", "Missing")
 	state := resolvertest.NewState("operators")
 	state.Subscribe("a", "a").Source("olm", "community")
-	r, err := resolver.New([]resolver.Catalog{c.MustBuild(t)}, resolver.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := resolvertest.NewResolver(t, resolver.Options{}, c)
 	w, err := r.Why(context.Background(), "operators", state.State(), "a", resolver.WhyOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -66,47 +66,15 @@ func (c *Catalog) Build() (resolver.Catalog, error) {
 	b := graph.NewBuilder()
 	for _, p := range c.pkgs {
 		b.AddPackage(p.name, p.def)
-		entries := map[string][]graph.Entry{}
-		var order []string
-		declare := func(ch string) {
-			if _, ok := entries[ch]; !ok {
-				order = append(order, ch)
-				entries[ch] = []graph.Entry{}
-			}
-		}
-		addEntry := func(ch string, e graph.Entry) {
-			declare(ch)
-			entries[ch] = append(entries[ch], e)
-		}
-		for _, ch := range p.channels {
-			declare(ch.name)
-			for _, e := range ch.entries {
-				addEntry(ch.name, e)
-			}
+		entries, err := p.entries()
+		errs = append(errs, err...)
+		for _, ch := range p.Channels() {
+			b.AddChannel(p.name, ch, entries[ch]...)
 		}
 		for _, bd := range p.bundles {
-			channels := bd.channels
-			if len(channels) == 0 {
-				channels = []string{p.def}
-			}
-			var skipRange graph.Range
-			if bd.skipRange != "" {
-				r, err := graph.ParseRange(bd.skipRange)
-				if err != nil {
-					errs = append(errs, fmt.Errorf("bundle %q of package %q: skipRange: %w", bd.name, p.name, err))
-				}
-				skipRange = r
-			}
-			for _, ch := range channels {
-				addEntry(ch, graph.Entry{Name: bd.name, Replaces: bd.replaces, Skips: slices.Clone(bd.skips), SkipRange: skipRange})
-			}
-			props := append([]graph.Property{graph.PackageProperty(p.name, bd.version)}, bd.props...)
-			if err := b.AddBundle(bd.name, p.name, "example.com/bundles/"+bd.name, props...); err != nil {
+			if err := b.AddBundle(bd.name, p.name, "example.com/bundles/"+bd.name, bd.properties()...); err != nil {
 				errs = append(errs, err)
 			}
-		}
-		for _, ch := range order {
-			b.AddChannel(p.name, ch, entries[ch]...)
 		}
 		if len(p.deprecations) > 0 {
 			b.AddDeprecations(p.name, p.deprecations...)
@@ -130,6 +98,36 @@ func (c *Catalog) MustBuild(t testing.TB) resolver.Catalog {
 		t.Fatal(err)
 	}
 	return rc
+}
+
+// NewResolver builds the catalogs and returns a resolver over them with
+// opts as they are: unlike a Case, it adds no cel evaluator. It reports a
+// catalog that does not build, or a resolver that cannot be created, with
+// t.Fatal.
+func NewResolver(t testing.TB, opts resolver.Options, catalogs ...*Catalog) *resolver.Resolver {
+	t.Helper()
+	rcs := make([]resolver.Catalog, 0, len(catalogs))
+	for _, c := range catalogs {
+		rcs = append(rcs, c.MustBuild(t))
+	}
+	r, err := resolver.New(rcs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Packages returns the catalog's packages in the order they were added.
+func (c *Catalog) Packages() []*Package { return slices.Clone(c.pkgs) }
+
+// Lookup returns the package named name added by Package, or nil.
+func (c *Catalog) Lookup(name string) *Package {
+	for _, p := range c.pkgs {
+		if p.name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // Package is a package of a Catalog under construction.
@@ -188,6 +186,55 @@ func (p *Package) Lookup(name string) *Bundle {
 	return nil
 }
 
+// Bundles returns the package's bundles in the order they were added.
+func (p *Package) Bundles() []*Bundle { return slices.Clone(p.bundles) }
+
+// Channels returns the names of the package's channels in the order Build
+// adds them: those declared by Channel, then those its bundles are in
+// (Bundle.In, or the default channel), as each first appears.
+func (p *Package) Channels() []string {
+	var names []string
+	add := func(ch string) {
+		if !slices.Contains(names, ch) {
+			names = append(names, ch)
+		}
+	}
+	for _, ch := range p.channels {
+		add(ch.name)
+	}
+	for _, b := range p.bundles {
+		for _, ch := range b.channelNames() {
+			add(ch)
+		}
+	}
+	return names
+}
+
+// entries returns the entries of each channel: those given to Channel,
+// then one per bundle in it, with the bundle's edges. It returns an error
+// for each skipRange that does not parse.
+func (p *Package) entries() (map[string][]graph.Entry, []error) {
+	out := map[string][]graph.Entry{}
+	var errs []error
+	for _, ch := range p.channels {
+		out[ch.name] = append(out[ch.name], ch.entries...)
+	}
+	for _, b := range p.bundles {
+		var skipRange graph.Range
+		if b.skipRange != "" {
+			r, err := graph.ParseRange(b.skipRange)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("bundle %q of package %q: skipRange: %w", b.name, p.name, err))
+			}
+			skipRange = r
+		}
+		for _, ch := range b.channelNames() {
+			out[ch] = append(out[ch], graph.Entry{Name: b.name, Replaces: b.replaces, Skips: slices.Clone(b.skips), SkipRange: skipRange})
+		}
+	}
+	return out, errs
+}
+
 // DeprecatePackage adds an olm.deprecations entry for the whole package.
 func (p *Package) DeprecatePackage(message string) *Package {
 	p.deprecations = append(p.deprecations, graph.Deprecation{Reference: graph.DeprecationRef{Schema: "olm.package"}, Message: message})
@@ -218,15 +265,25 @@ type Bundle struct {
 	skips     []string
 	skipRange string
 	props     []graph.Property
-	provides  []graph.GVK
-	requires  []graph.GVK
 }
 
 // Name returns the bundle name.
 func (b *Bundle) Name() string { return b.name }
 
+// Version returns the bundle's version, as given to Package.Bundle.
+func (b *Bundle) Version() string { return b.version }
+
 // Package returns the package the bundle belongs to.
 func (b *Bundle) Package() *Package { return b.pkg }
+
+// channelNames returns the channels the bundle is an entry of: those In
+// named, or the package's default channel.
+func (b *Bundle) channelNames() []string {
+	if len(b.channels) == 0 {
+		return []string{b.pkg.def}
+	}
+	return b.channels
+}
 
 // In makes the bundle an entry of the named channels (instead of the
 // default channel).
@@ -255,16 +312,12 @@ func (b *Bundle) SkipRange(r string) *Bundle {
 
 // Provides adds an olm.gvk property.
 func (b *Bundle) Provides(group, version, kind string) *Bundle {
-	g := graph.GVK{Group: group, Version: version, Kind: kind}
-	b.provides = append(b.provides, g)
-	return b.With(graph.GVKProperty(g))
+	return b.With(graph.GVKProperty(graph.GVK{Group: group, Version: version, Kind: kind}))
 }
 
 // RequiresGVK adds an olm.gvk.required property.
 func (b *Bundle) RequiresGVK(group, version, kind string) *Bundle {
-	g := graph.GVK{Group: group, Version: version, Kind: kind}
-	b.requires = append(b.requires, g)
-	return b.With(graph.RequiredGVKProperty(g))
+	return b.With(graph.RequiredGVKProperty(graph.GVK{Group: group, Version: version, Kind: kind}))
 }
 
 // RequiresPackage adds an olm.package.required property.
@@ -319,6 +372,14 @@ func (b *Bundle) Property(typ, value string) *Bundle {
 // With adds properties as they are. The bundle keeps them.
 func (b *Bundle) With(props ...graph.Property) *Bundle {
 	b.props = append(b.props, props...)
+	return b
+}
+
+// DropProperties removes the properties for which drop returns true (never
+// the olm.package property, which the bundle's version gives): to build a
+// variant of a catalog without one requirement, say.
+func (b *Bundle) DropProperties(drop func(graph.Property) bool) *Bundle {
+	b.props = slices.DeleteFunc(b.props, drop)
 	return b
 }
 

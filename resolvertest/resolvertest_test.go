@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"sync"
@@ -219,8 +220,13 @@ func TestCatalogBuild(t *testing.T) {
 	p.DeprecatePackage("gone").DeprecateChannel("beta", "use alpha").DeprecateBundle("etcd.v1", "old")
 
 	if c.Key() != (resolver.CatalogKey{Namespace: "olm", Name: "community"}) || p.Name() != "etcd" || p.Catalog() != c ||
-		p.Lookup("etcd.v3").Name() != "etcd.v3" || p.Lookup("etcd.v3").Package() != p || p.Lookup("nosuch") != nil {
+		p.Lookup("etcd.v3").Name() != "etcd.v3" || p.Lookup("etcd.v3").Package() != p || p.Lookup("nosuch") != nil ||
+		p.Lookup("etcd.v3").Version() != "0.3.0" || c.Lookup("etcd") != p || c.Lookup("nosuch") != nil ||
+		len(c.Packages()) != 1 || c.Packages()[0] != p || len(p.Bundles()) != 4 || p.Bundles()[3].Name() != "etcd.v0" {
 		t.Error("builder accessors disagree with what was built")
+	}
+	if got, want := strings.Join(p.Channels(), " "), "beta empty alpha old"; got != want {
+		t.Errorf("Channels() = %q, want %q (declared ones first, then the bundles')", got, want)
 	}
 	rc := c.MustBuild(t)
 	if rc.Key != (resolver.CatalogKey{Namespace: "olm", Name: "community"}) || rc.Priority != 3 {
@@ -289,10 +295,11 @@ func TestState(t *testing.T) {
 	b := cat.Package("w", "stable").Bundle("w.v1", "v1.2").Provides("example.com", "v1", "Widget").RequiresGVK("example.com", "v1", "Gadget").Label("x")
 	s.Install(b)
 	s.CSV("old.v1", "1.0.0").Provides("example.com", "v1", "Thing").Requires("example.com", "v1", "Other").Phase("Failed")
+	s.CSV("copy.v1", "1.0.0").Copied().Property(graph.TypePackage, `{"packageName":"copy","version":"1.0.0"}`).With(graph.DeprecatedProperty())
 	s.Subscribe("w", "w").Channel("stable").Source("olm", "c").StartingCSV("w.v1").Installed("w.v1")
 	s.CatalogSource("olm", "c", 7)
 	st := s.State()
-	if len(st.CSVs) != 2 || len(st.Subscriptions) != 1 || len(st.CatalogSources) != 1 {
+	if len(st.CSVs) != 3 || len(st.Subscriptions) != 1 || len(st.CatalogSources) != 1 {
 		t.Fatalf("state %+v", st)
 	}
 	w := st.CSV("ns", "w.v1")
@@ -303,6 +310,9 @@ func TestState(t *testing.T) {
 	old := st.CSV("ns", "old.v1")
 	if old == nil || old.HasProperties || len(old.Provides) != 1 || len(old.Requires) != 1 || old.Phase != "Failed" {
 		t.Errorf("CSV %+v", old)
+	}
+	if cp := st.CSV("ns", "copy.v1"); cp == nil || !cp.Copied || !cp.HasProperties || len(cp.Properties) != 2 || cp.Properties[1].Type != graph.TypeDeprecated {
+		t.Errorf("copied CSV %+v", cp)
 	}
 	sub := st.Subscription("ns", "w")
 	if sub == nil || sub.Package != "w" || sub.Channel != "stable" || sub.Source != "c" || sub.SourceNamespace != "olm" ||
@@ -316,6 +326,54 @@ func TestState(t *testing.T) {
 	st.CSVs[0].Name = "changed"
 	if s.State().CSVs[0].Name == "changed" {
 		t.Error("State shares its CSVs with the builder")
+	}
+}
+
+// TestInstallFromProperties checks that Install takes a bundle's APIs from
+// its properties, however they were added, and that InstallBundle makes
+// the same CSV from the built catalog's bundle.
+func TestInstallFromProperties(t *testing.T) {
+	cat := resolvertest.NewCatalog("olm", "c")
+	b := cat.Package("w", "stable").Bundle("w.v1", "1.0.0").
+		With(graph.GVKProperty(widget), graph.RequiredGVKProperty(graph.GVK{Group: "example.com", Version: "v1", Kind: "Gadget"}))
+	s := resolvertest.NewState("ns")
+	s.Install(b)
+	built := cat.MustBuild(t).Catalog.Bundle(graph.BundleRef{Package: "w", Name: "w.v1"})
+	s2 := resolvertest.NewState("ns")
+	s2.InstallBundle(built)
+	got, fromGraph := s.State().CSV("ns", "w.v1"), s2.State().CSV("ns", "w.v1")
+	if len(got.Provides) != 1 || got.Provides[0] != widget || len(got.Requires) != 1 || got.Requires[0].Kind != "Gadget" {
+		t.Errorf("Install: provides %v requires %v, want Widget and Gadget from the properties", got.Provides, got.Requires)
+	}
+	if !reflect.DeepEqual(got, fromGraph) {
+		t.Errorf("Install made\n%+v\nInstallBundle made\n%+v", got, fromGraph)
+	}
+}
+
+// TestDropProperties builds a variant of a catalog without a requirement.
+func TestDropProperties(t *testing.T) {
+	c := community()
+	app := c.Lookup("app").Lookup("app.v1").DropProperties(func(p graph.Property) bool { return p.Type == graph.TypeGVKRequired })
+	props := app.Package().Catalog().MustBuild(t).Catalog.Bundle(graph.BundleRef{Package: "app", Name: "app.v1"}).Properties
+	if len(props) != 1 || props[0].Type != graph.TypePackage {
+		t.Errorf("properties after DropProperties: %v, want olm.package alone", props)
+	}
+}
+
+func TestNewResolver(t *testing.T) {
+	r := resolvertest.NewResolver(t, resolver.Options{}, community())
+	s := resolvertest.NewState("operators")
+	s.Subscribe("a", "a")
+	plan, err := r.Resolve(context.Background(), "operators", s.State())
+	resolvertest.CheckResult(t, plan, err, "namespace operators: 1 step(s)\n1. install a.v3 3.0.0 (package a, channel stable, catalog olm/community): subscription a\n")
+
+	bad := resolvertest.NewCatalog("olm", "bad")
+	bad.Package("a", "stable").Bundle("a.v1", "1.0.0").SkipRange("not a range")
+	if f := run(func(tb testing.TB) { resolvertest.NewResolver(tb, resolver.Options{}, bad) }); !f.fatal || !strings.Contains(f.text(), "catalog olm/bad") {
+		t.Errorf("a catalog that does not build: fatal %v, reported %q", f.fatal, f.text())
+	}
+	if f := run(func(tb testing.TB) { resolvertest.NewResolver(tb, resolver.Options{}, community(), community()) }); !f.fatal || !strings.Contains(f.text(), "given twice") {
+		t.Errorf("a catalog given twice: fatal %v, reported %q", f.fatal, f.text())
 	}
 }
 

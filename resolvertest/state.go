@@ -61,18 +61,34 @@ func (s *State) CSV(name, version string) *CSV {
 }
 
 // Install adds the installed CSV of a catalog bundle, as OLM leaves it: the
-// bundle's name and version, and its properties in the
+// bundle's name and version, its properties in the
 // operatorframework.io/properties annotation (which OLM reads instead of
-// the CSV's CRDs), and the APIs the bundle's Provides and RequiresGVK
-// added as its CRDs.
+// the CSV's CRDs), and the APIs its olm.gvk and olm.gvk.required
+// properties name as its CRDs.
 func (s *State) Install(b *Bundle) *CSV {
 	c := s.CSV(b.name, b.version)
-	csv := c.csv()
-	csv.HasProperties = true
-	csv.Properties = b.properties()
-	csv.Provides = append(csv.Provides, b.provides...)
-	csv.Requires = append(csv.Requires, b.requires...)
+	// A malformed property leaves out what it would add, as graph does.
+	bd, _ := graph.ParseProperties(b.properties())
+	c.fromBundle(bd)
 	return c
+}
+
+// InstallBundle adds the installed CSV of a bundle of a built catalog (a
+// real one, say), as Install does: name, version, properties and APIs.
+func (s *State) InstallBundle(b *graph.Bundle) *CSV {
+	c := s.CSV(b.Name, b.VersionText)
+	c.csv().Version = b.Version
+	c.fromBundle(b)
+	return c
+}
+
+// fromBundle gives the CSV the properties and APIs of b.
+func (x *CSV) fromBundle(b *graph.Bundle) {
+	c := x.csv()
+	c.HasProperties = true
+	c.Properties = slices.Clone(b.Properties)
+	c.Provides = slices.Clone(b.Provides)
+	c.Requires = slices.Clone(b.RequiresGVK)
 }
 
 // Subscription is a subscription of a State under construction.
@@ -115,8 +131,8 @@ func (x *Subscription) Manual() *Subscription {
 	return x
 }
 
-// Pending records an upgrade in progress: status.currentCSV csv (not
-// installed yet), status.state UpgradePending and status.installPlanRef
+// Pending records an upgrade in progress: status.currentCSV csv (whose
+// CSV may not exist yet), status.state UpgradePending and status.installPlanRef
 // installPlan (none when empty).
 func (x *Subscription) Pending(csv, installPlan string) *Subscription {
 	x.sub().CurrentCSV, x.sub().InstallPlanRef, x.sub().State = csv, installPlan, cluster.StateUpgradePending
@@ -159,11 +175,18 @@ func (x *OperatorGroup) og() *cluster.OperatorGroup { return &x.s.state.Operator
 // ProvidedAPIs sets the olm.providedAPIs annotation, as OLM writes it
 // ("Kind.version.group", separated by commas).
 func (x *OperatorGroup) ProvidedAPIs(annotation string) *OperatorGroup {
+	return x.Annotate(cluster.ProvidedAPIsAnnotation, annotation)
+}
+
+// Annotate sets the annotation key to value: for instance
+// cluster.ExcludeGlobalCatalogsAnnotation "true", which hides the global
+// catalogs from the group's namespace.
+func (x *OperatorGroup) Annotate(key, value string) *OperatorGroup {
 	g := x.og()
 	if g.Annotations == nil {
 		g.Annotations = map[string]string{}
 	}
-	g.Annotations[cluster.ProvidedAPIsAnnotation] = annotation
+	g.Annotations[key] = value
 	return x
 }
 
@@ -213,9 +236,22 @@ func (x *CSV) Requires(group, version, kind string) *CSV {
 // annotation. Once a CSV has one, OLM reads its properties from the
 // annotation only.
 func (x *CSV) Property(typ, value string) *CSV {
+	return x.With(graph.Property{Type: typ, Value: []byte(value)})
+}
+
+// With adds properties, as they are, to the operatorframework.io/properties
+// annotation (see Property).
+func (x *CSV) With(props ...graph.Property) *CSV {
 	c := x.csv()
 	c.HasProperties = true
-	c.Properties = append(c.Properties, graph.Property{Type: typ, Value: []byte(value)})
+	c.Properties = append(c.Properties, props...)
+	return x
+}
+
+// Copied marks the CSV as a copy OLM made of an operator of another
+// namespace (status.reason Copied): resolution leaves it out.
+func (x *CSV) Copied() *CSV {
+	x.csv().Copied = true
 	return x
 }
 
