@@ -10,23 +10,36 @@ import (
 	"github.com/sextantdev/sextant/resolver"
 )
 
-// exampleCatalog is a catalog with an app that needs a Widget API, which
-// the widgets package provides.
-func exampleCatalog() *graph.Catalog {
-	widget := graph.GVK{Group: "example.com", Version: "v1", Kind: "Widget"}
+// widget is the API the examples' operators provide and require.
+var widget = graph.GVK{Group: "example.com", Version: "v1", Kind: "Widget"}
+
+// buildExample builds the catalog add describes; the examples' catalogs are
+// well formed.
+func buildExample(add func(b *graph.Builder) error) *graph.Catalog {
 	b := graph.NewBuilder()
-	b.AddPackage("app", "stable")
-	b.AddChannel("app", "stable", graph.Entry{Name: "app.v1.1.0", Replaces: "app.v1.0.0"}, graph.Entry{Name: "app.v1.0.0"})
-	b.AddBundle("app.v1.0.0", "app", "example.com/app:1.0.0", graph.PackageProperty("app", "1.0.0"), graph.RequiredGVKProperty(widget))
-	b.AddBundle("app.v1.1.0", "app", "example.com/app:1.1.0", graph.PackageProperty("app", "1.1.0"), graph.RequiredGVKProperty(widget))
-	b.AddPackage("widgets", "stable")
-	b.AddChannel("widgets", "stable", graph.Entry{Name: "widgets.v2.0.0"})
-	b.AddBundle("widgets.v2.0.0", "widgets", "example.com/widgets:2.0.0", graph.PackageProperty("widgets", "2.0.0"), graph.GVKProperty(widget))
+	if err := add(b); err != nil {
+		panic(err)
+	}
 	c, err := b.Build()
 	if err != nil {
 		panic(err)
 	}
 	return c
+}
+
+// exampleCatalog is a catalog with an app that needs a Widget API, which
+// the widgets package provides.
+func exampleCatalog() *graph.Catalog {
+	return buildExample(func(b *graph.Builder) error {
+		b.AddPackage("app", "stable")
+		b.AddChannel("app", "stable", graph.Entry{Name: "app.v1.1.0", Replaces: "app.v1.0.0"}, graph.Entry{Name: "app.v1.0.0"})
+		b.AddPackage("widgets", "stable")
+		b.AddChannel("widgets", "stable", graph.Entry{Name: "widgets.v2.0.0"})
+		return errors.Join(
+			b.AddBundle("app.v1.0.0", "app", "example.com/app:1.0.0", graph.PackageProperty("app", "1.0.0"), graph.RequiredGVKProperty(widget)),
+			b.AddBundle("app.v1.1.0", "app", "example.com/app:1.1.0", graph.PackageProperty("app", "1.1.0"), graph.RequiredGVKProperty(widget)),
+			b.AddBundle("widgets.v2.0.0", "widgets", "example.com/widgets:2.0.0", graph.PackageProperty("widgets", "2.0.0"), graph.GVKProperty(widget)))
+	})
 }
 
 // newExampleResolver returns a resolver over c as catalog olm/community.
@@ -65,7 +78,7 @@ func ExampleConflictError() {
 	// the subscription to widgets cannot be satisfied.
 	state := &cluster.State{
 		CSVs: []cluster.CSV{{Name: "homemade-widgets.v0.1.0", Namespace: "team-a", VersionText: "0.1.0",
-			Provides: []graph.GVK{{Group: "example.com", Version: "v1", Kind: "Widget"}}}},
+			Provides: []graph.GVK{widget}}},
 		Subscriptions: []cluster.Subscription{{Name: "widgets", Namespace: "team-a", Package: "widgets"}},
 	}
 	_, err := r.Resolve(context.Background(), "team-a", state)

@@ -15,20 +15,16 @@ import (
 // widgetCatalog has widget-operator in two channels: stable's bundle
 // provides the Widget API, v2's works with an existing provider.
 func widgetCatalog() *graph.Catalog {
-	widget := graph.GVK{Group: "example.com", Version: "v1", Kind: "Widget"}
-	b := graph.NewBuilder()
-	b.AddPackage("widget-operator", "stable")
-	b.AddChannel("widget-operator", "stable", graph.Entry{Name: "widget-operator.v1.0.0"})
-	b.AddChannel("widget-operator", "v2", graph.Entry{Name: "widget-operator.v2.0.0"})
-	b.AddBundle("widget-operator.v1.0.0", "widget-operator", "example.com/widget-operator:1.0.0",
-		graph.PackageProperty("widget-operator", "1.0.0"), graph.GVKProperty(widget))
-	b.AddBundle("widget-operator.v2.0.0", "widget-operator", "example.com/widget-operator:2.0.0",
-		graph.PackageProperty("widget-operator", "2.0.0"), graph.RequiredGVKProperty(widget))
-	c, err := b.Build()
-	if err != nil {
-		panic(err)
-	}
-	return c
+	return buildExample(func(b *graph.Builder) error {
+		b.AddPackage("widget-operator", "stable")
+		b.AddChannel("widget-operator", "stable", graph.Entry{Name: "widget-operator.v1.0.0"})
+		b.AddChannel("widget-operator", "v2", graph.Entry{Name: "widget-operator.v2.0.0"})
+		return errors.Join(
+			b.AddBundle("widget-operator.v1.0.0", "widget-operator", "example.com/widget-operator:1.0.0",
+				graph.PackageProperty("widget-operator", "1.0.0"), graph.GVKProperty(widget)),
+			b.AddBundle("widget-operator.v2.0.0", "widget-operator", "example.com/widget-operator:2.0.0",
+				graph.PackageProperty("widget-operator", "2.0.0"), graph.RequiredGVKProperty(widget)))
+	})
 }
 
 // widgetState is the cluster of OLM's indecipherable example: a CSV
@@ -37,7 +33,7 @@ func widgetCatalog() *graph.Catalog {
 func widgetState() *cluster.State {
 	return &cluster.State{
 		CSVs: []cluster.CSV{{Name: "legacy-widget.v1.0.0", Namespace: "operators", VersionText: "1.0.0",
-			Provides: []graph.GVK{{Group: "example.com", Version: "v1", Kind: "Widget"}}}},
+			Provides: []graph.GVK{widget}}},
 		Subscriptions: []cluster.Subscription{{Name: "widget-operator", Namespace: "operators",
 			Package: "widget-operator", Channel: "stable", Source: "community", SourceNamespace: "olm"}},
 	}

@@ -45,14 +45,13 @@ type conflictCase struct {
 	build  fixture
 }
 
-// inCommunity is a fixture of one catalog olm/community, built by cat, and
-// namespace ns, built by state.
-func inCommunity(cat func(c *resolvertest.Catalog), state func(s *resolvertest.State)) fixture {
+// inCommunity is a fixture of one catalog olm/community and namespace ns,
+// both built by build.
+func inCommunity(build func(c *resolvertest.Catalog, s *resolvertest.State)) fixture {
 	return func() ([]*resolvertest.Catalog, *resolvertest.State) {
 		c := resolvertest.NewCatalog("olm", "community")
-		cat(c)
 		s := resolvertest.NewState("ns")
-		state(s)
+		build(c, s)
 		return []*resolvertest.Catalog{c}, s
 	}
 }
@@ -62,46 +61,46 @@ func explainCases() []conflictCase {
 		{
 			name:   "gvk_nobody_provides",
 			reason: "a required API that no bundle of any visible catalog provides",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
-			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
+				subscribe(s, "app", "app", "stable")
+			}),
 		},
 		{
 			name:   "two_providers",
 			reason: "two subscriptions whose only bundles provide the same API",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("a", "stable").Bundle("a.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
 				c.Package("b", "stable").Bundle("b.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
-			}, func(s *resolvertest.State) { subscribe(s, "a", "a", "stable"); subscribe(s, "b", "b", "stable") }),
+				subscribe(s, "a", "a", "stable")
+				subscribe(s, "b", "b", "stable")
+			}),
 		},
 		{
 			name:   "package_range_nothing",
 			reason: "a package range no version satisfies: the note lists the versions that exist",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresPackage("etcd", ">=2.0.0")
 				addChain(c, "etcd", "alpha", "0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4")
-			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
+				subscribe(s, "app", "app", "stable")
+			}),
 		},
 		{
 			name:   "installed_csv_blocks",
 			reason: "the OLM example: a hand-installed CSV owns the API the subscription's bundle provides; removing it is confirmed",
-			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
-				c := resolvertest.NewCatalog("olm", "community")
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("widget-operator", "stable").Bundle("widget-operator.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
-				s := resolvertest.NewState("ns")
 				s.CSV("legacy-widget.v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget")
 				subscribe(s, "widget-operator", "widget-operator", "stable")
-				return []*resolvertest.Catalog{c}, s
-			},
+			}),
 		},
 		{
 			name:   "two_subscriptions_channels",
 			reason: "two subscriptions to one package in channels with no bundle in common",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				etcd := c.Package("etcd", "alpha")
 				etcd.Bundle("etcd.v1", "1.0.0")
 				etcd.Bundle("etcd.v2", "2.0.0").In("beta")
-			}, func(s *resolvertest.State) {
 				subscribe(s, "etcd-a", "etcd", "alpha")
 				subscribe(s, "etcd-b", "etcd", "beta")
 			}),
@@ -109,28 +108,31 @@ func explainCases() []conflictCase {
 		{
 			name:   "only_candidate_deprecated",
 			reason: "the channel's only bundle carries olm.deprecated",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("a", "stable").Bundle("a.v1.0.0", "1.0.0").Deprecated()
 				c.Package("a2", "stable").Bundle("a2.v1", "1.0.0")
-			}, func(s *resolvertest.State) { subscribe(s, "a", "a", "stable") }),
+				subscribe(s, "a", "a", "stable")
+			}),
 		},
 		{
 			name:   "only_provider_skipped",
 			reason: "the only provider of a required API is skipped by the channel head, so it is never a candidate; the note says so",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
 				w := c.Package("widgets", "stable")
 				w.Bundle("widgets.v1", "1.0.0").Provides("example.com", "v1", "Widget")
 				w.Bundle("widgets.v2", "2.0.0").Skips("widgets.v1")
-			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
+				subscribe(s, "app", "app", "stable")
+			}),
 		},
 		{
 			name:   "constraint_not",
 			reason: "an olm.constraint all of package legacy and not the Gadget API: the only legacy bundle provides Gadget; its failureMessage is shown",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").Constraint(`{"failureMessage":"app needs a legacy without gadgets","all":{"constraints":[{"package":{"packageName":"legacy","versionRange":">=0.0.0"}},{"not":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Gadget"}}]}}]}}`)
 				c.Package("legacy", "stable").Bundle("legacy.v1.0.0", "1.0.0").Provides("example.com", "v1", "Gadget")
-			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
+				subscribe(s, "app", "app", "stable")
+			}),
 		},
 		{
 			name:   "exclude_global_dependency",
@@ -149,28 +151,29 @@ func explainCases() []conflictCase {
 		{
 			name:   "constraint_any",
 			reason: "an olm.constraint any of a Gadget API or lib >=2.0.0: lib only has 1.0.0 and nothing provides Gadget",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").Constraint(`{"failureMessage":"app needs a gadget or lib 2","any":{"constraints":[{"gvk":{"group":"example.com","version":"v1","kind":"Gadget"}},{"package":{"packageName":"lib","versionRange":">=2.0.0"}}]}}`)
 				c.Package("lib", "stable").Bundle("lib.v1.0.0", "1.0.0")
-			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
+				subscribe(s, "app", "app", "stable")
+			}),
 		},
 		{
 			name:   "chain_three_packages",
 			reason: "a requires b, b requires c, c requires an API nobody provides: the derivation follows the chain",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("a", "stable").Bundle("a.v1.0.0", "1.0.0").RequiresPackage("b", ">=1.0.0")
 				c.Package("b", "stable").Bundle("b.v1.0.0", "1.0.0").RequiresPackage("c", ">=1.0.0")
 				c.Package("c", "stable").Bundle("c.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Gizmo")
-			}, func(s *resolvertest.State) { subscribe(s, "a", "a", "stable") }),
+				subscribe(s, "a", "a", "stable")
+			}),
 		},
 		{
 			name:   "missing_catalog",
 			reason: "the subscription names a catalog that does not exist; another catalog has the package",
-			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
-				s := resolvertest.NewState("ns")
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
+				addEtcd(c)
 				s.Subscribe("etcd", "etcd").Channel("alpha").Source("olm", "communty")
-				return []*resolvertest.Catalog{etcdCatalog()}, s
-			},
+			}),
 		},
 		{
 			name:   "missing_package",
@@ -188,75 +191,67 @@ func explainCases() []conflictCase {
 		{
 			name:   "missing_channel",
 			reason: "the package has no channel of that name",
-			build:  inCommunity(func(c *resolvertest.Catalog) { addEtcd(c) }, func(s *resolvertest.State) { subscribe(s, "etcd", "etcd", "gamma") }),
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
+				addEtcd(c)
+				subscribe(s, "etcd", "etcd", "gamma")
+			}),
 		},
 		{
 			name:   "missing_starting_csv",
 			reason: "the channel has no bundle named by startingCSV (it is in another channel)",
-			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
-				s := resolvertest.NewState("ns")
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
+				addEtcd(c)
 				subscribe(s, "etcd", "etcd", "alpha").StartingCSV("etcd.v4")
-				return []*resolvertest.Catalog{etcdCatalog()}, s
-			},
+			}),
 		},
 		{
 			name: "upgrade_blocked_by_range",
 			reason: "the installed a.v1 was deprecated in the catalog, so subscription a must upgrade to a.v2; installed b.v1.0.0 " +
 				"(no subscription) requires a <2.0.0, met only by a.v1 or a.v1.5 of channel maintenance; switching channel is confirmed",
-			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
-				c := resolvertest.NewCatalog("olm", "community")
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				a := c.Package("a", "stable")
-				v1 := a.Bundle("a.v1", "1.0.0").In("stable", "maintenance").Deprecated()
+				s.Install(a.Bundle("a.v1", "1.0.0").In("stable", "maintenance").Deprecated())
 				a.Bundle("a.v1.5", "1.5.0").In("maintenance").Replaces("a.v1")
 				a.Bundle("a.v2", "2.0.0").In("stable").Replaces("a.v1")
-				b := c.Package("b", "stable").Bundle("b.v1.0.0", "1.0.0").RequiresPackage("a", "<2.0.0")
-				s := resolvertest.NewState("ns")
-				s.Install(v1)
-				s.Install(b)
+				s.Install(c.Package("b", "stable").Bundle("b.v1.0.0", "1.0.0").RequiresPackage("a", "<2.0.0"))
 				subscribe(s, "a", "a", "stable").Installed("a.v1")
-				return []*resolvertest.Catalog{c}, s
-			},
+			}),
 		},
 		{
 			name:   "collapse_runs",
 			reason: "five etcd bundles of one channel all require an API nothing provides: one clause for the run",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				for _, b := range addChain(c, "etcd", "alpha", "0.9.0", "0.9.1", "0.9.2", "0.9.3", "0.9.4") {
 					b.Provides("etcd.database.coreos.com", "v1beta2", "EtcdCluster").RequiresGVK("etcd.database.coreos.com", "v1beta2", "EtcdBackup")
 				}
-			}, func(s *resolvertest.State) { subscribe(s, "etcd", "etcd", "alpha") }),
+				subscribe(s, "etcd", "etcd", "alpha")
+			}),
 		},
 		{
 			name: "installed_provider_of_required_api",
 			reason: "DESIGN §5's example: etcd 0.9.4 provides EtcdCluster, which installed etcd-legacy also provides and must keep; " +
 				"switching to the channel whose bundle does not own it is confirmed",
-			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
-				c := resolvertest.NewCatalog("olm", "community")
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				etcd := c.Package("etcd", "alpha")
 				etcd.Bundle("etcdoperator.v0.9.4", "0.9.4").Provides("etcd.database.coreos.com", "v1beta2", "EtcdCluster")
 				etcd.Bundle("etcd-proxy.v0.1.0", "0.1.0").In("proxy").RequiresGVK("etcd.database.coreos.com", "v1beta2", "EtcdCluster")
-				s := resolvertest.NewState("ns")
 				s.CSV("etcd-legacy.v0.6.1", "0.6.1").Provides("etcd.database.coreos.com", "v1beta2", "EtcdCluster")
 				subscribe(s, "etcd", "etcd", "alpha")
-				return []*resolvertest.Catalog{c}, s
-			},
+			}),
 		},
 		{
 			name:   "installed_keep",
 			reason: "no subscription takes part: two hand-installed CSVs own the same API",
-			build: func() ([]*resolvertest.Catalog, *resolvertest.State) {
-				c := resolvertest.NewCatalog("olm", "community")
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("a", "stable").Bundle("a.v1.0.0", "1.0.0")
-				s := resolvertest.NewState("ns")
 				s.CSV("x.v1", "1.0.0").Provides("example.com", "v1", "Widget")
 				s.CSV("y.v1", "1.0.0").Provides("example.com", "v1", "Widget")
-				return []*resolvertest.Catalog{c}, s
-			},
+			}),
 		},
 		{
 			name:   "long_chain",
 			reason: "a chain through eleven packages: the default text stops at ten lines, the full one has every step",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				for i := 0; i < 11; i++ {
 					name := fmt.Sprintf("p%02d", i)
 					b := c.Package(name, "stable").Bundle(name+".v1.0.0", "1.0.0")
@@ -266,18 +261,20 @@ func explainCases() []conflictCase {
 						b.RequiresGVK("example.com", "v1", "Gizmo")
 					}
 				}
-			}, func(s *resolvertest.State) { subscribe(s, "p00", "p00", "stable") }),
+				subscribe(s, "p00", "p00", "stable")
+			}),
 		},
 		{
 			name:   "many_providers_deprecated",
 			reason: "ten packages provide the required API and every one is deprecated: long lists are cut, the deprecations are one clause",
-			build: inCommunity(func(c *resolvertest.Catalog) {
+			build: inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 				c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").RequiresGVK("example.com", "v1", "Widget")
 				for i := 0; i < 10; i++ {
 					name := fmt.Sprintf("w%d", i)
 					c.Package(name, "stable").Bundle(name+".v1.0.0", "1.0.0").Provides("example.com", "v1", "Widget").Deprecated()
 				}
-			}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }),
+				subscribe(s, "app", "app", "stable")
+			}),
 		},
 		{
 			name:   "two_catalogs_switch",
@@ -562,9 +559,10 @@ func FuzzConflictExplanation(f *testing.F) {
 }
 
 func TestConflictJSON(t *testing.T) {
-	r, state := inCommunity(func(c *resolvertest.Catalog) {
+	r, state := inCommunity(func(c *resolvertest.Catalog, s *resolvertest.State) {
 		c.Package("app", "stable").Bundle("app.v1.0.0", "1.0.0").Constraint(`{"failureMessage":"app needs a gadget","gvk":{"group":"example.com","version":"v1","kind":"Gadget"}}`)
-	}, func(s *resolvertest.State) { subscribe(s, "app", "app", "stable") }).setup(t)
+		subscribe(s, "app", "app", "stable")
+	}).setup(t)
 	_, err := r.Resolve(context.Background(), "ns", state.State())
 	var ce *resolver.ConflictError
 	if !errors.As(err, &ce) {

@@ -10,19 +10,27 @@ import (
 	"github.com/sextantdev/sextant/resolver"
 )
 
+// decodeExample decodes a File-Based Catalog written for an example.
+func decodeExample(fbc string) *graph.Catalog {
+	c, err := graph.Decode(strings.NewReader(fbc), "catalog.json")
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
 // Resolve predicts what OLM's olm-operator will do with each step: here
 // the namespace's OperatorGroup targets all namespaces and the bundle
 // supports only OwnNamespace. Fixes finds changes that make the failure
 // go away, each re-solved.
 func ExampleResolver_Fixes() {
-	cat, _ := graph.Decode(strings.NewReader(`
+	r := newExampleResolver(decodeExample(`
 {"schema":"olm.package","name":"op","defaultChannel":"stable"}
 {"schema":"olm.channel","package":"op","name":"stable","entries":[{"name":"op.v1"}]}
 {"schema":"olm.bundle","name":"op.v1","package":"op","image":"example.com/op:1","properties":[
   {"type":"olm.package","value":{"packageName":"op","version":"1.0.0"}},
   {"type":"olm.csv.metadata","value":{"installModes":[{"type":"OwnNamespace","supported":true},{"type":"AllNamespaces","supported":false}]}}]}
-`), "catalog.json")
-	r := newExampleResolver(cat)
+`))
 	state := &cluster.State{
 		Subscriptions:  []cluster.Subscription{{Name: "op", Namespace: "operators", Package: "op", Channel: "stable"}},
 		OperatorGroups: []cluster.OperatorGroup{{Name: "global", Namespace: "operators"}},
@@ -52,14 +60,13 @@ func ExampleResolver_Fixes() {
 // the API that namespace alpha's plan installs counts for beta, whose
 // OperatorGroup intersects alpha's all-namespaces one.
 func ExampleResolver_ResolveAll() {
-	cat, _ := graph.Decode(strings.NewReader(`
+	r := newExampleResolver(decodeExample(`
 {"schema":"olm.package","name":"widgets","defaultChannel":"stable"}
 {"schema":"olm.channel","package":"widgets","name":"stable","entries":[{"name":"widgets.v1"}]}
 {"schema":"olm.bundle","name":"widgets.v1","package":"widgets","image":"example.com/w:1","properties":[
   {"type":"olm.package","value":{"packageName":"widgets","version":"1.0.0"}},
   {"type":"olm.gvk","value":{"group":"example.com","version":"v1","kind":"Widget"}}]}
-`), "catalog.json")
-	r := newExampleResolver(cat)
+`))
 	state := &cluster.State{
 		Subscriptions: []cluster.Subscription{
 			{Name: "widgets", Namespace: "alpha", Package: "widgets"},

@@ -24,6 +24,34 @@ func modes(supported ...graph.InstallModeType) []graph.InstallMode {
 	return out
 }
 
+// checkPrediction checks a prediction against want: none when want has no
+// reason; otherwise want's reason, and its severity, OperatorGroup and
+// message where want gives them.
+func checkPrediction(t *testing.T, got *Prediction, want Prediction) {
+	t.Helper()
+	if want.Reason == "" {
+		if got != nil {
+			t.Errorf("got %v, want nil", *got)
+		}
+		return
+	}
+	if got == nil {
+		t.Fatal("got nil, want a prediction")
+	}
+	if got.Reason != want.Reason {
+		t.Errorf("reason %v, want %v", got.Reason, want.Reason)
+	}
+	if want.Severity != "" && got.Severity != want.Severity {
+		t.Errorf("severity %v, want %v", got.Severity, want.Severity)
+	}
+	if want.OperatorGroup != "" && got.OperatorGroup != want.OperatorGroup {
+		t.Errorf("OperatorGroup %v, want %v", got.OperatorGroup, want.OperatorGroup)
+	}
+	if want.Message != "" && got.Message != want.Message {
+		t.Errorf("message %q, want %q", got.Message, want.Message)
+	}
+}
+
 func TestGroupTargets(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -98,29 +126,8 @@ func TestInstallModePrediction(t *testing.T) {
 			if ok := supportsTargets(tt.modes, "ops", tg); ok != (tt.reason == "") {
 				t.Errorf("supportsTargets = %v, disagrees with the prediction %q", ok, tt.reason)
 			}
-			if tt.reason == "" {
-				if got != nil {
-					t.Errorf("got %v, want nil", *got)
-				}
-				return
-			}
-			if got == nil {
-				t.Fatal("got nil, want a prediction")
-			}
-			if !reflect.DeepEqual(got.Reason, tt.reason) {
-				t.Errorf("got %v, want %v", got.Reason, tt.reason)
-			}
-			if !reflect.DeepEqual(got.Severity, SeverityFailure) {
-				t.Errorf("got %v, want %v", got.Severity, SeverityFailure)
-			}
-			if !reflect.DeepEqual(got.OperatorGroup, "ops/og") {
-				t.Errorf("got %v, want %v", got.OperatorGroup, "ops/og")
-			}
-			if tt.message != "" {
-				if !reflect.DeepEqual(got.Message, tt.message) {
-					t.Errorf("got %v, want %v", got.Message, tt.message)
-				}
-			}
+			want := Prediction{Reason: tt.reason, Severity: SeverityFailure, OperatorGroup: "ops/og", Message: tt.message}
+			checkPrediction(t, got, want)
 		})
 	}
 }
@@ -142,23 +149,11 @@ func TestMinKubePrediction(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := minKubePrediction("op.v1", tt.minKube, server)
-			if !tt.fail {
-				if got != nil {
-					t.Errorf("got %v, want nil", *got)
-				}
-				return
+			want := Prediction{Message: tt.message}
+			if tt.fail {
+				want.Reason = ReasonRequirementsNotMet
 			}
-			if got == nil {
-				t.Fatal("got nil, want a prediction")
-			}
-			if !reflect.DeepEqual(got.Reason, ReasonRequirementsNotMet) {
-				t.Errorf("got %v, want %v", got.Reason, ReasonRequirementsNotMet)
-			}
-			if tt.message != "" {
-				if !reflect.DeepEqual(got.Message, tt.message) {
-					t.Errorf("got %v, want %v", got.Message, tt.message)
-				}
-			}
+			checkPrediction(t, got, want)
 		})
 	}
 }
@@ -182,21 +177,11 @@ func TestMaxOpenShiftPrediction(t *testing.T) {
 				tt.max.Err = errors.New("bad")
 			}
 			got := maxOpenShiftPrediction("op.v1", tt.max, semver.MustParse(tt.current))
-			if !tt.warn {
-				if got != nil {
-					t.Errorf("got %v, want nil", *got)
-				}
-				return
+			var want Prediction
+			if tt.warn {
+				want = Prediction{Reason: ReasonMaxOpenShiftVersion, Severity: SeverityWarning}
 			}
-			if got == nil {
-				t.Fatal("got nil, want a prediction")
-			}
-			if !reflect.DeepEqual(got.Severity, SeverityWarning) {
-				t.Errorf("got %v, want %v", got.Severity, SeverityWarning)
-			}
-			if !reflect.DeepEqual(got.Reason, ReasonMaxOpenShiftVersion) {
-				t.Errorf("got %v, want %v", got.Reason, ReasonMaxOpenShiftVersion)
-			}
+			checkPrediction(t, got, want)
 		})
 	}
 }
@@ -230,21 +215,7 @@ func TestAPIPrediction(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := apiPrediction("cert-manager.v1", []graph.GVK{cert}, tt.own, tt.others)
-			if tt.want == "" {
-				if got != nil {
-					t.Errorf("got %v, want nil", *got)
-				}
-				return
-			}
-			if got == nil {
-				t.Fatal("got nil, want a prediction")
-			}
-			if !reflect.DeepEqual(got.Reason, tt.want) {
-				t.Errorf("got %v, want %v", got.Reason, tt.want)
-			}
-			if !reflect.DeepEqual(got.OperatorGroup, tt.own.name()) {
-				t.Errorf("got %v, want %v", got.OperatorGroup, tt.own.name())
-			}
+			checkPrediction(t, got, Prediction{Reason: tt.want, OperatorGroup: tt.own.name()})
 		})
 	}
 }
