@@ -117,23 +117,10 @@ func FormatState(namespace string, s *cluster.State) string {
 		return ""
 	}
 	var b strings.Builder
-	var csvs []cluster.CSV
-	for _, c := range s.CSVs {
-		if c.Namespace == namespace {
-			csvs = append(csvs, c)
-		}
-	}
-	slices.SortFunc(csvs, func(x, y cluster.CSV) int { return cmp.Compare(x.Name, y.Name) })
-	for _, c := range csvs {
+	for _, c := range inNamespace(s.CSVs, namespace, func(c cluster.CSV) (string, string) { return c.Namespace, c.Name }) {
 		fmt.Fprintf(&b, "installed %s %s\n", c.Name, c.VersionText)
 	}
-	var subs []cluster.Subscription
-	for _, x := range s.Subscriptions {
-		if x.Namespace == namespace {
-			subs = append(subs, x)
-		}
-	}
-	slices.SortFunc(subs, func(x, y cluster.Subscription) int { return cmp.Compare(x.Name, y.Name) })
+	subs := inNamespace(s.Subscriptions, namespace, func(x cluster.Subscription) (string, string) { return x.Namespace, x.Name })
 	for _, x := range subs {
 		installed := x.InstalledCSV
 		if installed == "" {
@@ -146,6 +133,23 @@ func FormatState(namespace string, s *cluster.State) string {
 		fmt.Fprintf(&b, "subscription %s%s: %s\n", x.Name, manual, installed)
 	}
 	return b.String()
+}
+
+// inNamespace returns the objects of xs in namespace, sorted by name; key
+// gives an object's namespace and name.
+func inNamespace[T any](xs []T, namespace string, key func(T) (namespace, name string)) []T {
+	var out []T
+	for _, x := range xs {
+		if ns, _ := key(x); ns == namespace {
+			out = append(out, x)
+		}
+	}
+	slices.SortFunc(out, func(x, y T) int {
+		_, a := key(x)
+		_, b := key(y)
+		return cmp.Compare(a, b)
+	})
+	return out
 }
 
 // FormatApplication renders the result of Resolver.ResolveFor: one block per

@@ -573,34 +573,31 @@ func TestRunFile(t *testing.T) {
 
 func TestRunFileUpdate(t *testing.T) {
 	dir := t.TempDir()
-	stale := goodScenario + "-- want --\nstale\n"
-	p := writeScenario(t, dir, "s.txtar", stale)
-	if f := run(func(tb testing.TB) { resolvertest.RunFile(tb, p, resolvertest.Update(true)) }); f.text() != "" {
-		t.Fatalf("update reported %q", f.text())
-	}
-	data, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, want := string(data), goodScenario+goodWant; got != want {
-		t.Errorf("updated file:\n%s\nwant:\n%s", got, want)
-	}
-	// The updated file passes.
-	if f := run(func(tb testing.TB) { resolvertest.RunFile(tb, p) }); f.text() != "" {
-		t.Errorf("updated scenario reported %q", f.text())
-	}
-	// A scenario without want gets one.
-	p2 := writeScenario(t, dir, "s2.txtar", goodScenario)
-	run(func(tb testing.TB) { resolvertest.RunFile(tb, p2, resolvertest.Update(true)) })
-	if data, _ := os.ReadFile(p2); string(data) != goodScenario+goodWant {
-		t.Errorf("want not added:\n%s", data)
-	}
-	// A skipped scenario is left alone.
 	skipped := goodScenario + "-- skip --\nknown bug\n-- want --\nhand-written\n"
-	p3 := writeScenario(t, dir, "s3.txtar", skipped)
-	run(func(tb testing.TB) { resolvertest.RunFile(tb, p3, resolvertest.Update(true)) })
-	if data, _ := os.ReadFile(p3); string(data) != skipped {
-		t.Errorf("skipped scenario rewritten:\n%s", data)
+	for _, tt := range []struct {
+		name, content, want string
+	}{
+		{name: "stale want is rewritten", content: goodScenario + "-- want --\nstale\n", want: goodScenario + goodWant},
+		{name: "a scenario without want gets one", content: goodScenario, want: goodScenario + goodWant},
+		{name: "a skipped scenario is left alone", content: skipped, want: skipped},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			p := writeScenario(t, dir, strings.ReplaceAll(tt.name, " ", "_")+".txtar", tt.content)
+			if f := run(func(tb testing.TB) { resolvertest.RunFile(tb, p, resolvertest.Update(true)) }); f.text() != "" {
+				t.Fatalf("update reported %q", f.text())
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(data) != tt.want {
+				t.Errorf("updated file:\n%s\nwant:\n%s", data, tt.want)
+			}
+			// The updated file passes.
+			if f := run(func(tb testing.TB) { resolvertest.RunFile(tb, p) }); f.text() != "" {
+				t.Errorf("updated scenario reported %q", f.text())
+			}
+		})
 	}
 }
 
