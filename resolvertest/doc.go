@@ -1,7 +1,8 @@
 // Package resolvertest helps test operator resolution, as net/http/httptest
 // helps test HTTP handlers: build catalogs and cluster state in code
-// ([NewCatalog], [NewState]) and check table-driven [Case]s, or run scenario
-// files kept in testdata ([RunFile], [RunDir]). Results are compared as text
+// ([NewCatalog], [NewState]) and check table-driven [Case]s, or resolve
+// them yourself ([NewResolver]), or run scenario files kept in testdata
+// ([RunFile], [RunDir]). Results are compared as text
 // — the plan as [resolver.Plan.String] prints it, a conflict one fact per
 // line, a rollout round by round (see [FormatResult] and [FormatRollout]) —
 // and a difference is reported as a line diff ([Diff]).

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolvertest"
@@ -298,6 +299,7 @@ func TestState(t *testing.T) {
 	s.CSV("copy.v1", "1.0.0").Copied().Property(graph.TypePackage, `{"packageName":"copy","version":"1.0.0"}`).With(graph.DeprecatedProperty())
 	s.Subscribe("w", "w").Channel("stable").Source("olm", "c").StartingCSV("w.v1").Installed("w.v1")
 	s.CatalogSource("olm", "c", 7)
+	s.OperatorGroup("ns", "og").Annotate(cluster.ExcludeGlobalCatalogsAnnotation, "true").ProvidedAPIs("Widget.v1.example.com")
 	st := s.State()
 	if len(st.CSVs) != 3 || len(st.Subscriptions) != 1 || len(st.CatalogSources) != 1 {
 		t.Fatalf("state %+v", st)
@@ -318,6 +320,9 @@ func TestState(t *testing.T) {
 	if sub == nil || sub.Package != "w" || sub.Channel != "stable" || sub.Source != "c" || sub.SourceNamespace != "olm" ||
 		sub.StartingCSV != "w.v1" || sub.InstalledCSV != "w.v1" || sub.CurrentCSV != "w.v1" {
 		t.Errorf("subscription %+v", sub)
+	}
+	if og := st.OperatorGroups[0]; og.Name != "og" || og.Annotations[cluster.ExcludeGlobalCatalogsAnnotation] != "true" || og.Annotations[cluster.ProvidedAPIsAnnotation] != "Widget.v1.example.com" {
+		t.Errorf("operator group %+v", og)
 	}
 	if cs := st.CatalogSources[0]; cs.Namespace != "olm" || cs.Name != "c" || cs.Priority != 7 {
 		t.Errorf("catalog source %+v", cs)
