@@ -26,7 +26,7 @@ func benchResolve(b *testing.B, r *resolver.Resolver, st *cluster.State, conflic
 
 func BenchmarkResolveCommunity20(b *testing.B) {
 	r, gc := communityResolver(b)
-	benchResolve(b, r, twentySubscriptions(b, gc), false)
+	benchResolve(b, r, twentySubscriptions(b, gc).State(), false)
 }
 
 func BenchmarkResolveCommunityEtcd(b *testing.B) {
@@ -61,7 +61,7 @@ func BenchmarkResolveTiny(b *testing.B) {
 
 func BenchmarkRolloutCommunityKeycloak(b *testing.B) {
 	r, gc := communityResolver(b)
-	st := oldestInstalled(b, gc, "keycloak-operator")
+	st := oldestInstalled(b, gc, "keycloak-operator").State()
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolvertest"
@@ -56,7 +55,7 @@ var (
 // twentySubscriptions builds the cluster state of namespace ns for the
 // 20-subscription request: installed CSVs carry their bundle's properties,
 // as OLM projects them.
-func twentySubscriptions(tb testing.TB, gc *graph.Catalog) *cluster.State {
+func twentySubscriptions(tb testing.TB, gc *graph.Catalog) *resolvertest.State {
 	tb.Helper()
 	st := resolvertest.NewState("ns")
 	for _, name := range installedBehind {
@@ -69,17 +68,17 @@ func twentySubscriptions(tb testing.TB, gc *graph.Catalog) *cluster.State {
 	for _, name := range slices.Concat(withDependencies, fresh) {
 		st.Subscribe(name, name).Channel(gc.Package(name).DefaultChannel).Source("olm", "community")
 	}
-	return st.State()
+	return st
 }
 
 // oldestInstalled returns a state where package name's oldest entry of its
 // default channel chain is installed under a subscription.
-func oldestInstalled(tb testing.TB, gc *graph.Catalog, name string) *cluster.State {
+func oldestInstalled(tb testing.TB, gc *graph.Catalog, name string) *resolvertest.State {
 	tb.Helper()
 	chain := defaultChain(tb, gc, name)
 	st := resolvertest.NewState("ns")
 	subscribeInstalled(st, gc, name, chain[len(chain)-1])
-	return st.State()
+	return st
 }
 
 // defaultChain returns the replaces chain of package name's default

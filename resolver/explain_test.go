@@ -14,7 +14,6 @@ import (
 	goldenfile "github.com/sextantdev/sextant/internal/golden"
 
 	"github.com/sextantdev/sextant/cluster"
-	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolvertest"
 )
@@ -458,10 +457,8 @@ func communityConflict(tb testing.TB) (*resolver.Resolver, *cluster.State) {
 	tb.Helper()
 	r, gc := communityResolver(tb)
 	st := twentySubscriptions(tb, gc)
-	st.CSVs = append(st.CSVs, cluster.CSV{Name: "etcd-legacy.v0.6.1", Namespace: "ns", VersionText: "0.6.1", Phase: "Succeeded",
-		Provides: []graph.GVK{{Group: "etcd.database.coreos.com", Version: "v1beta2", Kind: "EtcdCluster"}}})
-	st.Sort()
-	return r, st
+	st.CSV("etcd-legacy.v0.6.1", "0.6.1").Provides("etcd.database.coreos.com", "v1beta2", "EtcdCluster")
+	return r, st.State()
 }
 
 // explainCommunity resolves the community conflict and explains it.

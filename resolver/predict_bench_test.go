@@ -17,7 +17,7 @@ import (
 // whose APIs the intersection check compares with every step's.
 func predictionState(tb testing.TB, gc *graph.Catalog, others int) *cluster.State {
 	tb.Helper()
-	st := twentySubscriptions(tb, gc)
+	st := twentySubscriptions(tb, gc).State()
 	for i := range st.CSVs {
 		c := &st.CSVs[i]
 		if b := bundleNamed(gc, c.Name); b != nil && b.CSVMetadata != nil {

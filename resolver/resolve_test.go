@@ -45,7 +45,7 @@ func (f fixture) setup(t *testing.T) (*resolver.Resolver, *resolvertest.State) {
 
 func TestCommunityTwentySubscriptions(t *testing.T) {
 	r, gc := communityResolver(t)
-	plan, err := r.Resolve(context.Background(), "ns", twentySubscriptions(t, gc))
+	plan, err := r.Resolve(context.Background(), "ns", twentySubscriptions(t, gc).State())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestCommunityTwentySubscriptions(t *testing.T) {
 // (run with -race).
 func TestConcurrentResolve(t *testing.T) {
 	r, gc := communityResolver(t)
-	st := twentySubscriptions(t, gc)
+	st := twentySubscriptions(t, gc).State()
 	want, err := r.Resolve(context.Background(), "ns", st)
 	if err != nil {
 		t.Fatal(err)

@@ -104,7 +104,7 @@ func TestRolloutRoundLimit(t *testing.T) {
 
 func TestCommunityRollout(t *testing.T) {
 	r, gc := communityResolver(t)
-	rounds, err := r.Rollout(context.Background(), "ns", oldestInstalled(t, gc, "etcd"), 50)
+	rounds, err := r.Rollout(context.Background(), "ns", oldestInstalled(t, gc, "etcd").State(), 50)
 	if err != nil {
 		t.Fatal(err)
 	}
