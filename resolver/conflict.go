@@ -354,14 +354,7 @@ func (res *resolution) nearMisses(q *requirement, subject variable) []string {
 		}
 	}
 	for _, ci := range res.visible {
-		for _, b := range res.generate(ci, q) {
-			if !res.matchBundle(q, b) {
-				continue
-			}
-			pi := ci.pkgs[b.Package]
-			if pi == nil {
-				continue
-			}
+		for b, pi := range res.satisfying(ci, q) {
 			for _, chName := range b.Channels {
 				if x := pi.byName[chName]; x != nil && x.position(b.Name) < 0 {
 					notes = append(notes, fmt.Sprintf("%s (channel %s, catalog %s) would satisfy it, but another entry skips it, so it is never a candidate", b.Name, chName, ci.key))

@@ -3,6 +3,7 @@ package resolver
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/sextantdev/sextant/graph"
@@ -52,14 +53,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 		if ci == cat {
 			rank = -1
 		}
-		for _, b := range res.generate(ci, q) {
-			if !res.matchBundle(q, b) {
-				continue
-			}
-			pi := ci.pkgs[b.Package]
-			if pi == nil {
-				continue
-			}
+		for b, pi := range res.satisfying(ci, q) {
 			if ok, err := res.usable(pi, fmt.Sprintf("%s: candidate %q", res.describe(self), b.Name)); err != nil {
 				return nil, err
 			} else if !ok {
@@ -102,6 +96,26 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 	}
 	res.cache[key] = out
 	return out, nil
+}
+
+// satisfying yields the bundles of catalog ci that satisfy q, in the order
+// generate returns them, each with the index of its package; a bundle
+// whose package ci does not index is left out.
+func (res *resolution) satisfying(ci *catalogIndex, q *requirement) iter.Seq2[*graph.Bundle, *pkgIndex] {
+	return func(yield func(*graph.Bundle, *pkgIndex) bool) {
+		for _, b := range res.generate(ci, q) {
+			if !res.matchBundle(q, b) {
+				continue
+			}
+			pi := ci.pkgs[b.Package]
+			if pi == nil {
+				continue
+			}
+			if !yield(b, pi) {
+				return
+			}
+		}
+	}
 }
 
 // generate returns a superset of the catalog bundles that satisfy q, from
