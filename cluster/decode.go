@@ -114,14 +114,7 @@ type Loader struct {
 }
 
 func (l Loader) limits() (maxBytes, maxDoc int64) {
-	maxBytes, maxDoc = l.MaxBytes, l.MaxDocument
-	if maxBytes == 0 {
-		maxBytes = DefaultMaxBytes
-	}
-	if maxDoc == 0 {
-		maxDoc = DefaultMaxDocument
-	}
-	return max(maxBytes, 0), max(maxDoc, 0)
+	return docstream.Limit(l.MaxBytes, DefaultMaxBytes), docstream.Limit(l.MaxDocument, DefaultMaxDocument)
 }
 
 func (l Loader) decoder(ctx context.Context, name, kind string) *decoder {

@@ -82,40 +82,23 @@ func (a *arena) entryGraph() *entryGraph {
 	return e
 }
 
-func (a *arena) ints(n int) []int32 {
-	if len(a.i32)+n > cap(a.i32) {
-		a.i32 = make([]int32, 0, max(n, arenaChunk))
-	}
-	k := len(a.i32)
-	a.i32 = a.i32[:k+n]
-	return a.i32[k : k+n : k+n]
-}
+func (a *arena) ints(n int) []int32 { return carve(&a.i32, n) }
 
-func (a *arena) strings(n int) []string {
-	if len(a.str)+n > cap(a.str) {
-		a.str = make([]string, 0, max(n, arenaChunk))
-	}
-	k := len(a.str)
-	a.str = a.str[:k+n]
-	return a.str[k : k+n : k+n]
-}
+func (a *arena) strings(n int) []string { return carve(&a.str, n) }
 
-func (a *arena) flags(n int) []bool {
-	if len(a.flag)+n > cap(a.flag) {
-		a.flag = make([]bool, 0, max(n, arenaChunk))
-	}
-	k := len(a.flag)
-	a.flag = a.flag[:k+n]
-	return a.flag[k : k+n : k+n]
-}
+func (a *arena) flags(n int) []bool { return carve(&a.flag, n) }
 
-func (a *arena) versions(n int) []*semver.Version {
-	if len(a.vers)+n > cap(a.vers) {
-		a.vers = make([]*semver.Version, 0, max(n, arenaChunk))
+func (a *arena) versions(n int) []*semver.Version { return carve(&a.vers, n) }
+
+// carve returns the next n elements of *buf, starting a fresh chunk of at
+// least arenaChunk elements when *buf has no room for them.
+func carve[T any](buf *[]T, n int) []T {
+	if len(*buf)+n > cap(*buf) {
+		*buf = make([]T, 0, max(n, arenaChunk))
 	}
-	k := len(a.vers)
-	a.vers = a.vers[:k+n]
-	return a.vers[k : k+n : k+n]
+	k := len(*buf)
+	*buf = (*buf)[:k+n]
+	return (*buf)[k : k+n : k+n]
 }
 
 // build computes the channel's graph; p is the channel's package, whose
@@ -376,13 +359,18 @@ func (c *Channel) IsSkipped(name string) bool {
 // name itself is excluded. The result is in Order and freshly allocated.
 func (c *Channel) Successors(name string, v semver.Version) []string {
 	var stack [16]int32
-	idx := c.successors(name, &v, stack[:0])
+	return c.entryNames(c.successors(name, &v, stack[:0]))
+}
+
+// entryNames returns the names of the entries at idx, freshly allocated;
+// nil when idx is empty.
+func (c *Channel) entryNames(idx []int32) []string {
 	if len(idx) == 0 {
 		return nil
 	}
 	out := make([]string, len(idx))
-	for i, j := range idx {
-		out[i] = c.Entries[j].Name
+	for k, j := range idx {
+		out[k] = c.Entries[j].Name
 	}
 	return out
 }
@@ -458,15 +446,7 @@ func (c *Channel) EntrySuccessors(name string) []string {
 	if i < 0 || c.g.isDup(i) {
 		return nil
 	}
-	idx := c.entrySuccessors(int32(i))
-	if len(idx) == 0 {
-		return nil
-	}
-	out := make([]string, len(idx))
-	for k, j := range idx {
-		out[k] = c.Entries[j].Name
-	}
-	return out
+	return c.entryNames(c.entrySuccessors(int32(i)))
 }
 
 // Reachable returns every entry reachable from name along successor edges
@@ -498,11 +478,7 @@ func (c *Channel) Reachable(name string) []string {
 	reached := queue[1:]
 	pos := c.g.orderPos
 	slices.SortFunc(reached, func(a, b int32) int { return int(pos[a] - pos[b]) })
-	out := make([]string, len(reached))
-	for k, i := range reached {
-		out[k] = c.Entries[i].Name
-	}
-	return out
+	return c.entryNames(reached)
 }
 
 // DistancesTo returns, for every entry of the channel, the number of hops of

@@ -819,15 +819,23 @@ func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(d.entries) == 0 {
-		return nil, nil
+	return toSlab(&d.entrySlab, d.entries, 1024), nil
+}
+
+// toSlab copies items to the end of *slab, a large array many small
+// slices are carved from (a fresh one of at least chunk elements when *slab
+// has no room), and returns the copy, capped at its length; nil when items
+// is empty.
+func toSlab[T any](slab *[]T, items []T, chunk int) []T {
+	if len(items) == 0 {
+		return nil
 	}
-	if cap(d.entrySlab)-len(d.entrySlab) < len(d.entries) {
-		d.entrySlab = make([]Entry, 0, max(len(d.entries), 1024))
+	if cap(*slab)-len(*slab) < len(items) {
+		*slab = make([]T, 0, max(len(items), chunk))
 	}
-	n := len(d.entrySlab)
-	d.entrySlab = append(d.entrySlab, d.entries...)
-	return d.entrySlab[n:len(d.entrySlab):len(d.entrySlab)], nil
+	n := len(*slab)
+	*slab = append(*slab, items...)
+	return (*slab)[n:len(*slab):len(*slab)]
 }
 
 // stringList reads an array of strings.
@@ -857,15 +865,7 @@ func (d *decoder) stringList(s *jsonscan.Scanner, field fieldPath) ([]string, er
 		}
 		d.skips = append(d.skips, v)
 	}
-	if len(d.skips) == 0 {
-		return nil, nil
-	}
-	if cap(d.strSlab)-len(d.strSlab) < len(d.skips) {
-		d.strSlab = make([]string, 0, max(len(d.skips), 1024))
-	}
-	n := len(d.strSlab)
-	d.strSlab = append(d.strSlab, d.skips...)
-	return d.strSlab[n:len(d.strSlab):len(d.strSlab)], nil
+	return toSlab(&d.strSlab, d.skips, 1024), nil
 }
 
 // deprecationEntries reads an olm.deprecations blob's entries.
@@ -934,15 +934,7 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(d.props) == 0 {
-		return nil, nil
-	}
-	if cap(d.propSlab)-len(d.propSlab) < len(d.props) {
-		d.propSlab = make([]Property, 0, max(len(d.props), 4096))
-	}
-	n := len(d.propSlab)
-	d.propSlab = append(d.propSlab, d.props...)
-	return d.propSlab[n:len(d.propSlab):len(d.propSlab)], nil
+	return toSlab(&d.propSlab, d.props, 4096), nil
 }
 
 // decodeYAML decodes the rest of the file — the window, then the reader —

@@ -51,14 +51,7 @@ type Loader struct {
 }
 
 func (l Loader) limits() (maxBytes, maxBlob int64) {
-	maxBytes, maxBlob = l.MaxBytes, l.MaxBlob
-	if maxBytes == 0 {
-		maxBytes = DefaultMaxBytes
-	}
-	if maxBlob == 0 {
-		maxBlob = DefaultMaxBlob
-	}
-	return max(maxBytes, 0), max(maxBlob, 0)
+	return docstream.Limit(l.MaxBytes, DefaultMaxBytes), docstream.Limit(l.MaxBlob, DefaultMaxBlob)
 }
 
 func (l Loader) decoder(ctx context.Context) *decoder {

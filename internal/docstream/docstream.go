@@ -84,6 +84,16 @@ func indexBinary(b []byte) int {
 	return -1
 }
 
+// Limit resolves a configured size limit: 0 means def, a negative value
+// no limit (returned as 0, the "no limit" of LimitReader, NewYAML and
+// NewJSON), and any other value is the limit itself.
+func Limit(n, def int64) int64 {
+	if n == 0 {
+		n = def
+	}
+	return max(n, 0)
+}
+
 // LimitReader returns a reader of r that fails with a *TooLargeError (What
 // "input") once r yields more than limit bytes. A limit ≤ 0 is no limit.
 func LimitReader(r io.Reader, limit int64) io.Reader {

@@ -179,3 +179,23 @@ func TestLimitReader(t *testing.T) {
 		t.Errorf("message %q", got)
 	}
 }
+
+func TestLimit(t *testing.T) {
+	tests := []struct {
+		name   string
+		n, def int64
+		want   int64
+	}{
+		{name: "zero is the default", n: 0, def: 64, want: 64},
+		{name: "negative is no limit", n: -1, def: 64, want: 0},
+		{name: "positive is the limit", n: 10, def: 64, want: 10},
+		{name: "zero default of a negative limit", n: -5, def: 0, want: 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Limit(tt.n, tt.def); got != tt.want {
+				t.Errorf("Limit(%d, %d) = %d, want %d", tt.n, tt.def, got, tt.want)
+			}
+		})
+	}
+}
