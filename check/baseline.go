@@ -263,7 +263,8 @@ func markStatus(fs, old []Finding) []Finding {
 
 // regressions compares catalog cur with its baseline old: what was
 // removed, moved or broken. fs and oldFs are the findings of cur and old
-// (for the installability comparison).
+// (for the installability comparison). It sets the added and removed counts
+// of sum.
 func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum *BaselineSummary) []Finding {
 	var out []Finding
 	add := func(sev graph.Severity, code string, pkg, channel, bundle string, pos graph.Position, format string, args ...any) *Finding {
@@ -274,40 +275,15 @@ func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum 
 		})
 		return &out[len(out)-1]
 	}
-	for _, np := range cur.Packages() {
-		op := old.Package(np.Name)
-		if op == nil {
-			sum.PackagesAdded++
-			sum.ChannelsAdded += len(np.Channels)
-			sum.BundlesAdded += len(np.Bundles)
-			continue
-		}
-		for _, c := range np.Channels {
-			if op.Channel(c.Name) == nil {
-				sum.ChannelsAdded++
-			}
-		}
-		for _, b := range np.Bundles {
-			if op.Bundle(b.Name) == nil {
-				sum.BundlesAdded++
-			}
-		}
-	}
+	sum.PackagesAdded, sum.ChannelsAdded, sum.BundlesAdded = missingFrom(cur, old)
+	sum.PackagesRemoved, sum.ChannelsRemoved, sum.BundlesRemoved = missingFrom(old, cur)
 	for _, op := range old.Packages() {
 		np := cur.Package(op.Name)
 		if np == nil {
-			sum.PackagesRemoved++
-			sum.ChannelsRemoved += len(op.Channels)
-			sum.BundlesRemoved += len(op.Bundles)
 			add(graph.SeverityError, CodePackageRemoved, op.Name, "", "", graph.Position{},
 				"package %q is gone (%s, %s in the baseline): its subscriptions no longer resolve",
 				op.Name, plural(len(op.Channels), "channel", "channels"), plural(len(op.Bundles), "bundle", "bundles"))
 			continue
-		}
-		for _, b := range op.Bundles {
-			if np.Bundle(b.Name) == nil {
-				sum.BundlesRemoved++
-			}
 		}
 		if op.DefaultChannel != np.DefaultChannel {
 			msg := fmt.Sprintf("the default channel of %q is %q, was %q: subscriptions that name no channel follow %q", np.Name, np.DefaultChannel, op.DefaultChannel, np.DefaultChannel)
@@ -323,7 +299,6 @@ func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum 
 		for _, oc := range op.Channels {
 			nc := np.Channel(oc.Name)
 			if nc == nil {
-				sum.ChannelsRemoved++
 				msg := fmt.Sprintf("channel %q of %q is gone (%s in the baseline): subscriptions to it no longer resolve", oc.Name, op.Name, plural(len(oc.Entries), "entry", "entries"))
 				if h, ok := channelHead(oc); ok {
 					if b := np.Bundle(h); b != nil && len(b.Channels) > 0 {
@@ -340,6 +315,31 @@ func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum 
 	out = append(out, installRegressions(fs, oldFs)...)
 	out = append(out, unmetRequirements(name, old, cur)...)
 	return out
+}
+
+// missingFrom counts the packages, channels and bundles of a that b does
+// not have: the channels and bundles of a package b lacks count too.
+func missingFrom(a, b *graph.Catalog) (packages, channels, bundles int) {
+	for _, ap := range a.Packages() {
+		bp := b.Package(ap.Name)
+		if bp == nil {
+			packages++
+			channels += len(ap.Channels)
+			bundles += len(ap.Bundles)
+			continue
+		}
+		for _, c := range ap.Channels {
+			if bp.Channel(c.Name) == nil {
+				channels++
+			}
+		}
+		for _, x := range ap.Bundles {
+			if bp.Bundle(x.Name) == nil {
+				bundles++
+			}
+		}
+	}
+	return packages, channels, bundles
 }
 
 // versionedName returns `"name" (version)`.

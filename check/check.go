@@ -527,13 +527,11 @@ func structural(name string, cat *graph.Catalog) []Finding {
 	return out
 }
 
+// compareFindings orders findings as graph.CompareFindings does (package,
+// channel, bundle, code, message), then by severity and position.
 func compareFindings(a, b Finding) int {
 	return cmp.Or(
-		strings.Compare(a.Package, b.Package),
-		strings.Compare(a.Channel, b.Channel),
-		strings.Compare(a.Bundle, b.Bundle),
-		strings.Compare(a.Code, b.Code),
-		strings.Compare(a.Message, b.Message),
+		graph.CompareFindings(a.graphFinding(), b.graphFinding()),
 		cmp.Compare(a.Severity, b.Severity),
 		strings.Compare(a.Pos.File, b.Pos.File),
 		cmp.Compare(a.Pos.Offset, b.Pos.Offset),

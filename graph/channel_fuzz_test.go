@@ -199,7 +199,7 @@ func checkChannelGraph(t *testing.T, ch *Channel) {
 	checkEdges(t, ch, live, version)
 	// Validate terminates and is sorted.
 	cat := &Catalog{packages: []*Package{{Name: "p", Channels: []*Channel{ch}}}}
-	if fs := cat.Validate(); !slices.IsSortedFunc(fs, compareFindings) {
+	if fs := cat.Validate(); !slices.IsSortedFunc(fs, CompareFindings) {
 		t.Fatal("findings not sorted")
 	}
 }

@@ -64,7 +64,7 @@ func (c *Catalog) Validate() []Finding {
 	for _, p := range c.packages {
 		fs = p.validate(fs)
 	}
-	slices.SortFunc(fs, compareFindings)
+	slices.SortFunc(fs, CompareFindings)
 	return fs
 }
 
@@ -74,12 +74,13 @@ func (c *Catalog) Validate() []Finding {
 // opm validate (and opm serve) rejects. Validate is safe for concurrent use.
 func (p *Package) Validate() []Finding {
 	fs := p.validate(nil)
-	slices.SortFunc(fs, compareFindings)
+	slices.SortFunc(fs, CompareFindings)
 	return fs
 }
 
-// compareFindings orders findings by package, channel, bundle, code, message.
-func compareFindings(a, b Finding) int {
+// CompareFindings orders findings by package, channel, bundle, code, then
+// message: the order of [Catalog.Validate] and [Package.Validate].
+func CompareFindings(a, b Finding) int {
 	return cmp.Or(
 		strings.Compare(a.Package, b.Package),
 		strings.Compare(a.Channel, b.Channel),

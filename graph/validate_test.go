@@ -312,7 +312,7 @@ func TestValidate(t *testing.T) {
 				}
 				t.Errorf("Validate():\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(tt.want, "\n"))
 			}
-			if !slices.IsSortedFunc(fs, compareFindings) {
+			if !slices.IsSortedFunc(fs, CompareFindings) {
 				t.Error("findings not sorted")
 			}
 		})
