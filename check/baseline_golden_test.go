@@ -87,37 +87,10 @@ func TestGoldenBaselineDeclaredIndex(t *testing.T) {
 	var b strings.Builder
 	s := rep.Catalogs[0]
 	fmt.Fprintf(&b, "baseline: %s\n", s.Baseline.describe(rep.regressions(s.Name)))
-	newCounts := map[string]int{}
-	var codes []string
-	for _, f := range rep.Findings {
-		if f.Status != StatusNew {
-			continue
-		}
-		k := f.Severity.String() + " " + f.Code
-		if newCounts[k] == 0 {
-			codes = append(codes, k)
-		}
-		newCounts[k]++
-	}
-	for _, k := range sortedStrings(codes) {
-		fmt.Fprintf(&b, "new %s %d\n", k, newCounts[k])
-	}
-	resolved := map[string]int{}
-	var rcodes []string
-	for _, f := range rep.Resolved {
-		k := f.Severity.String() + " " + f.Code
-		if resolved[k] == 0 {
-			rcodes = append(rcodes, k)
-		}
-		resolved[k]++
-	}
-	for _, k := range sortedStrings(rcodes) {
-		fmt.Fprintf(&b, "resolved %s %d\n", k, resolved[k])
-	}
-	for _, f := range rep.Findings {
-		if f.Status != StatusNew {
-			continue
-		}
+	news := rep.OnlyNew().Findings
+	writeCodeCounts(&b, "new", news)
+	writeCodeCounts(&b, "resolved", rep.Resolved)
+	for _, f := range news {
 		fmt.Fprintf(&b, "%s %s %s", f.Severity.String(), f.Code, strings.TrimPrefix(key(f), f.Catalog+" "+f.Code+" "))
 		// Messages of the bulk of pruned bundles are left out: the edit
 		// tests pin their wording.
@@ -138,8 +111,20 @@ func TestGoldenBaselineDeclaredIndex(t *testing.T) {
 	}
 }
 
-func sortedStrings(s []string) []string {
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return out
+// writeCodeCounts writes a line "label severity code count" for each
+// severity and code of fs, sorted by severity name, then code.
+func writeCodeCounts(b *strings.Builder, label string, fs []Finding) {
+	counts := map[string]int{}
+	var keys []string
+	for _, f := range fs {
+		k := f.Severity.String() + " " + f.Code
+		if counts[k] == 0 {
+			keys = append(keys, k)
+		}
+		counts[k]++
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		fmt.Fprintf(b, "%s %s %d\n", label, k, counts[k])
+	}
 }

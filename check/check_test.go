@@ -499,6 +499,13 @@ bundle app app.v1 1.0.0 'requires-package=dep:>=1.0.0 <2.0.0' requires-gvk=examp
 channel app stable
   entry app.v1
 `
+	// meets meets all three requirements of needs.
+	const meets = `
+package dep stable
+bundle dep dep.v1 1.2.0 gvk=example.com/v1/Widget label=l
+channel dep stable
+  entry dep.v1
+`
 	runCases(t, []Check{Catalogs}, []checkCase{
 		{
 			name:  "single catalog",
@@ -507,12 +514,7 @@ channel app stable
 		{
 			name:   "all met elsewhere",
 			reason: "one finding per requirement, each naming the catalog and bundles that meet it",
-			specs: []string{needs, `
-package dep stable
-bundle dep dep.v1 1.2.0 gvk=example.com/v1/Widget label=l
-channel dep stable
-  entry dep.v1
-`},
+			specs:  []string{needs, meets},
 			want: []string{
 				"a satisfied-by-other-catalog app app.v1",
 				"a satisfied-by-other-catalog app app.v1",
@@ -527,17 +529,7 @@ channel dep stable
 		{
 			name:   "met at home",
 			reason: "a requirement its own catalog meets is not reported, even if another meets it too",
-			specs: []string{needs + `
-package dep stable
-bundle dep dep.v1 1.2.0 gvk=example.com/v1/Widget label=l
-channel dep stable
-  entry dep.v1
-`, `
-package dep stable
-bundle dep dep.v1 1.2.0 gvk=example.com/v1/Widget label=l
-channel dep stable
-  entry dep.v1
-`},
+			specs:  []string{needs + meets, meets},
 		},
 		{
 			name:   "not candidates elsewhere",

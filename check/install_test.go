@@ -9,6 +9,19 @@ import (
 	"github.com/sextantdev/sextant/resolver"
 )
 
+// transitiveSpec is a catalog where app needs dep, whose only bundle needs
+// an API nobody provides.
+const transitiveSpec = `
+package app stable
+bundle app app.v1 1.0.0 requires-package=dep:>=1.0.0
+channel app stable
+  entry app.v1
+package dep stable
+bundle dep dep.v1 1.0.0 requires-gvk=example.com/v1/Gadget
+channel dep stable
+  entry dep.v1
+`
+
 func TestInstallability(t *testing.T) {
 	runCases(t, []Check{Installability}, []checkCase{
 		{
@@ -42,18 +55,9 @@ channel app stable
 			},
 		},
 		{
-			name:   "transitive",
-			reason: "app needs dep, whose only bundle needs an API nobody provides: app and dep both fail",
-			specs: []string{`
-package app stable
-bundle app app.v1 1.0.0 requires-package=dep:>=1.0.0
-channel app stable
-  entry app.v1
-package dep stable
-bundle dep dep.v1 1.0.0 requires-gvk=example.com/v1/Gadget
-channel dep stable
-  entry dep.v1
-`},
+			name:     "transitive",
+			reason:   "app needs dep, whose only bundle needs an API nobody provides: app and dep both fail",
+			specs:    []string{transitiveSpec},
 			want:     []string{"a head-not-installable app/stable app.v1", "a head-not-installable dep/stable dep.v1"},
 			messages: []string{"alone:\n- bundle app.v1 requires olm.package.required dep >=1.0.0, satisfied only by dep.v1", "which nothing satisfies"},
 		},
@@ -163,16 +167,7 @@ channel x stable
 }
 
 func TestInstallabilityExplanation(t *testing.T) {
-	cat := buildSpec(t, `
-package app stable
-bundle app app.v1 1.0.0 requires-package=dep:>=1.0.0
-channel app stable
-  entry app.v1
-package dep stable
-bundle dep dep.v1 1.0.0 requires-gvk=example.com/v1/Gadget
-channel dep stable
-  entry dep.v1
-`)
+	cat := buildSpec(t, transitiveSpec)
 	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{Checks: []Check{Installability}})
 	if err != nil {
 		t.Fatal(err)

@@ -152,23 +152,3 @@ func parseGVK(t testing.TB, s string) graph.GVK {
 	}
 	return graph.GVK{Group: parts[0], Version: parts[1], Kind: parts[2]}
 }
-
-// run checks the spec catalogs (named a, b, ...) with the given checks and
-// returns the findings as lines "catalog severity code package/channel
-// bundle: message".
-func runSpec(t testing.TB, checks []Check, specs ...string) []string {
-	t.Helper()
-	var ins []Input
-	for i, s := range specs {
-		ins = append(ins, Input{Name: string(rune('a' + i)), Catalog: buildSpec(t, s)})
-	}
-	rep, err := Run(t.Context(), ins, Options{Checks: checks})
-	if err != nil {
-		t.Fatalf("Run: %v", err)
-	}
-	var out []string
-	for _, f := range rep.Findings {
-		out = append(out, f.Catalog+" "+f.String())
-	}
-	return out
-}
