@@ -224,9 +224,12 @@ func sortedKeys(keys []string) []string {
 // baselines.
 func TestBaselineSpecs(t *testing.T) {
 	cases := []struct {
-		name     string
-		reason   string
-		old, cur string
+		name   string
+		reason string
+		old    string
+		// edits make the current catalog from old: each replaces a text
+		// that occurs once in old with another.
+		edits    []specEdit
 		want     []string // "status code package/channel bundle", new findings first
 		messages []string // substrings of the regressions' messages, in order
 		resolved []string // keys of Report.Resolved
@@ -244,16 +247,7 @@ bundle lib lib.v1 1.0.0 gvk=g/v1/A
 channel lib stable
   entry lib.v1
 `,
-			cur: `
-package app stable
-bundle app app.v1 1.0.0 requires-gvk=g/v1/A
-channel app stable
-  entry app.v1
-package lib stable
-bundle lib lib.v1 1.0.0 gvk=g/v1/B
-channel lib stable
-  entry lib.v1
-`,
+			edits: []specEdit{{"bundle lib lib.v1 1.0.0 gvk=g/v1/A", "bundle lib lib.v1 1.0.0 gvk=g/v1/B"}},
 			want: []string{
 				"new requirement-newly-unmet app app.v1",
 				"new head-not-installable app/stable app.v1",
@@ -267,26 +261,8 @@ channel lib stable
 		{
 			name:   "an edge removed strands a version that stays",
 			reason: "p.v3 no longer replaces p.v2: p.v2 and p.v1 are still entries but cannot reach p.v3",
-			old: `
-package p stable
-bundle p p.v1 1.0.0
-bundle p p.v2 2.0.0
-bundle p p.v3 3.0.0
-channel p stable
-  entry p.v3 replaces=p.v2
-  entry p.v2 replaces=p.v1
-  entry p.v1
-`,
-			cur: `
-package p stable
-bundle p p.v1 1.0.0
-bundle p p.v2 2.0.0
-bundle p p.v3 3.0.0
-channel p stable
-  entry p.v3
-  entry p.v2 replaces=p.v1
-  entry p.v1
-`,
+			old:    soundChain,
+			edits:  []specEdit{{"entry p.v3 replaces=p.v2", "entry p.v3"}},
 			want: []string{
 				"new multiple-heads p/stable",
 				"new no-upgrade-path p/stable p.v1",
@@ -316,20 +292,10 @@ channel q stable
   entry q.v2 skips=q.v0
   entry q.v1
 `,
-			cur: `
-package p stable
-bundle p p.v1 6.0.0
-bundle p p.v2 2.0.0
-channel p stable
-  entry p.v2 replaces=p.v1
-  entry p.v1
-package q stable
-bundle q q.v1 1.0.0
-bundle q q.v2 2.0.0
-channel q stable
-  entry q.v2 replaces=q.v1
-  entry q.v1
-`,
+			edits: []specEdit{
+				{"bundle p p.v1 5.0.0", "bundle p p.v1 6.0.0"},
+				{"entry q.v2 skips=q.v0", "entry q.v2 replaces=q.v1"},
+			},
 			want: []string{
 				"existing downgrade-edge p/stable p.v2",
 			},
@@ -342,7 +308,7 @@ channel q stable
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			old, cur := buildSpec(t, tc.old), buildSpec(t, tc.cur)
+			old, cur := buildSpec(t, tc.old), buildSpec(t, editSpec(t, tc.old, tc.edits...))
 			rep, err := Run(t.Context(), []Input{{Name: "a", Catalog: cur}}, Options{Baseline: []Input{{Name: "a", Catalog: old}}})
 			if err != nil {
 				t.Fatal(err)
@@ -372,6 +338,21 @@ channel q stable
 			}
 		})
 	}
+}
+
+// specEdit replaces the text from, which must occur once in a spec, with to.
+type specEdit struct{ from, to string }
+
+// editSpec returns spec with edits applied in order.
+func editSpec(t testing.TB, spec string, edits ...specEdit) string {
+	t.Helper()
+	for _, e := range edits {
+		if n := strings.Count(spec, e.from); n != 1 {
+			t.Fatalf("spec edit %q: %d occurrences in the spec, want 1", e.from, n)
+		}
+		spec = strings.Replace(spec, e.from, e.to, 1)
+	}
+	return spec
 }
 
 // TestBaselineSeveralCatalogs: with several inputs and a baseline for one,

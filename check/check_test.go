@@ -83,11 +83,9 @@ func listing(rep *Report) string {
 	return b.String()
 }
 
-func TestReachability(t *testing.T) {
-	runCases(t, []Check{Reachability}, []checkCase{
-		{
-			name: "sound chain",
-			specs: []string{`
+// soundChain is a catalog whose channel upgrades p.v1 to p.v2 to p.v3 by
+// replaces.
+const soundChain = `
 package p stable
 bundle p p.v1 1.0.0
 bundle p p.v2 2.0.0
@@ -96,7 +94,13 @@ channel p stable
   entry p.v3 replaces=p.v2
   entry p.v2 replaces=p.v1
   entry p.v1
-`},
+`
+
+func TestReachability(t *testing.T) {
+	runCases(t, []Check{Reachability}, []checkCase{
+		{
+			name:  "sound chain",
+			specs: []string{soundChain},
 		},
 		{
 			name:   "skips without replaces is not stranding",
