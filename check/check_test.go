@@ -418,32 +418,35 @@ channel q stable
 }
 
 func TestDeprecations(t *testing.T) {
-	runCases(t, []Check{Deprecations}, []checkCase{
-		{
-			name: "head deprecated",
-			specs: []string{`
+	// replacing is a channel whose head p.v2 replaces p.v1, twoChannels a
+	// package whose default channel stable and channel fast both hold p.v1:
+	// the cases add what they deprecate.
+	const replacing = `
 package p stable
 bundle p p.v1 1.0.0
 bundle p p.v2 2.0.0
 channel p stable
   entry p.v2 replaces=p.v1
   entry p.v1
-deprecate p olm.bundle p.v2
-`},
-			want: []string{"a default-channel-head-deprecated p/stable p.v2"},
+`
+	const twoChannels = `
+package p stable
+bundle p p.v1 1.0.0
+channel p stable
+  entry p.v1
+channel p fast
+  entry p.v1
+`
+	runCases(t, []Check{Deprecations}, []checkCase{
+		{
+			name:  "head deprecated",
+			specs: []string{replacing + "deprecate p olm.bundle p.v2\n"},
+			want:  []string{"a default-channel-head-deprecated p/stable p.v2"},
 		},
 		{
 			name:   "older bundle deprecated",
 			reason: "deprecating what the head replaces is the normal way to retire a version",
-			specs: []string{`
-package p stable
-bundle p p.v1 1.0.0
-bundle p p.v2 2.0.0
-channel p stable
-  entry p.v2 replaces=p.v1
-  entry p.v1
-deprecate p olm.bundle p.v1
-`},
+			specs:  []string{replacing + "deprecate p olm.bundle p.v1\n"},
 		},
 		{
 			name: "head has olm.deprecated",
@@ -457,29 +460,13 @@ channel p stable
 			messages: []string{"olm.deprecated property"},
 		},
 		{
-			name: "default channel deprecated",
-			specs: []string{`
-package p stable
-bundle p p.v1 1.0.0
-channel p stable
-  entry p.v1
-channel p fast
-  entry p.v1
-deprecate p olm.channel stable
-`},
-			want: []string{"a default-channel-deprecated p/stable"},
+			name:  "default channel deprecated",
+			specs: []string{twoChannels + "deprecate p olm.channel stable\n"},
+			want:  []string{"a default-channel-deprecated p/stable"},
 		},
 		{
-			name: "other channel deprecated",
-			specs: []string{`
-package p stable
-bundle p p.v1 1.0.0
-channel p stable
-  entry p.v1
-channel p fast
-  entry p.v1
-deprecate p olm.channel fast
-`},
+			name:  "other channel deprecated",
+			specs: []string{twoChannels + "deprecate p olm.channel fast\n"},
 		},
 		{
 			name:   "whole package deprecated",
