@@ -6,6 +6,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 func TestDecodeObjects(t *testing.T) {
@@ -39,14 +40,11 @@ func TestDecodeObjects(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			objs, err := cluster.DecodeObjects(strings.NewReader(tt.in), "app.yaml")
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !strings.Contains(err.Error(), "app.yaml") {
-					t.Fatalf("err = %v, want one naming app.yaml with %q", err, tt.wantErr)
+			if testcatalog.WantErr(t, err, tt.wantErr) {
+				if !strings.Contains(err.Error(), "app.yaml") {
+					t.Fatalf("err = %v, want one naming app.yaml", err)
 				}
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			var got []string
 			for _, o := range objs {

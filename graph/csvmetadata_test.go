@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 func TestCSVMetadata(t *testing.T) {
@@ -69,9 +71,7 @@ func TestCSVMetadata(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := ParseProperties([]Property{prop(TypeCSVMetadata, tt.value)})
-			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
-				t.Fatalf("error = %v, want %q", err, tt.wantErr)
-			}
+			testcatalog.WantErr(t, err, tt.wantErr)
 			if err != b.PropertyError() {
 				t.Errorf("PropertyError() = %v, ParseProperties said %v", b.PropertyError(), err)
 			}

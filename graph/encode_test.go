@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 func TestEncodeFixture(t *testing.T) {
@@ -99,14 +100,8 @@ func TestEncodeBuilt(t *testing.T) {
 			}
 			var buf bytes.Buffer
 			err = Encode(&buf, c)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
+			if testcatalog.WantErr(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if buf.String() != tt.want {
 				t.Errorf("Encode = %s, want %s", buf.String(), tt.want)

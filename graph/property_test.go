@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 func prop(typ, value string) Property { return Property{Type: typ, Value: []byte(value)} }
@@ -156,14 +158,8 @@ func TestParseProperties(t *testing.T) {
 			if b == nil {
 				t.Fatal("ParseProperties returned a nil Bundle")
 			}
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
-				}
+			if testcatalog.WantErr(t, err, tt.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if b.Name != "" || b.Package != "" || b.Image != "" || b.Channels != nil || b.Pos != (Position{}) {
 				t.Errorf("fields not derived from properties are set: %+v", b)

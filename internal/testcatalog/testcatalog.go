@@ -1,6 +1,7 @@
 // Package testcatalog opens the files shipped in the repository's
 // testdata/catalogs (gzipped catalogs and their companion files) for the
-// tests and benchmarks of any package, whatever folder they run in.
+// tests and benchmarks of any package, whatever folder they run in, and
+// holds the small checks those tests share (WantErr).
 //
 // It imports nothing of Sextant, so the tests of every package, graph's
 // own included, may use it without an import cycle.
@@ -11,6 +12,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -62,4 +64,27 @@ func Read(tb testing.TB, name string) []byte {
 		tb.Fatalf("%s: %v", name, err)
 	}
 	return data
+}
+
+// WantErr checks the error of a table case: want is a substring of the
+// error the case expects, "" when it expects none. With want set, err must
+// contain it; without, err must be nil. Otherwise WantErr fails tb at once.
+// It reports whether an error was expected, when the case usually has
+// nothing more to check:
+//
+//	if testcatalog.WantErr(t, err, tt.wantErr) {
+//		return
+//	}
+func WantErr(tb testing.TB, err error, want string) bool {
+	tb.Helper()
+	if want != "" {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			tb.Fatalf("error = %v, want one containing %q", err, want)
+		}
+		return true
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return false
 }
