@@ -113,9 +113,13 @@ func Kind(c byte) string {
 }
 
 // BeginObject consumes '{' (after white space).
-func (s *Scanner) BeginObject() error {
-	if s.Peek() != '{' {
-		return s.unexpected("'{'")
+func (s *Scanner) BeginObject() error { return s.begin('{', "'{'") }
+
+// begin consumes open, '{' or '[' (after white space); want words it for
+// the error.
+func (s *Scanner) begin(open byte, want string) error {
+	if s.Peek() != open {
+		return s.unexpected(want)
 	}
 	s.Pos++
 	return nil
@@ -154,13 +158,7 @@ func (s *Scanner) NextKey(first bool) (key []byte, escaped, ok bool, err error) 
 }
 
 // BeginArray consumes '[' (after white space).
-func (s *Scanner) BeginArray() error {
-	if s.Peek() != '[' {
-		return s.unexpected("'['")
-	}
-	s.Pos++
-	return nil
-}
+func (s *Scanner) BeginArray() error { return s.begin('[', "'['") }
 
 // NextElem moves to the next element of the array begun by BeginArray:
 // first is true for the first call. At the closing ']' it consumes it and
@@ -364,30 +362,20 @@ func (s *Scanner) skip(depth int) error {
 	case '"':
 		_, _, err := s.String()
 		return err
-	case '{':
+	case '{', '[':
 		if depth >= MaxDepth {
 			return s.errorf(s.Pos, "exceeded max depth %d", MaxDepth)
 		}
 		s.Pos++
 		for first := true; ; first = false {
-			_, _, ok, err := s.NextKey(first)
-			if err != nil {
-				return err
+			// The next member's value, or the next element.
+			var ok bool
+			var err error
+			if c == '{' {
+				_, _, ok, err = s.NextKey(first)
+			} else {
+				ok, err = s.NextElem(first)
 			}
-			if !ok {
-				return nil
-			}
-			if err := s.skip(depth + 1); err != nil {
-				return err
-			}
-		}
-	case '[':
-		if depth >= MaxDepth {
-			return s.errorf(s.Pos, "exceeded max depth %d", MaxDepth)
-		}
-		s.Pos++
-		for first := true; ; first = false {
-			ok, err := s.NextElem(first)
 			if err != nil {
 				return err
 			}
@@ -445,14 +433,10 @@ func (s *Scanner) number() error {
 		s.Pos = i
 		return s.unexpected("a digit")
 	}
+	var err error
 	if i < len(d) && d[i] == '.' {
-		i++
-		if i >= len(d) || !isDigit(d[i]) {
-			s.Pos = i
-			return s.unexpected("a digit after the decimal point")
-		}
-		for i < len(d) && isDigit(d[i]) {
-			i++
+		if i, err = s.digits(i+1, "a digit after the decimal point"); err != nil {
+			return err
 		}
 	}
 	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
@@ -460,16 +444,27 @@ func (s *Scanner) number() error {
 		if i < len(d) && (d[i] == '+' || d[i] == '-') {
 			i++
 		}
-		if i >= len(d) || !isDigit(d[i]) {
-			s.Pos = i
-			return s.unexpected("a digit in the exponent")
-		}
-		for i < len(d) && isDigit(d[i]) {
-			i++
+		if i, err = s.digits(i, "a digit in the exponent"); err != nil {
+			return err
 		}
 	}
 	s.Pos = i
 	return nil
+}
+
+// digits skips the one or more digits of a number's fraction or exponent
+// that start at i in Data, returning the index after them; want words a
+// missing digit for the error, which is at i.
+func (s *Scanner) digits(i int, want string) (int, error) {
+	d := s.Data
+	if i >= len(d) || !isDigit(d[i]) {
+		s.Pos = i
+		return i, s.unexpected(want)
+	}
+	for i < len(d) && isDigit(d[i]) {
+		i++
+	}
+	return i, nil
 }
 
 // AppendCompact appends v, a valid JSON value (as Skip accepts), to dst
