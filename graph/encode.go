@@ -36,20 +36,16 @@ func Encode(w io.Writer, c *Catalog) error {
 			e.start(SchemaChannel)
 			e.field("package", ch.Package)
 			e.field("name", ch.Name)
-			e.buf = append(e.buf, `,"entries":[`...)
+			e.beginList("entries")
 			for i, en := range ch.Entries {
-				if i > 0 {
-					e.buf = append(e.buf, ',')
-				}
+				e.item(i)
 				e.buf = append(e.buf, `{"name":`...)
 				e.buf = appendString(e.buf, en.Name)
 				e.fieldOmit("replaces", en.Replaces)
 				if len(en.Skips) > 0 {
-					e.buf = append(e.buf, `,"skips":[`...)
+					e.beginList("skips")
 					for j, s := range en.Skips {
-						if j > 0 {
-							e.buf = append(e.buf, ',')
-						}
+						e.item(j)
 						e.buf = appendString(e.buf, s)
 					}
 					e.buf = append(e.buf, ']')
@@ -66,11 +62,9 @@ func Encode(w io.Writer, c *Catalog) error {
 			e.field("package", b.Package)
 			e.fieldOmit("image", b.Image)
 			if len(b.Properties) > 0 {
-				e.buf = append(e.buf, `,"properties":[`...)
+				e.beginList("properties")
 				for i, pr := range b.Properties {
-					if i > 0 {
-						e.buf = append(e.buf, ',')
-					}
+					e.item(i)
 					e.buf = append(e.buf, `{"type":`...)
 					e.buf = appendString(e.buf, pr.Type)
 					if pr.Value != nil {
@@ -88,11 +82,9 @@ func Encode(w io.Writer, c *Catalog) error {
 		if len(p.Deprecations) > 0 || len(p.depBlobs) > 0 {
 			e.start(SchemaDeprecations)
 			e.field("package", p.Name)
-			e.buf = append(e.buf, `,"entries":[`...)
+			e.beginList("entries")
 			for i, d := range p.Deprecations {
-				if i > 0 {
-					e.buf = append(e.buf, ',')
-				}
+				e.item(i)
 				e.buf = append(e.buf, `{"reference":{"schema":`...)
 				e.buf = appendString(e.buf, d.Reference.Schema)
 				e.fieldOmit("name", d.Reference.Name)
@@ -149,10 +141,30 @@ func (e *encoder) flush() {
 }
 
 func (e *encoder) field(key, value string) {
+	e.key(key)
+	e.buf = appendString(e.buf, value)
+}
+
+// key appends `,"key":`, the start of a field after the first.
+func (e *encoder) key(key string) {
 	e.buf = append(e.buf, ',', '"')
 	e.buf = append(e.buf, key...)
 	e.buf = append(e.buf, '"', ':')
-	e.buf = appendString(e.buf, value)
+}
+
+// beginList appends the start of a field key holding a JSON array, whose
+// items item separates and ']' closes.
+func (e *encoder) beginList(key string) {
+	e.key(key)
+	e.buf = append(e.buf, '[')
+}
+
+// item appends the comma before each item of a list but the first; i is
+// the item's index.
+func (e *encoder) item(i int) {
+	if i > 0 {
+		e.buf = append(e.buf, ',')
+	}
 }
 
 func (e *encoder) fieldOmit(key, value string) {
