@@ -425,35 +425,20 @@ func parseConstraint(v []byte, depth int) (Constraint, error) {
 		return Constraint{}, fmt.Errorf("constraint has several kinds %q, want one", kinds)
 	}
 	k := kinds[0]
-	raw := m[k]
+	f, err := objectFields(m[k])
+	if err != nil {
+		return Constraint{}, fmt.Errorf("field %q: %w", k, err)
+	}
 	switch k {
 	case "package":
-		f, err := objectFields(raw)
-		if err != nil {
-			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
-		}
 		c.Kind = ConstraintPackage
-		if c.Package, err = packageRequirementFromFields(f); err != nil {
-			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
-		}
+		c.Package, err = packageRequirementFromFields(f)
 	case "gvk":
-		f, err := objectFields(raw)
-		if err != nil {
-			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
-		}
 		c.Kind = ConstraintGVK
-		if c.GVK, err = gvkFromFields(f); err != nil {
-			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
-		}
+		c.GVK, err = gvkFromFields(f)
 	case "cel":
-		f, err := objectFields(raw)
-		if err != nil {
-			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
-		}
 		c.Kind = ConstraintCEL
-		if c.CEL, err = stringField(f, "rule"); err != nil {
-			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
-		}
+		c.CEL, err = stringField(f, "rule")
 	default: // all, any, not
 		switch k {
 		case "all":
@@ -462,10 +447,6 @@ func parseConstraint(v []byte, depth int) (Constraint, error) {
 			c.Kind = ConstraintAny
 		default:
 			c.Kind = ConstraintNot
-		}
-		f, err := objectFields(raw)
-		if err != nil {
-			return Constraint{}, fmt.Errorf("field %q: %w", k, err)
 		}
 		list, ok := f["constraints"]
 		if !ok {
@@ -482,6 +463,9 @@ func parseConstraint(v []byte, depth int) (Constraint, error) {
 			}
 			c.Children = append(c.Children, child)
 		}
+	}
+	if err != nil {
+		return Constraint{}, fmt.Errorf("field %q: %w", k, err)
 	}
 	return c, nil
 }
