@@ -201,15 +201,12 @@ func parseCSVMetadata(v []byte, in *interner) (*CSVMetadata, error) {
 		return m, err
 	}
 	for first := true; ; first = false {
-		key, esc, more, err := s.NextKey(first)
+		key, more, err := s.NextKeyUnescaped(first)
 		if err != nil {
 			return m, errors.Join(append(errs, err)...)
 		}
 		if !more {
 			break
-		}
-		if esc {
-			key = jsonscan.Unescape(nil, key)
 		}
 		var ferr error
 		switch string(key) {
@@ -399,69 +396,56 @@ func scanBool(s *jsonscan.Scanner) (bool, error) {
 // scanArray calls elem for each element of an array; null is an empty
 // array. The first element error is returned after the array is skipped.
 func scanArray(s *jsonscan.Scanner, elem func(i int) error) error {
-	switch c := s.Peek(); c {
-	case '[':
-	case 'n':
-		return s.Skip()
-	default:
-		if err := s.Skip(); err != nil {
-			return err
-		}
-		return fmt.Errorf("value is %s, want an array", jsonscan.Kind(c))
-	}
-	if err := s.BeginArray(); err != nil {
-		return err
-	}
-	var first error
-	for i := 0; ; i++ {
-		more, err := s.NextElem(i == 0)
-		if err != nil {
-			return err
-		}
-		if !more {
-			return first
-		}
-		if err := elem(i); err != nil {
-			var syn *jsonscan.SyntaxError
-			if errors.As(err, &syn) {
-				return err
-			}
-			if first == nil {
-				first = err
-			}
-		}
-	}
+	return scanEach(s, '[', "an array", func(i int, _ []byte) error { return elem(i) })
 }
 
 // scanObject calls field for each member of an object; null is an empty
 // object. The first field error is returned after the object is skipped.
 func scanObject(s *jsonscan.Scanner, field func(key []byte) error) error {
+	return scanEach(s, '{', "an object", func(_ int, key []byte) error { return field(key) })
+}
+
+// scanEach calls f for each element of an array (open '[') or member of an
+// object (open '{', with its key, unescaped); null is empty, and a value of
+// another type is skipped and an error naming want. A syntax error ends the
+// scan; otherwise the first error of f is returned after the value is
+// skipped.
+func scanEach(s *jsonscan.Scanner, open byte, want string, f func(i int, key []byte) error) error {
 	switch c := s.Peek(); c {
-	case '{':
+	case open:
 	case 'n':
 		return s.Skip()
 	default:
 		if err := s.Skip(); err != nil {
 			return err
 		}
-		return fmt.Errorf("value is %s, want an object", jsonscan.Kind(c))
+		return fmt.Errorf("value is %s, want %s", jsonscan.Kind(c), want)
 	}
-	if err := s.BeginObject(); err != nil {
+	var err error
+	if open == '{' {
+		err = s.BeginObject()
+	} else {
+		err = s.BeginArray()
+	}
+	if err != nil {
 		return err
 	}
 	var first error
 	for i := 0; ; i++ {
-		key, esc, more, err := s.NextKey(i == 0)
+		var key []byte
+		var more bool
+		if open == '{' {
+			key, more, err = s.NextKeyUnescaped(i == 0)
+		} else {
+			more, err = s.NextElem(i == 0)
+		}
 		if err != nil {
 			return err
 		}
 		if !more {
 			return first
 		}
-		if esc {
-			key = jsonscan.Unescape(nil, key)
-		}
-		if err := field(key); err != nil {
+		if err := f(i, key); err != nil {
 			var syn *jsonscan.SyntaxError
 			if errors.As(err, &syn) {
 				return err

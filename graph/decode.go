@@ -743,15 +743,12 @@ func (d *decoder) object(s *jsonscan.Scanner, field fieldPath) (ok bool, err err
 // the first error.
 func (d *decoder) fields(s *jsonscan.Scanner, f func(key []byte) error) error {
 	for first := true; ; first = false {
-		key, esc, more, err := s.NextKey(first)
+		key, more, err := s.NextKeyUnescaped(first)
 		if err != nil {
 			return err
 		}
 		if !more {
 			return nil
-		}
-		if esc {
-			key = jsonscan.Unescape(nil, key)
 		}
 		if err := f(key); err != nil {
 			return err

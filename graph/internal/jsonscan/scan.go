@@ -157,6 +157,16 @@ func (s *Scanner) NextKey(first bool) (key []byte, escaped, ok bool, err error) 
 	return key, escaped, true, nil
 }
 
+// NextKeyUnescaped is NextKey with the key unescaped: a subslice of Data,
+// or a fresh copy when the key holds escape sequences.
+func (s *Scanner) NextKeyUnescaped(first bool) (key []byte, ok bool, err error) {
+	key, escaped, ok, err := s.NextKey(first)
+	if escaped {
+		key = Unescape(nil, key)
+	}
+	return key, ok, err
+}
+
 // BeginArray consumes '[' (after white space).
 func (s *Scanner) BeginArray() error { return s.begin('[', "'['") }
 

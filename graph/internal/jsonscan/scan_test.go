@@ -71,41 +71,55 @@ func checkSkip(t *testing.T, in []byte) {
 }
 
 func TestObjectWalk(t *testing.T) {
-	in := []byte(`{"a": "x", "b" : [1, {"c":true}], "d\n":null}`)
-	s := Scanner{Data: in}
-	if err := s.BeginObject(); err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		next func(s *Scanner, first bool) (key []byte, ok bool, err error)
+	}{
+		{name: "NextKey", next: func(s *Scanner, first bool) ([]byte, bool, error) {
+			k, esc, ok, err := s.NextKey(first)
+			if esc {
+				k = Unescape(nil, k)
+			}
+			return k, ok, err
+		}},
+		{name: "NextKeyUnescaped", next: (*Scanner).NextKeyUnescaped},
 	}
-	var keys []string
-	for first := true; ; first = false {
-		k, esc, ok, err := s.NextKey(first)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !ok {
-			break
-		}
-		if esc {
-			k = Unescape(nil, k)
-		}
-		keys = append(keys, string(k))
-		v, err := s.Value()
-		if err != nil {
-			t.Fatal(err)
-		}
-		keys = append(keys, string(v))
-	}
-	want := []string{"a", `"x"`, "b", `[1, {"c":true}]`, "d\n", "null"}
-	if len(keys) != len(want) {
-		t.Fatalf("got %q, want %q", keys, want)
-	}
-	for i := range want {
-		if keys[i] != want[i] {
-			t.Fatalf("got %q, want %q", keys, want)
-		}
-	}
-	if !s.AtEnd() {
-		t.Fatal("not at end")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := []byte(`{"a": "x", "b" : [1, {"c":true}], "d\n":null}`)
+			s := Scanner{Data: in}
+			if err := s.BeginObject(); err != nil {
+				t.Fatal(err)
+			}
+			var keys []string
+			for first := true; ; first = false {
+				k, ok, err := tt.next(&s, first)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ok {
+					break
+				}
+				keys = append(keys, string(k))
+				v, err := s.Value()
+				if err != nil {
+					t.Fatal(err)
+				}
+				keys = append(keys, string(v))
+			}
+			want := []string{"a", `"x"`, "b", `[1, {"c":true}]`, "d\n", "null"}
+			if len(keys) != len(want) {
+				t.Fatalf("got %q, want %q", keys, want)
+			}
+			for i := range want {
+				if keys[i] != want[i] {
+					t.Fatalf("got %q, want %q", keys, want)
+				}
+			}
+			if !s.AtEnd() {
+				t.Fatal("not at end")
+			}
+		})
 	}
 }
 
