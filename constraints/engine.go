@@ -251,17 +251,13 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 			s.push(c, -1, 0)
 			continue
 		}
-		accepted := false
-		for i, n := c.next, s.ncand(c); i < n; i++ {
-			v := s.cand(c, i)
+		accepted, _ := s.accept(c, func(v z.Var) (ok, stop bool) {
 			if e.test(v.Pos()) != -1 {
 				e.untest()
-				continue
+				return false, false
 			}
-			s.push(c, i, v)
-			accepted = true
-			break
-		}
+			return true, false
+		})
 		if accepted {
 			continue
 		}

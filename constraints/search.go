@@ -53,6 +53,25 @@ func (s *solver[V, R]) cand(c choice, i int32) z.Var {
 	return z.Var(c.a + 1)
 }
 
+// accept pushes the first candidate of c, from c.next on, that test lets
+// stand, and reports whether there was one. test assumes a candidate and
+// reports whether it stands (undoing the assumption itself when it does
+// not); stop ends the scan with no candidate accepted.
+func (s *solver[V, R]) accept(c choice, test func(v z.Var) (ok, stop bool)) (accepted, stopped bool) {
+	for i, n := c.next, s.ncand(c); i < n; i++ {
+		v := s.cand(c, i)
+		ok, stop := test(v)
+		if stop {
+			return false, true
+		}
+		if ok {
+			s.push(c, i, v)
+			return true, false
+		}
+	}
+	return false, false
+}
+
 // satisfied reports whether some candidate of c is already chosen.
 func (s *solver[V, R]) satisfied(c choice) bool {
 	if c.kind == cOne {
@@ -281,24 +300,15 @@ func (s *solver[V, R]) search() (bool, error) {
 			s.push(c, -1, 0)
 			continue
 		}
-		accepted, broken := false, false
-		for i, n := c.next, s.ncand(c); i < n; i++ {
-			v := s.cand(c, i)
+		accepted, broken := s.accept(c, func(v z.Var) (ok, stop bool) {
 			g.Assume(v.Pos())
-			r, _ := g.Test(nil)
-			if r == -1 {
-				if g.Untest() == -1 {
-					// What gini learned from the failed test shows the
-					// path itself inconsistent.
-					broken = true
-					break
-				}
-				continue
+			if r, _ := g.Test(nil); r == -1 {
+				// When Untest fails, what gini learned from the failed
+				// test shows the path itself inconsistent.
+				return false, g.Untest() == -1
 			}
-			s.push(c, i, v)
-			accepted = true
-			break
-		}
+			return true, false
+		})
 		if accepted {
 			continue
 		}
