@@ -251,19 +251,38 @@ func compareIgnored(a, b Ignored) int {
 
 // Sort sorts every slice of s by namespace then name.
 func (s *State) Sort() {
-	slices.SortStableFunc(s.CSVs, func(a, b CSV) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	sortByKey(s.CSVs, csvKey)
+	sortByKey(s.Subscriptions, subscriptionKey)
+	sortByKey(s.CatalogSources, catalogSourceKey)
+	sortByKey(s.OperatorGroups, operatorGroupKey)
+	sortByKey(s.InstallPlans, installPlanKey)
+}
+
+// The keys of the objects of a State: their namespace and name.
+func csvKey(c CSV) (string, string)                     { return c.Namespace, c.Name }
+func subscriptionKey(x Subscription) (string, string)   { return x.Namespace, x.Name }
+func catalogSourceKey(c CatalogSource) (string, string) { return c.Namespace, c.Name }
+func operatorGroupKey(g OperatorGroup) (string, string) { return g.Namespace, g.Name }
+func installPlanKey(p InstallPlan) (string, string)     { return p.Namespace, p.Name }
+
+// sortByKey sorts list stably by namespace then name, as key tells them.
+func sortByKey[T any](list []T, key func(T) (string, string)) {
+	slices.SortStableFunc(list, func(a, b T) int {
+		ans, an := key(a)
+		bns, bn := key(b)
+		return cmp.Or(cmp.Compare(ans, bns), cmp.Compare(an, bn))
 	})
-	slices.SortStableFunc(s.Subscriptions, func(a, b Subscription) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	slices.SortStableFunc(s.CatalogSources, func(a, b CatalogSource) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	sortOperatorGroups(s.OperatorGroups)
-	slices.SortStableFunc(s.InstallPlans, func(a, b InstallPlan) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
+}
+
+// find returns the element of list whose key is namespace and name, or
+// nil. The result points into list.
+func find[T any](list []T, key func(T) (string, string), namespace, name string) *T {
+	for i := range list {
+		if ns, n := key(list[i]); ns == namespace && n == name {
+			return &list[i]
+		}
+	}
+	return nil
 }
 
 // Clone returns a deep copy of s (property values and GVK slices included),
@@ -306,32 +325,17 @@ func (s *State) Clone() *State {
 
 // CSV returns the CSV namespace/name of s, or nil. The result points into s.
 func (s *State) CSV(namespace, name string) *CSV {
-	for i := range s.CSVs {
-		if c := &s.CSVs[i]; c.Namespace == namespace && c.Name == name {
-			return c
-		}
-	}
-	return nil
+	return find(s.CSVs, csvKey, namespace, name)
 }
 
 // InstallPlan returns the InstallPlan namespace/name of s, or nil. The
 // result points into s.
 func (s *State) InstallPlan(namespace, name string) *InstallPlan {
-	for i := range s.InstallPlans {
-		if p := &s.InstallPlans[i]; p.Namespace == namespace && p.Name == name {
-			return p
-		}
-	}
-	return nil
+	return find(s.InstallPlans, installPlanKey, namespace, name)
 }
 
 // Subscription returns the subscription namespace/name of s, or nil. The
 // result points into s.
 func (s *State) Subscription(namespace, name string) *Subscription {
-	for i := range s.Subscriptions {
-		if c := &s.Subscriptions[i]; c.Namespace == namespace && c.Name == name {
-			return c
-		}
-	}
-	return nil
+	return find(s.Subscriptions, subscriptionKey, namespace, name)
 }

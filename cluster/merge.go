@@ -10,20 +10,19 @@ type Ref struct {
 // fields, each kind in the order of its slice. The caller owns the slice.
 func (s *State) Refs() []Ref {
 	refs := make([]Ref, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans))
-	for _, c := range s.CSVs {
-		refs = append(refs, Ref{KindCSV, c.Namespace, c.Name})
-	}
-	for _, x := range s.Subscriptions {
-		refs = append(refs, Ref{KindSubscription, x.Namespace, x.Name})
-	}
-	for _, c := range s.CatalogSources {
-		refs = append(refs, Ref{KindCatalogSource, c.Namespace, c.Name})
-	}
-	for _, g := range s.OperatorGroups {
-		refs = append(refs, Ref{KindOperatorGroup, g.Namespace, g.Name})
-	}
-	for _, p := range s.InstallPlans {
-		refs = append(refs, Ref{KindInstallPlan, p.Namespace, p.Name})
+	refs = appendRefs(refs, KindCSV, s.CSVs, csvKey)
+	refs = appendRefs(refs, KindSubscription, s.Subscriptions, subscriptionKey)
+	refs = appendRefs(refs, KindCatalogSource, s.CatalogSources, catalogSourceKey)
+	refs = appendRefs(refs, KindOperatorGroup, s.OperatorGroups, operatorGroupKey)
+	refs = appendRefs(refs, KindInstallPlan, s.InstallPlans, installPlanKey)
+	return refs
+}
+
+// appendRefs appends the Refs of list, objects of kind, in its order.
+func appendRefs[T any](refs []Ref, kind string, list []T, key func(T) (string, string)) []Ref {
+	for i := range list {
+		ns, name := key(list[i])
+		refs = append(refs, Ref{kind, ns, name})
 	}
 	return refs
 }
@@ -38,11 +37,11 @@ func (s *State) Merge(o *State) []Ref {
 		have[r] = true
 	}
 	var dups []Ref
-	s.CSVs = mergeKind(s.CSVs, o.CSVs, KindCSV, have, &dups, func(c CSV) (string, string) { return c.Namespace, c.Name })
-	s.Subscriptions = mergeKind(s.Subscriptions, o.Subscriptions, KindSubscription, have, &dups, func(x Subscription) (string, string) { return x.Namespace, x.Name })
-	s.CatalogSources = mergeKind(s.CatalogSources, o.CatalogSources, KindCatalogSource, have, &dups, func(c CatalogSource) (string, string) { return c.Namespace, c.Name })
-	s.OperatorGroups = mergeKind(s.OperatorGroups, o.OperatorGroups, KindOperatorGroup, have, &dups, func(g OperatorGroup) (string, string) { return g.Namespace, g.Name })
-	s.InstallPlans = mergeKind(s.InstallPlans, o.InstallPlans, KindInstallPlan, have, &dups, func(p InstallPlan) (string, string) { return p.Namespace, p.Name })
+	s.CSVs = mergeKind(s.CSVs, o.CSVs, KindCSV, have, &dups, csvKey)
+	s.Subscriptions = mergeKind(s.Subscriptions, o.Subscriptions, KindSubscription, have, &dups, subscriptionKey)
+	s.CatalogSources = mergeKind(s.CatalogSources, o.CatalogSources, KindCatalogSource, have, &dups, catalogSourceKey)
+	s.OperatorGroups = mergeKind(s.OperatorGroups, o.OperatorGroups, KindOperatorGroup, have, &dups, operatorGroupKey)
+	s.InstallPlans = mergeKind(s.InstallPlans, o.InstallPlans, KindInstallPlan, have, &dups, installPlanKey)
 	s.AddIgnored(o.Ignored...)
 	return dups
 }

@@ -1,7 +1,6 @@
 package cluster
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -182,12 +181,6 @@ func (s *State) OperatorGroupsIn(namespace string) []*OperatorGroup {
 		}
 	}
 	return out
-}
-
-func sortOperatorGroups(groups []OperatorGroup) {
-	slices.SortStableFunc(groups, func(a, b OperatorGroup) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
 }
 
 func cloneOperatorGroup(g OperatorGroup) OperatorGroup {
