@@ -275,9 +275,23 @@ func (d *decoder) read(r io.Reader) {
 		d.jsonValues(docstream.NewJSON(r, d.maxDoc, 0, 1))
 		return
 	}
-	y := docstream.NewYAML(r, d.maxDoc, 0, 1)
+	d.eachDoc(docstream.NewYAML(r, d.maxDoc, 0, 1).Next, func(doc docstream.Doc) bool {
+		if doc.JSON {
+			d.jsonValues(docstream.NewJSON(bytes.NewReader(doc.Text), 0, doc.TextOffset, doc.TextLine))
+		} else {
+			d.yamlDocument(doc.Text, doc.Line)
+		}
+		return true
+	})
+}
+
+// eachDoc calls f with each document next (a docstream splitter's Next)
+// returns, until the stream ends, f returns false or the load is
+// cancelled. The stream's errors are recorded; splitting goes on after
+// each (next returns io.EOF after a fatal one).
+func (d *decoder) eachDoc(next func() (docstream.Doc, error), f func(docstream.Doc) bool) {
 	for !d.cancelled() {
-		doc, err := y.Next()
+		doc, err := next()
 		if err == io.EOF {
 			return
 		}
@@ -285,11 +299,9 @@ func (d *decoder) read(r io.Reader) {
 			d.streamError(err)
 			continue
 		}
-		if doc.JSON {
-			d.jsonValues(docstream.NewJSON(bytes.NewReader(doc.Text), 0, doc.TextOffset, doc.TextLine))
-			continue
+		if !f(doc) {
+			return
 		}
-		d.yamlDocument(doc.Text, doc.Line)
 	}
 }
 
@@ -315,15 +327,7 @@ func (d *decoder) streamError(err error) {
 
 // jsonValues reads a stream of JSON values, up to the first malformed one.
 func (d *decoder) jsonValues(j *docstream.JSON) {
-	for !d.cancelled() {
-		doc, err := j.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil {
-			d.streamError(err)
-			continue
-		}
+	d.eachDoc(j.Next, func(doc docstream.Doc) bool {
 		dec := json.NewDecoder(bytes.NewReader(doc.Text))
 		dec.UseNumber()
 		var v any
@@ -332,10 +336,11 @@ func (d *decoder) jsonValues(j *docstream.JSON) {
 				err = errors.New("unexpected end of JSON input")
 			}
 			d.errs = append(d.errs, &Error{File: d.file, Line: doc.Line, Err: fmt.Errorf("invalid JSON: %w", err)})
-			return
+			return false
 		}
 		d.document(v, doc.Line)
-	}
+		return true
+	})
 }
 
 func (d *decoder) yamlDocument(doc []byte, line int) {
