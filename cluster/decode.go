@@ -442,9 +442,8 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		if !present || raw == nil {
 			return
 		}
-		items, ok := raw.([]any)
+		items, ok := as[[]any](o, raw, "items")
 		if !ok {
-			o.errorf("items", "is %s, want an array", kindOf(raw))
 			return
 		}
 		// A typed list (SubscriptionList) gives its items their kind and
@@ -567,10 +566,7 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 		}
 		if raw, present := annotations[PropertiesAnnotation]; present && raw != nil {
 			field := "metadata.annotations[" + strconv.Quote(PropertiesAnnotation) + "]"
-			s, ok := raw.(string)
-			if !ok {
-				o.errorf(field, "is %s, want a string", kindOf(raw))
-			} else {
+			if s, ok := as[string](o, raw, field); ok {
 				props, err := parseProperties(s)
 				if err != nil {
 					o.errorf(field, "%v", err)
@@ -598,9 +594,8 @@ func (o *object) definitions(m map[string]any, section, list string, gvks []grap
 	items, _ := o.arr(m, list, base)
 	for i, it := range items {
 		field := fmt.Sprintf("%s[%d]", base, i)
-		def, ok := it.(map[string]any)
+		def, ok := as[map[string]any](o, it, field)
 		if !ok {
-			o.errorf(field, "is %s, want an object", kindOf(it))
 			continue
 		}
 		group, ok1 := o.str(def, groupKey, field+"."+groupKey)
@@ -688,18 +683,13 @@ func (d *decoder) installPlan(o *object, n int, spec, status map[string]any) {
 	approval, _ := o.str(spec, "approval", "spec.approval")
 	p.Approval = o.approval(approval, "spec.approval")
 	if raw, present := spec["approved"]; present && raw != nil {
-		b, ok := raw.(bool)
-		if !ok {
-			o.errorf("spec.approved", "is %s, want a boolean", kindOf(raw))
-		}
-		p.Approved = b
+		p.Approved, _ = as[bool](o, raw, "spec.approved")
 	}
 	names, _ := o.arr(spec, "clusterServiceVersionNames", "spec.clusterServiceVersionNames")
 	for i, raw := range names {
 		field := fmt.Sprintf("spec.clusterServiceVersionNames[%d]", i)
-		name, ok := raw.(string)
+		name, ok := as[string](o, raw, field)
 		if !ok {
-			o.errorf(field, "is %s, want a string", kindOf(raw))
 			continue
 		}
 		if name == "" {
@@ -738,12 +728,7 @@ func (o *object) str(m map[string]any, key, field string) (string, bool) {
 	if !present || raw == nil {
 		return "", true
 	}
-	s, ok := raw.(string)
-	if !ok {
-		o.errorf(field, "is %s, want a string", kindOf(raw))
-		return "", false
-	}
-	return s, true
+	return as[string](o, raw, field)
 }
 
 // obj returns the object field key of m (absent or null: nil).
@@ -752,12 +737,7 @@ func (o *object) obj(m map[string]any, key, field string) (map[string]any, bool)
 	if !present || raw == nil {
 		return nil, false
 	}
-	v, ok := raw.(map[string]any)
-	if !ok {
-		o.errorf(field, "is %s, want an object", kindOf(raw))
-		return nil, false
-	}
-	return v, true
+	return as[map[string]any](o, raw, field)
 }
 
 // arr returns the array field key of m (absent or null: nil).
@@ -766,12 +746,18 @@ func (o *object) arr(m map[string]any, key, field string) ([]any, bool) {
 	if !present || raw == nil {
 		return nil, false
 	}
-	v, ok := raw.([]any)
+	return as[[]any](o, raw, field)
+}
+
+// as returns v as a T (string, bool, []any or map[string]any: a decoded
+// JSON value), or records that the field at field is of another type and
+// returns false.
+func as[T any](o *object, v any, field string) (T, bool) {
+	t, ok := v.(T)
 	if !ok {
-		o.errorf(field, "is %s, want an array", kindOf(raw))
-		return nil, false
+		o.errorf(field, "is %s, want %s", kindOf(v), kindOf(t))
 	}
-	return v, true
+	return t, ok
 }
 
 // installModes reads spec.installModes: a list of {type, supported}; nil
@@ -784,9 +770,8 @@ func (o *object) installModes(spec map[string]any) []graph.InstallMode {
 	out := make([]graph.InstallMode, 0, len(items))
 	for i, raw := range items {
 		f := fmt.Sprintf("spec.installModes[%d]", i)
-		m, ok := raw.(map[string]any)
+		m, ok := as[map[string]any](o, raw, f)
 		if !ok {
-			o.errorf(f, "is %s, want an object", kindOf(raw))
 			continue
 		}
 		t, ok := o.str(m, "type", f+".type")
@@ -799,9 +784,8 @@ func (o *object) installModes(spec map[string]any) []graph.InstallMode {
 		}
 		im := graph.InstallMode{Type: graph.InstallModeType(t)}
 		if raw, present := m["supported"]; present && raw != nil {
-			b, ok := raw.(bool)
+			b, ok := as[bool](o, raw, f+".supported")
 			if !ok {
-				o.errorf(f+".supported", "is %s, want a boolean", kindOf(raw))
 				continue
 			}
 			im.Supported = b

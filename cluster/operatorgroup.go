@@ -224,11 +224,7 @@ func (d *decoder) operatorGroup(o *object, n int, meta, spec, status map[string]
 		}
 	}
 	if raw, present := spec["staticProvidedAPIs"]; present && raw != nil {
-		b, ok := raw.(bool)
-		if !ok {
-			o.errorf("spec.staticProvidedAPIs", "is %s, want a boolean", kindOf(raw))
-		}
-		g.StaticProvidedAPIs = b
+		g.StaticProvidedAPIs, _ = as[bool](o, raw, "spec.staticProvidedAPIs")
 	}
 	g.StatusNamespaces, _ = o.strs(status, "namespaces", "status.namespaces")
 	if len(d.errs) == n {
@@ -248,9 +244,8 @@ func (o *object) labelSelector(m map[string]any, field string) *LabelSelector {
 	}
 	for i, raw := range exprs {
 		f := fmt.Sprintf("%s.matchExpressions[%d]", field, i)
-		e, ok := raw.(map[string]any)
+		e, ok := as[map[string]any](o, raw, f)
 		if !ok {
-			o.errorf(f, "is %s, want an object", kindOf(raw))
 			continue
 		}
 		var r LabelSelectorRequirement
@@ -293,9 +288,8 @@ func (o *object) stringMap(m map[string]any, field string) map[string]string {
 	out := make(map[string]string, len(m))
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		raw := m[k]
-		s, ok := raw.(string)
+		s, ok := as[string](o, raw, field+"["+strconv.Quote(k)+"]")
 		if !ok {
-			o.errorf(field+"["+strconv.Quote(k)+"]", "is %s, want a string", kindOf(raw))
 			continue
 		}
 		out[k] = s
@@ -315,9 +309,8 @@ func (o *object) strs(m map[string]any, key, field string) ([]string, bool) {
 	out := make([]string, 0, len(items))
 	good := true
 	for i, it := range items {
-		s, ok := it.(string)
+		s, ok := as[string](o, it, fmt.Sprintf("%s[%d]", field, i))
 		if !ok {
-			o.errorf(fmt.Sprintf("%s[%d]", field, i), "is %s, want a string", kindOf(it))
 			good = false
 			continue
 		}
