@@ -82,16 +82,9 @@ func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.S
 	if state == nil {
 		state = &cluster.State{}
 	}
-	max := opts.MaxSuggestions
-	if max == 0 {
-		max = DefaultMaxSuggestions
-	}
+	max, tries := opts.limits()
 	if max < 0 {
 		return nil, nil
-	}
-	tries := opts.MaxTries
-	if tries == 0 {
-		tries = DefaultMaxTries
 	}
 	before := planFailures(plan)
 	var out []Suggestion

@@ -1,6 +1,7 @@
 package resolver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -40,6 +41,12 @@ type ExplainOptions struct {
 	// bound makes the suggestions depend on the machine's speed; use it
 	// only where latency matters more than reproducible text.
 	Budget time.Duration
+}
+
+// limits returns MaxSuggestions and MaxTries with 0 replaced by their
+// defaults.
+func (o ExplainOptions) limits() (max, tries int) {
+	return cmp.Or(o.MaxSuggestions, DefaultMaxSuggestions), cmp.Or(o.MaxTries, DefaultMaxTries)
 }
 
 // SuggestionKind is the kind of change a Suggestion makes to the cluster
@@ -175,10 +182,7 @@ func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster
 		return nil, errors.New("explain: no conflict to explain")
 	}
 	ex := conflict.Explanation()
-	max := opts.MaxSuggestions
-	if max == 0 {
-		max = DefaultMaxSuggestions
-	}
+	max, tries := opts.limits()
 	if max < 0 {
 		return ex, nil
 	}
@@ -187,10 +191,6 @@ func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster
 	}
 	if state == nil {
 		state = &cluster.State{}
-	}
-	tries := opts.MaxTries
-	if tries == 0 {
-		tries = DefaultMaxTries
 	}
 	sctx := ctx
 	if opts.Budget > 0 {
