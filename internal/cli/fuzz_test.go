@@ -14,12 +14,7 @@ import (
 // stderr, each naming standard input; an answer (0 or 1) prints a report on
 // stdout and nothing on stderr.
 func FuzzCheckStdin(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "cli", "catalogs", "*.*"))
-	for _, file := range files {
-		if data, err := os.ReadFile(file); err == nil {
-			f.Add(string(data))
-		}
-	}
+	seedFiles(f, "catalogs", "*.*")
 	f.Add(`{"schema":"olm.package","name":"p","defaultChannel":"c"}`)
 	f.Fuzz(func(t *testing.T, catalog string) {
 		for _, args := range [][]string{{"check", "-"}, {"graph", "-", "--package", "p", "-o", "mermaid"}} {
@@ -33,14 +28,9 @@ func FuzzCheckStdin(f *testing.F) {
 					t.Fatalf("%q: exit %d with stdout %q", args, code, stdout)
 				}
 			case ExitBadInput:
-				if stdout != "" || stderr == "" {
-					t.Fatalf("%q: exit 2 with stdout %q, stderr %q", args, stdout, stderr)
-				}
-				for _, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
-					if !strings.Contains(line, stdinName) {
-						t.Fatalf("%q: error line does not name %s: %q", args, stdinName, line)
-					}
-				}
+				checkBadInput(t, args, stdout, stderr, "name "+stdinName, func(line string) bool {
+					return strings.Contains(line, stdinName)
+				})
 			default:
 				t.Fatalf("%q: exit %d", args, code)
 			}
@@ -55,12 +45,7 @@ func FuzzCheckStdin(f *testing.F) {
 // and nothing on stderr — a plan with steps (0) or an error with a message
 // (1); and the same input gives the same output.
 func FuzzResolveStdin(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join("testdata", "cli", "manifests", "*.yaml"))
-	for _, file := range files {
-		if data, err := os.ReadFile(file); err == nil {
-			f.Add(string(data))
-		}
-	}
+	seedFiles(f, "manifests", "*.yaml")
 	f.Add(`{"apiVersion":"operators.coreos.com/v1alpha1","kind":"Subscription","metadata":{"name":"app","namespace":"shop"},"spec":{"name":"app","channel":"stable"}}`)
 	f.Fuzz(func(t *testing.T, manifests string) {
 		for _, cmd := range []string{"resolve", "rollout"} {
@@ -94,14 +79,10 @@ func FuzzResolveStdin(f *testing.F) {
 					t.Fatalf("%s: exit %d with output\n%s", cmd, code, stdout)
 				}
 			case ExitBadInput:
-				if stdout != "" || stderr == "" {
-					t.Fatalf("%s: exit 2 with stdout %q, stderr %q", cmd, stdout, stderr)
-				}
-				for _, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
-					if !strings.HasPrefix(line, "sextant "+cmd+": ") {
-						t.Fatalf("%s: error line %q", cmd, line)
-					}
-				}
+				prefix := "sextant " + cmd + ": "
+				checkBadInput(t, cmd, stdout, stderr, `start with "`+prefix+`"`, func(line string) bool {
+					return strings.HasPrefix(line, prefix)
+				})
 			default:
 				t.Fatalf("%s: exit %d", cmd, code)
 			}
@@ -111,4 +92,31 @@ func FuzzResolveStdin(f *testing.F) {
 			}
 		}
 	})
+}
+
+// seedFiles adds to f's corpus the contents of the files matching pattern
+// in testdata/cli/dir.
+func seedFiles(f *testing.F, dir, pattern string) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "cli", dir, pattern))
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(string(data))
+		}
+	}
+}
+
+// checkBadInput checks the output of a run (named by what: its arguments
+// or its command) that exited with ExitBadInput: nothing on stdout, and on
+// stderr at least one line, each of which lineOK accepts (want says what a
+// line must do).
+func checkBadInput(t *testing.T, what any, stdout, stderr, want string, lineOK func(string) bool) {
+	t.Helper()
+	if stdout != "" || stderr == "" {
+		t.Fatalf("%q: exit 2 with stdout %q, stderr %q", what, stdout, stderr)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+		if !lineOK(line) {
+			t.Fatalf("%q: error line does not %s: %q", what, want, line)
+		}
+	}
 }
