@@ -423,15 +423,7 @@ items:
 	if !ip.Waiting() || ip.Done() {
 		t.Errorf("Waiting() = %v, Done() = %v; want true, false", ip.Waiting(), ip.Done())
 	}
-	var buf bytes.Buffer
-	if err := cluster.Encode(&buf, s); err != nil {
-		t.Fatal(err)
-	}
-	again, err := cluster.Decode(&buf, "encoded")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(s, again) {
+	if again, _ := roundTrip(t, s); !reflect.DeepEqual(s, again) {
 		t.Errorf("round trip changed the state:\n%+v\n%+v", s, again)
 	}
 }
@@ -441,15 +433,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var buf bytes.Buffer
-	if err := cluster.Encode(&buf, s); err != nil {
-		t.Fatal(err)
-	}
-	again, err := cluster.Decode(bytes.NewReader(buf.Bytes()), "encoded")
-	if err != nil {
-		t.Fatalf("decode of encoded state: %v\n%s", err, buf.String())
-	}
-	if !reflect.DeepEqual(normalize(s), again) {
+	if again, _ := roundTrip(t, s); !reflect.DeepEqual(normalize(s), again) {
 		t.Errorf("round trip changed the state:\n%+v\n%+v", s, again)
 	}
 }
@@ -491,14 +475,7 @@ spec:
 	if !reflect.DeepEqual(c.InstallModes, want) || c.MinKubeVersion != "1.26.0" {
 		t.Errorf("CSV = %+v, want install modes %v and minKubeVersion 1.26.0", c, want)
 	}
-	var buf bytes.Buffer
-	if err := cluster.Encode(&buf, s); err != nil {
-		t.Fatal(err)
-	}
-	back, err := cluster.Decode(&buf, "encoded")
-	if err != nil {
-		t.Fatal(err)
-	}
+	back, _ := roundTrip(t, s)
 	if got := back.CSV("ops", "op.v1"); !reflect.DeepEqual(got.InstallModes, want) || got.MinKubeVersion != "1.26.0" {
 		t.Errorf("after Encode: %+v", got)
 	}

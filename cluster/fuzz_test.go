@@ -24,18 +24,26 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var buf bytes.Buffer
-		if err := cluster.Encode(&buf, s); err != nil {
-			t.Fatalf("Encode of a decoded state: %v", err)
-		}
-		again, err := cluster.Decode(bytes.NewReader(buf.Bytes()), "encoded")
-		if err != nil {
-			t.Fatalf("Decode of an encoded state: %v\n%s", err, buf.String())
-		}
+		again, encoded := roundTrip(t, s)
 		if !reflect.DeepEqual(normalize(s), normalize(again)) {
-			t.Fatalf("round trip changed the state:\n%+v\n%+v\n%s", s, again, buf.String())
+			t.Fatalf("round trip changed the state:\n%+v\n%+v\n%s", s, again, encoded)
 		}
 	})
+}
+
+// roundTrip encodes s and decodes the output, failing t when either fails;
+// it returns the decoded state and the encoded text.
+func roundTrip(t *testing.T, s *cluster.State) (*cluster.State, string) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, s); err != nil {
+		t.Fatalf("Encode of a decoded state: %v", err)
+	}
+	again, err := cluster.Decode(bytes.NewReader(buf.Bytes()), "encoded")
+	if err != nil {
+		t.Fatalf("Decode of an encoded state: %v\n%s", err, buf.String())
+	}
+	return again, buf.String()
 }
 
 // normalize clears what encoding legitimately canonicalises: an empty

@@ -1,7 +1,6 @@
 package cluster_test
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"reflect"
@@ -93,16 +92,8 @@ func TestDecodeOperatorGroup(t *testing.T) {
 	}
 
 	// The encoder writes them back.
-	var buf bytes.Buffer
-	if err := cluster.Encode(&buf, s); err != nil {
-		t.Fatal(err)
-	}
-	again, err := cluster.Decode(bytes.NewReader(buf.Bytes()), "encoded")
-	if err != nil {
-		t.Fatalf("decode of encoded state: %v\n%s", err, buf.String())
-	}
-	if !reflect.DeepEqual(s, again) {
-		t.Errorf("round trip changed the state:\n%+v\n%+v\n%s", s, again, buf.String())
+	if again, encoded := roundTrip(t, s); !reflect.DeepEqual(s, again) {
+		t.Errorf("round trip changed the state:\n%+v\n%+v\n%s", s, again, encoded)
 	}
 	// Clone is deep.
 	c := s.Clone()
