@@ -168,10 +168,7 @@ func generatedBuilder(pkgs, chans, n int) *Builder {
 // BenchmarkBuildGenerated measures Build on a generated catalog of 500
 // packages × 3 channels × 40 entries (20,000 bundles, 58,500 entries).
 func BenchmarkBuildGenerated(b *testing.B) {
-	src, err := generatedBuilder(500, 3, 40).Build()
-	if err != nil {
-		b.Fatal(err)
-	}
+	src := mustBuild(b, generatedBuilder(500, 3, 40))
 	if fs := src.Validate(); len(fs) > 0 {
 		b.Fatalf("generated catalog is not sound: %v", fs[0])
 	}
@@ -182,10 +179,7 @@ func BenchmarkBuildGenerated(b *testing.B) {
 // tail of the chain of a generated 2,000-entry channel with a skipRange on every eighth
 // entry.
 func BenchmarkReachableLongChannel(b *testing.B) {
-	cat, err := generatedBuilder(1, 1, 2000).Build()
-	if err != nil {
-		b.Fatal(err)
-	}
+	cat := mustBuild(b, generatedBuilder(1, 1, 2000))
 	ch := cat.Package("pkg000").Channel("c0")
 	chain := ch.Chain()
 	tail, head := chain[len(chain)-1], chain[0]

@@ -40,10 +40,7 @@ func TestBuildIndexes(t *testing.T) {
 	must(b.AddBundle("a.v1", "zeta", "img/z:0", PackageProperty("zeta", "0.1.0")))
 	b.AddMeta(Meta{Schema: "olm.custom", Name: "m1"})
 	b.AddMeta(Meta{Schema: "olm.custom", Name: "m0"})
-	cat, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustBuild(t, b)
 
 	var pkgs []string
 	for _, p := range cat.Packages() {
@@ -144,10 +141,7 @@ func TestBuildImplicitPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.AddDeprecations("shade", Deprecation{Reference: DeprecationRef{Schema: "olm.package"}, Message: "gone"})
-	cat, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustBuild(t, b)
 	g := cat.Package("ghost")
 	if g == nil || g.Declared() || g.Pos != (Position{}) || len(g.Channels) != 1 || len(g.Bundles) != 1 {
 		t.Fatalf("implicit package ghost = %+v", g)
@@ -165,10 +159,7 @@ func TestAddBundleMalformedProperty(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `bundle "b1" of package "p"`) || !strings.Contains(err.Error(), TypeGVK) {
 		t.Fatalf("AddBundle error = %v; want one naming the bundle and olm.gvk", err)
 	}
-	cat, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustBuild(t, b)
 	if cat.Package("p").Bundle("b1") == nil {
 		t.Fatal("the bundle with a malformed property was dropped")
 	}
@@ -215,11 +206,18 @@ func TestBuilderZeroValue(t *testing.T) {
 	if err := b.AddBundle("p.v1", "p", "example.com/p:1", PackageProperty("p", "1.0.0")); err != nil {
 		t.Fatal(err)
 	}
-	cat, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustBuild(t, &b)
 	if h, ok := cat.Package("p").Channel("c").Head(); !ok || h != "p.v1" {
 		t.Errorf("head %q, %v", h, ok)
 	}
+}
+
+// mustBuild returns b's catalog, failing tb when Build fails.
+func mustBuild(tb testing.TB, b *Builder) *Catalog {
+	tb.Helper()
+	cat, err := b.Build()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cat
 }

@@ -37,10 +37,7 @@ func testChannel(t testing.TB, entries []Entry, versions map[string]string) *Cha
 			t.Fatal(err)
 		}
 	}
-	cat, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustBuild(t, b)
 	return cat.Package("p").Channel("c")
 }
 
@@ -437,10 +434,7 @@ func TestConcurrentCatalogReads(t *testing.T) {
 	g := GVK{Group: "g", Version: "v1", Kind: "K"}
 	bundle(b, "q.v1", "q", "1.0.0", GVKProperty(g))
 	b.AddChannel("q", "c", Entry{Name: "q.v1"})
-	cat, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustBuild(t, b)
 	want := fmt.Sprint(cat.Validate())
 	var wg sync.WaitGroup
 	for range 8 {

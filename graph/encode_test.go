@@ -94,12 +94,9 @@ func TestEncodeBuilt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b := NewBuilder()
 			tt.build(b)
-			c, err := b.Build()
-			if err != nil {
-				t.Fatal(err)
-			}
+			c := mustBuild(t, b)
 			var buf bytes.Buffer
-			err = Encode(&buf, c)
+			err := Encode(&buf, c)
 			if testcatalog.WantErr(t, err, tt.wantErr) {
 				return
 			}

@@ -82,10 +82,7 @@ func decodeStdWith(tb testing.TB, next func() ([]byte, error), unmarshal func([]
 			_ = b.addBundle(Position{}, blob.Name, blob.Package, blob.Image, props)
 		}
 	}
-	c, err := b.Build()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	c := mustBuild(tb, b)
 	return c
 }
 

@@ -293,10 +293,7 @@ func TestValidate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			b := NewBuilder()
 			tt.build(b)
-			cat, err := b.Build()
-			if err != nil {
-				t.Fatal(err)
-			}
+			cat := mustBuild(t, b)
 			fs := cat.Validate()
 			var got []string
 			for _, f := range fs {
@@ -331,10 +328,7 @@ func TestValidateMessages(t *testing.T) {
 	bundle(b, "p.v2", "p", "2.0.0")
 	bundle(b, "p.v3", "p", "3.0.0")
 	b.AddChannel("p", "d", Entry{Name: "p.v1"}, Entry{Name: "p.v3"})
-	cat, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cat := mustBuild(t, b)
 	var got []string
 	for _, f := range cat.Validate() {
 		got = append(got, f.String())
