@@ -78,10 +78,7 @@ func TestRequirements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
-	for _, r := range b.Requirements() {
-		got = append(got, r.String())
-	}
+	got := strs(b.Requirements())
 	want := []string{
 		"olm.package.required lib <1.0.0",
 		"olm.gvk.required example.com/v1 Widget",

@@ -11,14 +11,30 @@ import (
 func sound(b *Builder) {
 	b.AddPackage("p", "c")
 	b.AddChannel("p", "c", Entry{Name: "p.v1"}, Entry{Name: "p.v2", Replaces: "p.v1"})
-	bundle(b, "p.v1", "p", "1.0.0")
-	bundle(b, "p.v2", "p", "2.0.0")
+	bundles(b, "p", "p.v1", "p.v2")
 }
 
 // bundle adds a bundle with an image and an olm.package property.
 func bundle(b *Builder, name, pkg, version string, props ...Property) {
 	props = append([]Property{PackageProperty(pkg, version)}, props...)
 	_ = b.AddBundle(name, pkg, "img/"+name, props...)
+}
+
+// strs returns the String forms of list, nil when it is empty.
+func strs[T fmt.Stringer](list []T) []string {
+	var out []string
+	for _, x := range list {
+		out = append(out, x.String())
+	}
+	return out
+}
+
+// bundles adds a bundle (as bundle does) to package pkg for each of names,
+// at versions 1.0.0, 2.0.0, … in order.
+func bundles(b *Builder, pkg string, names ...string) {
+	for i, name := range names {
+		bundle(b, name, pkg, fmt.Sprintf("%d.0.0", i+1))
+	}
 }
 
 // brief renders a finding without its message: "severity code pkg/ch/bundle".
@@ -102,9 +118,7 @@ func TestValidate(t *testing.T) {
 					Entry{Name: "p.v3", Replaces: "p.v2", SkipRange: mustRange(">=1.0.0 <3.0.0")},
 					Entry{Name: "p.v4", Replaces: "p.v3", SkipRange: Range{text: "1.x.x.x"}},
 				)
-				bundle(b, "p.v1", "p", "1.0.0")
-				bundle(b, "p.v2", "p", "2.0.0")
-				bundle(b, "p.v3", "p", "3.0.0")
+				bundles(b, "p", "p.v1", "p.v2", "p.v3")
 			},
 			want: []string{
 				"warning dangling-replaces p/c/p.v1",
@@ -129,8 +143,7 @@ func TestValidate(t *testing.T) {
 			build: func(b *Builder) {
 				b.AddPackage("p", "c")
 				b.AddChannel("p", "c", Entry{Name: "p.v1", Replaces: "p.v2"}, Entry{Name: "p.v2", Replaces: "p.v1"})
-				bundle(b, "p.v1", "p", "1.0.0")
-				bundle(b, "p.v2", "p", "2.0.0")
+				bundles(b, "p", "p.v1", "p.v2")
 			},
 			want: []string{"error cycle p/c/", "error no-head p/c/"},
 		},
@@ -144,9 +157,7 @@ func TestValidate(t *testing.T) {
 					Entry{Name: "p.v1", Replaces: "p.v2"},
 					Entry{Name: "p.x"},
 				)
-				bundle(b, "p.v1", "p", "1.0.0")
-				bundle(b, "p.v2", "p", "2.0.0")
-				bundle(b, "p.v3", "p", "3.0.0")
+				bundles(b, "p", "p.v1", "p.v2", "p.v3")
 			},
 			reason: "p.x is a second head, so opm reports the heads; the cycle is reported anyway",
 			want:   []string{"error cycle p/c/", "error multiple-heads p/c/", "error unknown-bundle p/c/p.x"},
@@ -160,9 +171,7 @@ func TestValidate(t *testing.T) {
 					Entry{Name: "p.v2", Replaces: "p.v1"},
 					Entry{Name: "p.v1", Skips: []string{"p.v2"}},
 				)
-				bundle(b, "p.v1", "p", "1.0.0")
-				bundle(b, "p.v2", "p", "2.0.0")
-				bundle(b, "p.v3", "p", "3.0.0")
+				bundles(b, "p", "p.v1", "p.v2", "p.v3")
 			},
 			want: []string{"error cycle p/c/"},
 		},
@@ -177,9 +186,7 @@ func TestValidate(t *testing.T) {
 					Entry{Name: "p.y", Skips: []string{"p.x"}},
 					Entry{Name: "p.x"},
 				)
-				for i, n := range []string{"p.v1", "p.v2", "p.v3", "p.y", "p.x"} {
-					bundle(b, n, "p", fmt.Sprintf("%d.0.0", i+1))
-				}
+				bundles(b, "p", "p.v1", "p.v2", "p.v3", "p.y", "p.x")
 			},
 			reason: "p.x is skipped by p.y, which is not on the chain: opm does not call it stranded",
 			want:   nil,
@@ -193,9 +200,7 @@ func TestValidate(t *testing.T) {
 					Entry{Name: "p.v2", Replaces: "p.v1", Skips: []string{"p.v3"}},
 					Entry{Name: "p.v3", Replaces: "p.v2"},
 				)
-				bundle(b, "p.v1", "p", "1.0.0")
-				bundle(b, "p.v2", "p", "2.0.0")
-				bundle(b, "p.v3", "p", "3.0.0")
+				bundles(b, "p", "p.v1", "p.v2", "p.v3")
 			},
 			want: []string{"error cycle p/c/", "error no-head p/c/"},
 		},
@@ -208,8 +213,7 @@ func TestValidate(t *testing.T) {
 					Entry{Name: "p.v2", Replaces: "p.v1", SkipRange: mustRange("<2.0.0")},
 					Entry{Name: "p.v1.5"},
 				)
-				bundle(b, "p.v1", "p", "1.0.0")
-				bundle(b, "p.v2", "p", "2.0.0")
+				bundles(b, "p", "p.v1", "p.v2")
 				bundle(b, "p.v1.5", "p", "1.5.0")
 			},
 			reason: "a skipRange does not keep an entry from being stranded, and without an edge it is a second head",
@@ -225,8 +229,7 @@ func TestValidate(t *testing.T) {
 					Entry{Name: "p.x1"},
 					Entry{Name: "p.x2", Replaces: "p.x1"},
 				)
-				bundle(b, "p.v1", "p", "1.0.0")
-				bundle(b, "p.v2", "p", "2.0.0")
+				bundles(b, "p", "p.v1", "p.v2")
 				bundle(b, "p.x1", "p", "1.1.0")
 				bundle(b, "p.x2", "p", "1.2.0")
 			},
@@ -303,11 +306,7 @@ func TestValidate(t *testing.T) {
 				}
 			}
 			if !slices.Equal(got, tt.want) {
-				var msgs []string
-				for _, f := range fs {
-					msgs = append(msgs, f.String())
-				}
-				t.Errorf("Validate():\n%s\nwant:\n%s", strings.Join(msgs, "\n"), strings.Join(tt.want, "\n"))
+				t.Errorf("Validate():\n%s\nwant:\n%s", strings.Join(strs(fs), "\n"), strings.Join(tt.want, "\n"))
 			}
 			if !slices.IsSortedFunc(fs, CompareFindings) {
 				t.Error("findings not sorted")
@@ -324,15 +323,10 @@ func TestValidateMessages(t *testing.T) {
 		Entry{Name: "p.v2", Replaces: "p.v1"},
 		Entry{Name: "p.v1", Replaces: "p.v2"},
 	)
-	bundle(b, "p.v1", "p", "1.0.0")
-	bundle(b, "p.v2", "p", "2.0.0")
-	bundle(b, "p.v3", "p", "3.0.0")
+	bundles(b, "p", "p.v1", "p.v2", "p.v3")
 	b.AddChannel("p", "d", Entry{Name: "p.v1"}, Entry{Name: "p.v3"})
 	cat := mustBuild(t, b)
-	var got []string
-	for _, f := range cat.Validate() {
-		got = append(got, f.String())
-	}
+	got := strs(cat.Validate())
 	want := []string{
 		`error cycle p/c: channel "c" of package "p" has a cycle through replaces and skips: p.v1 -> p.v2 -> p.v1`,
 		`error multiple-heads p/d: channel "d" of package "p" has 2 heads (entries that nothing replaces or skips): p.v1, p.v3`,
