@@ -13,6 +13,16 @@ import (
 
 func prop(typ, value string) Property { return Property{Type: typ, Value: []byte(value)} }
 
+// wantVersion returns a check of a bundle's version: its text as written
+// and the version it parses to.
+func wantVersion(text string, v semver.Version) func(t *testing.T, b *Bundle) {
+	return func(t *testing.T, b *Bundle) {
+		if b.VersionText != text || !b.Version.Equals(v) {
+			t.Errorf("version = %q %v", b.VersionText, b.Version)
+		}
+	}
+}
+
 func TestParseProperties(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -24,31 +34,19 @@ func TestParseProperties(t *testing.T) {
 		{
 			name:  "package version",
 			props: []Property{prop(TypePackage, `{"packageName":"etcd","version":"0.9.4"}`)},
-			check: func(t *testing.T, b *Bundle) {
-				if b.VersionText != "0.9.4" || !b.Version.Equals(semver.MustParse("0.9.4")) {
-					t.Errorf("version = %q %v", b.VersionText, b.Version)
-				}
-			},
+			check: wantVersion("0.9.4", semver.MustParse("0.9.4")),
 		},
 		{
 			name:   "tolerant version",
 			reason: "OLM parses bundle versions tolerantly: v1.2 is 1.2.0",
 			props:  []Property{prop(TypePackage, `{"packageName":"etcd","version":"v1.2"}`)},
-			check: func(t *testing.T, b *Bundle) {
-				if b.VersionText != "v1.2" || !b.Version.Equals(semver.MustParse("1.2.0")) {
-					t.Errorf("version = %q %v", b.VersionText, b.Version)
-				}
-			},
+			check:  wantVersion("v1.2", semver.MustParse("1.2.0")),
 		},
 		{
 			name:   "unparsable version kept as text",
 			reason: "validation reports it; decoding keeps the text and a zero version",
 			props:  []Property{prop(TypePackage, `{"packageName":"etcd","version":"latest"}`)},
-			check: func(t *testing.T, b *Bundle) {
-				if b.VersionText != "latest" || !b.Version.Equals(semver.Version{}) {
-					t.Errorf("version = %q %v", b.VersionText, b.Version)
-				}
-			},
+			check:  wantVersion("latest", semver.Version{}),
 		},
 		{
 			name: "gvks labels deprecated and unknown",

@@ -37,6 +37,13 @@ func bundles(b *Builder, pkg string, names ...string) {
 	}
 }
 
+// oneBundle adds to package pkg a channel "c" holding one bundle, name, at
+// version 1.0.0.
+func oneBundle(b *Builder, pkg, name string) {
+	b.AddChannel(pkg, "c", Entry{Name: name})
+	bundle(b, name, pkg, "1.0.0")
+}
+
 // brief renders a finding without its message: "severity code pkg/ch/bundle".
 func brief(f Finding) string {
 	return fmt.Sprintf("%s %s %s/%s/%s", f.Severity, f.Code, f.Package, f.Channel, f.Bundle)
@@ -53,8 +60,7 @@ func TestValidate(t *testing.T) {
 		{
 			name: "missing olm.package",
 			build: func(b *Builder) {
-				b.AddChannel("p", "c", Entry{Name: "p.v1"})
-				bundle(b, "p.v1", "p", "1.0.0")
+				oneBundle(b, "p", "p.v1")
 			},
 			want: []string{"error missing-package p//"},
 		},
@@ -62,8 +68,7 @@ func TestValidate(t *testing.T) {
 			name: "invalid package name",
 			build: func(b *Builder) {
 				b.AddPackage("P_q", "c")
-				b.AddChannel("P_q", "c", Entry{Name: "x"})
-				bundle(b, "x", "P_q", "1.0.0")
+				oneBundle(b, "P_q", "x")
 			},
 			want: []string{"error invalid-package-name P_q//"},
 		},
@@ -71,11 +76,9 @@ func TestValidate(t *testing.T) {
 			name: "default channel",
 			build: func(b *Builder) {
 				b.AddPackage("p", "")
-				b.AddChannel("p", "c", Entry{Name: "p.v1"})
-				bundle(b, "p.v1", "p", "1.0.0")
+				oneBundle(b, "p", "p.v1")
 				b.AddPackage("q", "nope")
-				b.AddChannel("q", "c", Entry{Name: "q.v1"})
-				bundle(b, "q.v1", "q", "1.0.0")
+				oneBundle(b, "q", "q.v1")
 			},
 			want: []string{"error no-default-channel p//", "error unknown-default-channel q//"},
 		},
