@@ -14,8 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
 )
@@ -275,14 +273,41 @@ func (d *decoder) read(r io.Reader) {
 		d.jsonValues(docstream.NewJSON(r, d.maxDoc, 0, 1))
 		return
 	}
-	d.eachDoc(docstream.NewYAML(r, d.maxDoc, 0, 1).Next, func(doc docstream.Doc) bool {
-		if doc.JSON {
-			d.jsonValues(docstream.NewJSON(bytes.NewReader(doc.Text), 0, doc.TextOffset, doc.TextLine))
-		} else {
-			d.yamlDocument(doc.Text, doc.Line)
+	y := docstream.NewYAML(r, d.maxDoc, 0, 1)
+	var p yamlPipeline
+	defer p.close()
+	for !d.cancelled() {
+		doc, err := y.Next()
+		if err == io.EOF {
+			break
 		}
-		return true
-	})
+		// Only the parsing of YAML documents runs ahead, on other cores;
+		// everything is taken in stream order.
+		j := &yamlJob{err: err, doc: doc}
+		j.doc.Text = bytes.Clone(doc.Text) // Next reuses it
+		if err == nil && !doc.JSON {
+			p.start(j)
+		}
+		if next := p.push(j); next != nil {
+			d.take(next)
+		}
+	}
+	for j := p.pop(); j != nil && !d.cancelled(); j = p.pop() {
+		d.take(j)
+	}
+}
+
+// take reads one document of a YAML stream, or records its stream error.
+func (d *decoder) take(j *yamlJob) {
+	switch {
+	case j.err != nil:
+		d.streamError(j.err)
+	case j.doc.JSON:
+		d.jsonValues(docstream.NewJSON(bytes.NewReader(j.doc.Text), 0, j.doc.TextOffset, j.doc.TextLine))
+	default:
+		j.wait()
+		d.yamlDocument(j.v, j.verr, j.doc.Line)
+	}
 }
 
 // eachDoc calls f with each document next (a docstream splitter's Next)
@@ -343,16 +368,10 @@ func (d *decoder) jsonValues(j *docstream.JSON) {
 	})
 }
 
-func (d *decoder) yamlDocument(doc []byte, line int) {
-	js, err := yaml.YAMLToJSON(doc)
+// yamlDocument reads the value of one YAML document starting at line, or
+// records why it could not be parsed.
+func (d *decoder) yamlDocument(v any, err error, line int) {
 	if err != nil {
-		d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", err)})
-		return
-	}
-	dec := json.NewDecoder(bytes.NewReader(js))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
 		d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", err)})
 		return
 	}

@@ -1,0 +1,150 @@
+package cluster
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/internal/docstream"
+)
+
+// yamlValueCases are YAML documents whose values need care: every kind of
+// scalar the parser gives, keys of other types, anchors and merge keys.
+var yamlValueCases = []struct{ name, doc string }{
+	{"object", "a: 1\nb: [x, 2, 3.5, true, null]\nc: {d: e}\n"},
+	{"ints", "a: 0x1F\nb: 017\nc: -42\nd: 9223372036854775807\ne: 18446744073709551615\nf: 18446744073709551616\n"},
+	{"floats", "a: 1.0\nb: 1e21\nc: 1e-7\nd: -0.0\ne: 0.1\nf: 123456789.125\n"},
+	{"infinities", "a: .inf\nb: -.Inf\nc: .nan\n"},
+	{"bools, YAML 1.1", "a: yes\nb: no\nc: on\nd: off\ne: True\n"},
+	{"keys of other types", "1: a\ntrue: b\n2.5: c\n~: d\n"},
+	{"compound key", "? [a, b]\n: c\n"},
+	{"timestamp", "a: 2001-12-14t21:59:43.10-05:00\nb: 2002-12-14\n"},
+	{"binary, not UTF-8", "a: !!binary /w==\n"},
+	{"anchors and merge", "base: &b {x: 1, y: 2}\nderived:\n  <<: *b\n  y: 3\n"},
+	{"top-level list", "- 1\n- a\n"},
+	{"scalar", "just text\n"},
+	{"empty", ""},
+	{"comment only", "# nothing\n"},
+	{"null", "~\n"},
+	{"tab indentation", "a:\n\tb: 1\n"},
+	{"unclosed", "a: [1, 2\n"},
+	{"html and escapes", "a: \"<b>&amp;\\u2028\"\n"},
+}
+
+// TestYAMLValueAgrees holds yamlValue to the JSON round trip it replaces,
+// value for value and error for error, on the cases and on every manifest
+// of testdata.
+func TestYAMLValueAgrees(t *testing.T) {
+	docs := yamlValueCases
+	files, err := filepath.Glob("../testdata/*/*.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	more, _ := filepath.Glob("../testdata/cli/manifests/*.yaml")
+	for _, f := range append(files, more...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, struct{ name, doc string }{f, string(b)})
+	}
+	if len(docs) < len(yamlValueCases)+10 {
+		t.Fatalf("only %d documents: the testdata manifests were not found", len(docs))
+	}
+	for _, c := range docs {
+		t.Run(c.name, func(t *testing.T) { checkYAMLValue(t, []byte(c.doc)) })
+	}
+}
+
+// checkYAMLValue fails t unless yamlValue and yamlValueViaJSON agree on doc.
+func checkYAMLValue(t *testing.T, doc []byte) {
+	t.Helper()
+	got, gotErr := yamlValue(doc)
+	if _, ok := gotErr.(*keyTwiceError); ok {
+		return // the round trip keeps one of the two at random
+	}
+	want, wantErr := yamlValueViaJSON(doc)
+	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+		t.Fatalf("error %v, the round trip gives %v", gotErr, wantErr)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("value %#v, the round trip gives %#v", got, want)
+	}
+}
+
+// FuzzYAMLValue: for any document, the direct conversion gives what the
+// JSON round trip gives.
+func FuzzYAMLValue(f *testing.F) {
+	for _, c := range yamlValueCases {
+		f.Add([]byte(c.doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if len(doc) > 4096 {
+			return // the parser's own cost, not the conversion
+		}
+		checkYAMLValue(t, doc)
+	})
+}
+
+// TestYAMLKeyTwice: a key written two ways is an error, not a coin toss.
+func TestYAMLKeyTwice(t *testing.T) {
+	for _, doc := range []string{"1: a\n\"1\": b\n", "a:\n  true: x\n  \"true\": y\n"} {
+		if _, err := yamlValue([]byte(doc)); err == nil || !strings.Contains(err.Error(), "written twice") {
+			t.Errorf("%q: error %v, want a key written twice", doc, err)
+		}
+	}
+}
+
+// TestPipelineOrder: documents parsed ahead on several goroutines are still
+// taken in stream order, past the window, with JSON documents and stream
+// errors in their places.
+func TestPipelineOrder(t *testing.T) {
+	var p yamlPipeline
+	defer p.close()
+	var got []int
+	n := 3*pipelineWindow + 5
+	take := func(j *yamlJob) {
+		j.wait()
+		got = append(got, j.doc.Line)
+		if j.doc.JSON || j.err != nil {
+			return
+		}
+		want := map[string]any{"k": json2(j.doc.Line)}
+		if !reflect.DeepEqual(j.v, want) {
+			t.Errorf("document %d: value %#v, want %#v", j.doc.Line, j.v, want)
+		}
+	}
+	for i := range n {
+		j := &yamlJob{doc: docstream.Doc{Line: i, Text: []byte("k: " + itoa(i))}}
+		switch i % 7 {
+		case 3:
+			j.doc.JSON = true
+		case 5:
+			j.err = os.ErrInvalid
+		default:
+			p.start(j)
+		}
+		if next := p.push(j); next != nil {
+			take(next)
+		}
+	}
+	for j := p.pop(); j != nil; j = p.pop() {
+		take(j)
+	}
+	for i, line := range got {
+		if line != i {
+			t.Fatalf("taken in order %v", got)
+		}
+	}
+	if len(got) != n {
+		t.Fatalf("took %d documents, want %d", len(got), n)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func json2(i int) json.Number { return json.Number(strconv.Itoa(i)) }
