@@ -290,7 +290,7 @@ func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
 		f.Candidates = res.candidateList(c.Vars)
 	case FactOnePerAPI:
 		f.Property = graph.TypeGVK
-		f.Value = string(graph.GVKProperty(r.gvk).Value)
+		f.Value = string(graph.GVKProperty(*r.gvk).Value)
 		f.Requirement = r.gvk.String()
 		f.Candidates = res.candidateList(c.Vars)
 	}
@@ -356,7 +356,7 @@ func (res *resolution) nearMisses(q *requirement, subject variable) []string {
 	for _, ci := range res.visible {
 		for b, pi := range res.satisfying(ci, q) {
 			for _, chName := range b.Channels {
-				if x := pi.byName[chName]; x != nil && x.position(b.Name) < 0 {
+				if x := pi.channel(chName); x != nil && x.position(b.Name) < 0 {
 					notes = append(notes, fmt.Sprintf("%s (channel %s, catalog %s) would satisfy it, but another entry skips it, so it is never a candidate", b.Name, chName, ci.key))
 				}
 			}

@@ -247,7 +247,7 @@ func (r *Resolver) acceptedBundle(ns string, s *cluster.Subscription, pr *predic
 		}
 		x := pi.channels[0]
 		if s.Channel != "" {
-			x = pi.byName[s.Channel]
+			x = pi.channel(s.Channel)
 		}
 		if x == nil {
 			continue

@@ -95,12 +95,18 @@ type HeldBackOptions struct {
 // candidate than its first, and a dependency below the head of its
 // channel.
 //
+// When Resolve made plan from this very state and chose every first
+// preference, ExplainHeldBack knows it and returns at once.
+//
 // It modifies plan in place and not state. When ctx ends first it returns
 // an error e with errors.Is(e, ctx.Err()); the reasons found so far stay
 // set. It is safe for concurrent use on distinct plans.
 func (r *Resolver) ExplainHeldBack(ctx context.Context, namespace string, state *cluster.State, plan *Plan, opts HeldBackOptions) error {
 	if plan == nil {
 		return errors.New("explain held back: no plan")
+	}
+	if state != nil && plan.nothingHeld == state && plan.Namespace == namespace {
+		return ctx.Err() // Resolve found every choice its first preference
 	}
 	items, res, sol, err := r.heldBackItems(ctx, namespace, state)
 	if err != nil {
@@ -110,12 +116,13 @@ func (r *Resolver) ExplainHeldBack(ctx context.Context, namespace string, state 
 	if tries == 0 {
 		tries = DefaultHeldBackTries
 	}
+	at := newAttacher(plan)
 	for _, it := range items {
 		h, err := r.heldBack(ctx, namespace, state, res, sol, it, tries)
 		if err != nil {
 			return err
 		}
-		it.attach(plan, h)
+		at.attach(it, h)
 	}
 	return nil
 }
@@ -130,19 +137,38 @@ type heldItem struct {
 	csv, bundle string
 }
 
-// attach sets h on the step or unchanged entry of plan the item is about.
-func (it heldItem) attach(plan *Plan, h *HeldBack) {
+// attacher finds the step or unchanged entry of a plan that a held-back
+// item is about, in constant time.
+type attacher struct {
+	unchanged map[string]*Unchanged // by CSV, the first of a name
+	steps     map[[2]string]*Step   // by bundle and package, the first
+}
+
+func newAttacher(plan *Plan) attacher {
+	a := attacher{unchanged: make(map[string]*Unchanged, len(plan.Unchanged)), steps: make(map[[2]string]*Step, len(plan.Steps))}
 	for i := range plan.Unchanged {
-		if it.csv != "" && plan.Unchanged[i].CSV == it.csv {
-			plan.Unchanged[i].HeldBack = h
-			return
+		if u := &plan.Unchanged[i]; a.unchanged[u.CSV] == nil {
+			a.unchanged[u.CSV] = u
 		}
 	}
 	for i := range plan.Steps {
-		if it.bundle != "" && plan.Steps[i].Bundle == it.bundle && plan.Steps[i].Package == h.Package {
-			plan.Steps[i].HeldBack = h
-			return
+		k := [2]string{plan.Steps[i].Bundle, plan.Steps[i].Package}
+		if a.steps[k] == nil {
+			a.steps[k] = &plan.Steps[i]
 		}
+	}
+	return a
+}
+
+// attach sets h on the unchanged entry (by CSV) or, failing that, the step
+// (by bundle and package) that it is about.
+func (a attacher) attach(it heldItem, h *HeldBack) {
+	if u := a.unchanged[it.csv]; it.csv != "" && u != nil {
+		u.HeldBack = h
+		return
+	}
+	if s := a.steps[[2]string{it.bundle, h.Package}]; it.bundle != "" && s != nil {
+		s.HeldBack = h
 	}
 }
 
@@ -158,6 +184,12 @@ func (r *Resolver) heldBackItems(ctx context.Context, ns string, state *cluster.
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("explain held back in namespace %q: %w", ns, err)
 	}
+	return res.heldItems(sol), res, sol, nil
+}
+
+// heldItems lists the choices of sol below their first preference:
+// subscriptions in name order, then dependencies in variable order.
+func (res *resolution) heldItems(sol *constraints.Solution[variable]) []heldItem {
 	var items []heldItem
 	bySub := map[variable]bool{}
 	for _, s := range res.subs {
@@ -200,7 +232,7 @@ func (r *Resolver) heldBackItems(ctx context.Context, ns string, state *cluster.
 		head := variable{kind: varBundle, idx: 0, ch: v.ch, b: v.ch.cands[0]}
 		items = append(items, heldItem{chosen: v, preferred: head, bundle: v.b.Name})
 	}
-	return items, res, sol, nil
+	return items
 }
 
 // heldBack explains one item: it forces the preferred candidate and

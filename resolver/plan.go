@@ -58,6 +58,10 @@ type Plan struct {
 	// planned is the context ResolveAll resolved the plan in (the APIs
 	// earlier namespaces' plans install), which Fixes re-solves with.
 	planned map[groupKey][]graph.GVK
+	// nothingHeld is the state the plan was resolved from when every
+	// choice was its first preference: ExplainHeldBack on that state has
+	// nothing to explain and need not resolve again.
+	nothingHeld *cluster.State
 }
 
 // PlanApproval is the approval of a namespace's InstallPlan. As in OLM

@@ -144,7 +144,7 @@ func (r *Resolver) provides(q APIQuery) []ProvidedAPI {
 					key := chKey{b.Package, chName}
 					i, ok := idx[key]
 					if !ok {
-						x := pi.byName[chName]
+						x := pi.channel(chName)
 						if x == nil {
 							continue
 						}
@@ -160,7 +160,7 @@ func (r *Resolver) provides(q APIQuery) []ProvidedAPI {
 		// Versions in channel order, head first; bundle names become versions.
 		for i := start; i < len(out); i++ {
 			p := &out[i]
-			x := ci.pkgs[p.Package].byName[p.Channel]
+			x := ci.pkgs[p.Package].channel(p.Channel)
 			pos := func(name string) int {
 				if n := x.ch.Position(name); n >= 0 {
 					return n

@@ -60,7 +60,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 				continue
 			}
 			for _, chName := range b.Channels {
-				x := pi.byName[chName]
+				x := pi.channel(chName)
 				if x == nil {
 					continue
 				}

@@ -146,6 +146,9 @@ func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster
 		return nil, nil, err // plan stops early when cancelled
 	}
 	plan.Excluded = res.excludedList()
+	if len(res.heldItems(sol)) == 0 {
+		plan.nothingHeld = state
+	}
 	r.trace(Event{Kind: EventSolved, Namespace: namespace, Count: len(plan.Steps)})
 	return plan, res, nil
 }
@@ -554,17 +557,17 @@ func (res *resolution) uniqueness() {
 			}
 		}
 	}
-	gvkOf := func(id int32) graph.GVK {
+	gvkOf := func(id int32) *graph.GVK {
 		if int(id) < len(res.r.gvks) {
-			return res.r.gvks[id]
+			return &res.r.gvks[id]
 		}
-		return extraGVKs[int(id)-len(res.r.gvks)]
+		return &extraGVKs[int(id)-len(res.r.gvks)]
 	}
 	ids := make([]int32, 0, len(groups))
 	for id := range groups {
 		ids = append(ids, id)
 	}
-	slices.SortFunc(ids, func(a, b int32) int { return gvkOf(a).Compare(gvkOf(b)) })
+	slices.SortFunc(ids, func(a, b int32) int { return gvkOf(a).Compare(*gvkOf(b)) })
 	for _, id := range ids {
 		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: gvkOf(id)}, 1, groups[id]...)
 	}
@@ -621,7 +624,7 @@ func (res *resolution) subscription(s *subNode) error {
 		foundPkg = true
 		if sub.Channel == "" {
 			channels = append(channels, pi.channels...)
-		} else if x := pi.byName[sub.Channel]; x != nil && len(x.ch.Entries) > 0 {
+		} else if x := pi.channel(sub.Channel); x != nil && len(x.ch.Entries) > 0 {
 			channels = append(channels, x)
 		}
 	}

@@ -54,8 +54,8 @@ type pkgIndex struct {
 	// resolution first reaches the package (see invalid).
 	problemsOnce sync.Once
 	problems     []graph.Finding
-	channels     []*chanIndex // the default channel first, then by name
-	byName       map[string]*chanIndex
+	channels     []*chanIndex          // the default channel first, then by name
+	byName       map[string]*chanIndex // by name, when there are more than smallIndex
 }
 
 // chanIndex is one channel: its candidates are the replacement chain from
@@ -67,7 +67,7 @@ type chanIndex struct {
 	cands     []*graph.Bundle
 	apis      [][]int32        // per candidate: the numbers of the APIs it provides
 	reqs      [][]requirement  // per candidate: its requirements
-	pos       map[string]int32 // candidate name → index in cands
+	pos       map[string]int32 // candidate name → index in cands, past smallIndex candidates
 	err       error            // no single head: the channel has no order
 }
 
@@ -144,11 +144,16 @@ func (ci *catalogIndex) index(ctx context.Context, r *Resolver) error {
 				return err
 			}
 		}
-		pi := &pkgIndex{cat: ci, pkg: p, byName: make(map[string]*chanIndex, len(p.Channels))}
+		pi := &pkgIndex{cat: ci, pkg: p}
+		if len(p.Channels) > smallIndex {
+			pi.byName = make(map[string]*chanIndex, len(p.Channels))
+		}
 		for _, ch := range p.Channels {
 			x := &chanIndex{pkg: pi, ch: ch, isDefault: ch.Name == p.DefaultChannel}
 			x.index(r, p)
-			pi.byName[ch.Name] = x
+			if pi.byName != nil {
+				pi.byName[ch.Name] = x
+			}
 			if x.isDefault {
 				pi.channels = append([]*chanIndex{x}, pi.channels...)
 			} else {
@@ -173,7 +178,9 @@ func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 		x.err = &CatalogError{Catalog: x.pkg.cat.key, Package: p.Name, Channel: x.ch.Name, Err: err}
 		return
 	}
-	x.pos = make(map[string]int32, len(chain))
+	if len(chain) > smallIndex {
+		x.pos = make(map[string]int32, len(chain))
+	}
 	for _, name := range chain {
 		if x.ch.IsSkipped(name) {
 			continue
@@ -182,7 +189,9 @@ func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 		if b == nil {
 			continue
 		}
-		x.pos[name] = int32(len(x.cands))
+		if x.pos != nil {
+			x.pos[name] = int32(len(x.cands))
+		}
 		x.cands = append(x.cands, b)
 		ids := make([]int32, len(b.Provides))
 		for i, g := range b.Provides {
@@ -195,11 +204,38 @@ func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 
 // position returns the index of name among the channel's candidates, or -1.
 func (x *chanIndex) position(name string) int {
+	if x.pos == nil {
+		for i, b := range x.cands {
+			if b.Name == name {
+				return i
+			}
+		}
+		return -1
+	}
 	if p, ok := x.pos[name]; ok {
 		return int(p)
 	}
 	return -1
 }
+
+// channel returns the index of the package's channel name, or nil.
+func (pi *pkgIndex) channel(name string) *chanIndex {
+	if pi.byName == nil {
+		for _, x := range pi.channels {
+			if x.ch.Name == name {
+				return x
+			}
+		}
+		return nil
+	}
+	return pi.byName[name]
+}
+
+// smallIndex is the most channels of a package, or candidates of a
+// channel, that are looked up by a scan rather than a map: most packages
+// have one or two channels of a few entries, and a catalog has many
+// packages, so a map each would cost more memory than it saves time.
+const smallIndex = 8
 
 // DefaultGlobalNamespace is the global catalog namespace when
 // Options.GlobalNamespace is empty.

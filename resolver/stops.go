@@ -117,7 +117,7 @@ func (r *Resolver) subscriptionChannel(res *resolution, s *subNode) *chanIndex {
 		if name == "" {
 			name = pi.pkg.DefaultChannel
 		}
-		if x := pi.byName[name]; x != nil {
+		if x := pi.channel(name); x != nil {
 			return x
 		}
 	}

@@ -32,7 +32,7 @@ type reason struct {
 	subject variable
 	req     *requirement
 	pkg     string
-	gvk     graph.GVK
+	gvk     *graph.GVK // FactOnePerAPI: the API; shared, never changed
 }
 
 // requirement is one requirement of a bundle or an installed CSV: graph's

@@ -591,7 +591,7 @@ func (wa *whyAsk) unreached(w *Why, name string) (*Why, error) {
 			pi := ci.pkgs[b.Package]
 			var skipped []string
 			for _, chName := range b.Channels {
-				if x := pi.byName[chName]; x != nil && x.position(name) < 0 {
+				if x := pi.channel(chName); x != nil && x.position(name) < 0 {
 					skipped = append(skipped, chName)
 				}
 			}

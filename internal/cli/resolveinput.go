@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -184,7 +185,22 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		specs = append(specs, spec)
 	}
 
-	// Manifests first: they are small, and their errors are the likeliest.
+	// The manifests' problems come first: they are small, and their errors
+	// are the likeliest. The catalogs load meanwhile, on another core,
+	// unless one of the inputs is standard input (which input reads it is
+	// decided in order).
+	var cl catalogLoad
+	done := make(chan struct{})
+	if usesStdin(f.files) || usesStdin(catalogPaths(specs)) {
+		close(done)
+	} else {
+		ce := *e
+		ce.stderr = &cl.notes
+		go func() {
+			defer close(done)
+			cl.load(&ce, specs)
+		}()
+	}
 	var errs []error
 	state, files, err := e.readState(f.files)
 	if err != nil {
@@ -192,15 +208,15 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	} else if ignored := state.IgnoredText(); ignored != "" {
 		e.notef("ignored: %s (kinds resolution does not read)", ignored)
 	}
-	cats := make([]resolver.Catalog, 0, len(specs))
-	for _, spec := range specs {
-		cat, err := e.loadCatalog(spec.path)
-		if err != nil {
-			errs = appendErrors(errs, err)
-			continue
-		}
-		cats = append(cats, resolver.Catalog{Key: resolver.CatalogKey{Name: spec.name}, Catalog: cat})
+	<-done
+	if cl.cats == nil { // not loaded concurrently
+		cl.load(e, specs)
 	}
+	if _, err := e.stderr.Write(cl.notes.Bytes()); err != nil {
+		return nil, err
+	}
+	cats := cl.cats
+	errs = append(errs, cl.errs...)
 	if len(errs) > 0 {
 		return nil, joinErrors(errs)
 	}
@@ -243,6 +259,40 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	}
 	return in, nil
 }
+
+// catalogLoad is the outcome of loading the catalogs of a resolve: the
+// catalogs that loaded (never nil once loaded), the errors of those that
+// did not, and the notes written meanwhile.
+type catalogLoad struct {
+	cats  []resolver.Catalog
+	errs  []error
+	notes bytes.Buffer
+}
+
+// load loads the catalogs of specs with e, in order.
+func (cl *catalogLoad) load(e *env, specs []catalogSpec) {
+	cl.cats = make([]resolver.Catalog, 0, len(specs))
+	for _, spec := range specs {
+		cat, err := e.loadCatalog(spec.path)
+		if err != nil {
+			cl.errs = appendErrors(cl.errs, err)
+			continue
+		}
+		cl.cats = append(cl.cats, resolver.Catalog{Key: resolver.CatalogKey{Name: spec.name}, Catalog: cat})
+	}
+}
+
+// catalogPaths returns the paths of specs.
+func catalogPaths(specs []catalogSpec) []string {
+	paths := make([]string, len(specs))
+	for i, s := range specs {
+		paths[i] = s.path
+	}
+	return paths
+}
+
+// usesStdin reports whether one of paths is "-", standard input.
+func usesStdin(paths []string) bool { return slices.Contains(paths, "-") }
 
 // readState decodes the manifests of every file into one state and returns
 // the file each object comes from. Every problem is reported; an object
