@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // gz compresses data.
@@ -183,21 +184,10 @@ func TestLoadCancel(t *testing.T) {
 		data []byte
 	}{{"json", "c.json", data}, {"gzip", "c.json.gz", gz(t, data)}} {
 		t.Run(tt.name, func(t *testing.T) {
-			ctx, cancel := context.WithCancel(context.Background())
-			var cancelAt time.Time
-			go func() { time.Sleep(5 * time.Millisecond); cancelAt = time.Now(); cancel() }()
-			_, err := graph.Loader{}.Decode(ctx, bytes.NewReader(tt.data), tt.file)
-			returned := time.Now()
-			<-ctx.Done() // cancelAt is set
-			if err == nil {
-				t.Skip("finished before the cancellation")
-			}
-			if !errors.Is(err, context.Canceled) {
-				t.Fatalf("error %v, want context.Canceled", err)
-			}
-			if late := returned.Sub(cancelAt); late > cancelBudget() {
-				t.Errorf("returned %v after the cancellation, want < %v", late, cancelBudget())
-			}
+			testcatalog.CheckCancel(t, 5*time.Millisecond, testcatalog.CancelBudget, func(ctx context.Context) error {
+				_, err := graph.Loader{}.Decode(ctx, bytes.NewReader(tt.data), tt.file)
+				return err
+			})
 		})
 	}
 	t.Run("already cancelled", func(t *testing.T) {
@@ -208,15 +198,6 @@ func TestLoadCancel(t *testing.T) {
 			t.Errorf("LoadFS: %v", err)
 		}
 	})
-}
-
-// cancelBudget is how soon after a cancellation a load must return.
-func cancelBudget() time.Duration {
-	// The goal is 50 ms (BenchmarkCancel in resolver measures it on a quiet
-	// machine). A unit test cannot time that reliably on a loaded 2-core CI
-	// machine, so it fails only at an order of magnitude more: work that
-	// ignores the context (seconds on this input) still fails it.
-	return time.Second
 }
 
 // BenchmarkDecodeHostile reads the hostile inputs of issue 11 at two sizes

@@ -1,7 +1,8 @@
 // Package testcatalog opens the files shipped in the repository's
 // testdata/catalogs (gzipped catalogs and their companion files) for the
 // tests and benchmarks of any package, whatever folder they run in, and
-// holds the small checks those tests share (WantErr).
+// holds the small helpers those tests share: the check of a case's error
+// (WantErr) and the timing of a cancelled call (CancelAfter, CheckCancel).
 //
 // It imports nothing of Sextant, so the tests of every package, graph's
 // own included, may use it without an import cycle.
