@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // genCatalog builds a small catalog of two packages from fuzz bytes: bundles
@@ -13,14 +14,7 @@ import (
 // two APIs, channels with replaces, skips and skipRange edges of every kind
 // (dangling, cyclic, downward). It never fails.
 func genCatalog(t *testing.T, data []byte) *graph.Catalog {
-	next := func() int {
-		if len(data) == 0 {
-			return 0
-		}
-		b := data[0]
-		data = data[1:]
-		return int(b)
-	}
+	next := testcatalog.FuzzBytes(data)
 	gvks := []graph.GVK{{Group: "x.io", Version: "v1", Kind: "A"}, {Group: "x.io", Version: "v1", Kind: "B"}}
 	b := graph.NewBuilder()
 	for _, pkg := range []string{"p", "q"} {

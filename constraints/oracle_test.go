@@ -12,6 +12,7 @@ import (
 
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/constraints/internal/oracle"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // source produces the decisions of a random problem; the random tests read
@@ -21,16 +22,9 @@ type source interface {
 }
 
 // bytesSource reads decisions from fuzz bytes, then zeros.
-type bytesSource struct{ b []byte }
+type bytesSource struct{ next func() int }
 
-func (s *bytesSource) IntN(n int) int {
-	if len(s.b) == 0 {
-		return 0
-	}
-	x := int(s.b[0])
-	s.b = s.b[1:]
-	return x % n
-}
+func (s bytesSource) IntN(n int) int { return s.next() % n }
 
 func randomVars(r source, n, lo, hi int) []int {
 	k := lo + r.IntN(hi-lo+1)
@@ -319,7 +313,7 @@ func FuzzSolve(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p := randomProblem(&bytesSource{b})
+		p := randomProblem(bytesSource{testcatalog.FuzzBytes(b)})
 		if err := check(p); err != nil {
 			t.Fatalf("%v\n%s", err, describe(p))
 		}

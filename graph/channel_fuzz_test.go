@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // channelFromBytes turns fuzz input into a small channel: up to 7 entries
@@ -16,14 +18,7 @@ import (
 // bytes, so that cycles, dangling names, duplicates and missing bundles all
 // occur.
 func channelFromBytes(t testing.TB, data []byte) *Channel {
-	next := func() int {
-		if len(data) == 0 {
-			return 0
-		}
-		b := data[0]
-		data = data[1:]
-		return int(b)
-	}
+	next := testcatalog.FuzzBytes(data)
 	n := 1 + next()%7
 	var entries []Entry
 	versions := map[string]string{}

@@ -2,7 +2,8 @@
 // testdata/catalogs (gzipped catalogs and their companion files) for the
 // tests and benchmarks of any package, whatever folder they run in, and
 // holds the small helpers those tests share: the check of a case's error
-// (WantErr) and the timing of a cancelled call (CancelAfter, CheckCancel).
+// (WantErr), the timing of a cancelled call (CancelAfter, CheckCancel) and
+// the reader of fuzz input (FuzzBytes).
 //
 // It imports nothing of Sextant, so the tests of every package, graph's
 // own included, may use it without an import cycle.
