@@ -461,10 +461,6 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		if !present || raw == nil {
 			return
 		}
-		items, ok := as[[]any](o, raw, "items")
-		if !ok {
-			return
-		}
 		// A typed list (SubscriptionList) gives its items their kind and
 		// apiVersion; a plain List gives them nothing (but DecodeKind's
 		// kind).
@@ -472,8 +468,19 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		if kind != "List" {
 			itemAPIVersion, itemKind = apiVersion, strings.TrimSuffix(kind, "List")
 		}
-		for i, item := range items {
+		read := func(i int, item any) {
 			d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), itemAPIVersion, itemKind)
+		}
+		if si, ok := raw.(*streamedItems); ok {
+			d.readItems(si, line, read)
+			return
+		}
+		items, ok := as[[]any](o, raw, "items")
+		if !ok {
+			return
+		}
+		for i, item := range items {
+			read(i, item)
 		}
 		return
 	}

@@ -129,6 +129,7 @@ func jsonable(y any) (any, bool, error) {
 type yamlJob struct {
 	err  error
 	doc  docstream.Doc
+	item *listItem // an item of a List document, parsed from its lines
 	v    any
 	verr error
 	done chan struct{} // closed once v and verr are set; nil: nothing to parse
@@ -164,8 +165,12 @@ func (p *yamlPipeline) start(j *yamlJob) {
 		for range min(runtime.GOMAXPROCS(0), 4) {
 			go func(work <-chan *yamlJob, stop *atomic.Bool) {
 				for j := range work {
-					if !stop.Load() {
-						j.v, j.verr = yamlValue(j.doc.Text)
+					switch {
+					case stop.Load():
+					case j.item != nil:
+						j.v, j.verr = yamlValue(j.item.text())
+					default:
+						j.v, j.verr = parseDocument(j.doc.Text)
 					}
 					j.doc.Text = nil
 					close(j.done)

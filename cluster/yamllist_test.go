@@ -1,0 +1,186 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// listDocs are List documents in the layouts listItems splits, and in
+// layouts it must leave to the whole parse.
+var listDocs = []struct {
+	name, doc string
+	split     bool // listItems splits it
+}{
+	{"kubectl", `apiVersion: v1
+items:
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: Subscription
+  metadata:
+    name: a
+    namespace: ns
+  spec:
+    name: a
+    source: c
+    sourceNamespace: olm
+# a comment between items
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: ClusterServiceVersion
+  metadata:
+    name: a.v1
+    namespace: ns
+    annotations:
+      description: |
+        * a bullet
+        - a dash
+  spec:
+    version: 1.0.0
+kind: List
+metadata:
+  resourceVersion: ""
+`, true},
+	{"indented items, kind first", `kind: List
+apiVersion: v1
+items:
+  - apiVersion: operators.coreos.com/v1alpha1
+    kind: Subscription
+    metadata: {name: b, namespace: ns}
+    spec: {name: b, source: c, sourceNamespace: olm}
+  -
+    apiVersion: operators.coreos.com/v1alpha1
+    kind: Subscription
+    metadata: {name: c, namespace: ns}
+    spec: {name: c, source: c, sourceNamespace: olm}
+`, true},
+	{"typed list", `apiVersion: operators.coreos.com/v1alpha1
+kind: SubscriptionList
+items:
+- metadata: {name: d, namespace: ns}
+  spec: {name: d, source: c, sourceNamespace: olm}
+`, true},
+	{"a broken item", `apiVersion: v1
+kind: List
+items:
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: Subscription
+  metadata: {name: e, namespace: ns
+  spec: {name: e, source: c, sourceNamespace: olm}
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: Subscription
+  metadata: {name: f, namespace: ns}
+  spec: {name: f, source: c, sourceNamespace: olm}
+`, true},
+	{"an item that is not an object", "apiVersion: v1\nkind: List\nitems:\n- just text\n- 3\n", true},
+	{"anchors", "apiVersion: v1\nkind: List\nitems:\n- &s {apiVersion: operators.coreos.com/v1alpha1, kind: Subscription, metadata: {name: g, namespace: ns}}\n- *s\n", false},
+	{"flow items", "apiVersion: v1\nkind: List\nitems: [{kind: Subscription}]\n", false},
+	{"under-indented line", "apiVersion: v1\nkind: List\nitems:\n  - kind: Subscription\n x: 1\n", false},
+	{"tab", "apiVersion: v1\nkind: List\nitems:\n-\tkind: Subscription\n", false},
+	{"not a list", "apiVersion: v1\nkind: ConfigMap\nitems:\n- a\n", true},
+	{"many items", manyItems(40), true},
+}
+
+func manyItems(n int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nitems:\n")
+	for i := range n {
+		fmt.Fprintf(&b, "- apiVersion: operators.coreos.com/v1alpha1\n  kind: Subscription\n  metadata:\n    name: s%d\n    namespace: ns\n  spec:\n    name: p%d\n    source: c\n    sourceNamespace: olm\n", i, i)
+	}
+	b.WriteString("kind: List\nmetadata:\n  resourceVersion: \"\"\n")
+	return b.String()
+}
+
+// TestListItems checks which layouts are split.
+func TestListItems(t *testing.T) {
+	for _, c := range listDocs {
+		t.Run(c.name, func(t *testing.T) {
+			if _, _, ok := listItems([]byte(c.doc)); ok != c.split {
+				t.Fatalf("split %v, want %v", ok, c.split)
+			}
+			v, err := parseDocument([]byte(c.doc))
+			m, _ := v.(map[string]any)
+			_, streamed := m["items"].(*streamedItems)
+			if want := c.split && c.name != "not a list"; (c.split && err != nil) || streamed != want {
+				t.Fatalf("parseDocument: items streamed %v (error %v), want %v", streamed, err, want)
+			}
+		})
+	}
+}
+
+// TestListSplitAgrees: reading a List document item by item gives the
+// state and the errors that reading it whole gives, on the cases and on
+// every manifest of testdata.
+func TestListSplitAgrees(t *testing.T) {
+	docs := listDocs
+	files, _ := filepath.Glob("../testdata/*/*.yaml")
+	more, _ := filepath.Glob("../testdata/cli/manifests/*.yaml")
+	for _, f := range append(files, more...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, struct {
+			name, doc string
+			split     bool
+		}{f, string(b), false})
+	}
+	for _, c := range docs {
+		t.Run(c.name, func(t *testing.T) {
+			split, splitErr := decodeWithSplit(t, c.doc, true)
+			whole, wholeErr := decodeWithSplit(t, c.doc, false)
+			if c.name == "a broken item" {
+				// Whole or split, the broken item is an error naming the
+				// line of the document (the parser's "line 6": the item's
+				// third line).
+				for _, msg := range []string{splitErr, wholeErr} {
+					if !strings.Contains(msg, "in.yaml:1: invalid YAML: yaml: line 6:") {
+						t.Errorf("error %q, want the document's line 6", msg)
+					}
+				}
+				return
+			}
+			if splitErr != wholeErr {
+				t.Fatalf("split, error\n%s\nwhole, error\n%s", splitErr, wholeErr)
+			}
+			if !reflect.DeepEqual(split, whole) {
+				t.Fatalf("split, state %+v\nwhole, state %+v", split, whole)
+			}
+		})
+	}
+}
+
+func decodeWithSplit(t *testing.T, doc string, split bool) (*State, string) {
+	t.Helper()
+	defer func(old bool) { splitLists = old }(splitLists)
+	splitLists = split
+	st, err := Loader{}.Decode(context.Background(), strings.NewReader(doc), "in.yaml")
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	return st, msg
+}
+
+// FuzzListSplit: whatever the document, reading a List item by item fails
+// when reading it whole does, and otherwise gives the same state.
+func FuzzListSplit(f *testing.F) {
+	for _, c := range listDocs {
+		f.Add(c.doc)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		if len(doc) > 8192 {
+			return
+		}
+		split, splitErr := decodeWithSplit(t, doc, true)
+		whole, wholeErr := decodeWithSplit(t, doc, false)
+		if (splitErr == "") != (wholeErr == "") {
+			t.Fatalf("split, error %q; whole, error %q", splitErr, wholeErr)
+		}
+		if wholeErr == "" && !reflect.DeepEqual(split, whole) {
+			t.Fatalf("split, state %+v\nwhole, state %+v", split, whole)
+		}
+	})
+}
