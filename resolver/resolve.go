@@ -356,6 +356,9 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 // and the transitive closure of their requirements.
 func (res *resolution) build() error {
 	p := &res.p
+	// About a subscription, a candidate or two and an installed CSV each,
+	// and as many constraints: reserved once rather than grown by doubling.
+	p.Grow(3*len(res.subs)+len(res.installed), 3*len(res.subs)+2*len(res.installed))
 	for _, s := range res.subs {
 		v := variable{kind: varSubscription, idx: s.idx}
 		p.Mandatory(reason{kind: FactSubscription, sub: s}, v)

@@ -315,6 +315,7 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 	}
 	state := &cluster.State{}
 	files := map[objectKey]string{}
+	merged := 0
 	for _, in := range ins {
 		s, err := e.decodeManifests(in)
 		if err != nil {
@@ -332,7 +333,12 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 			}
 			files[k] = in.Name
 		}
-		state.Merge(s) // what it leaves out is reported above
+		if merged == 0 {
+			state = s // nothing to merge into: no copy
+		} else {
+			state.Merge(s) // what it leaves out is reported above
+		}
+		merged++
 	}
 	if len(errs) > 0 {
 		return nil, nil, errors.Join(errs...)
