@@ -30,6 +30,9 @@ import (
 // the document is parsed whole, as before: the split is only ever a
 // faster way to the same values.
 func listItems(text []byte) (header []byte, items []listItem, ok bool) {
+	if !bytes.HasPrefix(text, []byte("items:")) && !bytes.Contains(text, []byte("\nitems:")) {
+		return nil, nil, false // no items at column 0: not a List (the common case, cheaply)
+	}
 	lines := splitLines(text)
 	start := -1
 	for i, l := range lines {

@@ -27,6 +27,19 @@ import (
 // difference: a key written two ways (1 and "1") is an error, where the
 // round trip keeps one of the two at random.
 func yamlValue(doc []byte) (any, error) {
+	if fastYAMLOn {
+		if v, ok := fastYAML(doc); ok {
+			return v, nil
+		}
+	}
+	return yamlValueLib(doc)
+}
+
+// fastYAMLOn turns fastYAML on; tests turn it off to compare.
+var fastYAMLOn = true
+
+// yamlValueLib is yamlValue by the YAML library alone.
+func yamlValueLib(doc []byte) (any, error) {
 	var y any
 	if err := yamlv2.Unmarshal(doc, &y); err != nil {
 		return nil, err

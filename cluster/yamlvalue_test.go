@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -148,3 +149,86 @@ func TestPipelineOrder(t *testing.T) {
 func itoa(i int) string { return strconv.Itoa(i) }
 
 func json2(i int) json.Number { return json.Number(strconv.Itoa(i)) }
+
+// checkFastYAML fails t unless fastYAML, where it takes doc, gives what
+// the library gives.
+func checkFastYAML(t *testing.T, doc []byte) (fast bool) {
+	t.Helper()
+	got, ok := fastYAML(doc)
+	if !ok {
+		return false
+	}
+	want, err := yamlValueLib(doc)
+	if err != nil {
+		t.Fatalf("fastYAML took %q, which the library refuses: %v", doc, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("fastYAML gives %#v, the library %#v, for %q", got, want, doc)
+	}
+	return true
+}
+
+// fastYAMLCases are documents in and near the subset fastYAML takes.
+var fastYAMLCases = []struct {
+	name, doc string
+	fast      bool
+}{
+	{"kubectl object", "apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata:\n  name: a\n  namespace: ns\n  labels:\n    operators.coreos.com/a.ns: \"\"\nspec:\n  channel: stable\n  name: a\n  config: {}\n  targets: []\nstatus:\n  conditions:\n  - type: Ready\n    status: \"True\"\n  - lastTransitionTime: \"2026-01-02T03:04:05Z\"\n    reason: ''\n", true},
+	{"literal blocks", "a: |\n  line one\n\n  line three\n    indented\nb: |-\n  stripped\n\n\nc: x\n", true},
+	{"sequence at the key's indentation", "items:\n- a\n- b: 1\n  c: -3\n-\n  d: 0\n- version: 1.2.3\n", true},
+	{"quotes", "a: 'it''s'\nb: \"plain\"\nc: 'x: y'\n", true},
+	{"comments", "# head\na: 1 # trailing\n", false},
+	{"YAML 1.1 words", "a: yes\nb: on\nc: True\nd: ~\n", false},
+	{"numbers", "a: 1.5\nb: 012\nc: 0x1F\nd: 1e3\ne: 123456789012345678901\n", false},
+	{"flow", "a: [1, 2]\nb: {c: d}\n", false},
+	{"anchor", "a: &x 1\nb: *x\n", false},
+	{"folded", "a: >\n  folded\n", false},
+	{"escapes", "a: \"tab\\there\"\n", false},
+	{"version", "version: 0.0.1\nv: 1.0.0-beta\n", false},
+	{"words as keys", "yes: 1\n", false},
+	{"empty", "", true},
+	{"null value", "a:\nb: c\n", true},
+	{"nested lists", "a:\n  - - x\n", false},
+}
+
+// TestFastYAML: fastYAML takes the plain block style and gives the
+// library's value; it leaves the rest to the library.
+func TestFastYAML(t *testing.T) {
+	for _, c := range fastYAMLCases {
+		t.Run(c.name, func(t *testing.T) {
+			if fast := checkFastYAML(t, []byte(c.doc)); fast != c.fast {
+				t.Fatalf("fast %v, want %v", fast, c.fast)
+			}
+		})
+	}
+	files, _ := filepath.Glob("../testdata/*/*.yaml")
+	more, _ := filepath.Glob("../testdata/cli/manifests/*.yaml")
+	fast := 0
+	for _, f := range append(files, more...) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, doc := range bytes.Split(b, []byte("\n---\n")) {
+			if checkFastYAML(t, doc) {
+				fast++
+			}
+		}
+	}
+	if fast < 10 {
+		t.Fatalf("fastYAML took only %d documents of testdata", fast)
+	}
+}
+
+// FuzzFastYAML: where fastYAML takes a document, it gives the library's
+// value.
+func FuzzFastYAML(f *testing.F) {
+	for _, c := range fastYAMLCases {
+		f.Add([]byte(c.doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if len(doc) <= 4096 {
+			checkFastYAML(t, doc)
+		}
+	})
+}

@@ -359,9 +359,10 @@ func writePredictions(b *strings.Builder, indent string, ps []Prediction) {
 
 // plan turns a solution into a Plan.
 func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
-	plan := &Plan{Namespace: res.ns, Steps: []Step{}, Unchanged: []Unchanged{}}
+	// About a step or an unchanged CSV per subscription: reserved once.
+	plan := &Plan{Namespace: res.ns, Steps: make([]Step, 0, len(res.subs)), Unchanged: make([]Unchanged, 0, len(res.installed))}
 	// The subscription whose choice each selected bundle is.
-	chosenBy := map[variable]*subNode{}
+	chosenBy := make(map[variable]*subNode, len(res.subs))
 	for _, s := range res.subs {
 		for _, c := range s.cands {
 			if _, ok := chosenBy[c]; !ok && sol.IsSelected(c) {
@@ -371,8 +372,8 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	}
 	pr := newPredictor(res.ns, res.r.plat, res.state, res.planned)
 	res.pred = pr
-	stepOf := map[variable]int{}
-	var installs []graph.GVK
+	stepOf := make(map[variable]int, len(res.subs))
+	installs := make([]graph.GVK, 0, len(res.subs))
 	polls := 0
 	for v := range res.variables() {
 		if polls++; res.poll(polls) != nil {
