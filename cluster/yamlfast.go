@@ -203,7 +203,7 @@ func (p *fastParser) literal(n int, clip bool) (any, bool) {
 		return nil, false // leading blank lines, or no content: the library's
 	}
 	var b strings.Builder
-	blank := 0 // blank lines not yet written
+	blank := 0  // blank lines not yet written
 	last := p.i // the last content line
 	for ; p.i < len(p.lines); p.i++ {
 		l := p.lines[p.i]
