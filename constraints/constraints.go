@@ -38,7 +38,13 @@ func (p *Problem[V, R]) id(v V) int32 {
 		return i
 	}
 	if p.index == nil {
-		p.index = make(map[V]int32)
+		p.index = make(map[V]int32, len(p.vars))
+		for i, v := range p.vars { // after DropConstraints
+			p.index[v] = int32(i)
+		}
+		if i, ok := p.index[v]; ok {
+			return i
+		}
 	}
 	i := int32(len(p.vars))
 	p.index[v] = i
@@ -131,6 +137,15 @@ func (p *Problem[V, R]) VarAt(i int) V { return p.vars[i] }
 
 // Len returns the number of constraints added to p.
 func (p *Problem[V, R]) Len() int { return len(p.cons) }
+
+// DropConstraints lets go of p's constraints and of its index of
+// variables, keeping the variables themselves (NumVars, VarAt): what a
+// caller that holds a large solved problem, to read its Solution, no
+// longer needs. p stays usable: Len is then 0, and variables and
+// constraints may be added again.
+func (p *Problem[V, R]) DropConstraints() {
+	p.cons, p.ints, p.index = nil, nil, nil
+}
 
 // Constraints returns the constraints of p in the order they were added.
 // The caller owns the slice and the Vars slices inside it (Expr values are

@@ -450,3 +450,24 @@ func TestCancelDuringSolve(t *testing.T) {
 		t.Fatalf("Solve = %v, want the cancellation error", err)
 	}
 }
+
+// TestDropConstraints: a problem that dropped its constraints keeps its
+// variables, and can be built on and solved again.
+func TestDropConstraints(t *testing.T) {
+	var p constraints.Problem[string, string]
+	p.Mandatory("a is needed", "a")
+	p.Dependency("a needs b", "a", "b")
+	p.DropConstraints()
+	if p.Len() != 0 || p.NumVars() != 2 || p.VarAt(0) != "a" || p.VarAt(1) != "b" {
+		t.Fatalf("after DropConstraints: %d constraints, %d variables", p.Len(), p.NumVars())
+	}
+	p.Mandatory("b is needed", "b")
+	p.Var("c")
+	if p.NumVars() != 3 {
+		t.Fatalf("%d variables after adding b again and c, want 3", p.NumVars())
+	}
+	sol, err := constraints.Solve(context.Background(), &p)
+	if err != nil || !sol.IsSelected("b") || sol.IsSelected("a") {
+		t.Fatalf("solve after DropConstraints: %v, %v", sol, err)
+	}
+}

@@ -17,9 +17,9 @@ import (
 // duplicate entry (a second entry with a name already seen) is ignored by
 // every graph operation; Validate reports it.
 type chanGraph struct {
-	ids      map[string]int32 // name → id
-	dup      []bool           // per entry: a duplicate of an earlier entry; nil when none
-	bundle   []int32          // per entry: index in the package's Bundles, or -1
+	ids      nameIDs // name → id
+	dup      []bool  // per entry: a duplicate of an earlier entry; nil when none
+	bundle   []int32 // per entry: index in the package's Bundles, or -1
 	vers     []*semver.Version
 	inStart  []int32 // per id, CSR offsets into in (len ids+1)
 	in       []int32 // entries that replace or skip the id, by order position
@@ -114,12 +114,12 @@ func (c *Channel) build(p *Package, a *arena) {
 			nEdges++
 		}
 	}
-	g.ids = make(map[string]int32, n)
+	g.ids = newNameIDs(n + nEdges)
 	g.bundle = a.ints(n)
 	g.vers = a.versions(n)
 	for i := range c.Entries {
 		e := &c.Entries[i]
-		if _, ok := g.ids[e.Name]; ok {
+		if _, ok := g.ids.get(e.Name); ok {
 			if g.dup == nil {
 				g.dup = a.flags(n)
 			}
@@ -127,7 +127,7 @@ func (c *Channel) build(p *Package, a *arena) {
 			g.bundle[i] = -1
 			continue
 		}
-		g.ids[e.Name] = int32(i)
+		g.ids.set(e.Name, int32(i))
 		bi := p.bundleIndex(e.Name)
 		g.bundle[i] = int32(bi)
 		if bi >= 0 && p.Bundles[bi].versionOK {
@@ -139,11 +139,11 @@ func (c *Channel) build(p *Package, a *arena) {
 	clear(a.scratch)
 	counts := a.scratch
 	id := func(name string) int32 {
-		if k, ok := g.ids[name]; ok {
+		if k, ok := g.ids.get(name); ok {
 			return k
 		}
 		k := int32(len(counts))
-		g.ids[name] = k
+		g.ids.set(name, k)
 		counts = append(counts, 0)
 		return k
 	}
@@ -189,7 +189,7 @@ func (c *Channel) build(p *Package, a *arena) {
 	onChain := a.scratchOn
 	clear(onChain)
 	if len(g.heads) == 1 {
-		k := g.ids[g.heads[0]]
+		k := g.ids.at(g.heads[0])
 		for int(k) < n && !onChain[k] {
 			onChain[k] = true
 			g.order = append(g.order, c.Entries[k].Name)
@@ -197,7 +197,7 @@ func (c *Channel) build(p *Package, a *arena) {
 			if r == "" {
 				break
 			}
-			k = g.ids[r] // every replaces was numbered above
+			k = g.ids.at(r) // every replaces was numbered above
 		}
 		g.chain = g.order[:len(g.order):len(g.order)]
 	}
@@ -233,7 +233,7 @@ func (c *Channel) build(p *Package, a *arena) {
 		g.orderPos[i] = -1
 	}
 	for pos, name := range g.order {
-		g.orderPos[g.ids[name]] = int32(pos)
+		g.orderPos[g.ids.at(name)] = int32(pos)
 	}
 
 	// Incoming edges in CSR form, each list by order position; entries
@@ -249,15 +249,15 @@ func (c *Channel) build(p *Package, a *arena) {
 	copy(fill, g.inStart[:ids])
 	nRanged := 0
 	for _, name := range g.order {
-		j := g.ids[name]
+		j := g.ids.at(name)
 		e := &c.Entries[j]
 		if e.Replaces != "" {
-			k := g.ids[e.Replaces]
+			k := g.ids.at(e.Replaces)
 			g.in[fill[k]] = j
 			fill[k]++
 		}
 		for _, s := range e.Skips {
-			k := g.ids[s]
+			k := g.ids.at(s)
 			g.in[fill[k]] = j
 			fill[k]++
 			g.skipped[k] = true
@@ -269,7 +269,7 @@ func (c *Channel) build(p *Package, a *arena) {
 	if nRanged > 0 {
 		g.ranged = a.ints(nRanged)[:0]
 		for _, name := range g.order {
-			if j := g.ids[name]; c.Entries[j].SkipRange.Valid() {
+			if j := g.ids.at(name); c.Entries[j].SkipRange.Valid() {
 				g.ranged = append(g.ranged, j)
 			}
 		}
@@ -288,7 +288,7 @@ func (g *chanGraph) incoming(k int32) []int32 { return g.in[g.inStart[k]:g.inSta
 // Entry returns the entry named name (the first, if the channel lists it
 // twice).
 func (c *Channel) Entry(name string) (Entry, bool) {
-	if c.g.ids == nil { // not built: search
+	if !c.g.ids.built() { // not built: search
 		for _, e := range c.Entries {
 			if e.Name == name {
 				return e, true
@@ -304,7 +304,7 @@ func (c *Channel) Entry(name string) (Entry, bool) {
 
 // entryIndex returns the index of the entry named name, or -1.
 func (c *Channel) entryIndex(name string) int {
-	if k, ok := c.g.ids[name]; ok && int(k) < len(c.Entries) {
+	if k, ok := c.g.ids.get(name); ok && int(k) < len(c.Entries) {
 		return int(k)
 	}
 	return -1
@@ -349,7 +349,7 @@ func (c *Channel) Position(name string) int {
 // IsSkipped reports whether some entry of the channel lists name in its
 // skips. Skipped entries are never resolution candidates.
 func (c *Channel) IsSkipped(name string) bool {
-	k, ok := c.g.ids[name]
+	k, ok := c.g.ids.get(name)
 	return ok && c.g.skipped[k]
 }
 
@@ -380,7 +380,7 @@ func (c *Channel) entryNames(idx []int32) []string {
 func (c *Channel) successors(name string, v *semver.Version, buf []int32) []int32 {
 	g := &c.g
 	var byEdge []int32
-	if k, ok := g.ids[name]; ok {
+	if k, ok := g.ids.get(name); ok {
 		byEdge = g.incoming(k)
 	}
 	out := buf[:0]
@@ -630,7 +630,7 @@ func (c *Channel) Edges() iter.Seq[Edge] {
 		g := &c.g
 		var skips []string
 		for _, name := range g.order {
-			j := g.ids[name]
+			j := g.ids.at(name)
 			e := &c.Entries[j]
 			if e.Replaces != "" && !yield(Edge{From: e.Replaces, To: name, Kind: EdgeReplaces}) {
 				return
@@ -649,7 +649,7 @@ func (c *Channel) Edges() iter.Seq[Edge] {
 				continue
 			}
 			for _, other := range g.order {
-				k := g.ids[other]
+				k := g.ids.at(other)
 				if v := g.vers[k]; other != name && v != nil && e.SkipRange.Contains(*v) {
 					if !yield(Edge{From: other, To: name, Kind: EdgeSkipRange, Range: e.SkipRange}) {
 						return
@@ -673,4 +673,65 @@ func (c *Channel) compareNodes(a, b string) int {
 		return 1
 	}
 	return strings.Compare(a, b)
+}
+
+// nameIDs numbers the names of a channel: its entries and the names their
+// edges mention. Most channels have a few entries, and a catalog many
+// channels: up to smallNames names are kept in two short slices and
+// looked up by a scan, which costs a fraction of a map each.
+type nameIDs struct {
+	m     map[string]int32
+	names []string
+	ids   []int32
+}
+
+// smallNames is the most names a nameIDs keeps without a map.
+const smallNames = 8
+
+// newNameIDs returns an empty numbering for about n names.
+func newNameIDs(n int) nameIDs {
+	if n > smallNames {
+		return nameIDs{m: make(map[string]int32, n)}
+	}
+	return nameIDs{names: make([]string, 0, max(n, 1)), ids: make([]int32, 0, max(n, 1))}
+}
+
+// built reports whether the numbering was made (the channel was built).
+func (x *nameIDs) built() bool { return x.m != nil || x.names != nil }
+
+// get returns the number of name.
+func (x *nameIDs) get(name string) (int32, bool) {
+	if x.m != nil {
+		k, ok := x.m[name]
+		return k, ok
+	}
+	for i, s := range x.names {
+		if s == name {
+			return x.ids[i], true
+		}
+	}
+	return 0, false
+}
+
+// at returns the number of name, or 0 (as a map does).
+func (x *nameIDs) at(name string) int32 {
+	k, _ := x.get(name)
+	return k
+}
+
+// set numbers name k; past smallNames names it moves to a map.
+func (x *nameIDs) set(name string, k int32) {
+	if x.m == nil && len(x.names) == smallNames {
+		x.m = make(map[string]int32, 2*smallNames)
+		for i, s := range x.names {
+			x.m[s] = x.ids[i]
+		}
+		x.names, x.ids = nil, nil
+	}
+	if x.m != nil {
+		x.m[name] = k
+		return
+	}
+	x.names = append(x.names, name)
+	x.ids = append(x.ids, k)
 }

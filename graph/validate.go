@@ -284,7 +284,7 @@ func (c *Channel) validate(p *Package, fs []Finding) []Finding {
 	// Stranded, as opm defines it: entries neither on the replaces chain
 	// from the head nor skipped by any entry of the channel. opm stops at
 	// a cycle on the chain; so do we (the cycle is reported above).
-	if last := g.chain[len(g.chain)-1]; slices.Contains(g.chain, c.Entries[g.ids[last]].Replaces) {
+	if last := g.chain[len(g.chain)-1]; slices.Contains(g.chain, c.Entries[g.ids.at(last)].Replaces) {
 		return fs
 	}
 	var stranded []string

@@ -141,6 +141,10 @@ func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster
 		}
 		return nil, nil, fmt.Errorf("resolve namespace %q: %w", namespace, err)
 	}
+	// The plan needs the variables and the solution, not the constraints:
+	// on a large namespace they are a tenth of what the plan's building
+	// keeps alive.
+	res.p.DropConstraints()
 	plan := res.plan(sol)
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err // plan stops early when cancelled
