@@ -114,7 +114,7 @@ func (c *Channel) build(p *Package, a *arena) {
 			nEdges++
 		}
 	}
-	g.ids = newNameIDs(n + nEdges)
+	g.ids = newNameIDs(n, nEdges)
 	g.bundle = a.ints(n)
 	g.vers = a.versions(n)
 	for i := range c.Entries {
@@ -688,10 +688,12 @@ type nameIDs struct {
 // smallNames is the most names a nameIDs keeps without a map.
 const smallNames = 8
 
-// newNameIDs returns an empty numbering for about n names.
-func newNameIDs(n int) nameIDs {
+// newNameIDs returns an empty numbering for the names of entries entries
+// and of at most edges edges (most of which name entries).
+func newNameIDs(entries, edges int) nameIDs {
+	n := entries + edges
 	if n > smallNames {
-		return nameIDs{m: make(map[string]int32, n)}
+		return nameIDs{m: make(map[string]int32, entries)}
 	}
 	return nameIDs{names: make([]string, 0, max(n, 1)), ids: make([]int32, 0, max(n, 1))}
 }
