@@ -163,7 +163,7 @@ func (p *fastParser) sequence(n int) (any, bool) {
 			continue
 		}
 		rest := c[2:]
-		if len(rest) == 0 || rest[0] == ' ' || isDash(rest) || rest[0] == '|' || rest[0] == '>' {
+		if len(rest) == 0 || rest[0] == ' ' || rest[0] == '#' || isDash(rest) || rest[0] == '|' || rest[0] == '>' {
 			return nil, false
 		}
 		colon := bytes.IndexByte(rest, ':')
@@ -315,9 +315,12 @@ var yamlWords = map[string]bool{
 }
 
 // plainKey reports whether key, written plain, is that string to YAML 1.1:
-// it starts with a letter, is not one of YAML's words, and holds only
+// it is at most 1,000 bytes long, starts with a letter, is not one of YAML's words, and holds only
 // letters, digits and ._/- .
 func plainKey(key string) bool {
+	if len(key) > 1000 {
+		return false // YAML limits a key written in a line to 1024 characters
+	}
 	c := key[0]
 	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 		return false
@@ -373,21 +376,29 @@ func dottedDigits(s []byte) bool {
 	return dots >= 2
 }
 
-// plainText reports whether doc is UTF-8 with no tab, carriage return or
-// other character that YAML refuses or treats apart: control characters,
-// DEL, C1 controls, byte order marks, U+FFFE and U+FFFF.
+// plainText reports whether doc is text YAML takes (yamlText) with no
+// tab or carriage return.
 func plainText(doc []byte) bool {
+	return bytes.IndexByte(doc, '\t') < 0 && bytes.IndexByte(doc, '\r') < 0 && yamlText(doc)
+}
+
+// yamlText reports whether doc is UTF-8 made of characters YAML accepts
+// anywhere, comments included, and whose only line breaks are line feeds
+// and carriage returns: no control character but tab, line feed and
+// carriage return, no DEL, C1 control (NEL among them), U+2028, U+2029
+// (YAML 1.1 line breaks), byte order mark, U+FFFE or U+FFFF.
+func yamlText(doc []byte) bool {
 	for i := 0; i < len(doc); {
 		c := doc[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\n') || c == 0x7f {
+			if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f {
 				return false
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRune(doc[i:])
-		if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r == 0xfeff || r == 0xfffe || r == 0xffff {
+		if r == utf8.RuneError || (r >= 0x80 && r <= 0x9f) || r == 0x2028 || r == 0x2029 || r == 0xfeff || r == 0xfffe || r == 0xffff {
 			return false
 		}
 		i += size

@@ -44,8 +44,8 @@ func listItems(text []byte) (header []byte, items []listItem, ok bool) {
 	if start < 0 {
 		return nil, nil, false
 	}
-	if anchored(text) {
-		return nil, nil, false
+	if anchored(text) || !yamlText(text) {
+		return nil, nil, false // an anchor, or text the parser refuses (in a comment, say)
 	}
 	indent := -1 // of the items' dashes
 	end := len(lines)
@@ -205,7 +205,7 @@ func parseDocument(text []byte) (any, error) {
 		if v, err := yamlValue(header); err == nil {
 			if m, ok := v.(map[string]any); ok {
 				kind, _ := m["kind"].(string)
-				if raw, present := m["items"]; present && raw == nil && strings.HasSuffix(kind, "List") {
+				if raw, present := m["items"]; present && raw == nil && isListKind(kind, m["apiVersion"]) {
 					m["items"] = &streamedItems{items}
 					return m, nil
 				}
@@ -213,6 +213,17 @@ func parseDocument(text []byte) (any, error) {
 		}
 	}
 	return yamlValue(text)
+}
+
+// isListKind reports whether an object of kind and apiVersion is a list
+// whose items decoder.value reads: a List, or a list kind of OLM's group.
+func isListKind(kind string, apiVersion any) bool {
+	if kind == "List" {
+		return true
+	}
+	v, _ := apiVersion.(string)
+	group, _, _ := strings.Cut(v, "/")
+	return strings.HasSuffix(kind, "List") && strings.Contains(v, "/") && group == apiGroup
 }
 
 // readItems parses the items of a List document, ahead on other cores, and

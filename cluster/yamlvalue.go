@@ -120,7 +120,18 @@ func jsonable(y any) (any, bool, error) {
 				key = strconv.FormatInt(k, 10)
 			case bool:
 				key = strconv.FormatBool(k)
-			default: // float keys, null and compound keys
+			case float64: // as sigs.k8s.io/yaml words it
+				switch {
+				case math.IsInf(k, 1):
+					key = ".inf"
+				case math.IsInf(k, -1):
+					key = "-.inf"
+				case math.IsNaN(k):
+					key = ".nan"
+				default:
+					key = strconv.FormatFloat(k, 'g', -1, 32)
+				}
+			default: // null and compound keys
 				return nil, false, nil
 			}
 			if _, dup := out[key]; dup {
