@@ -353,6 +353,14 @@ func (d *decoder) streamError(err error) {
 // jsonValues reads a stream of JSON values, up to the first malformed one.
 func (d *decoder) jsonValues(j *docstream.JSON) {
 	d.eachDoc(j.Next, func(doc docstream.Doc) bool {
+		if header, items, ok := jsonListItems(doc.Text); ok {
+			kind, _ := header["kind"].(string)
+			if isListKind(kind, header["apiVersion"]) {
+				header["items"] = &jsonItems{items}
+				d.document(header, doc.Line)
+				return true
+			}
+		}
 		dec := json.NewDecoder(bytes.NewReader(doc.Text))
 		dec.UseNumber()
 		var v any
@@ -471,8 +479,12 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		read := func(i int, item any) {
 			d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), itemAPIVersion, itemKind)
 		}
-		if si, ok := raw.(*streamedItems); ok {
-			d.readItems(si, line, read)
+		switch items := raw.(type) {
+		case *streamedItems:
+			d.readItems(items, line, read)
+			return
+		case *jsonItems:
+			d.readJSONItems(items, line, read)
 			return
 		}
 		items, ok := as[[]any](o, raw, "items")

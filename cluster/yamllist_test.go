@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -181,6 +182,79 @@ func FuzzListSplit(f *testing.F) {
 		}
 		if wholeErr == "" && !reflect.DeepEqual(split, whole) {
 			t.Fatalf("split, state %+v\nwhole, state %+v", split, whole)
+		}
+	})
+}
+
+// jsonListDocs are the List documents of listDocs written as JSON, as
+// `kubectl get -o json` prints them (those YAML can give), and a few only
+// JSON can write.
+func jsonListDocs(t testing.TB) []string {
+	docs := []string{
+		`{"apiVersion":"v1","items":"not an array","kind":"List"}`,
+		`{"apiVersion":"v1","items":[],"items":[{"kind":"Subscription"}],"kind":"List"}`,
+		`{"items":[{"apiVersion":"operators.coreos.com/v1alpha1","kind":"Subscription","metadata":{"name":"a","namespace":"ns"},"spec":{"name":"a","source":"c","sourceNamespace":"olm"}}],"kind":"List","apiVersion":"v1"}`,
+		`{"apiVersion":"v1","kind":"ConfigMap","items":[1,2]}`,
+		`{"apiVersion":"v1","kind":"List","items":[{"kind":"Subscription"} ]  }  `,
+	}
+	for _, c := range listDocs {
+		v, err := yamlValueViaJSON([]byte(c.doc))
+		if err != nil {
+			continue
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, string(b))
+	}
+	return docs
+}
+
+// TestJSONListSplitAgrees: decoding a JSON List item by item gives what
+// decoding it whole gives.
+func TestJSONListSplitAgrees(t *testing.T) {
+	split := 0
+	for i, doc := range jsonListDocs(t) {
+		t.Run(fmt.Sprint(i), func(t *testing.T) {
+			if _, _, ok := jsonListItems([]byte(doc)); ok {
+				split++
+			}
+			checkJSONSplit(t, doc)
+		})
+	}
+	if split < 5 {
+		t.Fatalf("only %d documents split", split)
+	}
+}
+
+func checkJSONSplit(t *testing.T, doc string) {
+	t.Helper()
+	decode := func(on bool) (*State, string) {
+		defer func(old bool) { splitLists = old }(splitLists)
+		splitLists = on
+		st, err := Loader{}.Decode(context.Background(), strings.NewReader(doc), "in.json")
+		if err != nil {
+			return st, err.Error()
+		}
+		return st, ""
+	}
+	split, splitErr := decode(true)
+	whole, wholeErr := decode(false)
+	if splitErr != wholeErr || !reflect.DeepEqual(split, whole) {
+		t.Fatalf("split: %+v, error %q\nwhole: %+v, error %q", split, splitErr, whole, wholeErr)
+	}
+}
+
+// FuzzJSONListSplit: whatever the JSON, decoding a List item by item gives
+// the state and the errors of decoding it whole.
+func FuzzJSONListSplit(f *testing.F) {
+	for _, doc := range jsonListDocs(f) {
+		f.Add(doc)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		if len(doc) <= 8192 {
+			checkJSONSplit(t, doc)
 		}
 	})
 }

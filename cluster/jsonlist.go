@@ -1,0 +1,77 @@
+package cluster
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// jsonListItems is listItems for a JSON document: `kubectl get -o json`
+// prints every object in the "items" array of one List object. It returns
+// the document's other fields, decoded, and the text of the items array,
+// to be decoded one item at a time; ok is false (decode the document
+// whole) for a document that is not a valid JSON object with one "items"
+// array.
+func jsonListItems(text []byte) (header map[string]any, items []byte, ok bool) {
+	if !splitLists || !bytes.Contains(text, []byte(`"items"`)) || !json.Valid(text) {
+		return nil, nil, false // an invalid document keeps the whole decode's error
+	}
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil, nil, false
+	}
+	start, end := -1, -1
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, nil, false
+		}
+		key, _ := t.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, nil, false
+		}
+		if key != "items" {
+			continue
+		}
+		if start >= 0 || len(raw) == 0 || raw[0] != '[' {
+			return nil, nil, false // "items" twice, or not an array
+		}
+		end = int(dec.InputOffset())
+		start = end - len(raw)
+	}
+	if start < 0 {
+		return nil, nil, false
+	}
+	h := make([]byte, 0, len(text)-(end-start)+4)
+	h = append(append(append(h, text[:start]...), "null"...), text[end:]...)
+	d := json.NewDecoder(bytes.NewReader(h))
+	d.UseNumber()
+	if err := d.Decode(&header); err != nil {
+		return nil, nil, false
+	}
+	return header, text[start:end], true
+}
+
+// jsonItems stands for the items of a JSON List document in its header's
+// value: they are decoded and read one by one (decoder.readJSONItems).
+type jsonItems struct{ text []byte }
+
+// readJSONItems decodes the items of a JSON List one at a time and calls
+// read with each, in order. The document was valid JSON, so the items
+// decode.
+func (d *decoder) readJSONItems(ji *jsonItems, line int, read func(i int, v any)) {
+	dec := json.NewDecoder(bytes.NewReader(ji.text))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: err})
+		return
+	}
+	for i := 0; dec.More() && !d.cancelled(); i++ {
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: err})
+			return
+		}
+		read(i, v)
+	}
+}
