@@ -242,10 +242,10 @@ func (r *Resolver) acceptedBundle(ns string, s *cluster.Subscription, pr *predic
 			continue
 		}
 		pi := ci.pkgs[s.Package]
-		if pi == nil || len(pi.channels) == 0 {
+		if pi == nil || len(pi.chans()) == 0 {
 			continue
 		}
-		x := pi.channels[0]
+		x := pi.chans()[0]
 		if s.Channel != "" {
 			x = pi.channel(s.Channel)
 		}

@@ -630,7 +630,7 @@ func (res *resolution) subscription(s *subNode) error {
 		}
 		foundPkg = true
 		if sub.Channel == "" {
-			channels = append(channels, pi.channels...)
+			channels = append(channels, pi.chans()...)
 		} else if x := pi.channel(sub.Channel); x != nil && len(x.ch.Entries) > 0 {
 			channels = append(channels, x)
 		}

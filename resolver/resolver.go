@@ -54,8 +54,12 @@ type pkgIndex struct {
 	// resolution first reaches the package (see invalid).
 	problemsOnce sync.Once
 	problems     []graph.Finding
-	channels     []*chanIndex          // the default channel first, then by name
-	byName       map[string]*chanIndex // by name, when there are more than smallIndex
+	// The channels are indexed when a resolution first reads the package
+	// (chans): a catalog has hundreds of packages, a namespace reads a few.
+	chansOnce sync.Once
+	r         *Resolver
+	channels  []*chanIndex          // the default channel first, then by name
+	byName    map[string]*chanIndex // by name, when there are more than smallIndex
 }
 
 // chanIndex is one channel: its candidates are the replacement chain from
@@ -144,13 +148,29 @@ func (ci *catalogIndex) index(ctx context.Context, r *Resolver) error {
 				return err
 			}
 		}
-		pi := &pkgIndex{cat: ci, pkg: p}
+		// APIs are numbered now, in catalog order, so that indexing a
+		// package later only reads the numbers.
+		for j := range p.Bundles {
+			for _, g := range p.Bundles[j].Provides {
+				r.gvkID(g)
+			}
+		}
+		ci.pkgs[p.Name] = &pkgIndex{cat: ci, pkg: p, r: r}
+	}
+	return ctx.Err()
+}
+
+// chans returns the package's channels, the default first, indexing them
+// on first use.
+func (pi *pkgIndex) chans() []*chanIndex {
+	pi.chansOnce.Do(func() {
+		p := pi.pkg
 		if len(p.Channels) > smallIndex {
 			pi.byName = make(map[string]*chanIndex, len(p.Channels))
 		}
 		for _, ch := range p.Channels {
 			x := &chanIndex{pkg: pi, ch: ch, isDefault: ch.Name == p.DefaultChannel}
-			x.index(r, p)
+			x.index(pi.r, p)
 			if pi.byName != nil {
 				pi.byName[ch.Name] = x
 			}
@@ -160,9 +180,8 @@ func (ci *catalogIndex) index(ctx context.Context, r *Resolver) error {
 				pi.channels = append(pi.channels, x)
 			}
 		}
-		ci.pkgs[p.Name] = pi
-	}
-	return ctx.Err()
+	})
+	return pi.channels
 }
 
 func (x *chanIndex) index(r *Resolver, p *graph.Package) {
@@ -195,7 +214,7 @@ func (x *chanIndex) index(r *Resolver, p *graph.Package) {
 		x.cands = append(x.cands, b)
 		ids := make([]int32, len(b.Provides))
 		for i, g := range b.Provides {
-			ids[i] = r.gvkID(g)
+			ids[i] = r.gvkIDs[g] // numbered by catalogIndex.index
 		}
 		x.apis = append(x.apis, ids)
 		x.reqs = append(x.reqs, b.Requirements())
@@ -220,8 +239,9 @@ func (x *chanIndex) position(name string) int {
 
 // channel returns the index of the package's channel name, or nil.
 func (pi *pkgIndex) channel(name string) *chanIndex {
+	chans := pi.chans()
 	if pi.byName == nil {
-		for _, x := range pi.channels {
+		for _, x := range chans {
 			if x.ch.Name == name {
 				return x
 			}

@@ -84,7 +84,7 @@ func (res *resolution) stayDeprecations(n *instNode) []Deprecation {
 				continue
 			}
 			dep := Deprecation{Condition: ConditionChannelDeprecated, Message: warning("channel", x.ch.Name, d.Message)}
-			for _, other := range x.pkg.channels {
+			for _, other := range x.pkg.chans() {
 				if other != x && len(other.cands) > 0 && !deprecatedCh[other.ch.Name] {
 					dep.Alternative = "channel " + other.ch.Name
 					break

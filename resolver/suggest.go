@@ -347,7 +347,7 @@ func (r *Resolver) channelsFor(ns string, s *cluster.Subscription) []string {
 		if pi == nil {
 			continue
 		}
-		for _, x := range pi.channels {
+		for _, x := range pi.chans() {
 			if len(x.ch.Entries) > 0 && !slices.Contains(out, x.ch.Name) {
 				out = append(out, x.ch.Name)
 			}

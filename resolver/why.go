@@ -376,7 +376,7 @@ func (wa *whyAsk) rules(v variable, from chooser) []string {
 	key, ch := v.ch.pkg.cat.key, v.ch.ch.Name
 	pkgName := v.b.Package
 	nch := 0
-	for _, x := range v.ch.pkg.channels {
+	for _, x := range v.ch.pkg.chans() {
 		if len(x.ch.Entries) > 0 {
 			nch++
 		}
