@@ -274,7 +274,7 @@ func (d *decoder) read(r io.Reader) {
 		return
 	}
 	y := docstream.NewYAML(r, d.maxDoc, 0, 1)
-	var p yamlPipeline
+	p := yamlPipeline{take: d.take}
 	defer p.close()
 	for !d.cancelled() {
 		doc, err := y.Next()
@@ -285,16 +285,9 @@ func (d *decoder) read(r io.Reader) {
 		// everything is taken in stream order.
 		j := &yamlJob{err: err, doc: doc}
 		j.doc.Text = bytes.Clone(doc.Text) // Next reuses it
-		if err == nil && !doc.JSON {
-			p.start(j)
-		}
-		if next := p.push(j); next != nil {
-			d.take(next)
-		}
+		p.add(j, err == nil && !doc.JSON)
 	}
-	for j := p.pop(); j != nil && !d.cancelled(); j = p.pop() {
-		d.take(j)
-	}
+	p.flush(d.cancelled)
 }
 
 // take reads one document of a YAML stream, or records its stream error.
@@ -353,13 +346,9 @@ func (d *decoder) streamError(err error) {
 // jsonValues reads a stream of JSON values, up to the first malformed one.
 func (d *decoder) jsonValues(j *docstream.JSON) {
 	d.eachDoc(j.Next, func(doc docstream.Doc) bool {
-		if header, items, ok := jsonListItems(doc.Text); ok {
-			kind, _ := header["kind"].(string)
-			if isListKind(kind, header["apiVersion"]) {
-				header["items"] = &jsonItems{items}
-				d.document(header, doc.Line)
-				return true
-			}
+		if header, ok := jsonListItems(doc.Text); ok {
+			d.document(header, doc.Line)
+			return true
 		}
 		dec := json.NewDecoder(bytes.NewReader(doc.Text))
 		dec.UseNumber()
@@ -463,7 +452,7 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	if !hasSlash {
 		group = "" // the core group: "v1"
 	}
-	if kind == "List" || (strings.HasSuffix(kind, "List") && group == apiGroup) {
+	if isListKind(kind, apiVersion) {
 		o.kind = kind
 		raw, present := m["items"]
 		if !present || raw == nil {

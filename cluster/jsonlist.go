@@ -5,51 +5,57 @@ import (
 	"encoding/json"
 )
 
-// jsonListItems is listItems for a JSON document: `kubectl get -o json`
-// prints every object in the "items" array of one List object. It returns
-// the document's other fields, decoded, and the text of the items array,
-// to be decoded one item at a time; ok is false (decode the document
-// whole) for a document that is not a valid JSON object with one "items"
-// array.
-func jsonListItems(text []byte) (header map[string]any, items []byte, ok bool) {
+// jsonListItems is parseDocument's split for a JSON document: `kubectl
+// get -o json` prints every object in the "items" array of one List
+// object. It returns the document's other fields, decoded, with the items
+// array under "items" as jsonItems, to be decoded one item at a time; ok
+// is false (decode the document whole) for a document that is not a
+// valid JSON list object with one "items" array.
+func jsonListItems(text []byte) (header map[string]any, ok bool) {
 	if !splitLists || !bytes.Contains(text, []byte(`"items"`)) || !json.Valid(text) {
-		return nil, nil, false // an invalid document keeps the whole decode's error
+		return nil, false // an invalid document keeps the whole decode's error
 	}
 	dec := json.NewDecoder(bytes.NewReader(text))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, nil, false
+		return nil, false
 	}
 	start, end := -1, -1
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return nil, nil, false
+			return nil, false
 		}
 		key, _ := t.(string)
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, false
+			return nil, false
 		}
 		if key != "items" {
 			continue
 		}
 		if start >= 0 || len(raw) == 0 || raw[0] != '[' {
-			return nil, nil, false // "items" twice, or not an array
+			return nil, false // "items" twice, or not an array
 		}
 		end = int(dec.InputOffset())
 		start = end - len(raw)
 	}
 	if start < 0 {
-		return nil, nil, false
+		return nil, false
 	}
 	h := make([]byte, 0, len(text)-(end-start)+4)
 	h = append(append(append(h, text[:start]...), "null"...), text[end:]...)
 	d := json.NewDecoder(bytes.NewReader(h))
 	d.UseNumber()
 	if err := d.Decode(&header); err != nil {
-		return nil, nil, false
+		return nil, false
 	}
-	return header, text[start:end], true
+	kind, _ := header["kind"].(string)
+	apiVersion, _ := header["apiVersion"].(string)
+	if !isListKind(kind, apiVersion) {
+		return nil, false
+	}
+	header["items"] = &jsonItems{text[start:end]}
+	return header, true
 }
 
 // jsonItems stands for the items of a JSON List document in its header's

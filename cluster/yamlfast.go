@@ -143,21 +143,17 @@ func (p *fastParser) sequence(n int) (any, bool) {
 		if ind > n {
 			return nil, false
 		}
-		if len(c) == 1 { // "-" alone: the item is on the next lines
+		if len(c) == 1 { // "-" alone: the item is on the next lines, or null
 			p.i++
 			p.skip()
-			if p.i == len(p.lines) {
-				s = append(s, nil)
-				break
-			}
-			if ind2, _ := p.line(); ind2 <= n {
-				s = append(s, nil)
-				continue
-			}
-			ind2, _ := p.line()
-			v, ok := p.node(ind2)
-			if !ok {
-				return nil, false
+			var v any
+			if p.i < len(p.lines) {
+				if ind2, _ := p.line(); ind2 > n {
+					var ok bool
+					if v, ok = p.node(ind2); !ok {
+						return nil, false
+					}
+				}
 			}
 			s = append(s, v)
 			continue

@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-
-	"github.com/sextantdev/sextant/internal/docstream"
 )
 
 // A List document — what `kubectl get … -o yaml` prints — holds every
@@ -33,10 +31,10 @@ func listItems(text []byte) (header []byte, items []listItem, ok bool) {
 	if !bytes.HasPrefix(text, []byte("items:")) && !bytes.Contains(text, []byte("\nitems:")) {
 		return nil, nil, false // no items at column 0: not a List (the common case, cheaply)
 	}
-	lines := splitLines(text)
+	lines := bytes.Split(text, []byte("\n"))
 	start := -1
 	for i, l := range lines {
-		if bytes.Equal(bytes.TrimRight(l.text, " \r"), []byte("items:")) {
+		if bytes.Equal(bytes.TrimRight(l, " \r"), []byte("items:")) {
 			start = i
 			break
 		}
@@ -52,12 +50,12 @@ func listItems(text []byte) (header []byte, items []listItem, ok bool) {
 	var cur *listItem
 	for i := start + 1; i < len(lines); i++ {
 		l := lines[i]
-		content := bytes.TrimLeft(l.text, " ")
-		n := len(l.text) - len(content)
+		content := bytes.TrimLeft(l, " ")
+		n := len(l) - len(content)
 		if len(bytes.TrimSpace(content)) == 0 || content[0] == '#' {
 			continue // blank or comment: belongs to whatever it is in
 		}
-		if bytes.IndexByte(l.text[:n+1], '\t') >= 0 {
+		if bytes.IndexByte(l[:n+1], '\t') >= 0 {
 			return nil, nil, false
 		}
 		if indent < 0 {
@@ -90,7 +88,7 @@ func listItems(text []byte) (header []byte, items []listItem, ok bool) {
 	var h bytes.Buffer
 	for i, l := range lines {
 		if i <= start || i >= end {
-			h.Write(l.text)
+			h.Write(l)
 		}
 		h.WriteByte('\n')
 	}
@@ -107,7 +105,7 @@ func listItems(text []byte) (header []byte, items []listItem, ok bool) {
 type listItem struct {
 	first, last int
 	indent      int
-	lines       []textLine
+	lines       [][]byte
 }
 
 // text returns the item's text, its dash blanked: a document of its own
@@ -115,35 +113,19 @@ type listItem struct {
 func (it *listItem) text() []byte {
 	n := 0
 	for _, l := range it.lines {
-		n += len(l.text) + 1
+		n += len(l) + 1
 	}
 	b := make([]byte, 0, n)
 	for i, l := range it.lines {
 		if i == 0 {
 			b = append(b, bytes.Repeat([]byte{' '}, it.indent+1)...)
-			b = append(b, l.text[it.indent+1:]...)
+			b = append(b, l[it.indent+1:]...)
 		} else {
-			b = append(b, l.text...)
+			b = append(b, l...)
 		}
 		b = append(b, '\n')
 	}
 	return b
-}
-
-type textLine struct{ text []byte }
-
-func splitLines(text []byte) []textLine {
-	var lines []textLine
-	for len(text) > 0 {
-		i := bytes.IndexByte(text, '\n')
-		if i < 0 {
-			lines = append(lines, textLine{text})
-			break
-		}
-		lines = append(lines, textLine{text[:i]})
-		text = text[i+1:]
-	}
-	return lines
 }
 
 // isDash reports whether content (a line from its first non-space byte)
@@ -205,7 +187,8 @@ func parseDocument(text []byte) (any, error) {
 		if v, err := yamlValue(header); err == nil {
 			if m, ok := v.(map[string]any); ok {
 				kind, _ := m["kind"].(string)
-				if raw, present := m["items"]; present && raw == nil && isListKind(kind, m["apiVersion"]) {
+				apiVersion, _ := m["apiVersion"].(string)
+				if raw, present := m["items"]; present && raw == nil && isListKind(kind, apiVersion) {
 					m["items"] = &streamedItems{items}
 					return m, nil
 				}
@@ -216,41 +199,31 @@ func parseDocument(text []byte) (any, error) {
 }
 
 // isListKind reports whether an object of kind and apiVersion is a list
-// whose items decoder.value reads: a List, or a list kind of OLM's group.
-func isListKind(kind string, apiVersion any) bool {
-	if kind == "List" {
-		return true
-	}
-	v, _ := apiVersion.(string)
-	group, _, _ := strings.Cut(v, "/")
-	return strings.HasSuffix(kind, "List") && strings.Contains(v, "/") && group == apiGroup
+// whose items decoder.value reads: a List, or a list kind of OLM's group
+// (SubscriptionList).
+func isListKind(kind, apiVersion string) bool {
+	group, _, hasSlash := strings.Cut(apiVersion, "/")
+	return kind == "List" || (strings.HasSuffix(kind, "List") && hasSlash && group == apiGroup)
 }
 
 // readItems parses the items of a List document, ahead on other cores, and
 // calls read with each value in order; an item that does not parse is
 // recorded as the document would be, with its line.
 func (d *decoder) readItems(si *streamedItems, line int, read func(i int, v any)) {
-	var p yamlPipeline
-	defer p.close()
-	take := func(j *yamlJob) {
+	p := yamlPipeline{take: func(j *yamlJob) {
 		j.wait()
 		if j.verr != nil {
-			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", itemLineError(j.verr, si.items[j.doc.Line].first+1))})
+			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", itemLineError(j.verr, j.item.first+1))})
 			return
 		}
-		read(j.doc.Line, j.v)
-	}
+		read(j.index, j.v)
+	}}
+	defer p.close()
 	for i := range si.items {
 		if d.cancelled() {
 			return
 		}
-		j := &yamlJob{doc: docstream.Doc{Line: i}, item: &si.items[i]}
-		p.start(j)
-		if next := p.push(j); next != nil {
-			take(next)
-		}
+		p.add(&yamlJob{item: &si.items[i], index: i}, true)
 	}
-	for j := p.pop(); j != nil && !d.cancelled(); j = p.pop() {
-		take(j)
-	}
+	p.flush(d.cancelled)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -116,17 +114,11 @@ func TestListItems(t *testing.T) {
 // every manifest of testdata.
 func TestListSplitAgrees(t *testing.T) {
 	docs := listDocs
-	files, _ := filepath.Glob("../testdata/*/*.yaml")
-	more, _ := filepath.Glob("../testdata/cli/manifests/*.yaml")
-	for _, f := range append(files, more...) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range testdataManifests(t) {
 		docs = append(docs, struct {
 			name, doc string
 			split     bool
-		}{f, string(b), false})
+		}{f.name, f.text, false})
 	}
 	for _, c := range docs {
 		t.Run(c.name, func(t *testing.T) {
@@ -153,16 +145,21 @@ func TestListSplitAgrees(t *testing.T) {
 	}
 }
 
-func decodeWithSplit(t *testing.T, doc string, split bool) (*State, string) {
+func decodeWithSplit(t testing.TB, doc string, split bool) (*State, string) {
+	return decodeAs(t, doc, "in.yaml", split)
+}
+
+// decodeAs decodes doc as a file named name, with List documents split or
+// read whole.
+func decodeAs(t testing.TB, doc, name string, split bool) (*State, string) {
 	t.Helper()
 	defer func(old bool) { splitLists = old }(splitLists)
 	splitLists = split
-	st, err := Loader{}.Decode(context.Background(), strings.NewReader(doc), "in.yaml")
-	msg := ""
+	st, err := Loader{}.Decode(context.Background(), strings.NewReader(doc), name)
 	if err != nil {
-		msg = err.Error()
+		return st, err.Error()
 	}
-	return st, msg
+	return st, ""
 }
 
 // FuzzListSplit: whatever the document, reading a List item by item fails
@@ -217,7 +214,7 @@ func TestJSONListSplitAgrees(t *testing.T) {
 	split := 0
 	for i, doc := range jsonListDocs(t) {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, _, ok := jsonListItems([]byte(doc)); ok {
+			if _, ok := jsonListItems([]byte(doc)); ok {
 				split++
 			}
 			checkJSONSplit(t, doc)
@@ -230,17 +227,8 @@ func TestJSONListSplitAgrees(t *testing.T) {
 
 func checkJSONSplit(t *testing.T, doc string) {
 	t.Helper()
-	decode := func(on bool) (*State, string) {
-		defer func(old bool) { splitLists = old }(splitLists)
-		splitLists = on
-		st, err := Loader{}.Decode(context.Background(), strings.NewReader(doc), "in.json")
-		if err != nil {
-			return st, err.Error()
-		}
-		return st, ""
-	}
-	split, splitErr := decode(true)
-	whole, wholeErr := decode(false)
+	split, splitErr := decodeAs(t, doc, "in.json", true)
+	whole, wholeErr := decodeAs(t, doc, "in.json", false)
 	if splitErr != wholeErr || !reflect.DeepEqual(split, whole) {
 		t.Fatalf("split: %+v, error %q\nwhole: %+v, error %q", split, splitErr, whole, wholeErr)
 	}

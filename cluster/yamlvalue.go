@@ -151,12 +151,13 @@ func jsonable(y any) (any, bool, error) {
 // yamlJob is one document of a YAML stream (or the stream's error at that
 // place) and, for a YAML document, its value once parsed.
 type yamlJob struct {
-	err  error
-	doc  docstream.Doc
-	item *listItem // an item of a List document, parsed from its lines
-	v    any
-	verr error
-	done chan struct{} // closed once v and verr are set; nil: nothing to parse
+	err   error
+	doc   docstream.Doc
+	item  *listItem // an item of a List document, parsed from its lines
+	index int       // the item's index in its List
+	v     any
+	verr  error
+	done  chan struct{} // closed once v and verr are set; nil: nothing to parse
 }
 
 // wait waits until the job's document is parsed.
@@ -169,9 +170,10 @@ func (j *yamlJob) wait() {
 // yamlPipeline parses the YAML documents of a stream on up to GOMAXPROCS
 // goroutines while the stream is split and the values are read in order.
 // At most pipelineWindow documents are held at once, so memory stays
-// bounded by the document size limit. The zero value is ready; close stops
-// the workers.
+// bounded by the document size limit. take is called with each job, in
+// the order added; close stops the workers.
 type yamlPipeline struct {
+	take  func(*yamlJob)
 	work  chan *yamlJob
 	stop  *atomic.Bool // set by close: the workers skip what is left
 	queue []*yamlJob
@@ -205,21 +207,27 @@ func (p *yamlPipeline) start(j *yamlJob) {
 	p.work <- j
 }
 
-// push queues j and returns the oldest job once the window is full, to be
-// taken now; otherwise nil.
-func (p *yamlPipeline) push(j *yamlJob) *yamlJob {
-	p.queue = append(p.queue, j)
-	if len(p.queue) < pipelineWindow {
-		return nil
+// add queues j, handing its document to a worker when parse is set, and
+// takes the oldest job once the window is full.
+func (p *yamlPipeline) add(j *yamlJob, parse bool) {
+	if parse {
+		p.start(j)
 	}
-	return p.pop()
+	p.queue = append(p.queue, j)
+	if len(p.queue) == pipelineWindow {
+		p.take(p.pop())
+	}
 }
 
-// pop returns the oldest queued job, or nil.
-func (p *yamlPipeline) pop() *yamlJob {
-	if len(p.queue) == 0 {
-		return nil
+// flush takes the queued jobs in order, until cancelled reports true.
+func (p *yamlPipeline) flush(cancelled func() bool) {
+	for len(p.queue) > 0 && !cancelled() {
+		p.take(p.pop())
 	}
+}
+
+// pop removes and returns the oldest queued job.
+func (p *yamlPipeline) pop() *yamlJob {
 	j := p.queue[0]
 	p.queue[0] = nil
 	p.queue = p.queue[1:]

@@ -41,24 +41,36 @@ var yamlValueCases = []struct{ name, doc string }{
 // of testdata.
 func TestYAMLValueAgrees(t *testing.T) {
 	docs := yamlValueCases
+	for _, f := range testdataManifests(t) {
+		docs = append(docs, struct{ name, doc string }{f.name, f.text})
+	}
+	for _, c := range docs {
+		t.Run(c.name, func(t *testing.T) { checkYAMLValue(t, []byte(c.doc)) })
+	}
+}
+
+// testdataManifests returns the YAML manifests of the repository's
+// testdata, named by path; it fails t when there are fewer than 10 (the
+// folder moved).
+func testdataManifests(t *testing.T) []struct{ name, text string } {
+	t.Helper()
 	files, err := filepath.Glob("../testdata/*/*.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	more, _ := filepath.Glob("../testdata/cli/manifests/*.yaml")
+	var out []struct{ name, text string }
 	for _, f := range append(files, more...) {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		docs = append(docs, struct{ name, doc string }{f, string(b)})
+		out = append(out, struct{ name, text string }{f, string(b)})
 	}
-	if len(docs) < len(yamlValueCases)+10 {
-		t.Fatalf("only %d documents: the testdata manifests were not found", len(docs))
+	if len(out) < 10 {
+		t.Fatalf("only %d manifests in testdata: the folder was not found", len(out))
 	}
-	for _, c := range docs {
-		t.Run(c.name, func(t *testing.T) { checkYAMLValue(t, []byte(c.doc)) })
-	}
+	return out
 }
 
 // checkYAMLValue fails t unless yamlValue and yamlValueViaJSON agree on doc.
@@ -104,11 +116,8 @@ func TestYAMLKeyTwice(t *testing.T) {
 // taken in stream order, past the window, with JSON documents and stream
 // errors in their places.
 func TestPipelineOrder(t *testing.T) {
-	var p yamlPipeline
-	defer p.close()
 	var got []int
-	n := 3*pipelineWindow + 5
-	take := func(j *yamlJob) {
+	p := yamlPipeline{take: func(j *yamlJob) {
 		j.wait()
 		got = append(got, j.doc.Line)
 		if j.doc.JSON || j.err != nil {
@@ -118,7 +127,9 @@ func TestPipelineOrder(t *testing.T) {
 		if !reflect.DeepEqual(j.v, want) {
 			t.Errorf("document %d: value %#v, want %#v", j.doc.Line, j.v, want)
 		}
-	}
+	}}
+	defer p.close()
+	n := 3*pipelineWindow + 5
 	for i := range n {
 		j := &yamlJob{doc: docstream.Doc{Line: i, Text: []byte("k: " + itoa(i))}}
 		switch i % 7 {
@@ -126,16 +137,10 @@ func TestPipelineOrder(t *testing.T) {
 			j.doc.JSON = true
 		case 5:
 			j.err = os.ErrInvalid
-		default:
-			p.start(j)
 		}
-		if next := p.push(j); next != nil {
-			take(next)
-		}
+		p.add(j, i%7 != 3 && i%7 != 5)
 	}
-	for j := p.pop(); j != nil; j = p.pop() {
-		take(j)
-	}
+	p.flush(func() bool { return false })
 	for i, line := range got {
 		if line != i {
 			t.Fatalf("taken in order %v", got)
@@ -201,15 +206,9 @@ func TestFastYAML(t *testing.T) {
 			}
 		})
 	}
-	files, _ := filepath.Glob("../testdata/*/*.yaml")
-	more, _ := filepath.Glob("../testdata/cli/manifests/*.yaml")
 	fast := 0
-	for _, f := range append(files, more...) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, doc := range bytes.Split(b, []byte("\n---\n")) {
+	for _, f := range testdataManifests(t) {
+		for _, doc := range bytes.Split([]byte(f.text), []byte("\n---\n")) {
 			if checkFastYAML(t, doc) {
 				fast++
 			}
