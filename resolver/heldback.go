@@ -191,17 +191,9 @@ func (r *Resolver) heldBackItems(ctx context.Context, ns string, state *cluster.
 // subscriptions in name order, then dependencies in variable order.
 func (res *resolution) heldItems(sol *constraints.Solution[variable]) []heldItem {
 	var items []heldItem
-	bySub := map[variable]bool{}
+	bySub := res.chosenBy(sol)
 	for _, s := range res.subs {
-		if s.missing != "" {
-			continue
-		}
-		for _, c := range s.cands {
-			if sol.IsSelected(c) {
-				bySub[c] = true
-			}
-		}
-		if len(s.cands) == 0 {
+		if len(s.cands) == 0 { // none, or a subscription with none (missing)
 			continue
 		}
 		first := s.cands[0]
@@ -226,7 +218,7 @@ func (res *resolution) heldItems(sol *constraints.Solution[variable]) []heldItem
 		items = append(items, it)
 	}
 	for v := range res.variables() {
-		if v.kind != varBundle || bySub[v] || !sol.IsSelected(v) || v.idx <= 0 || len(v.ch.cands) == 0 {
+		if v.kind != varBundle || bySub[v] != nil || !sol.IsSelected(v) || v.idx <= 0 || len(v.ch.cands) == 0 {
 			continue
 		}
 		head := variable{kind: varBundle, idx: 0, ch: v.ch, b: v.ch.cands[0]}

@@ -357,19 +357,30 @@ func writePredictions(b *strings.Builder, indent string, ps []Prediction) {
 	}
 }
 
+// chosenBy returns, per selected candidate of a subscription, the first
+// subscription (in name order) whose choice it is. A resolution has one
+// solution: the map is made once, for plan and heldItems both.
+func (res *resolution) chosenBy(sol *constraints.Solution[variable]) map[variable]*subNode {
+	if res.chosen != nil && res.chosenFor == sol {
+		return res.chosen
+	}
+	chosen := make(map[variable]*subNode, len(res.subs))
+	for _, s := range res.subs {
+		for _, c := range s.cands {
+			if _, ok := chosen[c]; !ok && sol.IsSelected(c) {
+				chosen[c] = s
+			}
+		}
+	}
+	res.chosen, res.chosenFor = chosen, sol
+	return chosen
+}
+
 // plan turns a solution into a Plan.
 func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	// About a step or an unchanged CSV per subscription: reserved once.
 	plan := &Plan{Namespace: res.ns, Steps: make([]Step, 0, len(res.subs)), Unchanged: make([]Unchanged, 0, len(res.installed))}
-	// The subscription whose choice each selected bundle is.
-	chosenBy := make(map[variable]*subNode, len(res.subs))
-	for _, s := range res.subs {
-		for _, c := range s.cands {
-			if _, ok := chosenBy[c]; !ok && sol.IsSelected(c) {
-				chosenBy[c] = s
-			}
-		}
-	}
+	chosenBy := res.chosenBy(sol)
 	pr := newPredictor(res.ns, res.r.plat, res.state, res.planned)
 	res.pred = pr
 	stepOf := make(map[variable]int, len(res.subs))

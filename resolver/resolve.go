@@ -87,6 +87,9 @@ type resolution struct {
 	// its steps that are not predicted to fail install, sorted.
 	pred     *predictor
 	installs []graph.GVK
+	// chosen is chosenBy's map for the solution chosenFor.
+	chosen    map[variable]*subNode
+	chosenFor *constraints.Solution[variable]
 }
 
 // Resolve computes the plan for namespace from state: its installed CSVs
