@@ -190,10 +190,9 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	// unless one of the inputs is standard input (which input reads it is
 	// decided in order).
 	var cl catalogLoad
-	done := make(chan struct{})
-	if usesStdin(f.files) || usesStdin(catalogPaths(specs)) {
-		close(done)
-	} else {
+	var done chan struct{} // nil: the catalogs load after the manifests
+	if !usesStdin(f.files) && !usesStdin(catalogPaths(specs)) {
+		done = make(chan struct{})
 		ce := *e
 		ce.stderr = &cl.notes
 		go func() {
@@ -208,12 +207,13 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	} else if ignored := state.IgnoredText(); ignored != "" {
 		e.notef("ignored: %s (kinds resolution does not read)", ignored)
 	}
-	<-done
-	if cl.cats == nil { // not loaded concurrently
+	if done != nil {
+		<-done
+		if _, err := e.stderr.Write(cl.notes.Bytes()); err != nil {
+			return nil, err
+		}
+	} else {
 		cl.load(e, specs)
-	}
-	if _, err := e.stderr.Write(cl.notes.Bytes()); err != nil {
-		return nil, err
 	}
 	cats := cl.cats
 	errs = append(errs, cl.errs...)
@@ -261,8 +261,8 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 }
 
 // catalogLoad is the outcome of loading the catalogs of a resolve: the
-// catalogs that loaded (never nil once loaded), the errors of those that
-// did not, and the notes written meanwhile.
+// catalogs that loaded, the errors of those that did not, and, loaded
+// beside the manifests, the notes held back meanwhile.
 type catalogLoad struct {
 	cats  []resolver.Catalog
 	errs  []error
@@ -271,7 +271,6 @@ type catalogLoad struct {
 
 // load loads the catalogs of specs with e, in order.
 func (cl *catalogLoad) load(e *env, specs []catalogSpec) {
-	cl.cats = make([]resolver.Catalog, 0, len(specs))
 	for _, spec := range specs {
 		cat, err := e.loadCatalog(spec.path)
 		if err != nil {
