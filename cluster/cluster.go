@@ -1,8 +1,9 @@
 // Package cluster holds the cluster state that resolution starts from —
 // installed ClusterServiceVersions, Subscriptions, CatalogSources,
-// OperatorGroups and InstallPlans — as plain Go values, and decodes it from
+// OperatorGroups and InstallPlans of OLM v0, ClusterExtensions and
+// ClusterCatalogs of OLM v1 — as plain Go values, and decodes it from
 // Kubernetes manifests as `kubectl get csv,sub,catsrc,og,ip -o yaml` (or -o
-// json) prints them.
+// json, or `kubectl get clusterextensions,clustercatalogs`) prints them.
 //
 // The package has no Kubernetes API dependencies: manifests are converted to
 // JSON with sigs.k8s.io/yaml and checked field by field, so that a field of
@@ -187,6 +188,10 @@ type State struct {
 	// (`kubectl get csv,sub,catsrc`), not for a cluster without any.
 	OperatorGroups []OperatorGroup `json:"operatorGroups,omitempty"`
 	InstallPlans   []InstallPlan   `json:"installPlans,omitempty"`
+	// ClusterExtensions and ClusterCatalogs are the OLM v1 objects of the
+	// manifests, cluster-scoped: sorted by name.
+	ClusterExtensions []ClusterExtension `json:"clusterExtensions,omitempty"`
+	ClusterCatalogs   []ClusterCatalog   `json:"clusterCatalogs,omitempty"`
 	// Ignored counts, by kind, the objects of the input that resolution
 	// does not read (Decode's note of what it skipped), sorted by group
 	// then kind. Resolution never looks at it; [Encode] writes none of
@@ -249,13 +254,16 @@ func compareIgnored(a, b Ignored) int {
 	return cmp.Or(cmp.Compare(a.Group, b.Group), cmp.Compare(a.Kind, b.Kind))
 }
 
-// Sort sorts every slice of s by namespace then name.
+// Sort sorts every slice of s by namespace then name (the cluster-scoped
+// kinds by name).
 func (s *State) Sort() {
 	sortByKey(s.CSVs, csvKey)
 	sortByKey(s.Subscriptions, subscriptionKey)
 	sortByKey(s.CatalogSources, catalogSourceKey)
 	sortByKey(s.OperatorGroups, operatorGroupKey)
 	sortByKey(s.InstallPlans, installPlanKey)
+	sortByKey(s.ClusterExtensions, clusterExtensionKey)
+	sortByKey(s.ClusterCatalogs, clusterCatalogKey)
 }
 
 // The keys of the objects of a State: their namespace and name.
@@ -297,6 +305,12 @@ func (s *State) Clone() *State {
 		CatalogSources: slices.Clone(s.CatalogSources),
 		Ignored:        slices.Clone(s.Ignored),
 		InstallPlans:   slices.Clone(s.InstallPlans),
+	}
+	for _, e := range s.ClusterExtensions {
+		c.ClusterExtensions = append(c.ClusterExtensions, cloneClusterExtension(e))
+	}
+	for _, cc := range s.ClusterCatalogs {
+		c.ClusterCatalogs = append(c.ClusterCatalogs, cloneClusterCatalog(cc))
 	}
 	for i := range c.InstallPlans {
 		c.InstallPlans[i].CSVNames = slices.Clone(c.InstallPlans[i].CSVNames)

@@ -169,7 +169,9 @@ func (l Loader) decodeStream(ctx context.Context, r io.Reader, name, kind string
 }
 
 // Decode reads the ClusterServiceVersions, Subscriptions, CatalogSources,
-// OperatorGroups and InstallPlans of a manifest stream: a single object, multi-document YAML, a JSON value or
+// OperatorGroups and InstallPlans (operators.coreos.com, OLM v0) and the
+// ClusterExtensions and ClusterCatalogs (olm.operatorframework.io/v1, OLM
+// v1) of a manifest stream: a single object, multi-document YAML, a JSON value or
 // a stream of JSON values, and `kind: List` (or a typed list such as
 // SubscriptionList) with items, exactly as kubectl prints them. name names
 // the stream in errors (usually the file name); a name ending in .json
@@ -200,7 +202,8 @@ func Decode(r io.Reader, name string) (*State, error) {
 // from a client-go lister or informer, whose TypeMeta is empty. The input
 // is a JSON array of objects, a stream of objects, a `kind: List`, or YAML
 // documents, as for [Decode]; every object without a kind is taken to be
-// of kind kind ([KindCSV], [KindSubscription], [KindCatalogSource], [KindOperatorGroup] or [KindInstallPlan]), and
+// of kind kind ([KindCSV], [KindSubscription], [KindCatalogSource], [KindOperatorGroup], [KindInstallPlan],
+// [KindClusterExtension] or [KindClusterCatalog]), and
 // an object that names another kind is an error. Errors are those of
 // Decode.
 func DecodeKind(r io.Reader, name, kind string) (*State, error) {
@@ -208,7 +211,7 @@ func DecodeKind(r io.Reader, name, kind string) (*State, error) {
 }
 
 // readKinds lists the kinds Decode reads, for DecodeKind's check.
-var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan}
+var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan, KindClusterExtension, KindClusterCatalog}
 
 // LoadFiles decodes the named files (see [Decode]) into one state. A path
 // that is a folder stands for every .yaml, .yml and .json regular file in
@@ -432,6 +435,9 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	if kind == "" {
 		kind = defaultKind
 	}
+	if apiVersion == "" && d.kind != "" && (kind == KindClusterExtension || kind == KindClusterCatalog) {
+		apiVersion = APIGroupV1 + "/v1" // DecodeKind of typed objects
+	}
 	if kind == "" || (d.kind != "" && kind != d.kind && !strings.HasSuffix(kind, "List")) {
 		// Name the object as far as its metadata allows.
 		if meta, ok := m["metadata"].(map[string]any); ok {
@@ -489,6 +495,10 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		d.onObject(o, apiVersion, kind, m)
 		return
 	}
+	if group == APIGroupV1 && (kind == KindClusterExtension || kind == KindClusterCatalog) {
+		d.v1(o, apiVersion, kind, m, line)
+		return
+	}
 	if apiVersion != "" && group != apiGroup {
 		d.state.ignore(group, kind)
 		return
@@ -516,21 +526,8 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	if o.namespace == "" {
 		o.errorf("metadata.namespace", "missing")
 	}
-	key := objectKey{kind, o.namespace, o.name}
-	if o.name != "" && o.namespace != "" {
-		if first, dup := d.seen[key]; dup {
-			where := strconv.Itoa(first)
-			if f := d.files[key]; f != "" {
-				where = f + ":" + where
-			}
-			o.errorf("", "defined twice (first at line %s)", where)
-			return
-		}
-		d.seen[key] = line
-		if d.files == nil {
-			d.files = map[objectKey]string{}
-		}
-		d.files[key] = d.file
+	if o.name != "" && o.namespace != "" && !d.define(o, objectKey{kind, o.namespace, o.name}, line) {
+		return
 	}
 	spec, _ := o.obj(m, "spec", "spec")
 	status, _ := o.obj(m, "status", "status")
@@ -546,6 +543,25 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	case KindInstallPlan:
 		d.installPlan(o, n, spec, status)
 	}
+}
+
+// define records the definition of the object key at line, or reports
+// that it is defined twice and returns false.
+func (d *decoder) define(o *object, key objectKey, line int) bool {
+	if first, dup := d.seen[key]; dup {
+		where := strconv.Itoa(first)
+		if f := d.files[key]; f != "" {
+			where = f + ":" + where
+		}
+		o.errorf("", "defined twice (first at line %s)", where)
+		return false
+	}
+	d.seen[key] = line
+	if d.files == nil {
+		d.files = map[objectKey]string{}
+	}
+	d.files[key] = d.file
+	return true
 }
 
 // csv reads a ClusterServiceVersion; n is the error count before the

@@ -13,7 +13,7 @@ import (
 
 // Encode writes s as a YAML `kind: List` of Kubernetes manifests — CSVs,
 // then Subscriptions, then CatalogSources, then OperatorGroups, then
-// InstallPlans, each in the
+// InstallPlans, then ClusterExtensions, then ClusterCatalogs, each in the
 // order of s — that
 // [Decode] reads back into an equal state. A CSV's provided and required
 // APIs with a group are written as CRD definitions named
@@ -72,6 +72,12 @@ func Encode(w io.Writer, s *State) error {
 			m["status"] = map[string]any{"phase": string(p.Phase)}
 		}
 		items = append(items, m)
+	}
+	for i := range s.ClusterExtensions {
+		items = append(items, clusterExtensionManifest(&s.ClusterExtensions[i]))
+	}
+	for i := range s.ClusterCatalogs {
+		items = append(items, clusterCatalogManifest(&s.ClusterCatalogs[i]))
 	}
 	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
 	if err != nil {
@@ -204,6 +210,66 @@ func operatorGroupManifest(g *OperatorGroup) map[string]any {
 	m["spec"] = spec
 	if g.StatusNamespaces != nil {
 		m["status"] = map[string]any{"namespaces": g.StatusNamespaces}
+	}
+	return m
+}
+
+// clusterExtensionManifest writes a ClusterExtension as
+// olm.operatorframework.io/v1 defines it.
+func clusterExtensionManifest(e *ClusterExtension) map[string]any {
+	cat := map[string]any{"packageName": e.Package}
+	setNonEmpty(cat, "version", e.Version)
+	if e.Channels != nil {
+		cat["channels"] = e.Channels
+	}
+	if e.Selector != nil {
+		cat["selector"] = e.Selector
+	}
+	setNonEmpty(cat, "upgradeConstraintPolicy", string(e.UpgradeConstraintPolicy))
+	spec := map[string]any{
+		"namespace": e.Namespace,
+		"source":    map[string]any{"sourceType": "Catalog", "catalog": cat},
+	}
+	if e.ServiceAccount != "" {
+		spec["serviceAccount"] = map[string]any{"name": e.ServiceAccount}
+	}
+	if e.CRDUpgradeSafety != "" {
+		spec["install"] = map[string]any{"preflight": map[string]any{"crdUpgradeSafety": map[string]any{"enforcement": e.CRDUpgradeSafety}}}
+	}
+	if len(e.Config) > 0 {
+		spec["config"] = map[string]any{"configType": "Inline", "inline": json.RawMessage(e.Config)}
+	}
+	m := map[string]any{
+		"apiVersion": APIGroupV1 + "/v1", "kind": KindClusterExtension,
+		"metadata": map[string]any{"name": e.Name}, "spec": spec,
+	}
+	if e.Installed != nil {
+		m["status"] = map[string]any{"install": map[string]any{"bundle": e.Installed}}
+	}
+	return m
+}
+
+// clusterCatalogManifest writes a ClusterCatalog as
+// olm.operatorframework.io/v1 defines it.
+func clusterCatalogManifest(c *ClusterCatalog) map[string]any {
+	src := map[string]any{"type": "Image"}
+	if c.Image != "" {
+		src["image"] = map[string]any{"ref": c.Image}
+	}
+	spec := map[string]any{"source": src}
+	if c.Priority != 0 {
+		spec["priority"] = c.Priority
+	}
+	setNonEmpty(spec, "availabilityMode", string(c.AvailabilityMode))
+	meta := map[string]any{"name": c.Name}
+	if len(c.Labels) > 0 {
+		meta["labels"] = c.Labels
+	}
+	m := map[string]any{"apiVersion": APIGroupV1 + "/v1", "kind": KindClusterCatalog, "metadata": meta, "spec": spec}
+	if c.Serving != "" {
+		cond := map[string]any{"type": "Serving", "status": c.Serving}
+		setNonEmpty(cond, "reason", c.ServingReason)
+		m["status"] = map[string]any{"conditions": []any{cond}}
 	}
 	return m
 }

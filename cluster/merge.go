@@ -9,12 +9,14 @@ type Ref struct {
 // Refs returns the objects of s, kind by kind in the order of State's
 // fields, each kind in the order of its slice. The caller owns the slice.
 func (s *State) Refs() []Ref {
-	refs := make([]Ref, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans))
+	refs := make([]Ref, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans)+len(s.ClusterExtensions)+len(s.ClusterCatalogs))
 	refs = appendRefs(refs, KindCSV, s.CSVs, csvKey)
 	refs = appendRefs(refs, KindSubscription, s.Subscriptions, subscriptionKey)
 	refs = appendRefs(refs, KindCatalogSource, s.CatalogSources, catalogSourceKey)
 	refs = appendRefs(refs, KindOperatorGroup, s.OperatorGroups, operatorGroupKey)
 	refs = appendRefs(refs, KindInstallPlan, s.InstallPlans, installPlanKey)
+	refs = appendRefs(refs, KindClusterExtension, s.ClusterExtensions, clusterExtensionKey)
+	refs = appendRefs(refs, KindClusterCatalog, s.ClusterCatalogs, clusterCatalogKey)
 	return refs
 }
 
@@ -42,6 +44,8 @@ func (s *State) Merge(o *State) []Ref {
 	s.CatalogSources = mergeKind(s.CatalogSources, o.CatalogSources, KindCatalogSource, have, &dups, catalogSourceKey)
 	s.OperatorGroups = mergeKind(s.OperatorGroups, o.OperatorGroups, KindOperatorGroup, have, &dups, operatorGroupKey)
 	s.InstallPlans = mergeKind(s.InstallPlans, o.InstallPlans, KindInstallPlan, have, &dups, installPlanKey)
+	s.ClusterExtensions = mergeKind(s.ClusterExtensions, o.ClusterExtensions, KindClusterExtension, have, &dups, clusterExtensionKey)
+	s.ClusterCatalogs = mergeKind(s.ClusterCatalogs, o.ClusterCatalogs, KindClusterCatalog, have, &dups, clusterCatalogKey)
 	s.AddIgnored(o.Ignored...)
 	return dups
 }

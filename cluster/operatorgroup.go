@@ -188,17 +188,22 @@ func cloneOperatorGroup(g OperatorGroup) OperatorGroup {
 	g.TargetNamespaces = slices.Clone(g.TargetNamespaces)
 	g.StatusNamespaces = slices.Clone(g.StatusNamespaces)
 	if g.Selector != nil {
-		sel := &LabelSelector{MatchLabels: maps.Clone(g.Selector.MatchLabels)}
-		if g.Selector.MatchExpressions != nil {
-			sel.MatchExpressions = make([]LabelSelectorRequirement, len(g.Selector.MatchExpressions))
-			for i, r := range g.Selector.MatchExpressions {
-				r.Values = slices.Clone(r.Values)
-				sel.MatchExpressions[i] = r
-			}
-		}
-		g.Selector = sel
+		g.Selector = cloneSelector(g.Selector)
 	}
 	return g
+}
+
+// cloneSelector returns a deep copy of s.
+func cloneSelector(s *LabelSelector) *LabelSelector {
+	sel := &LabelSelector{MatchLabels: maps.Clone(s.MatchLabels)}
+	if s.MatchExpressions != nil {
+		sel.MatchExpressions = make([]LabelSelectorRequirement, len(s.MatchExpressions))
+		for i, r := range s.MatchExpressions {
+			r.Values = slices.Clone(r.Values)
+			sel.MatchExpressions[i] = r
+		}
+	}
+	return sel
 }
 
 // operatorGroup reads an OperatorGroup; n is the error count before the
