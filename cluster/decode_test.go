@@ -263,6 +263,16 @@ status: {phase: Waiting}`,
 			input:   "- a\n- b\n",
 			wantErr: []string{"in.yaml:1: value is an array, want an object"},
 		},
+		{
+			name:    "white space YAML does not count as such, after a dash (once a panic)",
+			input:   "- \u2000",
+			wantErr: []string{"in.yaml:1: value is an array, want an object"},
+		},
+		{
+			name:    "a List item with a line left of its node",
+			input:   "kind: List\nitems:\n-  kind: 0A\n  0",
+			wantErr: []string{"in.yaml:1: invalid YAML: yaml: line 3: did not find expected key"},
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

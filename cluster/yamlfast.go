@@ -95,7 +95,7 @@ func (p *fastParser) mapping(n int) (any, bool) {
 		if _, dup := m[key]; dup {
 			return nil, false
 		}
-		rest := bytes.TrimSpace(c[colon+1:])
+		rest := trimSpaces(c[colon+1:])
 		p.i++
 		var v any
 		var ok bool
@@ -176,7 +176,7 @@ func (p *fastParser) sequence(n int) (any, bool) {
 			s = append(s, v)
 			continue
 		}
-		v, ok := scalar(bytes.TrimSpace(rest))
+		v, ok := scalar(trimSpaces(rest))
 		if !ok {
 			return nil, false
 		}
@@ -229,11 +229,21 @@ func (p *fastParser) literal(n int, clip bool) (any, bool) {
 	return b.String(), true
 }
 
+// trimSpaces trims the spaces around b: only U+0020, the one white space
+// character plainText lets through. YAML's white space is the space and the
+// tab; the other characters Unicode counts as white space (U+00A0, U+2000
+// to U+200A, U+3000, …) are content to YAML, and scalar leaves a scalar
+// that starts with one to the library.
+func trimSpaces(b []byte) []byte {
+	return bytes.TrimRight(bytes.TrimLeft(b, " "), " ")
+}
+
 // scalar reads a scalar written on one line after a key or a dash, as
 // YAML 1.1 (the library) types it; ok false when it might be anything but
-// a string, an int that fits, a bool or null written in lower case.
+// a string, an int that fits, a bool or null written in lower case, and
+// for s empty.
 func scalar(s []byte) (any, bool) {
-	if bytes.Contains(s, []byte(" #")) {
+	if len(s) == 0 || bytes.Contains(s, []byte(" #")) {
 		return nil, false
 	}
 	switch s[0] {

@@ -46,13 +46,14 @@ func listItems(text []byte) (header []byte, items []listItem, ok bool) {
 		return nil, nil, false // an anchor, or text the parser refuses (in a comment, say)
 	}
 	indent := -1 // of the items' dashes
+	col := -1    // where the current item's node starts, -1 before its first line
 	end := len(lines)
 	var cur *listItem
 	for i := start + 1; i < len(lines); i++ {
 		l := lines[i]
 		content := bytes.TrimLeft(l, " ")
 		n := len(l) - len(content)
-		if len(bytes.TrimSpace(content)) == 0 || content[0] == '#' {
+		if len(bytes.Trim(content, " \t\r")) == 0 || content[0] == '#' {
 			continue // blank or comment: belongs to whatever it is in
 		}
 		if bytes.IndexByte(l[:n+1], '\t') >= 0 {
@@ -69,7 +70,16 @@ func listItems(text []byte) (header []byte, items []listItem, ok bool) {
 			items = append(items, listItem{first: i})
 			cur = &items[len(items)-1]
 			cur.last = i
+			col = itemColumn(l, n)
 		case n > indent+1:
+			if col < 0 {
+				col = n // the item's node starts on this line
+			} else if n < col {
+				// Inside the item but left of its node ("-  kind: a"
+				// then "  b"): the whole parse refuses it, or reads it
+				// otherwise than the item alone.
+				return nil, nil, false
+			}
 			cur.last = i
 		case n == 0:
 			end = i // the next key of the header
@@ -97,6 +107,17 @@ func listItems(text []byte) (header []byte, items []listItem, ok bool) {
 		it.lines, it.indent = lines[it.first:it.last+1], indent
 	}
 	return h.Bytes(), items, true
+}
+
+// itemColumn returns the column where the node of the item whose dash is
+// at column n of line l starts, or -1 when the dash is alone on its line
+// (the node starts on a later line).
+func itemColumn(l []byte, n int) int {
+	rest := bytes.TrimLeft(l[n+1:], " ")
+	if len(bytes.Trim(rest, " \t\r")) == 0 || rest[0] == '#' {
+		return -1
+	}
+	return len(l) - len(rest)
 }
 
 // listItem is one item of a List document: its lines, from its dash line

@@ -194,6 +194,11 @@ var fastYAMLCases = []struct {
 	{"empty", "", true},
 	{"null value", "a:\nb: c\n", true},
 	{"nested lists", "a:\n  - - x\n", false},
+	// Characters Unicode calls white space and YAML does not: content.
+	{"en quad after a dash", "- \u2000", false},
+	{"white space that is content", "a: \u00a0\nb: \u2000x\nc: \u3000\n", false},
+	{"white space that is an item", "- \u200a\n- \u3000x\n", false},
+	{"white space that ends a scalar", "a: x\u00a0\nb: y\u2009\nc:\n- z\u3000\n", true},
 }
 
 // TestFastYAML: fastYAML takes the plain block style and gives the
