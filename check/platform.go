@@ -2,10 +2,10 @@ package check
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // The codes of the Platform check: what OLM's olm-operator checks after
@@ -38,23 +38,7 @@ const (
 func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 	var fs []Finding
 	for _, b := range p.Bundles {
-		m := b.CSVMetadata
-		if m == nil {
-			continue
-		}
-		if dup := duplicateModes(m.InstallModes); len(dup) > 0 {
-			fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, CodeNoInstallMode,
-				fmt.Sprintf("bundle %q lists %s more than once: OLM rejects the list (InvalidInstallModes) and fails the CSV under every OperatorGroup", b.Name, modeWords(dup))))
-		} else if len(supportedModes(m.InstallModes)) == 0 {
-			fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, CodeNoInstallMode,
-				fmt.Sprintf("bundle %q supports no install mode: OLM fails it under every OperatorGroup (UnsupportedOperatorGroup)", b.Name)))
-		}
-		if m.MinKubeVersion != "" {
-			if _, err := graph.ParseKubeVersion(m.MinKubeVersion, false); err != nil {
-				fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, CodeInvalidMinKubeVersion,
-					fmt.Sprintf("bundle %q has minKubeVersion %q, which OLM cannot parse (it wants major.minor.patch): its requirements are never met (RequirementsNotMet)", b.Name, m.MinKubeVersion)))
-			}
-		}
+		fs = append(fs, everywhere(catalog, p, b)...)
 	}
 	keys, infos := es.keys, es.infos
 	// Edges that only a target's skipRange makes are reported once per
@@ -67,7 +51,7 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			continue
 		}
 		by := kindNames(in.kinds)
-		lost := lostModes(from.CSVMetadata.InstallModes, to.CSVMetadata.InstallModes)
+		lost := lostModes(from.CSVMetadata, to.CSVMetadata)
 		if len(lost) > 0 && in.kinds[0] == graph.EdgeSkipRange {
 			modesRanged.add(from, to, in.channels)
 		} else if len(lost) > 0 {
@@ -106,7 +90,7 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 	modesRanged.each(p, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
 		parts := make([]string, len(sources))
 		for i, from := range sources {
-			parts[i] = fmt.Sprintf("from %q (%s), %s", from.Name, from.VersionText, modeWords(lostModes(from.CSVMetadata.InstallModes, to.CSVMetadata.InstallModes)))
+			parts[i] = fmt.Sprintf("from %q (%s), %s", from.Name, from.VersionText, modeWords(lostModes(from.CSVMetadata, to.CSVMetadata)))
 		}
 		fs = append(fs, Finding{
 			Severity: graph.SeverityWarning, Code: CodeInstallModeDropped, Catalog: catalog,
@@ -115,6 +99,28 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), joinN(parts, "; ", 3)),
 		})
 	})
+	return fs
+}
+
+// everywhere reports the failures OLM gives bundle b of p on every
+// cluster (predict.Everywhere) as findings: no install mode (or one listed
+// twice) and a minKubeVersion OLM cannot parse.
+func everywhere(catalog string, p *graph.Package, b *graph.Bundle) []Finding {
+	var fs []Finding
+	for _, pr := range predict.Everywhere(b) {
+		var code, msg string
+		switch pr.Reason {
+		case predict.ReasonInvalidInstallModes:
+			code, msg = CodeNoInstallMode, fmt.Sprintf("bundle %q lists %s more than once: OLM rejects the list (InvalidInstallModes) and fails the CSV under every OperatorGroup", b.Name, modeWords(b.CSVMetadata.Modes().Duplicates()))
+		case predict.ReasonUnsupportedOperatorGroup:
+			code, msg = CodeNoInstallMode, fmt.Sprintf("bundle %q supports no install mode: OLM fails it under every OperatorGroup (UnsupportedOperatorGroup)", b.Name)
+		case predict.ReasonRequirementsNotMet:
+			code, msg = CodeInvalidMinKubeVersion, fmt.Sprintf("bundle %q has minKubeVersion %q, which OLM cannot parse (it wants major.minor.patch): its requirements are never met (RequirementsNotMet)", b.Name, b.CSVMetadata.MinKubeVersion)
+		default:
+			continue
+		}
+		fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, code, msg))
+	}
 	return fs
 }
 
@@ -127,52 +133,12 @@ func bundleFinding(catalog string, p *graph.Package, b *graph.Bundle, sev graph.
 	return Finding{Severity: sev, Code: code, Catalog: catalog, Package: p.Name, Channel: ch, Bundle: b.Name, Message: msg, Pos: b.Pos}
 }
 
-// modeOrder is the order in which install modes are named.
-var modeOrder = []graph.InstallModeType{graph.InstallModeOwnNamespace, graph.InstallModeSingleNamespace, graph.InstallModeMultiNamespace, graph.InstallModeAllNamespaces}
-
-// supportedModes returns the supported install modes as OLM reads a list
-// (the last listing of a type wins), OLM's four types first, in their
-// order, then others by name.
-func supportedModes(modes []graph.InstallMode) []string {
-	last := map[graph.InstallModeType]bool{}
-	for _, m := range modes {
-		last[m.Type] = m.Supported
-	}
-	var out []string
-	for _, t := range modeOrder {
-		if last[t] {
-			out = append(out, string(t))
-		}
-	}
-	var other []string
-	for t, ok := range last {
-		if ok && !slices.Contains(modeOrder, t) {
-			other = append(other, string(t))
-		}
-	}
-	slices.Sort(other)
-	return append(out, other...)
-}
-
-// duplicateModes returns the install mode types listed more than once.
-func duplicateModes(modes []graph.InstallMode) []string {
-	var seen, dup []string
-	for _, m := range modes {
-		t := string(m.Type)
-		if slices.Contains(seen, t) && !slices.Contains(dup, t) {
-			dup = append(dup, t)
-		}
-		seen = append(seen, t)
-	}
-	return dup
-}
-
 // lostModes returns the install modes from supports that to does not.
-func lostModes(from, to []graph.InstallMode) []string {
-	have := supportedModes(to)
-	var out []string
-	for _, m := range supportedModes(from) {
-		if !slices.Contains(have, m) {
+func lostModes(from, to *graph.CSVMetadata) []graph.InstallModeType {
+	have := to.Modes()
+	var out []graph.InstallModeType
+	for _, m := range from.Modes().Supported() {
+		if !have.Supports(m) {
 			out = append(out, m)
 		}
 	}
@@ -181,14 +147,18 @@ func lostModes(from, to []graph.InstallMode) []string {
 
 // modeWords names install modes: "install mode A", "install modes A, B
 // and C".
-func modeWords(modes []string) string {
-	if len(modes) == 1 {
-		return "install mode " + modes[0]
+func modeWords(modes []graph.InstallModeType) string {
+	names := make([]string, len(modes))
+	for i, m := range modes {
+		names[i] = string(m)
 	}
-	return "install modes " + strings.Join(modes[:len(modes)-1], ", ") + " and " + modes[len(modes)-1]
+	if len(modes) == 1 {
+		return "install mode " + names[0]
+	}
+	return "install modes " + words.Join(names, "and")
 }
 
-func itThem(modes []string) string {
+func itThem(modes []graph.InstallModeType) string {
 	if len(modes) == 1 {
 		return "it"
 	}

@@ -62,17 +62,14 @@ type CSVMetadata struct {
 	labels      []byte // the raw labels object, checked; nil when none
 }
 
-// Supports reports whether the metadata lists install mode t as supported
-// (its first listing of t, when there are several: OLM rejects such a list
-// as InvalidInstallModes, which is for the caller to report).
-func (m *CSVMetadata) Supports(t InstallModeType) bool {
-	for _, im := range m.InstallModes {
-		if im.Type == t {
-			return im.Supported
-		}
-	}
-	return false
-}
+// Supports reports whether the metadata supports install mode t, as OLM
+// reads the list (ReadInstallModes: the last listing of t stands; a list
+// that names t twice is one OLM rejects as InvalidInstallModes, which is
+// for the caller to report).
+func (m *CSVMetadata) Supports(t InstallModeType) bool { return m.Modes().Supports(t) }
+
+// Modes returns the install modes as OLM reads them (ReadInstallModes).
+func (m *CSVMetadata) Modes() InstallModeSet { return ReadInstallModes(m.InstallModes) }
 
 // MinKube returns minKubeVersion parsed as OLM's requirement check parses
 // it (ParseKubeVersion: an optional "v", then major.minor.patch — "v1.21"

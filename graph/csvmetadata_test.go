@@ -100,7 +100,8 @@ func TestCSVMetadata(t *testing.T) {
 
 func TestCSVMetadataSupportsAndMinKube(t *testing.T) {
 	m := &CSVMetadata{InstallModes: []InstallMode{{InstallModeOwnNamespace, true}, {InstallModeAllNamespaces, false}, {InstallModeOwnNamespace, false}}}
-	if !m.Supports(InstallModeOwnNamespace) || m.Supports(InstallModeAllNamespaces) || m.Supports(InstallModeSingleNamespace) {
+	// The last listing of OwnNamespace stands, as OLM records a list.
+	if m.Supports(InstallModeOwnNamespace) || m.Supports(InstallModeAllNamespaces) || m.Supports(InstallModeSingleNamespace) || m.Modes().Valid() {
 		t.Errorf("Supports: %+v", m.InstallModes)
 	}
 	for _, tt := range []struct {

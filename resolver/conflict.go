@@ -8,6 +8,7 @@ import (
 	"github.com/blang/semver/v4"
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // FactKind is the kind of a [Fact].
@@ -123,13 +124,13 @@ func (f *Fact) subject() string {
 	return "bundle " + f.Bundle
 }
 
-// candidateList joins the candidates as joinWords joins words.
+// candidateList joins the candidates as words.Join joins words.
 func candidateList(cs []Candidate, conj string) string {
 	s := make([]string, len(cs))
 	for i, c := range cs {
 		s[i] = c.String()
 	}
-	return joinWords(s, conj)
+	return words.Join(s, conj)
 }
 
 // String states the fact in one sentence (without a final period).

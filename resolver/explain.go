@@ -9,6 +9,7 @@ import (
 	"github.com/blang/semver/v4"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // DefaultDerivationLines is the number of lines of the derivation that
@@ -284,7 +285,7 @@ func (d *deriver) verdict() Verdict {
 		if len(installed) == 1 {
 			what = "keep installed CSV " + installed[0]
 		} else {
-			what = "keep installed CSVs " + joinWords(installed, "and") + " together"
+			what = "keep installed CSVs " + words.Join(installed, "and") + " together"
 		}
 	}
 	v.Text = "cannot " + what + ": " + v.Reason
@@ -301,7 +302,7 @@ func (d *deriver) reason(v Verdict, others []string) string {
 		}
 	}
 	if len(others) > 0 {
-		r := "it conflicts with " + joinWords(others, "and")
+		r := "it conflicts with " + words.Join(others, "and")
 		if rule := d.firstRule(); rule != "" {
 			r += " (" + rule + ")"
 		}
@@ -545,9 +546,9 @@ func (d *deriver) conclusion(v Verdict) string {
 	case 1:
 		return "installed CSV " + v.CSV + " cannot stay"
 	case 2:
-		return "installed CSVs " + joinWords(d.installed, "and") + " cannot both stay"
+		return "installed CSVs " + words.Join(d.installed, "and") + " cannot both stay"
 	}
-	return "installed CSVs " + joinWords(d.installed, "and") + " cannot all stay"
+	return "installed CSVs " + words.Join(d.installed, "and") + " cannot all stay"
 }
 
 // run returns fact i and the unused facts after it that say the same
@@ -777,7 +778,7 @@ func (d *deriver) candidatesN(cs []Candidate, conj string) (string, int) {
 			d.named[n] = true
 		}
 		if fresh {
-			parts = append(parts, fmt.Sprintf("%s (channels %s, catalog %s)", c.Bundle, joinWords(it.channels, "and"), c.Catalog))
+			parts = append(parts, fmt.Sprintf("%s (channels %s, catalog %s)", c.Bundle, words.Join(it.channels, "and"), c.Catalog))
 		} else {
 			parts = append(parts, c.Bundle)
 		}
@@ -786,7 +787,7 @@ func (d *deriver) candidatesN(cs []Candidate, conj string) (string, int) {
 	if len(parts) > maxListed {
 		parts = append(parts[:maxListed-1], fmt.Sprintf("%d more (the facts list them all)", len(parts)-maxListed+1))
 	}
-	return joinWords(parts, conj), len(items)
+	return words.Join(parts, conj), len(items)
 }
 
 // maxListed is the most items a list of candidates names in a clause.
@@ -850,17 +851,6 @@ func versionSuffix(v string) string {
 		return ""
 	}
 	return " (version " + v + ")"
-}
-
-// joinWords joins "a", "a or b", "a, b or c".
-func joinWords(s []string, conj string) string {
-	switch len(s) {
-	case 0:
-		return "nothing"
-	case 1:
-		return s[0]
-	}
-	return strings.Join(s[:len(s)-1], ", ") + " " + conj + " " + s[len(s)-1]
 }
 
 func bothAll(f *Fact) string {

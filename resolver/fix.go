@@ -8,6 +8,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // The kinds of suggestions that fix predicted failures (see
@@ -41,9 +42,9 @@ type failureKey struct{ who, reason string }
 
 func planFailures(p *Plan) []failureKey {
 	var out []failureKey
-	add := func(who string, ps []Prediction) {
+	add := func(who string, ps []predict.Prediction) {
 		for _, q := range ps {
-			if q.Severity == SeverityFailure {
+			if q.Severity == predict.SeverityFailure {
 				out = append(out, failureKey{who, string(q.Reason)})
 			}
 		}
@@ -143,11 +144,11 @@ func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan) []fix {
 			byKind[f.s.Kind] = append(byKind[f.s.Kind], f)
 		}
 	}
-	pr := newPredictor(ns, r.plat, state, plan.planned)
+	pr := predict.New(ns, r.plat, state, plan.planned)
 	var subs []*cluster.Subscription
 	var failed []string // the bundles predicted to fail
 	for _, st := range plan.Steps {
-		if !failing(st.Predictions) || st.Reason.Subscription == "" {
+		if !predict.Failing(st.Predictions) || st.Reason.Subscription == "" {
 			continue
 		}
 		failed = append(failed, st.Bundle)
@@ -156,7 +157,7 @@ func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan) []fix {
 		}
 	}
 	for _, u := range plan.Unchanged {
-		if !failing(u.Predictions) || u.Subscription == "" {
+		if !predict.Failing(u.Predictions) || u.Subscription == "" {
 			continue
 		}
 		if s := state.Subscription(ns, u.Subscription); s != nil && !slices.Contains(subs, s) {
@@ -190,16 +191,16 @@ func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan) []fix {
 	}
 	if groups := state.OperatorGroupsIn(ns); len(groups) == 1 {
 		g := groups[0]
-		cur := groupTargets(g)
+		cur := predict.TargetsOf(g)
 		for _, tns := range [][]string{{ns}, nil} {
-			t := targets{known: true, namespaces: tns}
+			t := predict.Targets{Known: true, Namespaces: tns}
 			if tns == nil {
-				t.namespaces = []string{""}
+				t = predict.AllNamespaces("")
 			}
-			if cur.known && slices.Equal(cur.namespaces, t.namespaces) {
+			if cur.Known && slices.Equal(cur.Namespaces, t.Namespaces) {
 				continue
 			}
-			change := fmt.Sprintf("make OperatorGroup %s/%s target %s (%s)", g.Namespace, g.Name, t.words(ns), targetSpec(tns))
+			change := fmt.Sprintf("make OperatorGroup %s/%s target %s (%s)", g.Namespace, g.Name, t.Words(ns), targetSpec(tns))
 			add(fix{s: Suggestion{Kind: SuggestOperatorGroup, OperatorGroup: g.Namespace + "/" + g.Name, TargetNamespaces: tns, Change: change},
 				apply: func(state *cluster.State) (*cluster.State, string) {
 					st := *state
@@ -236,7 +237,7 @@ func targetSpec(tns []string) string {
 // acceptedBundle returns the most preferred candidate of subscription s
 // (its channel's chain, head first; the default channel's when it names
 // none) that OLM is predicted to accept in namespace ns, or nil.
-func (r *Resolver) acceptedBundle(ns string, s *cluster.Subscription, pr *predictor) *graph.Bundle {
+func (r *Resolver) acceptedBundle(ns string, s *cluster.Subscription, pr *predict.Predictor) *graph.Bundle {
 	for _, ci := range r.catalogs {
 		if !r.visibleTo(ns, ci.key) || (s.Source != "" && ci.key != (CatalogKey{Namespace: s.SourceNamespace, Name: s.Source})) {
 			continue
@@ -253,7 +254,7 @@ func (r *Resolver) acceptedBundle(ns string, s *cluster.Subscription, pr *predic
 			continue
 		}
 		for _, b := range x.cands {
-			if b.CSVMetadata != nil && !b.Deprecated && !failing(pr.bundle(b)) {
+			if b.CSVMetadata != nil && !b.Deprecated && !predict.Failing(pr.Bundle(b)) {
 				return b
 			}
 		}
@@ -271,7 +272,7 @@ func (r *Resolver) moveTargets(ns string, s *cluster.Subscription, state *cluste
 	move := func(to string, og *cluster.OperatorGroup) fix {
 		change := fmt.Sprintf("move subscription %s to namespace %s", s.Name, to)
 		if og != nil {
-			change = fmt.Sprintf("move subscription %s to a new namespace %s with OperatorGroup %s targeting %s (%s)", s.Name, to, og.Name, groupTargets(og).words(to), targetSpec(og.TargetNamespaces))
+			change = fmt.Sprintf("move subscription %s to a new namespace %s with OperatorGroup %s targeting %s (%s)", s.Name, to, og.Name, predict.TargetsOf(og).Words(to), targetSpec(og.TargetNamespaces))
 		}
 		if s.InstalledCSV != "" && state.CSV(ns, s.InstalledCSV) != nil {
 			change += fmt.Sprintf(", removing installed CSV %s from %s", s.InstalledCSV, ns)

@@ -12,6 +12,7 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // factForced is the reason kind of the constraint that forces a passed-over
@@ -296,7 +297,7 @@ func heldBecause(h *HeldBack) string {
 		if len(h.Displaces) == 0 {
 			return ", although nothing forbids it"
 		}
-		return " because choices made before it win: with it, " + joinWords(h.Displaces, "and")
+		return " because choices made before it win: with it, " + words.Join(h.Displaces, "and")
 	}
 	var key, glue []string
 	for i := range h.Facts {
@@ -354,7 +355,7 @@ func heldFactText(f *Fact, pref Candidate) string {
 				others = append(others, c.String())
 			}
 		}
-		return fmt.Sprintf("it provides API %s, as %s does, and at most one provider of an API can be installed", f.Requirement, joinWords(others, "and"))
+		return fmt.Sprintf("it provides API %s, as %s does, and at most one provider of an API can be installed", f.Requirement, words.Join(others, "and"))
 	}
 	return f.String()
 }

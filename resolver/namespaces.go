@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/sextantdev/sextant/cluster"
-	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // NamespaceResult is the outcome of one namespace in ResolveAll: its plan,
@@ -61,7 +61,7 @@ func (r *Resolver) ResolveAll(ctx context.Context, state *cluster.State) ([]Name
 		state = &cluster.State{}
 	}
 	var out []NamespaceResult
-	planned := map[groupKey][]graph.GVK{}
+	planned := predict.Planned{}
 	for _, ns := range Namespaces(state) {
 		if err := ctx.Err(); err != nil {
 			return out, err
@@ -71,9 +71,8 @@ func (r *Resolver) ResolveAll(ctx context.Context, state *cluster.State) ([]Name
 			return out, err
 		}
 		out = append(out, NamespaceResult{Namespace: ns, Plan: plan, Err: err})
-		if res != nil && res.pred != nil && res.pred.own != nil && len(res.installs) > 0 {
-			k := res.pred.own.key()
-			planned[k] = unionGVKs(planned[k], res.installs)
+		if res != nil {
+			planned.Add(res.pred, res.installs)
 		}
 	}
 	return out, nil

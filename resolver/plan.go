@@ -10,6 +10,7 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // Action is what a plan step does.
@@ -57,7 +58,7 @@ type Plan struct {
 
 	// planned is the context ResolveAll resolved the plan in (the APIs
 	// earlier namespaces' plans install), which Fixes re-solves with.
-	planned map[groupKey][]graph.GVK
+	planned predict.Planned
 	// nothingHeld is the state the plan was resolved from when every
 	// choice was its first preference: ExplainHeldBack on that state has
 	// nothing to explain and need not resolve again.
@@ -147,12 +148,12 @@ func (p *Plan) Waits() bool {
 // installed CSV that stays: a plan that will not succeed as it is.
 func (p *Plan) Failing() bool {
 	for _, s := range p.Steps {
-		if failing(s.Predictions) {
+		if predict.Failing(s.Predictions) {
 			return true
 		}
 	}
 	for _, u := range p.Unchanged {
-		if failing(u.Predictions) {
+		if predict.Failing(u.Predictions) {
 			return true
 		}
 	}
@@ -182,7 +183,7 @@ type Step struct {
 	// Predictions says what OLM's olm-operator will do with the CSV once
 	// the step is applied, failures before warnings (DESIGN §8); empty
 	// when nothing is predicted.
-	Predictions []Prediction `json:"predictions,omitempty"`
+	Predictions []predict.Prediction `json:"predictions,omitempty"`
 	// HeldBack, set by Resolver.ExplainHeldBack, says why the step goes
 	// below its first preference (nil when it does not).
 	HeldBack *HeldBack `json:"heldBack,omitempty"`
@@ -278,7 +279,7 @@ type Unchanged struct {
 	Approval Approval `json:"approval,omitzero"`
 	// Predictions says what OLM's olm-operator will do with the CSV as it
 	// stays (DESIGN §8); empty when nothing is predicted.
-	Predictions []Prediction `json:"predictions,omitempty"`
+	Predictions []predict.Prediction `json:"predictions,omitempty"`
 }
 
 // String renders the plan as text, one line per step, then the unchanged
@@ -344,10 +345,10 @@ func (p *Plan) String() string {
 
 // writePredictions writes one line per prediction: "will fail: Reason:
 // message" or "warning: Reason: message", each after indent.
-func writePredictions(b *strings.Builder, indent string, ps []Prediction) {
+func writePredictions(b *strings.Builder, indent string, ps []predict.Prediction) {
 	for _, p := range ps {
 		b.WriteString(indent)
-		if p.Severity == SeverityFailure {
+		if p.Severity == predict.SeverityFailure {
 			b.WriteString("will fail: ")
 		} else {
 			b.WriteString("warning: ")
@@ -381,10 +382,9 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	// About a step or an unchanged CSV per subscription: reserved once.
 	plan := &Plan{Namespace: res.ns, Steps: make([]Step, 0, len(res.subs)), Unchanged: make([]Unchanged, 0, len(res.installed))}
 	chosenBy := res.chosenBy(sol)
-	pr := newPredictor(res.ns, res.r.plat, res.state, res.planned)
+	pr := predict.New(res.ns, res.r.plat, res.state, res.planned)
 	res.pred = pr
 	stepOf := make(map[variable]int, len(res.subs))
-	installs := make([]graph.GVK, 0, len(res.subs))
 	polls := 0
 	for v := range res.variables() {
 		if polls++; res.poll(polls) != nil {
@@ -396,7 +396,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 		switch v.kind {
 		case varInstalled:
 			n := res.installed[v.idx]
-			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner, Predictions: pr.installed(n), Deprecations: res.stayDeprecations(n)})
+			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner, Predictions: n.predict(pr), Deprecations: res.stayDeprecations(n)})
 		case varBundle:
 			st := Step{
 				Action:  ActionInstall,
@@ -414,15 +414,14 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 			}
 			st.Dependency = !res.subscribed(v)
 			st.Warnings = deprecationWarnings(v)
-			st.Predictions = pr.bundle(v.b)
-			if !failing(st.Predictions) {
-				installs = append(installs, v.b.Provides...) // sorted once, below
+			st.Predictions = pr.Bundle(v.b)
+			if !predict.Failing(st.Predictions) {
+				res.installs = append(res.installs, v.b.Provides...)
 			}
 			stepOf[v] = len(plan.Steps)
 			plan.Steps = append(plan.Steps, st)
 		}
 	}
-	res.installs = unionGVKs(res.installs, installs)
 	// Requirements between selected bundles: reasons and order.
 	after := make([][]int, len(plan.Steps)) // step → steps it depends on
 	for _, d := range res.deps {
@@ -449,7 +448,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	}
 	plan.Steps = orderSteps(plan.Steps, after)
 	res.approve(plan)
-	plan.Notes = pr.finish()
+	plan.Notes = pr.Notes()
 	plan.planned = res.planned
 	slices.SortFunc(plan.Unchanged, func(a, b Unchanged) int { return cmp.Compare(a.CSV, b.CSV) })
 	return plan

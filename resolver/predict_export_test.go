@@ -5,6 +5,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // PredictionsOf resolves namespace and returns a function that computes
@@ -26,15 +27,15 @@ func PredictionsOf(ctx context.Context, r *Resolver, namespace string, state *cl
 		stay = append(stay, res.byName[u.CSV])
 	}
 	return func() int {
-		pr := newPredictor(namespace, r.plat, state, nil)
+		pr := predict.New(namespace, r.plat, state, nil)
 		n := 0
 		for _, b := range bundles {
-			n += len(pr.bundle(b))
+			n += len(pr.Bundle(b))
 		}
 		for _, s := range stay {
-			n += len(pr.installed(s))
+			n += len(s.predict(pr))
 		}
-		pr.finish()
+		pr.Notes()
 		return n
 	}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // subNode is a subscription of the namespace being resolved.
@@ -44,6 +45,17 @@ type instNode struct {
 	// celProps are the properties cel rules see, built on first use.
 	celProps []graph.Property
 	celDone  bool
+}
+
+// predict predicts what OLM does with the installed CSV of n when it
+// stays: its APIs are spec's owned definitions, or, without any, the
+// properties annotation's.
+func (n *instNode) predict(pr *predict.Predictor) []predict.Prediction {
+	apis := n.csv.Provides
+	if len(apis) == 0 {
+		apis = n.provides
+	}
+	return pr.CSV(n.csv, apis, n.maxOpenShift)
 }
 
 // resolution is the state of one Resolve call.
@@ -79,13 +91,13 @@ type resolution struct {
 	// state is the cluster state resolved; planned the APIs that plans of
 	// namespaces resolved before install, per OperatorGroup (ResolveAll).
 	state   *cluster.State
-	planned map[groupKey][]graph.GVK
+	planned predict.Planned
 	// invalidLeftOut are the invalid packages reached and left out
 	// (Options.AllowInvalid).
 	invalidLeftOut map[*pkgIndex]bool
 	// pred is the predictor of the plan (see plan); installs the APIs
-	// its steps that are not predicted to fail install, sorted.
-	pred     *predictor
+	// its steps that are not predicted to fail install, in no order.
+	pred     *predict.Predictor
 	installs []graph.GVK
 	// chosen is chosenBy's map for the solution chosenFor.
 	chosen    map[variable]*subNode
@@ -115,7 +127,7 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 
 // resolve is Resolve with the APIs planned in namespaces resolved before
 // (ResolveAll); it also returns the resolution of a plan.
-func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster.State, planned map[groupKey][]graph.GVK) (*Plan, *resolution, error) {
+func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster.State, planned predict.Planned) (*Plan, *resolution, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}

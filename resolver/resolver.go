@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // Catalog is a catalog as a resolver sees it: its identity, its priority
@@ -25,7 +26,7 @@ type Catalog struct {
 // immutable after New and safe for concurrent use by many goroutines.
 type Resolver struct {
 	opts     Options
-	plat     platform
+	plat     predict.Platform
 	global   string
 	catalogs []*catalogIndex // sorted by key
 	byKey    map[CatalogKey]*catalogIndex
@@ -91,7 +92,7 @@ func NewContext(ctx context.Context, catalogs []Catalog, opts Options) (*Resolve
 		r.global = DefaultGlobalNamespace
 	}
 	var errs []error
-	plat, err := parsePlatform(opts)
+	plat, err := predict.ParsePlatform(opts.KubeVersion, opts.OpenShiftVersion)
 	if err != nil {
 		errs = append(errs, err)
 	}

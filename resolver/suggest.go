@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // Defaults of ExplainOptions.
@@ -152,7 +153,7 @@ func planSummary(p *Plan, focus []string) string {
 			parts = append(parts, fmt.Sprintf("installs %s (channel %s, catalog %s)", st.Bundle, st.Channel, st.Catalog))
 		}
 	}
-	return joinWords(parts, "and")
+	return words.Join(parts, "and")
 }
 
 // Explain explains conflict — the *ConflictError that Resolve returned for

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/constraints"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // WhyKind says what a Why's name was found as.
@@ -468,7 +469,7 @@ func skippedAbove(v variable) []Alternative {
 		}
 		out = append(out, Alternative{
 			Candidate: Candidate{Catalog: x.pkg.cat.key, Package: b.Package, Channel: x.ch.Name, Bundle: b.Name, Version: b.VersionText},
-			Rule:      fmt.Sprintf("skipped by %s, so never a candidate", joinWords(by, "and")),
+			Rule:      fmt.Sprintf("skipped by %s, so never a candidate", words.Join(by, "and")),
 		})
 	}
 	return out
@@ -559,7 +560,7 @@ func (wa *whyAsk) notSelected(w *Why, sub *subNode, v variable) (*Why, error) {
 	case len(h.Facts) > 0:
 		w.NotInPlan = append(w.NotInPlan, "it is excluded"+heldBecause(h))
 	case len(h.Displaces) > 0:
-		w.NotInPlan = append(w.NotInPlan, "it would be possible, but choices made before it win: with it, "+joinWords(h.Displaces, "and"))
+		w.NotInPlan = append(w.NotInPlan, "it would be possible, but choices made before it win: with it, "+words.Join(h.Displaces, "and"))
 	default:
 		w.NotInPlan = append(w.NotInPlan, "nothing needs it: the choices that could take it are met by more preferred candidates")
 	}
@@ -596,7 +597,7 @@ func (wa *whyAsk) unreached(w *Why, name string) (*Why, error) {
 				}
 			}
 			if len(skipped) > 0 {
-				w.NotInPlan = append(w.NotInPlan, fmt.Sprintf("it is off the replacement chain or skipped by another entry in channel %s (catalog %s), so it is never a candidate", joinWords(skipped, "and"), ci.key))
+				w.NotInPlan = append(w.NotInPlan, fmt.Sprintf("it is off the replacement chain or skipped by another entry in channel %s (catalog %s), so it is never a candidate", words.Join(skipped, "and"), ci.key))
 			}
 			for _, s := range res.subs {
 				if s.sub.Package == b.Package && s.current != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // inputsHelp describes the inputs resolve and rollout share.
@@ -266,7 +267,7 @@ type allJSON struct {
 // left out: noteAssumedOperatorGroup says it once, on standard error.
 func writeFixesText(w io.Writer, p *resolver.Plan, fixes []resolver.Suggestion) {
 	for _, n := range p.Notes {
-		if n == resolver.NoteAssumedOperatorGroup {
+		if n == predict.NoteAssumedOperatorGroup {
 			continue
 		}
 		fmt.Fprintf(w, "note: %s\n", n)
@@ -415,11 +416,11 @@ func failingCount(p *resolver.Plan) int {
 	return n
 }
 
-func isFailure(p resolver.Prediction) bool { return p.Severity == resolver.SeverityFailure }
+func isFailure(p predict.Prediction) bool { return p.Severity == predict.SeverityFailure }
 
 // writePredictionsText writes a step's predictions under it: "will fail:
 // Reason: message" or "warning: Reason: message".
-func writePredictionsText(w io.Writer, indent string, ps []resolver.Prediction) {
+func writePredictionsText(w io.Writer, indent string, ps []predict.Prediction) {
 	for _, p := range ps {
 		what := "warning"
 		if isFailure(p) {

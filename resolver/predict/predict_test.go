@@ -1,4 +1,4 @@
-package resolver
+package predict
 
 import (
 	"errors"
@@ -72,16 +72,16 @@ func TestGroupTargets(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := groupTargets(&tt.g)
-			if !reflect.DeepEqual(got.known, tt.known) {
-				t.Errorf("got %v, want %v", got.known, tt.known)
+			got := TargetsOf(&tt.g)
+			if !reflect.DeepEqual(got.Known, tt.known) {
+				t.Errorf("got %v, want %v", got.Known, tt.known)
 			}
 			if tt.known {
-				if !reflect.DeepEqual(got.namespaces, tt.ns) {
-					t.Errorf("got %v, want %v", got.namespaces, tt.ns)
+				if !reflect.DeepEqual(got.Namespaces, tt.ns) {
+					t.Errorf("got %v, want %v", got.Namespaces, tt.ns)
 				}
 			} else {
-				if got.why == "" {
+				if got.Why == "" {
 					t.Error("an unknown target set says why")
 				}
 			}
@@ -95,7 +95,7 @@ func TestInstallModePrediction(t *testing.T) {
 		name    string
 		modes   []graph.InstallMode
 		targets []string
-		reason  PredictionReason // "" when OLM accepts
+		reason  Reason // "" when OLM accepts
 		message string
 	}{
 		{name: "own namespace needs OwnNamespace", modes: modes(graph.InstallModeOwnNamespace), targets: []string{"ops"}},
@@ -121,11 +121,8 @@ func TestInstallModePrediction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tg := targets{known: true, namespaces: tt.targets, from: "spec.targetNamespaces"}
-			got := installModePrediction("op.v1", tt.modes, "ops", og, tg)
-			if ok := supportsTargets(tt.modes, "ops", tg); ok != (tt.reason == "") {
-				t.Errorf("supportsTargets = %v, disagrees with the prediction %q", ok, tt.reason)
-			}
+			tg := Targets{Known: true, Namespaces: tt.targets, From: "spec.targetNamespaces"}
+			got := InstallModes("op.v1", tt.modes, "ops", og, tg)
 			want := Prediction{Reason: tt.reason, Severity: SeverityFailure, OperatorGroup: "ops/og", Message: tt.message}
 			checkPrediction(t, got, want)
 		})
@@ -148,7 +145,7 @@ func TestMinKubePrediction(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := minKubePrediction("op.v1", tt.minKube, server)
+			got := MinKube("op.v1", tt.minKube, server)
 			want := Prediction{Message: tt.message}
 			if tt.fail {
 				want.Reason = ReasonRequirementsNotMet
@@ -176,7 +173,7 @@ func TestMaxOpenShiftPrediction(t *testing.T) {
 			if tt.name == "invalid value blocks" {
 				tt.max.Err = errors.New("bad")
 			}
-			got := maxOpenShiftPrediction("op.v1", tt.max, semver.MustParse(tt.current))
+			got := MaxOpenShift("op.v1", tt.max, semver.MustParse(tt.current))
 			var want Prediction
 			if tt.warn {
 				want = Prediction{Reason: ReasonMaxOpenShiftVersion, Severity: SeverityWarning}
@@ -191,13 +188,13 @@ func TestAPIPrediction(t *testing.T) {
 	issuer := graph.GVK{Group: "cert-manager.io", Version: "v1", Kind: "Issuer"}
 	surface := func(ns string, tns []string, static bool, apis ...graph.GVK) *groupSurface {
 		g := &cluster.OperatorGroup{Namespace: ns, Name: "og", TargetNamespaces: tns, StaticProvidedAPIs: static}
-		return &groupSurface{g: g, targets: groupTargets(g), apis: apis}
+		return &groupSurface{g: g, targets: TargetsOf(g), apis: apis}
 	}
 	tests := []struct {
 		name   string
 		own    *groupSurface
 		others []*groupSurface
-		want   PredictionReason
+		want   Reason
 		reason string
 	}{
 		{name: "no other group", own: surface("a", []string{"a"}, false)},
@@ -216,6 +213,47 @@ func TestAPIPrediction(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got := apiPrediction("cert-manager.v1", []graph.GVK{cert}, tt.own, tt.others)
 			checkPrediction(t, got, Prediction{Reason: tt.want, OperatorGroup: tt.own.name()})
+		})
+	}
+}
+
+func TestEverywhere(t *testing.T) {
+	bundle := func(metadata string) *graph.Bundle {
+		props := []graph.Property{graph.PackageProperty("op", "1.0.0")}
+		if metadata != "" {
+			props = append(props, graph.Property{Type: graph.TypeCSVMetadata, Value: []byte(metadata)})
+		}
+		b, err := graph.ParseProperties(props)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Name = "op.v1"
+		return b
+	}
+	tests := []struct {
+		name     string
+		metadata string
+		want     []Reason
+	}{
+		{name: "no metadata is not checked"},
+		{name: "a supported mode", metadata: `{"installModes":[{"type":"OwnNamespace","supported":true}]}`},
+		{name: "no supported mode", metadata: `{"installModes":[{"type":"OwnNamespace","supported":false}]}`, want: []Reason{ReasonUnsupportedOperatorGroup}},
+		{name: "a mode twice", metadata: `{"installModes":[{"type":"OwnNamespace","supported":true},{"type":"OwnNamespace","supported":true}]}`, want: []Reason{ReasonInvalidInstallModes}},
+		{name: "minKubeVersion that does not parse", metadata: `{"installModes":[{"type":"AllNamespaces","supported":true}],"minKubeVersion":"1.21"}`, want: []Reason{ReasonRequirementsNotMet}},
+		{name: "both", metadata: `{"minKubeVersion":"v1.21"}`, want: []Reason{ReasonUnsupportedOperatorGroup, ReasonRequirementsNotMet}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []Reason
+			for _, p := range Everywhere(bundle(tt.metadata)) {
+				if p.Severity != SeverityFailure || p.OperatorGroup != "" || p.Message == "" {
+					t.Errorf("prediction %+v: want a failure with a message and no OperatorGroup", p)
+				}
+				got = append(got, p.Reason)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
 		})
 	}
 }
