@@ -1,0 +1,237 @@
+package catalogimage
+
+import (
+	"archive/tar"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+	"testing/fstest"
+
+	v1 "github.com/google/go-containerregistry/pkg/v1"
+
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/docstream"
+)
+
+// Whiteout names of the OCI image layer format.
+const (
+	whiteoutPrefix = ".wh."
+	whiteoutOpaque = ".wh..wh..opq"
+)
+
+// files is the catalog folder of an image: its regular files, by their
+// path in the image (no leading slash), below root.
+type files struct {
+	root string
+	m    fstest.MapFS
+}
+
+// fs returns the files as a file system.
+func (f *files) fs() fs.FS { return f.m }
+
+// hidden is what the layers above the one being read decide: paths they
+// hold (a file there hides the lower layers' file and everything below a
+// path it replaces with a file), paths they whited out, and folders they
+// made opaque.
+type hidden struct {
+	present  map[string]bool // path → it is a folder
+	whiteout map[string]bool
+	opaque   map[string]bool
+}
+
+func newHidden() *hidden {
+	return &hidden{present: map[string]bool{}, whiteout: map[string]bool{}, opaque: map[string]bool{}}
+}
+
+// hides reports whether the layers above hide p in the layers below.
+func (h *hidden) hides(p string) bool {
+	if isDir, ok := h.present[p]; ok && !isDir {
+		return true
+	}
+	if h.whiteout[p] {
+		return true
+	}
+	for q := path.Dir(p); q != "." && q != "/"; q = path.Dir(q) {
+		if h.whiteout[q] || h.opaque[q] {
+			return true
+		}
+		if isDir, ok := h.present[q]; ok && !isDir {
+			return true
+		}
+	}
+	return false
+}
+
+// merge adds what one layer decided.
+func (h *hidden) merge(l *hidden) {
+	for p, d := range l.present {
+		if _, ok := h.present[p]; !ok {
+			h.present[p] = d
+		}
+	}
+	for p := range l.whiteout {
+		h.whiteout[p] = true
+	}
+	for p := range l.opaque {
+		h.opaque[p] = true
+	}
+}
+
+// extract reads the catalog folder of img: the label, then the layers, top
+// first, so that every file read is the one the image shows.
+func (r *Reader) extract(ctx context.Context, img v1.Image, info *Info, byDiffID bool) (*files, error) {
+	cfg, err := img.ConfigFile()
+	if err != nil {
+		return nil, fmt.Errorf("reading the image config: %w", err)
+	}
+	labels := cfg.Config.Labels
+	dir := labels[ConfigsLabel]
+	if dir == "" {
+		return nil, &NotCatalogError{SQLite: labels[DatabaseLabel] != "", Labels: sortedKeys(labels)}
+	}
+	info.Dir = dir
+	root := path.Clean(strings.TrimLeft(dir, "/"))
+	if root == "." || root == ".." || strings.HasPrefix(root, "../") {
+		return nil, fmt.Errorf("label %s names %q, not a folder inside the image", ConfigsLabel, dir)
+	}
+	layers, err := img.Layers()
+	if err != nil {
+		return nil, fmt.Errorf("listing the layers: %w", err)
+	}
+	diffIDs := cfg.RootFS.DiffIDs
+	if len(diffIDs) != len(layers) {
+		return nil, fmt.Errorf("the config lists %d diff IDs for %d layers", len(diffIDs), len(layers))
+	}
+	maxBytes := docstream.Limit(r.opts.Loader.MaxBytes, graph.DefaultMaxBytes)
+	out := &files{root: root, m: fstest.MapFS{}}
+	above := newHidden()
+	var kept int64
+	for i := len(layers) - 1; i >= 0; i-- {
+		l := layers[i]
+		lh, err := r.readLayer(ctx, l, diffIDs[i], root, above, out, &kept, maxBytes, info)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			return nil, &Error{Layer: i + 1, Layers: len(layers), LayerDigest: layerName(l, diffIDs[i], byDiffID), Err: err}
+		}
+		above.merge(lh)
+	}
+	if len(out.m) == 0 {
+		return nil, fmt.Errorf("the catalog folder %s (label %s) holds no file", dir, ConfigsLabel)
+	}
+	return out, nil
+}
+
+// layerName names a layer by its digest, or by its diff ID.
+func layerName(l v1.Layer, diffID v1.Hash, byDiffID bool) string {
+	if byDiffID {
+		return diffID.String()
+	}
+	h, err := l.Digest()
+	if err != nil {
+		return "digest unknown"
+	}
+	return h.String()
+}
+
+// readLayer reads one layer's tar stream, keeping the regular files under
+// root that the layers above do not hide, and checks the stream against
+// the layer's diff ID. It returns what the layer hides below it.
+func (r *Reader) readLayer(ctx context.Context, l v1.Layer, want v1.Hash, root string, above *hidden, out *files, kept *int64, maxBytes int64, info *Info) (*hidden, error) {
+	rc, err := l.Uncompressed()
+	if err != nil {
+		return nil, fmt.Errorf("opening: %w", err)
+	}
+	defer rc.Close()
+	var h hash.Hash
+	var in io.Reader = rc
+	if want.Algorithm == "sha256" {
+		h = sha256.New()
+		in = io.TeeReader(rc, h)
+	}
+	in = docstream.LimitReader(in, maxBytes)
+	mine := newHidden()
+	tr := tar.NewReader(in)
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		hdr, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, readErr(err)
+		}
+		p := path.Clean(strings.TrimLeft(strings.TrimPrefix(hdr.Name, "./"), "/"))
+		if p == "." || p == ".." || strings.HasPrefix(p, "../") {
+			continue
+		}
+		dirName, base := path.Split(p)
+		dirName = strings.TrimSuffix(dirName, "/")
+		if base == whiteoutOpaque {
+			if dirName != "" {
+				mine.opaque[dirName] = true
+			}
+			continue
+		}
+		if target, ok := strings.CutPrefix(base, whiteoutPrefix); ok {
+			mine.whiteout[path.Join(dirName, target)] = true
+			continue
+		}
+		isDir := hdr.Typeflag == tar.TypeDir
+		if _, seen := mine.present[p]; !seen || !isDir {
+			mine.present[p] = isDir // the last entry of a path wins
+		}
+		if isDir || above.hides(p) || !strings.HasPrefix(p, root+"/") {
+			continue
+		}
+		if hdr.Typeflag != tar.TypeReg && hdr.Typeflag != tar.TypeRegA {
+			info.Skipped++
+			delete(out.m, p)
+			continue
+		}
+		if *kept+hdr.Size > maxBytes && maxBytes > 0 {
+			return nil, fmt.Errorf("%s: the catalog is larger than the limit of %s", p, docstream.Size(maxBytes))
+		}
+		data := make([]byte, hdr.Size)
+		if _, err := io.ReadFull(tr, data); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, readErr(err))
+		}
+		if prev, ok := out.m[p]; ok {
+			*kept -= int64(len(prev.Data))
+		}
+		*kept += hdr.Size
+		out.m[p] = &fstest.MapFile{Data: data, Mode: 0o444}
+	}
+	// Read to the end, so that the whole stream is checked.
+	if _, err := io.Copy(io.Discard, in); err != nil {
+		return nil, readErr(err)
+	}
+	if h != nil {
+		if got := hex.EncodeToString(h.Sum(nil)); got != want.Hex {
+			return nil, fmt.Errorf("the content does not match the diff ID %s (sha256:%s): the layer is corrupted", want, got)
+		}
+	}
+	return mine, nil
+}
+
+// readErr words a read error of a layer: a truncated stream says so.
+func readErr(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("reading: %w (the layer is truncated or corrupted)", err)
+	}
+	var tl *docstream.TooLargeError
+	if errors.As(err, &tl) {
+		return fmt.Errorf("uncompressed, the layer is larger than the limit of %s", docstream.Size(tl.Limit))
+	}
+	return fmt.Errorf("reading: %w", err)
+}
