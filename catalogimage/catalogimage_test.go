@@ -108,8 +108,8 @@ func TestWhiteouts(t *testing.T) {
 		imagetest.File{Name: "elsewhere/catalog.json", Data: fbc("elsewhere", "1.0.0")},
 	)
 	upper := imagetest.Layer(t,
-		imagetest.File{Name: "configs/b/.wh.catalog.json"},                    // b's file deleted
-		imagetest.File{Name: "configs/c/.wh..wh..opq"},                        // c's folder emptied…
+		imagetest.File{Name: "configs/b/.wh.catalog.json"},                      // b's file deleted
+		imagetest.File{Name: "configs/c/.wh..wh..opq"},                          // c's folder emptied…
 		imagetest.File{Name: "configs/c/catalog.json", Data: fbc("c", "2.0.0")}, // …and written again
 		imagetest.File{Name: "configs/d/catalog.json", Data: fbc("d", "2.0.0")}, // replaced
 		imagetest.File{Name: "configs/link.json", Data: []byte("a/catalog.json"), Type: tar.TypeSymlink},
