@@ -499,13 +499,15 @@ const keepChunk = 1 << 20
 type blob struct {
 	schema, name, pkg, defaultChannel, image string
 	hasSchema                                bool
-	// Raw spans of entries and properties met before the schema.
-	entries, properties  []byte
-	entriesOff, propsOff int
+	// Raw spans of entries, properties and relatedImages met before the
+	// schema.
+	entries, properties, relatedRaw []byte
+	entriesOff, propsOff, relOff    int
 	// Decoded lists, when the schema was known in time.
 	chanEntries  []Entry
 	deprecations []Deprecation
 	props        []Property
+	related      []RelatedImage
 }
 
 // object describes the blob for messages: `olm.bundle "name"`.
@@ -568,6 +570,10 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 		sub := jsonscan.Scanner{Data: d.data, Pos: f.propsOff}
 		f.props, _ = d.properties(&sub)
 	}
+	if f.relatedRaw != nil && f.schema == SchemaBundle {
+		sub := jsonscan.Scanner{Data: d.data, Pos: f.relOff}
+		f.related, _ = d.relatedImages(&sub)
+	}
 	if !f.hasSchema {
 		d.blobErr(start, errors.New(`blob has no "schema"`))
 	}
@@ -586,7 +592,9 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	case SchemaChannel:
 		d.b.addChannel(pos, f.pkg, f.name, f.chanEntries)
 	case SchemaBundle:
-		d.typeBundle(d.b.newBundle(pos, f.name, f.pkg, f.image, f.props))
+		bd := d.b.newBundle(pos, f.name, f.pkg, f.image, f.props)
+		bd.RelatedImages = f.related
+		d.typeBundle(bd)
 	case SchemaDeprecations:
 		d.b.addDeprecations(pos, f.pkg, f.deprecations)
 	default:
@@ -634,6 +642,17 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 			case "":
 				f.propsOff = s.Pos
 				f.properties, err = s.Value()
+			default:
+				err = s.Skip()
+			}
+		case "relatedImages":
+			f.related, f.relatedRaw = nil, nil
+			switch f.schema {
+			case SchemaBundle:
+				f.related, err = d.relatedImages(s)
+			case "":
+				f.relOff = s.Pos
+				f.relatedRaw, err = s.Value()
 			default:
 				err = s.Skip()
 			}
@@ -932,6 +951,31 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 		return nil, err
 	}
 	return toSlab(&d.propSlab, d.props, 4096), nil
+}
+
+// relatedImages reads an olm.bundle's relatedImages.
+func (d *decoder) relatedImages(s *jsonscan.Scanner) ([]RelatedImage, error) {
+	var out []RelatedImage
+	err := d.objects(s, "relatedImages", func(field fieldPath) error {
+		var r RelatedImage
+		err := d.fields(s, func(key []byte) (err error) {
+			switch string(key) {
+			case "name":
+				r.Name, err = d.str(s, field.with("name"), false)
+			case "image":
+				r.Image, err = d.str(s, field.with("image"), false)
+			default:
+				err = s.Skip()
+			}
+			return err
+		})
+		out = append(out, r)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // decodeYAML decodes the rest of the file — the window, then the reader —

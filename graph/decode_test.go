@@ -114,6 +114,9 @@ func modelTextOpt(tb testing.TB, c *Catalog, value func(testing.TB, []byte) stri
 			for _, pr := range bd.Properties {
 				fmt.Fprintf(&b, "    property %q %s\n", pr.Type, value(tb, pr.Value))
 			}
+			for _, r := range bd.RelatedImages {
+				fmt.Fprintf(&b, "    related image %q %q\n", r.Name, r.Image)
+			}
 		}
 		for _, d := range p.Deprecations {
 			fmt.Fprintf(&b, "  deprecation %q %q: %q\n", d.Reference.Schema, d.Reference.Name, d.Message)
@@ -203,6 +206,7 @@ const etcdWant = `package "etcd" default "alpha" declared true
     property "olm.constraint" {"any":{"constraints":[{"package":{"packageName":"prometheus","versionRange":">=0.14.0"}},{"gvk":{"group":"monitoring.coreos.com","kind":"Prometheus","version":"v1"}}]},"failureMessage":"needs a monitoring stack"}
     property "olm.maxOpenShiftVersion" "4.20"
     property "olm.bundle.object" {"data":"eyJraW5kIjoiQ2x1c3RlclNlcnZpY2VWZXJzaW9uIn0="}
+    related image "operator" "quay.io/operatorhubio/etcd:v0.9.4"
   deprecation "olm.bundle" "etcdoperator.v0.9.2": "etcdoperator.v0.9.2 is deprecated: \"upgrade\" now"
   deprecation "olm.package" "": "the etcd package is deprecated"
 other "example.com/notes" "etcd" "release-notes" {"name":"release-notes","package":"etcd","schema":"example.com/notes","text":"unknown schemas are kept"}

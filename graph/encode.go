@@ -16,8 +16,10 @@ import (
 //
 // The output is deterministic, and decoding it gives back the same model:
 // decode → Encode → decode → Encode yields the same bytes twice. What the
-// model does not keep is not written: package icons and descriptions, bundle
-// relatedImages and unknown fields of known schemas. A package that had no
+// model does not keep is not written: package icons and descriptions and
+// unknown fields of known schemas. A bundle's relatedImages are written
+// after its properties, each with its name (empty when it had none) and
+// image. A package that had no
 // olm.package blob (see Builder.Build) gets none. A package with olm.deprecations
 // blobs gets one, even when they have no entries.
 //
@@ -73,6 +75,18 @@ func Encode(w io.Writer, c *Catalog) error {
 							return fmt.Errorf("encode bundle %q of package %q: property %d (%s): %w", b.Name, b.Package, i, pr.Type, err)
 						}
 					}
+					e.buf = append(e.buf, '}')
+				}
+				e.buf = append(e.buf, ']')
+			}
+			if len(b.RelatedImages) > 0 {
+				e.beginList("relatedImages")
+				for i, r := range b.RelatedImages {
+					e.item(i)
+					e.buf = append(e.buf, `{"name":`...)
+					e.buf = appendString(e.buf, r.Name)
+					e.buf = append(e.buf, `,"image":`...)
+					e.buf = appendString(e.buf, r.Image)
 					e.buf = append(e.buf, '}')
 				}
 				e.buf = append(e.buf, ']')

@@ -85,8 +85,8 @@ func (l Loader) decoder(ctx context.Context) *decoder {
 // A JSON stream is read through a small window and decoded in one pass,
 // and YAML one document at a time; memory grows with the largest blob and
 // with what the catalog keeps: copies of property values and unknown blobs
-// (packed in a few large blocks); icons, descriptions, relatedImages and
-// unknown fields are skipped.
+// (packed in a few large blocks) and bundles' relatedImages; icons,
+// descriptions and unknown fields are skipped.
 func (l Loader) Decode(ctx context.Context, r io.Reader, name string) (*Catalog, error) {
 	d := l.decoder(ctx)
 	size := int64(-1)

@@ -216,6 +216,10 @@ type Bundle struct {
 
 	// Properties holds every property in source order, of every type.
 	Properties []Property
+	// RelatedImages are the bundle's relatedImages in source order: the
+	// images the operator runs besides its bundle image (its operands), as
+	// a disconnected cluster must mirror them.
+	RelatedImages []RelatedImage
 	// Channels names the channels of the package that list this bundle,
 	// sorted.
 	Channels []string
@@ -242,6 +246,13 @@ func (b *Bundle) ValidVersion() (v semver.Version, ok bool) { return b.Version, 
 // joined — or nil. The typed fields hold what could be read; Validate
 // reports the error as an invalid-property finding.
 func (b *Bundle) PropertyError() error { return b.propErr }
+
+// RelatedImage is one entry of an olm.bundle's relatedImages: an image
+// reference and its optional name.
+type RelatedImage struct {
+	Name  string
+	Image string
+}
 
 // Entry is one entry of a channel: a bundle name and the upgrade edges that
 // lead to it.
