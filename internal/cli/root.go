@@ -115,6 +115,7 @@ var commands = []func(*env) *cobra.Command{
 	newCheckCmd,
 	newGraphCmd,
 	newProvidesCmd,
+	newMirrorCmd,
 	newVersionCmd,
 }
 
@@ -284,7 +285,7 @@ func errorLines(err error) []string {
 
 // machineFormats are the -o values whose output is for programs: written as
 // their encoders write it, byte for byte.
-var machineFormats = map[string]bool{"json": true, "yaml": true, "installplan": true, "installplan-json": true}
+var machineFormats = map[string]bool{"json": true, "yaml": true, "installplan": true, "installplan-json": true, "fbc": true, "imageset": true, "images": true}
 
 // safeText writes text for a terminal: control characters other than line
 // feed and tab (ESC, carriage return, backspace, DEL, and the C1 controls)

@@ -1,0 +1,431 @@
+// Package mirror computes the smallest set of catalog bundles with which a
+// disconnected cluster does everything it would do with the full catalogs:
+// install each subscription, take every upgrade hop from each installed
+// version to its channel's head, and install every dependency at every
+// version the resolver picks on the way (DESIGN §14).
+//
+// [Compute] rolls out every namespace of the cluster (and every package
+// asked for a cluster yet to be built) with the resolver, hop by hop, as
+// OLM would with the full catalogs, and keeps the bundle of every step of
+// every round. It then adds what the filtered catalog needs to be valid
+// with the channels' edges unchanged — the entries between two kept
+// entries of a replacement chain, an entry that skips a kept entry, the
+// head of a package's default channel — and checks the result: the
+// filtered catalogs pass the structural check, and the same rollouts
+// against them take the same rounds, step for step.
+//
+// The [Set] it returns answers the rest: the filtered catalogs
+// ([Set.Catalog], [Set.WriteFBC]), an oc-mirror ImageSetConfiguration
+// ([Set.ImageSet]), the images to mirror ([Set.Images]), and a report of
+// every kept bundle and why ([Set.WriteText]); its JSON form is the report
+// as data.
+package mirror
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// DefaultMaxRounds is the most rounds of a rollout when Options.MaxRounds
+// is 0.
+const DefaultMaxRounds = 100
+
+// Options tunes Compute. The zero value resolves as OLM does (see
+// resolver.Options) with DefaultMaxRounds.
+type Options struct {
+	// Resolver is the resolver's options, for the full catalogs and the
+	// filtered ones alike.
+	Resolver resolver.Options
+	// MaxRounds is the most rounds of each rollout; 0 means
+	// DefaultMaxRounds.
+	MaxRounds int
+}
+
+// Compute returns the mirror set of req against catalogs: see the package
+// documentation. A namespace or package whose rollout has no plan at some
+// round (a conflict, a package no catalog has) or does not settle within
+// the round limit makes Compute fail with a *RolloutError for each such
+// rollout, joined: the cluster cannot do it with the full catalogs either.
+// A set that fails its own check is a *CheckError (a bug to report). An
+// error matching errors.Is(err, ctx.Err()) means ctx ended. The catalogs
+// are not modified; the Set keeps them.
+func Compute(ctx context.Context, catalogs []resolver.Catalog, req Request, opts Options) (*Set, error) {
+	if opts.MaxRounds == 0 {
+		opts.MaxRounds = DefaultMaxRounds
+	}
+	r, err := resolver.NewContext(ctx, catalogs, opts.Resolver)
+	if err != nil {
+		return nil, err
+	}
+	s := &Set{full: catalogs, opts: opts, kept: map[resolver.CatalogKey]map[graph.BundleRef]*kept{}}
+	scens, err := scenarios(catalogs, req)
+	if err != nil {
+		return nil, err
+	}
+	s.scens = scens
+	var errs []error
+	for _, sc := range scens {
+		rounds, err := sc.run(ctx, r, opts.MaxRounds)
+		if err != nil {
+			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+				return nil, err
+			}
+			errs = append(errs, &RolloutError{Rollout: sc.name, Rounds: len(rounds), Err: err})
+			continue
+		}
+		s.record(sc, rounds)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	s.close()
+	if err := s.Check(ctx, s.Keeps); err != nil {
+		return nil, err
+	}
+	s.summarise()
+	return s, nil
+}
+
+// RolloutError is a rollout that the full catalogs cannot carry through: a
+// round with no plan (Err is then the resolver's error, a
+// *resolver.ConflictError when the request conflicts) or one past the
+// round limit (Err wraps resolver.ErrRoundLimit).
+type RolloutError struct {
+	// Rollout names it: "namespace operators" or "package cert-manager".
+	Rollout string
+	// Rounds is the number of rounds applied before it failed.
+	Rounds int
+	Err    error
+}
+
+func (e *RolloutError) Error() string {
+	return fmt.Sprintf("%s: no mirror set: the rollout fails after %d round(s) with the full catalogs: %v", e.Rollout, e.Rounds, e.Err)
+}
+
+func (e *RolloutError) Unwrap() error { return e.Err }
+
+// scenario is one rollout to simulate: a namespace of the cluster, or a
+// package request at one starting version.
+type scenario struct {
+	name  string
+	ns    string
+	state *cluster.State
+	// For a package request with a range: the subscription whose steps
+	// must stay in rng; the rollout stops before a round that leaves it.
+	sub string
+	rng graph.Range
+}
+
+// scenarios lists the rollouts of req: one per namespace of the state
+// with a subscription or an installed CSV, then, per package request, one
+// (a new subscription) or one per entry in its range (a subscription
+// starting there).
+func scenarios(catalogs []resolver.Catalog, req Request) ([]scenario, error) {
+	var out []scenario
+	if req.State != nil {
+		for _, ns := range resolver.Namespaces(req.State) {
+			if !hasOperators(req.State, ns) {
+				continue
+			}
+			out = append(out, scenario{name: "namespace " + ns, ns: ns, state: req.State})
+		}
+	}
+	var errs []error
+	for _, p := range req.Packages {
+		sub := cluster.Subscription{Name: p.Package, Namespace: p.Package, Package: p.Package, Channel: p.Channel}
+		name := "package " + p.String()
+		if !p.Range.Valid() {
+			out = append(out, scenario{name: name, ns: sub.Namespace, state: &cluster.State{Subscriptions: []cluster.Subscription{sub}}})
+			continue
+		}
+		starts, err := startsInRange(catalogs, p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		for _, b := range starts {
+			s := sub
+			s.StartingCSV = b
+			out = append(out, scenario{name: name + " from " + b, ns: s.Namespace, state: &cluster.State{Subscriptions: []cluster.Subscription{s}}, sub: s.Name, rng: p.Range})
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+// hasOperators reports whether namespace ns of state has a subscription or
+// an installed CSV that is not a copy: something a rollout moves or keeps.
+func hasOperators(state *cluster.State, ns string) bool {
+	for _, s := range state.Subscriptions {
+		if s.Namespace == ns {
+			return true
+		}
+	}
+	for _, c := range state.CSVs {
+		if c.Namespace == ns && !c.Copied {
+			return true
+		}
+	}
+	return false
+}
+
+// startsInRange returns the bundles of p's channel, in every catalog that
+// has the package, whose version is in p's range, by name.
+func startsInRange(catalogs []resolver.Catalog, p PackageRequest) ([]string, error) {
+	var out []string
+	found := false
+	for _, c := range catalogs {
+		pkg := c.Catalog.Package(p.Package)
+		if pkg == nil {
+			continue
+		}
+		found = true
+		ch := pkg.Channel(cmpOr(p.Channel, pkg.DefaultChannel))
+		if ch == nil {
+			continue
+		}
+		for _, e := range ch.Entries {
+			if b := pkg.Bundle(e.Name); b != nil {
+				if v, ok := b.ValidVersion(); ok && p.Range.Contains(v) {
+					out = append(out, b.Name)
+				}
+			}
+		}
+	}
+	if !found {
+		return nil, fmt.Errorf("package %s: no catalog has package %q", p, p.Package)
+	}
+	slices.Sort(out)
+	out = slices.Compact(out)
+	if len(out) == 0 {
+		return nil, fmt.Errorf("package %s: no bundle of channel %q has a version in range %q", p, cmpOr(p.Channel, "(the default)"), p.Range)
+	}
+	return out, nil
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// run rolls the scenario out with r: resolver.RolloutWith, approving every
+// plan (a mirror must serve each approval a person may give), or, for a
+// package request with a range, round by round until a round would take
+// the subscription out of the range.
+func (sc *scenario) run(ctx context.Context, r *resolver.Resolver, maxRounds int) ([]resolver.Round, error) {
+	if !sc.rng.Valid() {
+		return r.RolloutWith(ctx, sc.ns, sc.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: true})
+	}
+	var rounds []resolver.Round
+	cur := sc.state
+	for {
+		plan, err := r.Resolve(ctx, sc.ns, cur)
+		if err != nil {
+			return rounds, err
+		}
+		if len(plan.Steps) == 0 || sc.leavesRange(plan) {
+			return rounds, nil
+		}
+		if len(rounds) >= maxRounds {
+			return rounds, fmt.Errorf("namespace %q: %w (%d)", sc.ns, resolver.ErrRoundLimit, maxRounds)
+		}
+		next, err := r.Apply(cur, plan)
+		if err != nil {
+			return rounds, err
+		}
+		rounds = append(rounds, resolver.Round{Plan: plan, State: next})
+		cur = next
+	}
+}
+
+// leavesRange reports whether a step of plan moves the scenario's
+// subscription to a version outside its range.
+func (sc *scenario) leavesRange(plan *resolver.Plan) bool {
+	for _, st := range plan.Steps {
+		if st.Reason.Subscription != sc.sub {
+			continue
+		}
+		v, err := graph.ParseVersion(st.Version)
+		if err != nil || !sc.rng.Contains(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// record keeps the bundle of every step of rounds, with its reason.
+func (s *Set) record(sc scenario, rounds []resolver.Round) {
+	s.Rollouts = append(s.Rollouts, Rollout{Name: sc.name, Rounds: len(rounds)})
+	for _, rd := range rounds {
+		s.Rollouts[len(s.Rollouts)-1].Steps += len(rd.Plan.Steps)
+		for _, st := range rd.Plan.Steps {
+			rs := Reason{Namespace: sc.ns, Subscription: st.Reason.Subscription}
+			switch {
+			case st.Reason.Subscription == "":
+				rs.Kind, rs.Subscription = ReasonDependency, ""
+				rs.RequiredBy, rs.Requirement = st.Reason.RequiredBy, st.Reason.Requirement
+			case st.Action == resolver.ActionUpgrade:
+				rs.Kind, rs.From = ReasonHop, st.Replaces
+			default:
+				rs.Kind = ReasonInstall
+			}
+			s.keep(st.Catalog, graph.BundleRef{Package: st.Package, Name: st.Bundle}, rs)
+		}
+	}
+}
+
+// keep adds a bundle to the set with a reason; it reports whether the
+// bundle is new.
+func (s *Set) keep(cat resolver.CatalogKey, ref graph.BundleRef, rs Reason) bool {
+	m := s.kept[cat]
+	if m == nil {
+		m = map[graph.BundleRef]*kept{}
+		s.kept[cat] = m
+	}
+	k := m[ref]
+	isNew := k == nil
+	if isNew {
+		k = &kept{}
+		m[ref] = k
+	}
+	if !slices.Contains(k.reasons, rs) {
+		k.reasons = append(k.reasons, rs)
+	}
+	return isNew
+}
+
+// Keeps reports whether the set keeps bundle b of catalog cat: the keep
+// function of the filtered catalogs.
+func (s *Set) Keeps(cat resolver.CatalogKey, b *graph.Bundle) bool {
+	_, ok := s.kept[cat][b.Ref()]
+	return ok
+}
+
+// close adds, to a fixed point, what the filtered catalogs need to be
+// valid with the kept entries' edges unchanged: in every channel a kept
+// bundle sits in, the chain entries between two kept ones, and an entry
+// that skips a kept entry the full channel skips (so that it stays out of
+// the candidates); in every package, the head of the default channel when
+// that channel would keep no entry.
+func (s *Set) close() {
+	for _, c := range s.full {
+		m := s.kept[c.Key]
+		if len(m) == 0 {
+			continue
+		}
+		for _, name := range packagesOf(m) {
+			p := c.Catalog.Package(name)
+			for s.closePackage(c.Key, p) {
+			}
+		}
+	}
+}
+
+// packagesOf returns the packages of the kept bundles m, sorted.
+func packagesOf(m map[graph.BundleRef]*kept) []string {
+	var out []string
+	for ref := range m {
+		out = append(out, ref.Package)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// closePackage makes one pass of close over package p; it reports whether
+// it added a bundle.
+func (s *Set) closePackage(cat resolver.CatalogKey, p *graph.Package) bool {
+	m := s.kept[cat]
+	has := func(name string) bool { _, ok := m[graph.BundleRef{Package: p.Name, Name: name}]; return ok }
+	added := false
+	add := func(name string, rs Reason) {
+		if p.Bundle(name) != nil && s.keep(cat, graph.BundleRef{Package: p.Name, Name: name}, rs) {
+			added = true
+		}
+	}
+	for _, ch := range p.Channels {
+		chain := ch.Chain()
+		lo, hi := -1, -1
+		for i, name := range chain {
+			if has(name) {
+				if lo < 0 {
+					lo = i
+				}
+				hi = i
+			}
+		}
+		for i := lo + 1; lo >= 0 && i < hi; i++ {
+			if !has(chain[i]) {
+				add(chain[i], Reason{Kind: ReasonChain, Channel: ch.Name, Above: chain[lo], Below: chain[hi]})
+			}
+		}
+		for _, e := range ch.Entries {
+			if !has(e.Name) || !ch.IsSkipped(e.Name) || skippedByKept(ch, e.Name, has) {
+				continue
+			}
+			if by := skipper(ch, e.Name); by != "" {
+				add(by, Reason{Kind: ReasonSkips, Channel: ch.Name, Skipped: e.Name})
+			}
+		}
+	}
+	if d := p.Default(); d != nil {
+		keepsOne := false
+		for _, e := range d.Entries {
+			keepsOne = keepsOne || has(e.Name)
+		}
+		if head, ok := d.Head(); ok && !keepsOne {
+			add(head, Reason{Kind: ReasonDefaultChannel, Channel: d.Name})
+		}
+	}
+	return added
+}
+
+// skippedByKept reports whether a kept entry of ch lists name in its skips.
+func skippedByKept(ch *graph.Channel, name string, has func(string) bool) bool {
+	for _, e := range ch.Entries {
+		if has(e.Name) && slices.Contains(e.Skips, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// skipper returns the entry of ch that skips name and comes last in the
+// channel's order (the nearest above it), or "".
+func skipper(ch *graph.Channel, name string) string {
+	best, pos := "", -1
+	for _, e := range ch.Entries {
+		if slices.Contains(e.Skips, name) {
+			if p := ch.Position(e.Name); p > pos {
+				best, pos = e.Name, p
+			}
+		}
+	}
+	return best
+}
+
+// CheckError says how a keep set fails the mirror's properties: the
+// structural findings of the filtered catalogs (errors only), and the
+// rollouts whose rounds differ from the full catalogs'.
+type CheckError struct {
+	Findings []graph.Finding
+	// Differs names each rollout that differs, with the first round that
+	// does ("namespace operators: round 2 differs").
+	Differs []string
+}
+
+func (e *CheckError) Error() string {
+	var parts []string
+	for _, f := range e.Findings {
+		parts = append(parts, "invalid filtered catalog: "+f.String())
+	}
+	parts = append(parts, e.Differs...)
+	return "mirror set check failed: " + strings.Join(parts, "; ")
+}
