@@ -22,6 +22,7 @@
 package mirror
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -87,6 +88,9 @@ func Compute(ctx context.Context, catalogs []resolver.Catalog, req Request, opts
 	}
 	s.close()
 	if err := s.Check(ctx, s.Keeps); err != nil {
+		return nil, err
+	}
+	if err := s.prune(ctx); err != nil {
 		return nil, err
 	}
 	s.summarise()
@@ -261,9 +265,22 @@ func (sc *scenario) leavesRange(plan *resolver.Plan) bool {
 	return false
 }
 
-// record keeps the bundle of every step of rounds, with its reason.
+// record keeps the bundle of every step of rounds, with its reason, and
+// notes the subscriptions of the namespace in each state of the rollout:
+// each needs its channel in the filtered catalog (see follow).
 func (s *Set) record(sc scenario, rounds []resolver.Round) {
 	s.Rollouts = append(s.Rollouts, Rollout{Name: sc.name, Rounds: len(rounds)})
+	states := []*cluster.State{sc.state}
+	for _, rd := range rounds {
+		states = append(states, rd.State)
+	}
+	for _, st := range states {
+		for _, sub := range st.Subscriptions {
+			if sub.Namespace == sc.ns && !slices.Contains(s.subs, sub) {
+				s.subs = append(s.subs, sub)
+			}
+		}
+	}
 	for _, rd := range rounds {
 		s.Rollouts[len(s.Rollouts)-1].Steps += len(rd.Plan.Steps)
 		for _, st := range rd.Plan.Steps {
@@ -316,6 +333,9 @@ func (s *Set) Keeps(cat resolver.CatalogKey, b *graph.Bundle) bool {
 // the candidates); in every package, the head of the default channel when
 // that channel would keep no entry.
 func (s *Set) close() {
+	for _, sub := range s.subs {
+		s.follow(sub)
+	}
 	for _, c := range s.full {
 		m := s.kept[c.Key]
 		if len(m) == 0 {
@@ -326,6 +346,63 @@ func (s *Set) close() {
 			for s.closePackage(c.Key, p) {
 			}
 		}
+	}
+}
+
+// follow makes sure that subscription sub finds its package and channel
+// in the filtered catalogs, as it does in the full ones: a subscription
+// that keeps its installed CSV (at the head, or with no upgrade) has no
+// step, yet without its channel it would have no candidates at all. When
+// no catalog it may use keeps an entry of its channel (of any channel of
+// the package when it names none), the first such catalog keeps the
+// installed CSV's bundle, when the channel lists it, else the channel's
+// head.
+func (s *Set) follow(sub cluster.Subscription) {
+	var first *resolver.Catalog
+	for i := range s.full {
+		c := &s.full[i]
+		if sub.Source != "" && (c.Key != resolver.CatalogKey{Namespace: sub.SourceNamespace, Name: sub.Source}) {
+			continue
+		}
+		p := c.Catalog.Package(sub.Package)
+		if p == nil {
+			continue
+		}
+		chans := p.Channels
+		if sub.Channel != "" {
+			chans = nil
+			if ch := p.Channel(sub.Channel); ch != nil {
+				chans = []*graph.Channel{ch}
+			}
+		}
+		for _, ch := range chans {
+			for _, e := range ch.Entries {
+				if _, ok := s.kept[c.Key][graph.BundleRef{Package: p.Name, Name: e.Name}]; ok {
+					return
+				}
+			}
+		}
+		if first == nil && len(chans) > 0 {
+			first = c
+		}
+	}
+	if first == nil {
+		return // the full catalogs have no candidate either
+	}
+	p := first.Catalog.Package(sub.Package)
+	ch := p.Default()
+	if sub.Channel != "" || ch == nil {
+		ch = p.Channel(cmpOr(sub.Channel, p.Channels[0].Name))
+	}
+	rs := Reason{Namespace: sub.Namespace, Subscription: sub.Name, Channel: ch.Name}
+	if _, ok := ch.Entry(sub.InstalledCSV); ok && p.Bundle(sub.InstalledCSV) != nil {
+		rs.Kind = ReasonInstalled
+		s.keep(first.Key, graph.BundleRef{Package: p.Name, Name: sub.InstalledCSV}, rs)
+		return
+	}
+	if head, ok := ch.Head(); ok {
+		rs.Kind = ReasonHead
+		s.keep(first.Key, graph.BundleRef{Package: p.Name, Name: head}, rs)
 	}
 }
 
@@ -352,13 +429,18 @@ func (s *Set) closePackage(cat resolver.CatalogKey, p *graph.Package) bool {
 	}
 	for _, ch := range p.Channels {
 		chain := ch.Chain()
+		// From the topmost kept chain entry down to the lowest that the
+		// channel does not skip: a skipped one is reached through its
+		// skipper (below), not the chain.
 		lo, hi := -1, -1
 		for i, name := range chain {
 			if has(name) {
 				if lo < 0 {
 					lo = i
 				}
-				hi = i
+				if !ch.IsSkipped(name) {
+					hi = i
+				}
 			}
 		}
 		for i := lo + 1; lo >= 0 && i < hi; i++ {
@@ -385,6 +467,72 @@ func (s *Set) closePackage(cat resolver.CatalogKey, p *graph.Package) bool {
 		}
 	}
 	return added
+}
+
+// prune drops, to a fixed point, each bundle that close added (no step of
+// a rollout installs it) and that the set can do without: the filtered
+// catalogs still pass Check without it. close adds what one channel
+// needs, and a bundle that sits in several channels can make another
+// addition redundant (the head of a default channel that a chain filled
+// in another channel already keeps). Candidates are tried package by
+// package, each package's from its channels' heads down, so that one
+// pass drops a run of them.
+func (s *Set) prune(ctx context.Context) error {
+	type cand struct {
+		cat resolver.CatalogKey
+		ref graph.BundleRef
+		pos int
+	}
+	var cands []cand
+	for _, c := range s.full {
+		for ref, k := range s.kept[c.Key] {
+			if !k.added() {
+				continue
+			}
+			b := c.Catalog.Bundle(ref)
+			pos := 0
+			for _, ch := range b.Channels {
+				pos = max(pos, c.Catalog.Package(ref.Package).Channel(ch).Position(ref.Name))
+			}
+			cands = append(cands, cand{c.Key, ref, pos})
+		}
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		return cmp.Or(cmp.Compare(a.cat.Namespace, b.cat.Namespace), cmp.Compare(a.cat.Name, b.cat.Name),
+			cmp.Compare(a.ref.Package, b.ref.Package), cmp.Compare(a.pos, b.pos), cmp.Compare(a.ref.Name, b.ref.Name))
+	})
+	for dropped := true; dropped; {
+		dropped = false
+		for _, c := range cands {
+			k := s.kept[c.cat][c.ref]
+			if k == nil {
+				continue
+			}
+			delete(s.kept[c.cat], c.ref)
+			err := s.Check(ctx, s.Keeps)
+			var ce *CheckError
+			switch {
+			case err == nil:
+				dropped = true
+				continue
+			case !errors.As(err, &ce):
+				return err
+			}
+			s.kept[c.cat][c.ref] = k
+		}
+	}
+	return nil
+}
+
+// added reports whether close added the bundle: no step of a rollout
+// installs it.
+func (k *kept) added() bool {
+	for _, r := range k.reasons {
+		if r.Kind == ReasonInstall || r.Kind == ReasonHop || r.Kind == ReasonDependency {
+			return false
+		}
+	}
+	return true
 }
 
 // skippedByKept reports whether a kept entry of ch lists name in its skips.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -34,6 +35,7 @@ type Set struct {
 	opts   Options
 	scens  []scenario
 	kept   map[resolver.CatalogKey]map[graph.BundleRef]*kept
+	subs   []cluster.Subscription // every subscription of the rollouts' states
 	prints []rolloutPrint // the full catalogs' rollouts, printed by Check
 }
 
@@ -93,6 +95,15 @@ const (
 	// ReasonDependency: a bundle or installed CSV (Reason.RequiredBy)
 	// requires it, and the resolver picks it.
 	ReasonDependency ReasonKind = "dependency"
+	// ReasonInstalled: it is the installed CSV of a subscription
+	// (Reason.Subscription) that no step moves at some round, kept so that
+	// the subscription finds its channel (Reason.Channel).
+	ReasonInstalled ReasonKind = "installed"
+	// ReasonHead: it is the head of the channel (Reason.Channel) of a
+	// subscription that no step moves at some round and whose installed
+	// CSV the channel does not list, kept so that the subscription finds
+	// its channel.
+	ReasonHead ReasonKind = "head"
 	// ReasonChain: it sits on the replacement chain of Reason.Channel
 	// between two kept entries (Above and Below); without it the
 	// channel would have two heads or a stranded entry.
@@ -137,6 +148,10 @@ func (r Reason) String() string {
 			s += " (" + r.Requirement + ")"
 		}
 		return s
+	case ReasonInstalled:
+		return fmt.Sprintf("installed CSV of subscription %s/%s, which follows channel %s", r.Namespace, r.Subscription, r.Channel)
+	case ReasonHead:
+		return fmt.Sprintf("head of channel %s, which subscription %s/%s follows", r.Channel, r.Namespace, r.Subscription)
 	case ReasonChain:
 		return fmt.Sprintf("on the chain of channel %s between %s and %s", r.Channel, r.Above, r.Below)
 	case ReasonSkips:
@@ -148,7 +163,7 @@ func (r Reason) String() string {
 }
 
 // reasonOrder ranks the kinds: rollout steps first.
-var reasonOrder = map[ReasonKind]int{ReasonInstall: 0, ReasonHop: 1, ReasonDependency: 2, ReasonChain: 3, ReasonSkips: 4, ReasonDefaultChannel: 5}
+var reasonOrder = map[ReasonKind]int{ReasonInstall: 0, ReasonHop: 1, ReasonDependency: 2, ReasonInstalled: 3, ReasonHead: 4, ReasonChain: 5, ReasonSkips: 6, ReasonDefaultChannel: 7}
 
 // Rollout is one rollout Compute simulated.
 type Rollout struct {
