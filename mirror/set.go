@@ -36,7 +36,7 @@ type Set struct {
 	scens  []scenario
 	kept   map[resolver.CatalogKey]map[graph.BundleRef]*kept
 	subs   []cluster.Subscription // every subscription of the rollouts' states
-	prints []rolloutPrint // the full catalogs' rollouts, printed by Check
+	prints []rolloutPrint         // the full catalogs' rollouts, printed by Check
 }
 
 // kept is a kept bundle while Compute works.
