@@ -480,24 +480,20 @@ func deadEnd(c *graph.Channel, reached []string) string {
 // not have, and the bundles that gained the olm.deprecated property.
 func deprecationsAdded(name string, op, np *graph.Package) []Finding {
 	var out []Finding
-	had := map[graph.DeprecationRef]bool{}
-	for _, d := range op.Deprecations {
-		had[d.Reference] = true
-	}
 	for _, d := range np.Deprecations {
-		if had[d.Reference] {
+		if op.DeprecationsOf(d.Reference.Schema, d.Reference.Name) != nil {
 			continue
 		}
 		f := Finding{Severity: graph.SeverityWarning, Code: CodeDeprecationAdded, Catalog: name, Package: np.Name}
 		var what string
 		switch d.Reference.Schema {
-		case schemaPackage:
+		case graph.SchemaPackage:
 			what = fmt.Sprintf("package %q", np.Name)
 			f.Pos = np.Pos
-		case schemaChannel:
+		case graph.SchemaChannel:
 			f.Channel = d.Reference.Name
 			what = fmt.Sprintf("channel %q", d.Reference.Name)
-		case schemaBundle:
+		case graph.SchemaBundle:
 			f.Bundle = d.Reference.Name
 			f.Pos = bundlePos(np, d.Reference.Name)
 			what = fmt.Sprintf("bundle %q", d.Reference.Name)

@@ -6,13 +6,6 @@ import (
 	"github.com/sextantdev/sextant/graph"
 )
 
-// The reference schemas of olm.deprecations entries.
-const (
-	schemaPackage = "olm.package"
-	schemaChannel = "olm.channel"
-	schemaBundle  = "olm.bundle"
-)
-
 // deprecations checks whether the default channel of p, or that channel's
 // head, is deprecated while the package is not. Entries of olm.deprecations
 // that name nothing are reported by the structural checks
@@ -26,28 +19,14 @@ func deprecations(catalog string, p *graph.Package) []Finding {
 			Pos: bundlePos(p, bundle),
 		})
 	}
-	pkgDeprecated := false
-	channels := map[string]bool{}
-	bundles := map[string]bool{}
-	for _, d := range p.Deprecations {
-		ref := d.Reference
-		switch ref.Schema {
-		case schemaPackage:
-			pkgDeprecated = true
-		case schemaChannel:
-			channels[ref.Name] = true
-		case schemaBundle:
-			bundles[ref.Name] = true
-		}
-	}
-	if pkgDeprecated {
+	if p.DeprecationsOf(graph.SchemaPackage, "") != nil {
 		return fs
 	}
 	dc := p.Channel(p.DefaultChannel)
 	if dc == nil {
 		return fs // reported by the structural checks
 	}
-	if channels[dc.Name] {
+	if p.DeprecationsOf(graph.SchemaChannel, dc.Name) != nil {
 		add(CodeDefaultChannelDeprecated, dc.Name, "",
 			fmt.Sprintf("default channel %q is deprecated but package %q is not", dc.Name, p.Name))
 		return fs
@@ -57,7 +36,7 @@ func deprecations(catalog string, p *graph.Package) []Finding {
 		return fs
 	}
 	switch b := p.Bundle(head); {
-	case bundles[head]:
+	case p.DeprecationsOf(graph.SchemaBundle, head) != nil:
 		add(CodeDefaultChannelHeadDeprecated, dc.Name, head,
 			fmt.Sprintf("%q, the head of default channel %q, is deprecated (olm.deprecations) but package %q is not", head, dc.Name, p.Name))
 	case b != nil && b.Deprecated:

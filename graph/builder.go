@@ -151,7 +151,7 @@ func (b *Builder) addMeta(m Meta) { b.others = append(b.others, m) }
 // two bundles with one name in one package. Build joins one DuplicateError
 // per collision.
 type DuplicateError struct {
-	Schema  string // "olm.package", "olm.channel" or "olm.bundle"
+	Schema  string // SchemaPackage, SchemaChannel or SchemaBundle
 	Package string
 	Name    string // the channel or bundle name; empty for olm.package
 	First   Position
@@ -163,9 +163,9 @@ type DuplicateError struct {
 func (e *DuplicateError) Error() string {
 	var what string
 	switch e.Schema {
-	case "olm.package":
+	case SchemaPackage:
 		what = fmt.Sprintf("duplicate olm.package %q", e.Package)
-	case "olm.channel":
+	case SchemaChannel:
 		what = fmt.Sprintf("package %q: duplicate channel %q", e.Package, e.Name)
 	default:
 		what = fmt.Sprintf("package %q: duplicate bundle %q", e.Package, e.Name)
@@ -204,7 +204,7 @@ func (b *Builder) Build() (*Catalog, error) {
 	}
 	for _, p := range b.packages {
 		if q := c.byName[p.Name]; q != nil {
-			errs = append(errs, &DuplicateError{Schema: "olm.package", Package: p.Name, First: q.Pos, Second: p.Pos})
+			errs = append(errs, &DuplicateError{Schema: SchemaPackage, Package: p.Name, First: q.Pos, Second: p.Pos})
 			continue
 		}
 		c.byName[p.Name] = p
@@ -266,10 +266,10 @@ func (b *Builder) Build() (*Catalog, error) {
 		slices.SortStableFunc(p.Channels, func(x, y *Channel) int { return strings.Compare(x.Name, y.Name) })
 		slices.SortStableFunc(p.Bundles, func(x, y *Bundle) int { return strings.Compare(x.Name, y.Name) })
 		p.Channels = dedupe(p.Channels, func(x *Channel) string { return x.Name }, func(first, dup *Channel) {
-			errs = append(errs, &DuplicateError{Schema: "olm.channel", Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
+			errs = append(errs, &DuplicateError{Schema: SchemaChannel, Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
 		})
 		p.Bundles = dedupe(p.Bundles, func(x *Bundle) string { return x.Name }, func(first, dup *Bundle) {
-			errs = append(errs, &DuplicateError{Schema: "olm.bundle", Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
+			errs = append(errs, &DuplicateError{Schema: SchemaBundle, Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
 		})
 		if len(errs) > 0 {
 			continue

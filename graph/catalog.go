@@ -97,6 +97,22 @@ func (p *Package) BundlesWithVersion(v semver.Version) []*Bundle {
 // names no channel of the package.
 func (p *Package) Default() *Channel { return p.Channel(p.DefaultChannel) }
 
+// DeprecationsOf returns the olm.deprecations entries of p that refer to
+// the object of schema named name: the package itself (SchemaPackage, name
+// ""), one of its channels (SchemaChannel) or one of its bundles
+// (SchemaBundle). They come in source order; a valid package has at most
+// one per reference (Validate reports repeats). Nil when none; the slice
+// belongs to the caller.
+func (p *Package) DeprecationsOf(schema, name string) []Deprecation {
+	var out []Deprecation
+	for _, d := range p.Deprecations {
+		if d.Reference.Schema == schema && d.Reference.Name == name {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // Catalog is an indexed, immutable File-Based Catalog. The zero value is an
 // empty catalog. A Catalog is safe for concurrent use by many goroutines;
 // everything it returns is shared and must not be modified.

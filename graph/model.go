@@ -267,8 +267,8 @@ type Entry struct {
 
 // DeprecationRef is what an olm.deprecations entry refers to.
 type DeprecationRef struct {
-	Schema string // olm.package, olm.channel or olm.bundle
-	Name   string // empty for olm.package
+	Schema string // SchemaPackage, SchemaChannel or SchemaBundle
+	Name   string // empty for SchemaPackage
 }
 
 // Deprecation is one entry of an olm.deprecations blob.

@@ -204,15 +204,15 @@ func (p *Package) validateDeprecations(fs []Finding) []Finding {
 		switch ref.Schema {
 		case "":
 			derr(CodeInvalidDeprecation, "deprecation entry %d of package %q has a reference with no schema", i, p.Name)
-		case "olm.bundle":
+		case SchemaBundle:
 			if p.Bundle(ref.Name) == nil {
 				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q names bundle %q, which the package does not have", i, p.Name, ref.Name)
 			}
-		case "olm.channel":
+		case SchemaChannel:
 			if p.Channel(ref.Name) == nil && ref.Name != p.DefaultChannel {
 				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q names channel %q, which the package does not have", i, p.Name, ref.Name)
 			}
-		case "olm.package":
+		case SchemaPackage:
 			if ref.Name != "" {
 				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q refers to the package with a name (%q); the name must be empty", i, p.Name, ref.Name)
 			}

@@ -492,22 +492,21 @@ func (res *resolution) subscribed(v variable) bool {
 // deprecationWarnings returns the olm.deprecations messages that concern the
 // package, the channel or the bundle of v.
 func deprecationWarnings(v variable) []string {
-	var pkgW, chW, bW []string
-	for _, d := range v.ch.pkg.pkg.Deprecations {
-		switch d.Reference.Schema {
-		case "olm.package":
-			pkgW = append(pkgW, warning("package", v.b.Package, d.Message))
-		case "olm.channel":
-			if d.Reference.Name == v.ch.ch.Name {
-				chW = append(chW, warning("channel", v.ch.ch.Name, d.Message))
-			}
-		case "olm.bundle":
-			if d.Reference.Name == v.b.Name {
-				bW = append(bW, warning("bundle", v.b.Name, d.Message))
-			}
-		}
+	pkg := v.ch.pkg.pkg
+	if len(pkg.Deprecations) == 0 {
+		return nil
 	}
-	return slices.Concat(pkgW, chW, bW)
+	var out []string
+	for _, d := range pkg.DeprecationsOf(graph.SchemaPackage, "") {
+		out = append(out, warning("package", v.b.Package, d.Message))
+	}
+	for _, d := range pkg.DeprecationsOf(graph.SchemaChannel, v.ch.ch.Name) {
+		out = append(out, warning("channel", v.ch.ch.Name, d.Message))
+	}
+	for _, d := range pkg.DeprecationsOf(graph.SchemaBundle, v.b.Name) {
+		out = append(out, warning("bundle", v.b.Name, d.Message))
+	}
+	return out
 }
 
 func warning(what, name, msg string) string {

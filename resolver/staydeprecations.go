@@ -3,6 +3,8 @@ package resolver
 import (
 	"fmt"
 	"slices"
+
+	"github.com/sextantdev/sextant/graph"
 )
 
 // DeprecationCondition names the Subscription condition OLM v0.28 sets for
@@ -64,50 +66,33 @@ func (res *resolution) stayDeprecations(n *instNode) []Deprecation {
 		return nil
 	}
 	pkg := x.pkg.pkg
-	deprecatedCh := map[string]bool{}
-	deprecatedB := map[string]bool{}
-	for _, d := range pkg.Deprecations {
-		switch d.Reference.Schema {
-		case "olm.channel":
-			deprecatedCh[d.Reference.Name] = true
-		case "olm.bundle":
-			deprecatedB[d.Reference.Name] = true
-		}
-	}
 	var pkgD, chD, bD []Deprecation
-	for _, d := range pkg.Deprecations {
-		switch d.Reference.Schema {
-		case "olm.package":
-			pkgD = append(pkgD, Deprecation{Condition: ConditionPackageDeprecated, Message: warning("package", pkg.Name, d.Message)})
-		case "olm.channel":
-			if d.Reference.Name != x.ch.Name {
-				continue
-			}
-			dep := Deprecation{Condition: ConditionChannelDeprecated, Message: warning("channel", x.ch.Name, d.Message)}
-			for _, other := range x.pkg.chans() {
-				if other != x && len(other.cands) > 0 && !deprecatedCh[other.ch.Name] {
-					dep.Alternative = "channel " + other.ch.Name
-					break
-				}
-			}
-			chD = append(chD, dep)
-		case "olm.bundle":
-			if d.Reference.Name != n.csv.Name {
-				continue
-			}
-			dep := Deprecation{Condition: ConditionBundleDeprecated, Message: warning("bundle", n.csv.Name, d.Message)}
-			for _, b := range x.cands {
-				if b.Name == n.csv.Name || deprecatedB[b.Name] || b.Deprecated {
-					continue
-				}
-				dep.Alternative = fmt.Sprintf("bundle %s (%s, channel %s)", b.Name, b.VersionText, x.ch.Name)
-				if b == x.cands[0] {
-					dep.Alternative = fmt.Sprintf("bundle %s (%s, the head of channel %s)", b.Name, b.VersionText, x.ch.Name)
-				}
+	for _, d := range pkg.DeprecationsOf(graph.SchemaPackage, "") {
+		pkgD = append(pkgD, Deprecation{Condition: ConditionPackageDeprecated, Message: warning("package", pkg.Name, d.Message)})
+	}
+	for _, d := range pkg.DeprecationsOf(graph.SchemaChannel, x.ch.Name) {
+		dep := Deprecation{Condition: ConditionChannelDeprecated, Message: warning("channel", x.ch.Name, d.Message)}
+		for _, other := range x.pkg.chans() {
+			if other != x && len(other.cands) > 0 && pkg.DeprecationsOf(graph.SchemaChannel, other.ch.Name) == nil {
+				dep.Alternative = "channel " + other.ch.Name
 				break
 			}
-			bD = append(bD, dep)
 		}
+		chD = append(chD, dep)
+	}
+	for _, d := range pkg.DeprecationsOf(graph.SchemaBundle, n.csv.Name) {
+		dep := Deprecation{Condition: ConditionBundleDeprecated, Message: warning("bundle", n.csv.Name, d.Message)}
+		for _, b := range x.cands {
+			if b.Name == n.csv.Name || b.Deprecated || pkg.DeprecationsOf(graph.SchemaBundle, b.Name) != nil {
+				continue
+			}
+			dep.Alternative = fmt.Sprintf("bundle %s (%s, channel %s)", b.Name, b.VersionText, x.ch.Name)
+			if b == x.cands[0] {
+				dep.Alternative = fmt.Sprintf("bundle %s (%s, the head of channel %s)", b.Name, b.VersionText, x.ch.Name)
+			}
+			break
+		}
+		bD = append(bD, dep)
 	}
 	return slices.Concat(pkgD, chD, bD)
 }

@@ -237,19 +237,19 @@ func (p *Package) entries() (map[string][]graph.Entry, []error) {
 
 // DeprecatePackage adds an olm.deprecations entry for the whole package.
 func (p *Package) DeprecatePackage(message string) *Package {
-	p.deprecations = append(p.deprecations, graph.Deprecation{Reference: graph.DeprecationRef{Schema: "olm.package"}, Message: message})
+	p.deprecations = append(p.deprecations, graph.Deprecation{Reference: graph.DeprecationRef{Schema: graph.SchemaPackage}, Message: message})
 	return p
 }
 
 // DeprecateChannel adds an olm.deprecations entry for a channel.
 func (p *Package) DeprecateChannel(channel, message string) *Package {
-	p.deprecations = append(p.deprecations, graph.Deprecation{Reference: graph.DeprecationRef{Schema: "olm.channel", Name: channel}, Message: message})
+	p.deprecations = append(p.deprecations, graph.Deprecation{Reference: graph.DeprecationRef{Schema: graph.SchemaChannel, Name: channel}, Message: message})
 	return p
 }
 
 // DeprecateBundle adds an olm.deprecations entry for a bundle.
 func (p *Package) DeprecateBundle(bundle, message string) *Package {
-	p.deprecations = append(p.deprecations, graph.Deprecation{Reference: graph.DeprecationRef{Schema: "olm.bundle", Name: bundle}, Message: message})
+	p.deprecations = append(p.deprecations, graph.Deprecation{Reference: graph.DeprecationRef{Schema: graph.SchemaBundle, Name: bundle}, Message: message})
 	return p
 }
 

@@ -272,26 +272,26 @@ func buildGraphViewKeep(cat *graph.Catalog, path, pkgName, chName string, keepSk
 		chans = []*graph.Channel{ch}
 	}
 	v := &graphView{Package: pkg.Name, DefaultChannel: pkg.DefaultChannel}
-	deprecatedBundles := map[string]string{}
-	deprecatedChannels := map[string]string{}
-	for _, d := range pkg.Deprecations {
-		switch d.Reference.Schema {
-		case "olm.package":
-			v.Deprecated, v.Deprecation = true, d.Message
-		case "olm.channel":
-			deprecatedChannels[d.Reference.Name] = d.Message
-		case "olm.bundle":
-			deprecatedBundles[d.Reference.Name] = d.Message
-		}
-	}
+	v.Deprecation, v.Deprecated = deprecationMessage(pkg, graph.SchemaPackage, "")
 	for _, ch := range chans {
 		cv := channelView{Name: ch.Name, Default: ch.Name == pkg.DefaultChannel}
-		cv.Deprecation, cv.Deprecated = deprecatedChannels[ch.Name]
-		cv.Nodes, cv.Edges, cv.drawn = channelGraph(pkg, ch, deprecatedBundles, keepSkipRange)
+		cv.Deprecation, cv.Deprecated = deprecationMessage(pkg, graph.SchemaChannel, ch.Name)
+		cv.Nodes, cv.Edges, cv.drawn = channelGraph(pkg, ch, keepSkipRange)
 		cv.edgeStart = edgeStarts(len(cv.Nodes), cv.Edges)
 		v.Channels = append(v.Channels, cv)
 	}
 	return v, nil
+}
+
+// deprecationMessage returns the message of the olm.deprecations entry of
+// pkg about the object of schema named name (the last, in a package that
+// repeats one), and whether there is one.
+func deprecationMessage(pkg *graph.Package, schema, name string) (string, bool) {
+	ds := pkg.DeprecationsOf(schema, name)
+	if len(ds) == 0 {
+		return "", false
+	}
+	return ds[len(ds)-1].Message, true
 }
 
 // available describes the names that exist, listing them when there are
@@ -323,7 +323,7 @@ func available(what string, names []string, asked string) string {
 }
 
 // channelGraph returns the nodes and edges of one channel.
-func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]string, keepSkipRange bool) (_ []nodeView, _ []edgeView, drawn int) {
+func channelGraph(pkg *graph.Package, ch *graph.Channel, keepSkipRange bool) (_ []nodeView, _ []edgeView, drawn int) {
 	index := map[string]int{}
 	var nodes []nodeView
 	heads := map[string]bool{}
@@ -341,7 +341,7 @@ func channelGraph(pkg *graph.Package, ch *graph.Channel, deprecated map[string]s
 		} else {
 			n.NoBundle = true
 		}
-		if _, ok := deprecated[name]; ok {
+		if pkg.DeprecationsOf(graph.SchemaBundle, name) != nil {
 			n.Deprecated = true
 		}
 		index[name] = len(nodes)

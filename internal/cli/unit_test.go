@@ -187,7 +187,7 @@ func checkGraphAgreesWithSuccessors(t *testing.T, cat *graph.Catalog) {
 	t.Helper()
 	for _, pkg := range cat.Packages() {
 		for _, ch := range pkg.Channels {
-			nodes, edges, _ := channelGraph(pkg, ch, nil, true)
+			nodes, edges, _ := channelGraph(pkg, ch, true)
 			if !slices.IsSortedFunc(edges, func(a, b edgeView) int {
 				return cmp.Or(a.To-b.To, int(a.Kind)-int(b.Kind), a.From-b.From)
 			}) {

@@ -45,3 +45,30 @@ func TestReadInstallModes(t *testing.T) {
 		})
 	}
 }
+
+func TestDeprecationsOf(t *testing.T) {
+	p := &Package{Name: "p", Deprecations: []Deprecation{
+		{Reference: DeprecationRef{Schema: SchemaChannel, Name: "alpha"}, Message: "first"},
+		{Reference: DeprecationRef{Schema: SchemaPackage}, Message: "pkg"},
+		{Reference: DeprecationRef{Schema: SchemaBundle, Name: "alpha"}, Message: "bundle"},
+		{Reference: DeprecationRef{Schema: SchemaChannel, Name: "alpha"}, Message: "repeat"},
+	}}
+	for _, tt := range []struct {
+		schema, name string
+		want         []string
+	}{
+		{SchemaPackage, "", []string{"pkg"}},
+		{SchemaChannel, "alpha", []string{"first", "repeat"}},
+		{SchemaBundle, "alpha", []string{"bundle"}},
+		{SchemaChannel, "beta", nil},
+		{SchemaPackage, "p", nil},
+	} {
+		var got []string
+		for _, d := range p.DeprecationsOf(tt.schema, tt.name) {
+			got = append(got, d.Message)
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("DeprecationsOf(%s, %q) = %q, want %q", tt.schema, tt.name, got, tt.want)
+		}
+	}
+}
