@@ -1,9 +1,10 @@
 // Package cluster holds the cluster state that resolution starts from —
 // installed ClusterServiceVersions, Subscriptions, CatalogSources,
 // OperatorGroups and InstallPlans of OLM v0, ClusterExtensions and
-// ClusterCatalogs of OLM v1 — as plain Go values, and decodes it from
-// Kubernetes manifests as `kubectl get csv,sub,catsrc,og,ip -o yaml` (or -o
-// json, or `kubectl get clusterextensions,clustercatalogs`) prints them.
+// ClusterCatalogs of OLM v1, and CustomResourceDefinitions — as plain Go
+// values, and decodes it from Kubernetes manifests as `kubectl get
+// csv,sub,catsrc,og,ip,crd -o yaml` (or -o json, or `kubectl get
+// clusterextensions,clustercatalogs`) prints them.
 //
 // The package has no Kubernetes API dependencies: manifests are converted to
 // JSON with sigs.k8s.io/yaml and checked field by field, so that a field of
@@ -192,6 +193,10 @@ type State struct {
 	// manifests, cluster-scoped: sorted by name.
 	ClusterExtensions []ClusterExtension `json:"clusterExtensions,omitempty"`
 	ClusterCatalogs   []ClusterCatalog   `json:"clusterCatalogs,omitempty"`
+	// CRDs are the CustomResourceDefinitions of the manifests (`kubectl
+	// get crd`), sorted by name. Without them, the stored-versions
+	// prediction is not made.
+	CRDs []CRD `json:"crds,omitempty"`
 	// Ignored counts, by kind, the objects of the input that resolution
 	// does not read (Decode's note of what it skipped), sorted by group
 	// then kind. Resolution never looks at it; [Encode] writes none of
@@ -264,6 +269,7 @@ func (s *State) Sort() {
 	sortByKey(s.InstallPlans, installPlanKey)
 	sortByKey(s.ClusterExtensions, clusterExtensionKey)
 	sortByKey(s.ClusterCatalogs, clusterCatalogKey)
+	sortByKey(s.CRDs, crdKey)
 }
 
 // The keys of the objects of a State: their namespace and name.
@@ -305,6 +311,11 @@ func (s *State) Clone() *State {
 		CatalogSources: slices.Clone(s.CatalogSources),
 		Ignored:        slices.Clone(s.Ignored),
 		InstallPlans:   slices.Clone(s.InstallPlans),
+		CRDs:           slices.Clone(s.CRDs),
+	}
+	for i := range c.CRDs {
+		c.CRDs[i].Versions = slices.Clone(c.CRDs[i].Versions)
+		c.CRDs[i].StoredVersions = slices.Clone(c.CRDs[i].StoredVersions)
 	}
 	for _, e := range s.ClusterExtensions {
 		c.ClusterExtensions = append(c.ClusterExtensions, cloneClusterExtension(e))

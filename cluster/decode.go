@@ -169,9 +169,10 @@ func (l Loader) decodeStream(ctx context.Context, r io.Reader, name, kind string
 }
 
 // Decode reads the ClusterServiceVersions, Subscriptions, CatalogSources,
-// OperatorGroups and InstallPlans (operators.coreos.com, OLM v0) and the
+// OperatorGroups and InstallPlans (operators.coreos.com, OLM v0), the
 // ClusterExtensions and ClusterCatalogs (olm.operatorframework.io/v1, OLM
-// v1) of a manifest stream: a single object, multi-document YAML, a JSON value or
+// v1) and the CustomResourceDefinitions (apiextensions.k8s.io/v1) of a
+// manifest stream: a single object, multi-document YAML, a JSON value or
 // a stream of JSON values, and `kind: List` (or a typed list such as
 // SubscriptionList) with items, exactly as kubectl prints them. name names
 // the stream in errors (usually the file name); a name ending in .json
@@ -203,7 +204,7 @@ func Decode(r io.Reader, name string) (*State, error) {
 // is a JSON array of objects, a stream of objects, a `kind: List`, or YAML
 // documents, as for [Decode]; every object without a kind is taken to be
 // of kind kind ([KindCSV], [KindSubscription], [KindCatalogSource], [KindOperatorGroup], [KindInstallPlan],
-// [KindClusterExtension] or [KindClusterCatalog]), and
+// [KindClusterExtension], [KindClusterCatalog] or [KindCRD]), and
 // an object that names another kind is an error. Errors are those of
 // Decode.
 func DecodeKind(r io.Reader, name, kind string) (*State, error) {
@@ -211,7 +212,7 @@ func DecodeKind(r io.Reader, name, kind string) (*State, error) {
 }
 
 // readKinds lists the kinds Decode reads, for DecodeKind's check.
-var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan, KindClusterExtension, KindClusterCatalog}
+var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan, KindClusterExtension, KindClusterCatalog, KindCRD}
 
 // LoadFiles decodes the named files (see [Decode]) into one state. A path
 // that is a folder stands for every .yaml, .yml and .json regular file in
@@ -497,6 +498,10 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	}
 	if group == APIGroupV1 && (kind == KindClusterExtension || kind == KindClusterCatalog) {
 		d.v1(o, apiVersion, kind, m, line)
+		return
+	}
+	if kind == KindCRD && (group == crdAPIGroup || apiVersion == "") {
+		d.crd(o, apiVersion, m, line)
 		return
 	}
 	if apiVersion != "" && group != apiGroup {

@@ -13,8 +13,8 @@ import (
 
 // Encode writes s as a YAML `kind: List` of Kubernetes manifests — CSVs,
 // then Subscriptions, then CatalogSources, then OperatorGroups, then
-// InstallPlans, then ClusterExtensions, then ClusterCatalogs, each in the
-// order of s — that
+// InstallPlans, then ClusterExtensions, then ClusterCatalogs, then
+// CustomResourceDefinitions, each in the order of s — that
 // [Decode] reads back into an equal state. A CSV's provided and required
 // APIs with a group are written as CRD definitions named
 // "<kind>s.<group>" (lower case), the others as API service definitions.
@@ -78,6 +78,9 @@ func Encode(w io.Writer, s *State) error {
 	}
 	for i := range s.ClusterCatalogs {
 		items = append(items, clusterCatalogManifest(&s.ClusterCatalogs[i]))
+	}
+	for i := range s.CRDs {
+		items = append(items, crdManifest(&s.CRDs[i]))
 	}
 	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
 	if err != nil {
@@ -270,6 +273,29 @@ func clusterCatalogManifest(c *ClusterCatalog) map[string]any {
 		cond := map[string]any{"type": "Serving", "status": c.Serving}
 		setNonEmpty(cond, "reason", c.ServingReason)
 		m["status"] = map[string]any{"conditions": []any{cond}}
+	}
+	return m
+}
+
+// crdManifest writes a CustomResourceDefinition with what [CRD] holds; its
+// plural is the part of its name before the group.
+func crdManifest(c *CRD) map[string]any {
+	versions := make([]any, len(c.Versions))
+	for i, v := range c.Versions {
+		versions[i] = map[string]any{"name": v.Name, "served": v.Served, "storage": v.Storage}
+	}
+	m := map[string]any{
+		"apiVersion": crdAPIGroup + "/v1",
+		"kind":       KindCRD,
+		"metadata":   map[string]any{"name": c.Name},
+		"spec": map[string]any{
+			"group":    c.Group,
+			"names":    map[string]any{"kind": c.Kind, "plural": strings.TrimSuffix(c.Name, "."+c.Group)},
+			"versions": versions,
+		},
+	}
+	if c.StoredVersions != nil {
+		m["status"] = map[string]any{"storedVersions": append([]string{}, c.StoredVersions...)}
 	}
 	return m
 }

@@ -9,7 +9,7 @@ type Ref struct {
 // Refs returns the objects of s, kind by kind in the order of State's
 // fields, each kind in the order of its slice. The caller owns the slice.
 func (s *State) Refs() []Ref {
-	refs := make([]Ref, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans)+len(s.ClusterExtensions)+len(s.ClusterCatalogs))
+	refs := make([]Ref, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans)+len(s.ClusterExtensions)+len(s.ClusterCatalogs)+len(s.CRDs))
 	refs = appendRefs(refs, KindCSV, s.CSVs, csvKey)
 	refs = appendRefs(refs, KindSubscription, s.Subscriptions, subscriptionKey)
 	refs = appendRefs(refs, KindCatalogSource, s.CatalogSources, catalogSourceKey)
@@ -17,6 +17,7 @@ func (s *State) Refs() []Ref {
 	refs = appendRefs(refs, KindInstallPlan, s.InstallPlans, installPlanKey)
 	refs = appendRefs(refs, KindClusterExtension, s.ClusterExtensions, clusterExtensionKey)
 	refs = appendRefs(refs, KindClusterCatalog, s.ClusterCatalogs, clusterCatalogKey)
+	refs = appendRefs(refs, KindCRD, s.CRDs, crdKey)
 	return refs
 }
 
@@ -46,6 +47,7 @@ func (s *State) Merge(o *State) []Ref {
 	s.InstallPlans = mergeKind(s.InstallPlans, o.InstallPlans, KindInstallPlan, have, &dups, installPlanKey)
 	s.ClusterExtensions = mergeKind(s.ClusterExtensions, o.ClusterExtensions, KindClusterExtension, have, &dups, clusterExtensionKey)
 	s.ClusterCatalogs = mergeKind(s.ClusterCatalogs, o.ClusterCatalogs, KindClusterCatalog, have, &dups, clusterCatalogKey)
+	s.CRDs = mergeKind(s.CRDs, o.CRDs, KindCRD, have, &dups, crdKey)
 	s.AddIgnored(o.Ignored...)
 	return dups
 }

@@ -42,13 +42,18 @@ type Predictor struct {
 	// unknownModes lists, by kind of object, the CSVs whose install modes
 	// are unknown (see Notes).
 	unknownModes map[string][]string
+	// crds are the state's CRDs, indexed in crdIdx the first time a
+	// step asks.
+	crds    []cluster.CRD
+	crdIdx  cluster.CRDIndex
+	indexed bool
 }
 
 // New returns the Predictor of namespace ns of state on platform plat.
 // planned holds the APIs that plans of namespaces resolved before this one
 // install (nil: none).
 func New(ns string, plat Platform, state *cluster.State, planned Planned) *Predictor {
-	pr := &Predictor{ns: ns, plat: plat}
+	pr := &Predictor{ns: ns, plat: plat, crds: state.CRDs}
 	if len(state.OperatorGroups) == 0 {
 		pr.missing = NoteAssumedOperatorGroup
 		return pr
@@ -262,7 +267,23 @@ func (pr *Predictor) Bundle(b *graph.Bundle) []Prediction {
 		modes, minKube = m.InstallModes, m.MinKubeVersion
 	}
 	out := pr.operatorGroup(b.Name, modes, m != nil, unknownBundles, b.Provides)
-	return pr.platform(out, b.Name, minKube, b.MaxOpenShiftVersion)
+	out = pr.platform(out, b.Name, minKube, b.MaxOpenShiftVersion)
+	return pr.storedVersions(out, b)
+}
+
+// storedVersions appends to out the predictions of the CRDs of the cluster
+// that the step installing b would update while dropping a stored version.
+func (pr *Predictor) storedVersions(out []Prediction, b *graph.Bundle) []Prediction {
+	if len(pr.crds) == 0 {
+		return out
+	}
+	if !pr.indexed {
+		pr.crdIdx, pr.indexed = cluster.IndexCRDs(pr.crds), true
+	}
+	for _, l := range pr.crdIdx.StoredVersionLosses(b.Provides) {
+		out = append(out, StoredVersion(b.Name, l))
+	}
+	return out
 }
 
 // CSV predicts what OLM does with installed CSV c of the Predictor's

@@ -1,0 +1,120 @@
+package cluster_test
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+)
+
+const widgetsCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+  labels: {olm.managed: "true"}
+spec:
+  group: example.com
+  names: {kind: Widget, listKind: WidgetList, plural: widgets, singular: widget}
+  scope: Namespaced
+  versions:
+  - name: v1alpha1
+    served: true
+    storage: false
+    schema: {openAPIV3Schema: {type: object}}
+  - name: v1
+    served: true
+    storage: true
+status:
+  acceptedNames: {kind: Widget, plural: widgets}
+  storedVersions: [v1alpha1, v1]
+`
+
+func TestDecodeCRD(t *testing.T) {
+	s, err := cluster.Decode(strings.NewReader(widgetsCRD), "crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cluster.CRD{Name: "widgets.example.com", Group: "example.com", Kind: "Widget",
+		Versions:       []cluster.CRDVersion{{Name: "v1alpha1", Served: true}, {Name: "v1", Served: true, Storage: true}},
+		StoredVersions: []string{"v1alpha1", "v1"}}
+	if got := s.CRD("widgets.example.com"); got == nil || !reflect.DeepEqual(*got, want) {
+		t.Fatalf("CRD = %+v\nwant %+v", got, want)
+	}
+	if s.IgnoredText() != "" {
+		t.Errorf("ignored %q, want nothing", s.IgnoredText())
+	}
+	// Encode writes it back as Decode reads it.
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	back, err := cluster.Decode(&buf, "encoded.yaml")
+	if err != nil {
+		t.Fatalf("decode encoded: %v\n%s", err, buf.String())
+	}
+	if !reflect.DeepEqual(back.CRDs, s.CRDs) {
+		t.Errorf("round trip = %+v, want %+v", back.CRDs, s.CRDs)
+	}
+}
+
+func TestDecodeCRDErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		edit func(string) string
+		want string // a substring of the error
+	}{
+		{"v1beta1", func(s string) string {
+			return strings.Replace(s, "apiextensions.k8s.io/v1", "apiextensions.k8s.io/v1beta1", 1)
+		}, `CustomResourceDefinition "widgets.example.com": field apiVersion: is "apiextensions.k8s.io/v1beta1", want "apiextensions.k8s.io/v1"`},
+		{"namespaced", func(s string) string {
+			return strings.Replace(s, "  name: widgets.example.com\n", "  name: widgets.example.com\n  namespace: x\n", 1)
+		}, `field metadata.namespace: is "x", want none: a CustomResourceDefinition is cluster-scoped`},
+		{"name not plural.group", func(s string) string {
+			return strings.Replace(s, "name: widgets.example.com", "name: gadgets.example.com", 1)
+		}, `field metadata.name: is not "widgets.example.com"`},
+		{"no group", func(s string) string { return strings.Replace(s, "  group: example.com\n", "", 1) }, "field spec.group: missing"},
+		{"stored version not a string", func(s string) string {
+			return strings.Replace(s, "storedVersions: [v1alpha1, v1]", "storedVersions: [v1alpha1, 1]", 1)
+		}, "field status.storedVersions[1]: is a number, want a string"},
+		{"served not a boolean", func(s string) string {
+			return strings.Replace(s, "served: true\n    storage: false", "served: yes please\n    storage: false", 1)
+		}, "field spec.versions[0].served: is a string, want a boolean"},
+		{"two storage versions", func(s string) string {
+			return strings.Replace(s, "storage: false", "storage: true", 1)
+		}, "field spec.versions: 2 versions have storage: true, want exactly one"},
+		{"version twice", func(s string) string {
+			return strings.Replace(s, "- name: v1\n", "- name: v1alpha1\n", 1)
+		}, `field spec.versions[1].name: version "v1alpha1" is listed twice`},
+		{"unknown field", func(s string) string {
+			return strings.Replace(s, "    served: true\n    storage: false", "    served: true\n    storge: false", 1)
+		}, `field spec.versions[0].storge: unknown field (did you mean "storage"?)`},
+		{"defined twice", func(s string) string { return s + "---\n" + s }, "defined twice (first at line crd.yaml:1)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := cluster.Decode(strings.NewReader(tt.edit(widgetsCRD)), "crd.yaml")
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error = %v\nwant it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestStoredVersionsDropped(t *testing.T) {
+	c := cluster.CRD{StoredVersions: []string{"v1alpha1", "v1"}}
+	tests := []struct {
+		versions []string
+		want     []string
+	}{
+		{[]string{"v1alpha1", "v1"}, nil},
+		{[]string{"v1", "v2"}, []string{"v1alpha1"}},
+		{nil, []string{"v1alpha1", "v1"}},
+	}
+	for _, tt := range tests {
+		if got := c.StoredVersionsDropped(tt.versions); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("StoredVersionsDropped(%v) = %v, want %v", tt.versions, got, tt.want)
+		}
+	}
+}
