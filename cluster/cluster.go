@@ -43,6 +43,10 @@ type CSV struct {
 	// Both are sorted by group, version, kind, without duplicates.
 	Provides []graph.GVK `json:"provides,omitempty"`
 	Requires []graph.GVK `json:"requires,omitempty"`
+	// APIServices lists the APIs of spec.apiservicedefinitions.owned
+	// alone (they are in Provides too), sorted: APIs the operator serves
+	// through an aggregated API server of its own.
+	APIServices []graph.GVK `json:"apiServices,omitempty"`
 	// HasProperties reports whether the CSV carries the
 	// operatorframework.io/properties annotation. When it does, Properties
 	// holds its properties in annotation order and they replace, as in OLM,
@@ -93,6 +97,10 @@ type Subscription struct {
 	// State is status.state: one of the SubscriptionState constants, or
 	// empty when OLM has not recorded one.
 	State SubscriptionState `json:"state,omitempty"`
+	// GeneratedBy is the annotation olm.generated-by: the InstallPlan that
+	// created the subscription for a dependency ("" for a subscription a
+	// person created).
+	GeneratedBy string `json:"generatedBy,omitempty"`
 	// InstallPlanRef is the name of the InstallPlan that status.installPlanRef
 	// (or the older status.installplan) names, in the subscription's
 	// namespace.
@@ -174,6 +182,10 @@ type CatalogSource struct {
 	Name      string `json:"name"`
 	Namespace string `json:"namespace"`
 	Priority  int    `json:"priority,omitempty"`
+	// Image is spec.image, the catalog image OLM serves the catalog from;
+	// empty for a CatalogSource with none (one that names a gRPC
+	// address, or a ConfigMap).
+	Image string `json:"image,omitempty"`
 }
 
 // State is the cluster state of one or more namespaces. Decode and LoadFiles
@@ -336,6 +348,7 @@ func (s *State) Clone() *State {
 		csv := &c.CSVs[i]
 		csv.Provides = slices.Clone(csv.Provides)
 		csv.Requires = slices.Clone(csv.Requires)
+		csv.APIServices = slices.Clone(csv.APIServices)
 		csv.InstallModes = slices.Clone(csv.InstallModes)
 		if csv.Properties != nil {
 			props := make([]graph.Property, len(csv.Properties))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
 )
 
 const widgetsCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -117,4 +118,74 @@ func TestStoredVersionsDropped(t *testing.T) {
 			t.Errorf("StoredVersionsDropped(%v) = %v, want %v", tt.versions, got, tt.want)
 		}
 	}
+}
+
+// TestDecodeMigrationFields checks the fields the v0 → v1 report reads
+// besides CRDs: a dependency subscription's olm.generated-by, a
+// CatalogSource's image, an OperatorGroup's service account and a CSV's
+// owned API services; Encode writes them back.
+func TestDecodeMigrationFields(t *testing.T) {
+	in := `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: dep, namespace: ns, annotations: {olm.generated-by: install-abcde}}
+spec: {name: dep}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata: {name: community, namespace: olm}
+spec: {sourceType: grpc, image: "quay.io/operatorhubio/catalog:latest"}
+---
+apiVersion: operators.coreos.com/v1
+kind: OperatorGroup
+metadata: {name: og, namespace: ns}
+spec: {serviceAccountName: scoped}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata: {name: adapter.v1, namespace: ns}
+spec:
+  version: 1.0.0
+  customresourcedefinitions:
+    owned: [{name: widgets.example.com, version: v1, kind: Widget}]
+  apiservicedefinitions:
+    owned: [{group: metrics.example.com, version: v1beta1, kind: Metric, name: metrics}]
+`
+	check := func(s *cluster.State) {
+		t.Helper()
+		if got := s.Subscription("ns", "dep").GeneratedBy; got != "install-abcde" {
+			t.Errorf("GeneratedBy = %q", got)
+		}
+		if got := s.CatalogSources[0].Image; got != "quay.io/operatorhubio/catalog:latest" {
+			t.Errorf("Image = %q", got)
+		}
+		if got := s.OperatorGroups[0].ServiceAccountName; got != "scoped" {
+			t.Errorf("ServiceAccountName = %q", got)
+		}
+		c := s.CSV("ns", "adapter.v1")
+		if want := "[metrics.example.com/v1beta1 Metric]"; fmtGVKs(c.APIServices) != want || len(c.Provides) != 2 {
+			t.Errorf("APIServices = %s, Provides = %v; want %s and both APIs", fmtGVKs(c.APIServices), c.Provides, want)
+		}
+	}
+	s, err := cluster.Decode(strings.NewReader(in), "in.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(s)
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	back, err := cluster.Decode(&buf, "out.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(back)
+}
+
+func fmtGVKs(gvks []graph.GVK) string {
+	s := make([]string, len(gvks))
+	for i, g := range gvks {
+		s[i] = g.String()
+	}
+	return "[" + strings.Join(s, ", ") + "]"
 }

@@ -540,7 +540,7 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	case KindCSV:
 		d.csv(o, n, meta, spec, status)
 	case KindSubscription:
-		d.subscription(o, n, spec, status)
+		d.subscription(o, n, meta, spec, status)
 	case KindCatalogSource:
 		d.catalogSource(o, n, spec)
 	case KindOperatorGroup:
@@ -603,7 +603,8 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 		c.Requires = o.definitions(crds, "customresourcedefinitions", "required", c.Requires)
 	}
 	if apis, ok := o.obj(spec, "apiservicedefinitions", "spec.apiservicedefinitions"); ok {
-		c.Provides = o.definitions(apis, "apiservicedefinitions", "owned", c.Provides)
+		c.APIServices = sortGVKs(o.definitions(apis, "apiservicedefinitions", "owned", nil))
+		c.Provides = append(c.Provides, c.APIServices...)
 		c.Requires = o.definitions(apis, "apiservicedefinitions", "required", c.Requires)
 	}
 	c.Provides = sortGVKs(c.Provides)
@@ -665,8 +666,11 @@ func (o *object) definitions(m map[string]any, section, list string, gvks []grap
 	return gvks
 }
 
-func (d *decoder) subscription(o *object, n int, spec, status map[string]any) {
+func (d *decoder) subscription(o *object, n int, meta, spec, status map[string]any) {
 	s := Subscription{Name: o.name, Namespace: o.namespace}
+	if annotations, ok := o.obj(meta, "annotations", "metadata.annotations"); ok {
+		s.GeneratedBy, _ = o.str(annotations, "olm.generated-by", `metadata.annotations["olm.generated-by"]`)
+	}
 	s.Package, _ = o.str(spec, "name", "spec.name")
 	s.Channel, _ = o.str(spec, "channel", "spec.channel")
 	s.StartingCSV, _ = o.str(spec, "startingCSV", "spec.startingCSV")
@@ -720,6 +724,7 @@ func (d *decoder) catalogSource(o *object, n int, spec map[string]any) {
 			c.Priority = int(p)
 		}
 	}
+	c.Image, _ = o.str(spec, "image", "spec.image")
 	if len(d.errs) == n {
 		d.state.CatalogSources = append(d.state.CatalogSources, c)
 	}

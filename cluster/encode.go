@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"sigs.k8s.io/yaml"
@@ -45,6 +46,9 @@ func Encode(w io.Writer, s *State) error {
 			}
 		}
 		m := manifest(KindSubscription, sub.Namespace, sub.Name)
+		if sub.GeneratedBy != "" {
+			m["metadata"].(map[string]any)["annotations"] = map[string]any{"olm.generated-by": sub.GeneratedBy}
+		}
 		m["spec"] = spec
 		if len(status) > 0 {
 			m["status"] = status
@@ -57,6 +61,7 @@ func Encode(w io.Writer, s *State) error {
 		if cs.Priority != 0 {
 			spec["priority"] = cs.Priority
 		}
+		setNonEmpty(spec, "image", cs.Image)
 		m["spec"] = spec
 		items = append(items, m)
 	}
@@ -125,7 +130,8 @@ func csvManifest(c *CSV) (map[string]any, error) {
 	addAPIs := func(list string, gvks []graph.GVK) {
 		var crdItems, apiItems []any
 		for _, g := range gvks {
-			if g.Group != "" {
+			_, service := slices.BinarySearchFunc(c.APIServices, g, graph.GVK.Compare)
+			if g.Group != "" && !(service && list == "owned") {
 				crdItems = append(crdItems, map[string]any{
 					"name":    strings.ToLower(g.Kind) + "s." + g.Group,
 					"version": g.Version,
@@ -207,6 +213,7 @@ func operatorGroupManifest(g *OperatorGroup) map[string]any {
 		spec["selector"] = sel
 	}
 	setNonEmpty(spec, "upgradeStrategy", g.UpgradeStrategy)
+	setNonEmpty(spec, "serviceAccountName", g.ServiceAccountName)
 	if g.StaticProvidedAPIs {
 		spec["staticProvidedAPIs"] = true
 	}

@@ -58,6 +58,10 @@ type OperatorGroup struct {
 	// rejects any other value, as the API server does). Empty means
 	// Default; see [OperatorGroup.Strategy].
 	UpgradeStrategy string `json:"upgradeStrategy,omitempty"`
+	// ServiceAccountName is spec.serviceAccountName: the service account
+	// OLM installs the group's operators with, scoping what they may do
+	// ("" when absent: OLM's own, unscoped).
+	ServiceAccountName string `json:"serviceAccountName,omitempty"`
 	// StaticProvidedAPIs is spec.staticProvidedAPIs: OLM does not update
 	// the olm.providedAPIs annotation of the group.
 	StaticProvidedAPIs bool `json:"staticProvidedAPIs,omitempty"`
@@ -231,6 +235,7 @@ func (d *decoder) operatorGroup(o *object, n int, meta, spec, status map[string]
 	if raw, present := spec["staticProvidedAPIs"]; present && raw != nil {
 		g.StaticProvidedAPIs, _ = as[bool](o, raw, "spec.staticProvidedAPIs")
 	}
+	g.ServiceAccountName, _ = o.str(spec, "serviceAccountName", "spec.serviceAccountName")
 	g.StatusNamespaces, _ = o.strs(status, "namespaces", "status.namespaces")
 	if len(d.errs) == n {
 		d.state.OperatorGroups = append(d.state.OperatorGroups, g)
