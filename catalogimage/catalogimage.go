@@ -190,7 +190,11 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Reference.Text)
 	b.WriteString(" (")
-	b.WriteString(e.Reference.Describe())
+	if e.Reference.Form == Registry && e.Reference.Image == e.Reference.Text {
+		b.WriteString(Registry.String())
+	} else {
+		b.WriteString(e.Reference.Describe())
+	}
 	if e.Digest != "" && !strings.Contains(e.Reference.Text, e.Digest) {
 		b.WriteString(", ")
 		b.WriteString(e.Digest)

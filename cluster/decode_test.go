@@ -581,3 +581,31 @@ func TestLoadFilesFolder(t *testing.T) {
 		t.Errorf("LoadFiles of an empty folder: %v", err)
 	}
 }
+
+func TestDecodeCatalogSourceImage(t *testing.T) {
+	in := `apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata: {name: operatorhubio-catalog, namespace: olm}
+spec: {sourceType: grpc, image: "quay.io/operatorhubio/catalog:latest", priority: 2}
+`
+	s, err := cluster.Decode(strings.NewReader(in), "in.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cluster.CatalogSource{Name: "operatorhubio-catalog", Namespace: "olm", Priority: 2, Image: "quay.io/operatorhubio/catalog:latest"}
+	if len(s.CatalogSources) != 1 || s.CatalogSources[0] != want {
+		t.Fatalf("got %+v, want %+v", s.CatalogSources, want)
+	}
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	back, err := cluster.Decode(&buf, "out.yaml")
+	if err != nil || len(back.CatalogSources) != 1 || back.CatalogSources[0] != want {
+		t.Fatalf("round trip: %+v, %v", back, err)
+	}
+	_, err = cluster.Decode(strings.NewReader(strings.Replace(in, `image: "quay.io/operatorhubio/catalog:latest"`, "image: 3", 1)), "in.yaml")
+	if err == nil || !strings.Contains(err.Error(), `CatalogSource "olm/operatorhubio-catalog": field spec.image: is a number, want a string`) {
+		t.Fatalf("error %v", err)
+	}
+}

@@ -249,8 +249,8 @@ func (e *env) readInputs(names []string) ([]input, error) {
 	return ins, nil
 }
 
-// loadCatalog reads the catalog at path — an FBC file or folder, or "-" for
-// standard input. The error names the path. A catalog with no blob at all
+// loadCatalog reads the catalog at path — an FBC file or folder, "-" for
+// standard input, or a catalog image (see imageReference). The error names the path. A catalog with no blob at all
 // (an empty file, a folder with no catalog file) is an error: it is almost
 // always a wrong path, and checking it would pass silently.
 func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
@@ -266,6 +266,14 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 			return nil, naming(err, stdinName)
 		}
 	} else {
+		ref, isImage, err := imageReference(path)
+		if err != nil {
+			return nil, err
+		}
+		if isImage {
+			cat, _, err := e.loadImage(ref)
+			return cat, err
+		}
 		fi, err := os.Stat(path)
 		if err != nil {
 			return nil, pathError(path, err)

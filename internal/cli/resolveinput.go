@@ -40,7 +40,7 @@ type resolveFlags struct {
 // addResolveFlags declares the flags of resolve and rollout.
 func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
-		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, or NAME=- for standard input; NAME defaults to the file or folder name without its extensions (repeatable, required)`)
+		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, NAME=- for standard input, or a catalog image: REGISTRY/REPO:TAG, REGISTRY/REPO@sha256:..., oci:DIR[:TAG], docker-archive:FILE; NAME defaults to the file or folder name without its extensions, or the image's repository (repeatable; without it, the subscriptions' CatalogSources' spec.image)`)
 	addFilenameFlag(cmd, &f.files, &f.recursive, "manifests: Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups and InstallPlans, as kubectl get csv,sub,catsrc,og,ip -o yaml prints them")
 	addNamespaceFlag(cmd, &f.namespace, "the namespace to resolve (default: the namespace the subscriptions share)")
 	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace,
@@ -121,8 +121,13 @@ func parseCatalogSpec(s string) (catalogSpec, error) {
 
 // defaultCatalogName returns the file or folder name of path without its
 // catalog extensions: "x/community.v4.20-index.json.gz" →
-// "community.v4.20-index".
+// "community.v4.20-index"; for an image, the last element of its
+// repository ("quay.io/operatorhubio/catalog:latest" → "catalog") or the
+// name of its layout folder or archive ("oci:x/cat:v1" → "cat").
 func defaultCatalogName(path string) string {
+	if ref, isImage, _ := imageReference(path); isImage {
+		return ref.BaseName()
+	}
 	base := filepath.Base(filepath.Clean(path))
 	base = strings.TrimSuffix(base, ".gz")
 	for _, ext := range []string{".json", ".yaml", ".yml"} {
@@ -142,9 +147,6 @@ type objectKey = cluster.Ref
 // names a given catalog, and indexes the catalogs. Every problem of the
 // inputs is reported, each naming its file.
 func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
-	if len(f.catalogs) == 0 {
-		return nil, usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
-	}
 	if len(f.files) == 0 && len(f.forFiles) == 0 {
 		return nil, usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups)")
 	}
@@ -227,6 +229,14 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		if ns, err = pickNamespace(f.namespace, state, len(f.forFiles) > 0); err != nil {
 			return nil, err
 		}
+	}
+	imageCats, imageSpecs, err := e.loadSourceImages(state, ns, specs, files)
+	if err != nil {
+		return nil, err
+	}
+	cats, specs = append(cats, imageCats...), append(specs, imageSpecs...)
+	if len(specs) == 0 {
+		return nil, usageErrorf("no catalog: give one or more --catalog [NAME=]PATH, or CatalogSources with spec.image for the subscriptions")
 	}
 	if len(f.forFiles) == 0 {
 		e.noteAssumedOperatorGroup(state, ns)

@@ -45,7 +45,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		ctx = context.Background()
 	}
 	stderr = safeText{stderr} // errors and notes are text for a person
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, images: &imageFlags{}}
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	root.SetIn(stdin)
@@ -66,6 +66,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 type env struct {
 	ctx            context.Context
 	limits         limits
+	images         *imageFlags // shared by the copies of an env
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	stdinUsedBy    string // the input that read standard input, if any
@@ -156,6 +157,7 @@ file, invalid catalog, unknown flag or value).`,
 	})
 	root.CompletionOptions.HiddenDefaultCmd = true
 	addLimitFlags(root, &e.limits)
+	addImageFlags(root, e.images)
 	for _, newCmd := range commands {
 		cmd := newCmd(e)
 		if run := cmd.RunE; run != nil {

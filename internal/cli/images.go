@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+
+	"github.com/sextantdev/sextant/catalogimage"
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// imageFlags are the flags of catalog images, for every command, and the
+// one reader of a run (so a tag is resolved once per run).
+type imageFlags struct {
+	cacheDir string
+	pull     *choice
+	insecure []string
+	offline  bool
+
+	once   sync.Once
+	reader *catalogimage.Reader
+}
+
+// addImageFlags adds the flags of catalog images, for every command.
+func addImageFlags(root *cobra.Command, f *imageFlags) {
+	pf := root.PersistentFlags()
+	pf.StringVar(&f.cacheDir, "cache-dir", "", "the cache of catalog images (default: sextant in the user's cache folder)")
+	f.pull = &choice{value: "always", allowed: []string{"always", "missing", "never"}}
+	pf.Var(f.pull, "pull", "when to ask a registry: always (resolve each tag; a digest already read is never downloaded again), missing (only what the cache lacks), never")
+	pf.StringArrayVar(&f.insecure, "insecure", nil, "a registry (HOST[:PORT]) reached over plain HTTP (repeatable)")
+	pf.BoolVar(&f.offline, "offline", false, "reach no registry: an image the cache lacks is an error naming it")
+}
+
+// imageReader returns the run's reader of catalog images.
+func (e *env) imageReader() *catalogimage.Reader {
+	if e.images == nil {
+		e.images = &imageFlags{}
+	}
+	f := e.images
+	f.once.Do(func() {
+		var pull catalogimage.Pull
+		if f.pull != nil {
+			pull, _ = catalogimage.ParsePull(f.pull.value) // the flag allows only valid words
+		}
+		f.reader = catalogimage.New(catalogimage.Options{
+			Loader:   e.limits.catalogLoader(),
+			CacheDir: f.cacheDir,
+			Pull:     pull,
+			Offline:  f.offline,
+			Insecure: f.insecure,
+		})
+	})
+	return f.reader
+}
+
+// imageReference tells whether path, given where a catalog is taken,
+// names an image: a path that exists is always a path; one that does not
+// is an image when it has one of the image forms (oci:DIR[:TAG],
+// docker-archive:FILE, REGISTRY/REPO:TAG or @sha256:…). err is set for a
+// path that does not exist and is not an image, or for an image reference
+// that is malformed.
+func imageReference(path string) (ref catalogimage.Reference, isImage bool, err error) {
+	if path == "-" {
+		return ref, false, nil
+	}
+	_, serr := os.Stat(path)
+	if serr == nil || !errors.Is(serr, fs.ErrNotExist) {
+		return ref, false, nil
+	}
+	ref, err = catalogimage.ParseReference(path)
+	if errors.Is(err, catalogimage.ErrNotReference) {
+		return ref, false, nil
+	}
+	if err != nil {
+		return ref, false, err
+	}
+	return ref, true, nil
+}
+
+// loadImage reads the catalog of an image; a cache that could not be
+// written or links that were not read are noted.
+func (e *env) loadImage(ref catalogimage.Reference) (*graph.Catalog, catalogimage.Info, error) {
+	cat, info, err := e.imageReader().Load(e.context(), ref)
+	if err != nil {
+		return nil, info, err
+	}
+	if info.CacheErr != nil {
+		e.notef("%s: not cached: %v", ref, info.CacheErr)
+	}
+	if info.Skipped > 0 {
+		e.notef("%s: not read: %d entries under %s that are not regular files (links, devices)", ref, info.Skipped, info.Dir)
+	}
+	if len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
+		return nil, info, fmt.Errorf("%s: the catalog in %s is empty (no blob)", ref, info.Dir)
+	}
+	return cat, info, nil
+}
+
+// imageSummary says what an image read was: "REF (sha256:…)", with
+// ", cached" when the cache answered.
+func imageSummary(info catalogimage.Info) string {
+	var b strings.Builder
+	b.WriteString(info.Reference.String())
+	if !strings.Contains(info.Reference.String(), info.Digest) {
+		b.WriteString(" ")
+		b.WriteString(info.Digest)
+	}
+	if info.Cached {
+		b.WriteString(" (cached)")
+	}
+	return b.String()
+}
+
+// loadSourceImages reads the catalog images of the CatalogSources that the
+// subscriptions of namespace ns ("" for every namespace) name and that no
+// --catalog gives: each CatalogSource with a spec.image, once, in order of
+// namespace then name. One note lists the images read. Every image that
+// cannot be read is an error naming the CatalogSource's file.
+func (e *env) loadSourceImages(state *cluster.State, ns string, specs []catalogSpec, files map[objectKey]string) ([]resolver.Catalog, []catalogSpec, error) {
+	given := map[string]bool{}
+	for _, s := range specs {
+		given[s.name] = true
+	}
+	var todo []cluster.CatalogSource
+	for _, sub := range state.Subscriptions {
+		if (ns != "" && sub.Namespace != ns) || sub.Source == "" || given[sub.Source] {
+			continue
+		}
+		i := slices.IndexFunc(state.CatalogSources, func(cs cluster.CatalogSource) bool {
+			return cs.Name == sub.Source && cs.Namespace == sub.SourceNamespace && cs.Image != ""
+		})
+		if i >= 0 {
+			todo = append(todo, state.CatalogSources[i])
+			given[sub.Source] = true
+		}
+	}
+	slices.SortFunc(todo, func(a, b cluster.CatalogSource) int {
+		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
+	})
+	var cats []resolver.Catalog
+	var out []catalogSpec
+	var read []string
+	var errs []error
+	for _, cs := range todo {
+		file := files[objectKey{Kind: cluster.KindCatalogSource, Namespace: cs.Namespace, Name: cs.Name}]
+		ref, err := catalogimage.ImageReference(cs.Image)
+		if err == nil {
+			var cat *graph.Catalog
+			var info catalogimage.Info
+			if cat, info, err = e.loadImage(ref); err == nil {
+				cats = append(cats, resolver.Catalog{Key: resolver.CatalogKey{Name: cs.Name}, Catalog: cat})
+				out = append(out, catalogSpec{name: cs.Name, path: cs.Image, named: true})
+				read = append(read, cs.Namespace+"/"+cs.Name+" "+imageSummary(info))
+				continue
+			}
+		}
+		errs = append(errs, fmt.Errorf("%s: CatalogSource %q: spec.image: %w", file, cs.Namespace+"/"+cs.Name, err))
+	}
+	if len(read) > 0 {
+		e.notef("read the catalog images of the CatalogSources (no --catalog names them): %s", strings.Join(read, ", "))
+	}
+	return cats, out, errors.Join(errs...)
+}
