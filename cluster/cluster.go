@@ -19,6 +19,8 @@ import (
 
 	"github.com/blang/semver/v4"
 
+	"github.com/sextantdev/sextant/internal/suggest"
+
 	"github.com/sextantdev/sextant/graph"
 )
 
@@ -226,13 +228,15 @@ type Ignored struct {
 }
 
 // String returns "2 Deployment"; a kind Decode reads, seen in another API
-// group, is qualified by its group: "1 Subscription.messaging.knative.dev".
+// group, is qualified by its group: "1 Subscription.messaging.knative.dev";
+// a kind that is likely a misspelt one Decode reads says which:
+// `1 Subscribtion (did you mean "Subscription"?)`.
 func (ig Ignored) String() string {
 	kind := ig.Kind
 	if ig.Group != "" && slices.Contains(readKinds, ig.Kind) {
 		kind += "." + ig.Group
 	}
-	return strconv.Itoa(ig.Count) + " " + kind
+	return strconv.Itoa(ig.Count) + " " + kind + suggest.Message(ig.Kind, readKinds)
 }
 
 // IgnoredText returns the ignored objects of s as one line, "2 Deployment,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
+	"github.com/sextantdev/sextant/internal/suggest"
 )
 
 // apiGroup is the API group of the kinds Decode reads.
@@ -188,8 +189,17 @@ func (l Loader) decodeStream(ctx context.Context, r io.Reader, name, kind string
 // Every object is accounted for. An object without a kind is an error
 // (typed client-go objects marshal without one: decode those with
 // [DecodeKind]). Objects of the kinds that resolution does not read (a
-// Deployment, a ConfigMap, a kind of another API group, a misspelt kind)
-// are counted in [State.Ignored], never an error and never read.
+// Deployment, a ConfigMap, a kind of another API group) are counted in
+// [State.Ignored], never an error and never read. A kind of OLM's API
+// group (operators.coreos.com) that OLM does not define is an error, as
+// kubectl refuses it, with the nearest kind ("Subscribtion": did you mean
+// "Subscription"?).
+//
+// Fields are checked as `kubectl apply --validate=strict` checks them:
+// a field that the schema of an OLM v0 object (the CustomResourceDefinitions
+// of operator-framework/api) does not have is an error naming it and the
+// nearest known field; metadata is checked as the API server's ObjectMeta
+// (managedFields not checked) and status not at all, since OLM writes it.
 //
 // Every problem is reported, not only the first: the error is an
 // errors.Join of *Error values. The returned state is sorted (see
@@ -210,6 +220,13 @@ func Decode(r io.Reader, name string) (*State, error) {
 func DecodeKind(r io.Reader, name, kind string) (*State, error) {
 	return Loader{}.DecodeKind(context.Background(), r, name, kind)
 }
+
+// v0Kinds are the kinds of OLM v0's API group (operators.coreos.com):
+// those Decode reads, then otherKinds, which it counts as ignored.
+var (
+	v0Kinds    = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan, "Operator", "OperatorCondition", "OLMConfig"}
+	otherKinds = v0Kinds[5:]
+)
 
 // readKinds lists the kinds Decode reads, for DecodeKind's check.
 var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan, KindClusterExtension, KindClusterCatalog, KindCRD}
@@ -511,6 +528,16 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	switch kind {
 	case KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan:
 	default:
+		if group == apiGroup && !slices.Contains(otherKinds, kind) {
+			// kubectl refuses it: no such kind in OLM's API group.
+			o.kind = kind
+			if meta, ok := m["metadata"].(map[string]any); ok {
+				o.name, _ = meta["name"].(string)
+				o.namespace, _ = meta["namespace"].(string)
+			}
+			o.errorf("kind", "%q is not a kind of %s%s", kind, apiGroup, suggest.Message(kind, v0Kinds))
+			return
+		}
 		d.state.ignore(group, kind)
 		return
 	}
@@ -534,6 +561,7 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	if o.name != "" && o.namespace != "" && !d.define(o, objectKey{kind, o.namespace, o.name}, line) {
 		return
 	}
+	o.checkSchema(apiGroup, kind, m)
 	spec, _ := o.obj(m, "spec", "spec")
 	status, _ := o.obj(m, "status", "status")
 	switch kind {

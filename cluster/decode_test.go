@@ -122,11 +122,22 @@ apiVersion: apps/v1
 kind: Deployment
 metadata: {name: d2, namespace: ns}
 ---
-apiVersion: operators.coreos.com/v1alpha1
+apiVersion: v1
 kind: Subscripton
+metadata: {name: s, namespace: ns}
+---
+apiVersion: operators.coreos.com/v1
+kind: OperatorCondition
 metadata: {name: s, namespace: ns}`,
 			want:    nil,
-			ignored: "2 Deployment, 1 ConfigMap, 1 Subscription.messaging.knative.dev, 1 Subscripton",
+			ignored: `2 Deployment, 1 ConfigMap, 1 Subscripton (did you mean "Subscription"?), 1 Subscription.messaging.knative.dev, 1 OperatorCondition`,
+		},
+		{
+			name: "a kind OLM's API group does not have",
+			input: `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscribtion
+metadata: {name: s, namespace: ns}`,
+			wantErr: []string{`in.yaml:1: Subscribtion "ns/s": field kind: "Subscribtion" is not a kind of operators.coreos.com (did you mean "Subscription"?)`},
 		},
 		{
 			name: "an object without kind is an error naming it",

@@ -6,7 +6,6 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // APIGroupV1 is the API group of OLM v1's kinds (operator-controller and
@@ -205,53 +204,8 @@ func (o *object) fields(m map[string]any, path string, known ...string) {
 		if path != "" {
 			field = path + "." + k
 		}
-		if near := nearest(k, known); near != "" {
-			o.errorf(field, "unknown field (did you mean %q?)", near)
-		} else {
-			o.errorf(field, "unknown field (known: %s)", strings.Join(known, ", "))
-		}
+		o.unknownField(field, k, known)
 	}
-}
-
-// nearest returns the name of known closest to s when it is a likely typo
-// (a different case, or at most two edits for names of four letters or
-// more, one for shorter), else "".
-func nearest(s string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if strings.EqualFold(k, s) {
-			return k
-		}
-		limit := 2
-		if len(k) < 4 {
-			limit = 1
-		}
-		if d := editDistance(strings.ToLower(s), strings.ToLower(k)); d <= limit && d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // v1Object reads an object of an OLM v1 kind (cluster-scoped): its

@@ -257,7 +257,7 @@ func (res *resolution) fact(c constraints.Constraint[variable, reason]) Fact {
 			f.Bundle = s.sub.StartingCSV
 		}
 		if isMissingKind(r.kind) {
-			f.Notes = res.exclusionNotes(s, r.kind)
+			f.Notes = append(res.exclusionNotes(s, r.kind), res.nearNames(s, r.kind)...)
 		}
 		if s.current != nil && (r.kind == FactSubscription || r.kind == FactSubscriptionCandidates) {
 			f.CSV = s.current.csv.Name

@@ -1,6 +1,8 @@
 package resolver
 
 import (
+	"github.com/sextantdev/sextant/internal/suggest"
+
 	"cmp"
 	"fmt"
 	"slices"
@@ -94,10 +96,14 @@ type ProvidedAPI struct {
 // provides the API first, then package, API, the default channel first and
 // channel name. A query with dots and nothing else (a group) that matches
 // no API is read again as KIND.GROUP (kubectl's resource form: the kind or
-// its lower-case plural, then the group). The result is the caller's.
+// its lower-case plural, then the group); a bare kind that matches no API
+// is read again as a lower-case plural (etcdclusters), as kubectl reads
+// it. The result is the caller's.
 func (r *Resolver) Provides(q APIQuery) []ProvidedAPI {
 	out := r.provides(q)
-	if len(out) == 0 && q.Version == "" && q.Kind == "" && strings.Contains(q.Group, ".") {
+	switch {
+	case len(out) > 0:
+	case q.Version == "" && q.Kind == "" && strings.Contains(q.Group, "."):
 		kind, group, _ := strings.Cut(q.Group, ".")
 		for _, g := range r.gvks {
 			if g.Group == group && (strings.EqualFold(g.Kind, kind) || strings.EqualFold(plural(g.Kind), kind)) {
@@ -105,8 +111,41 @@ func (r *Resolver) Provides(q APIQuery) []ProvidedAPI {
 				break
 			}
 		}
+	case q.Group == "" && q.Version == "" && q.Kind != "":
+		for _, g := range r.gvks {
+			if strings.EqualFold(plural(g.Kind), q.Kind) {
+				return r.provides(APIQuery{Kind: g.Kind})
+			}
+		}
 	}
 	return out
+}
+
+// NearestKind returns the kind of the catalogs' APIs that q's kind (or,
+// for a query of a group alone, its group) most likely misspells, or ""
+// when none is close or q names none: what "did you mean" offers when
+// [Resolver.Provides] finds nothing.
+func (r *Resolver) NearestKind(q APIQuery) string {
+	asked := q.Kind
+	var names []string
+	for _, g := range r.gvks {
+		if asked == "" {
+			names = append(names, g.Group)
+		} else {
+			names = append(names, g.Kind, plural(g.Kind))
+		}
+	}
+	if asked == "" {
+		asked = q.Group
+	}
+	slices.Sort(names)
+	near := suggest.Nearest(asked, slices.Compact(names))
+	for _, g := range r.gvks {
+		if near != "" && near == plural(g.Kind) && near != g.Kind {
+			return near // a plural, as the query was written
+		}
+	}
+	return near
 }
 
 // plural is the lower-case plural Kubernetes gives a kind by default.

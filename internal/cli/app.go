@@ -391,7 +391,7 @@ input or usage.`,
 			}
 		} else {
 			ew := &errWriter{w: e.stdout}
-			writeProvidesText(ew, q, found, all)
+			writeProvidesText(ew, q, found, all, res.NearestKind(q))
 			if ew.err != nil {
 				return ew.err
 			}
@@ -405,10 +405,14 @@ input or usage.`,
 }
 
 // writeProvidesText writes the providers grouped by catalog, package and
-// API.
-func writeProvidesText(w io.Writer, q resolver.APIQuery, found []resolver.ProvidedAPI, all bool) {
+// API; when there are none, the nearest name if any.
+func writeProvidesText(w io.Writer, q resolver.APIQuery, found []resolver.ProvidedAPI, all bool, near string) {
 	if len(found) == 0 {
-		fmt.Fprintf(w, "nothing provides %s\n", q)
+		if near != "" {
+			fmt.Fprintf(w, "nothing provides %s (did you mean %q?)\n", q, near)
+		} else {
+			fmt.Fprintf(w, "nothing provides %s\n", q)
+		}
 		return
 	}
 	type group struct {

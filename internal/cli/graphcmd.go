@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"github.com/sextantdev/sextant/internal/suggest"
+
 	"fmt"
 	"io"
 	"sort"
@@ -298,6 +300,14 @@ func deprecationMessage(pkg *graph.Package, schema, name string) (string, bool) 
 // few, else counting them and listing up to maxListed of those that contain
 // the name asked for or are contained in it (ignoring case).
 func available(what string, names []string, asked string) string {
+	if near := suggest.Nearest(asked, names); near != "" {
+		return fmt.Sprintf("did you mean %q? %s", near, listed(what, names, asked))
+	}
+	return listed(what, names, asked)
+}
+
+// listed is available without the nearest name.
+func listed(what string, names []string, asked string) string {
 	switch {
 	case len(names) == 0:
 		return "it has no " + what

@@ -168,8 +168,9 @@ func TestAvailable(t *testing.T) {
 		{name: "none", names: nil, asked: "x", want: "it has no channels"},
 		{name: "few", names: []string{"alpha", "stable"}, asked: "beta", want: "channels: alpha, stable"},
 		{name: "ten", names: strings.Fields("a b c d e f g h i j"), asked: "k", want: "channels: a, b, c, d, e, f, g, h, i, j"},
-		{name: "many", names: many, asked: "zeta", want: "11 channels"},
-		{name: "many similar", names: many, asked: "ETCD", want: "11 channels; similar: etcd, etcd-operator"},
+		{name: "many", names: many, asked: "omega", want: "11 channels"},
+		{name: "many similar", names: many, asked: "ETCD", want: `did you mean "etcd"? 11 channels; similar: etcd, etcd-operator`},
+		{name: "a typo", names: many, asked: "prometeus", want: `did you mean "prometheus"? 11 channels`},
 		{name: "contained", names: many, asked: "grafana-operator", want: "11 channels; similar: grafana"},
 	}
 	for _, tt := range tests {
