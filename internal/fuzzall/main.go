@@ -186,15 +186,18 @@ func runAll(ctx context.Context, ts []target, jobs int, cfg config) []result {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	for i, t := range ts {
+		sem <- struct{}{} // in the targets' order
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
 			defer func() { <-sem }()
 			r := runOne(ctx, t, cfg)
 			results[i] = r
 			mu.Lock()
 			fmt.Fprintf(os.Stderr, "fuzzall: %s: %s, %d execs, %s\n", t, r.fuzzed, r.execs, status(r))
+			if r.err != nil {
+				fmt.Fprintf(os.Stderr, "%s", r.output) // now, not only at the end
+			}
 			mu.Unlock()
 		}()
 	}
