@@ -3,6 +3,7 @@ module github.com/sextantdev/sextant
 go 1.25.0
 
 require (
+	github.com/Masterminds/semver/v3 v3.5.0
 	github.com/blang/semver/v4 v4.0.0
 	github.com/go-air/gini v1.0.4
 	github.com/google/cel-go v0.31.0

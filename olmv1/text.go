@@ -1,0 +1,155 @@
+package olmv1
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// TextOptions shape [Resolution.WriteText]. The zero value writes the
+// short form.
+type TextOptions struct {
+	// Why lists every bundle passed over, each with its reason; the short
+	// form lists the default channel's head and the few highest others,
+	// then counts the rest by reason.
+	Why bool
+}
+
+// shortPassed is how many passed-over bundles the short form lists.
+const shortPassed = 3
+
+// WriteText writes the resolution as text, one block per extension in
+// name order:
+//
+//	clusterextension NAME: ACTION BUNDLE VERSION (package P, catalog C)
+//	  why: ...
+//	  passed over: BUNDLE VERSION (catalog C): REASON: DETAIL
+//	  next: BUNDLE VERSION (catalog C) → ... | next: stays
+//	  will fail: Reason: message | warning: Reason: message
+//
+// or, when operator-controller finds no bundle,
+//
+//	clusterextension NAME: error: MESSAGE
+//
+// followed by why each bundle of the package was passed over.
+func (r *Resolution) WriteText(w io.Writer, opts TextOptions) error {
+	bw := bufio.NewWriter(w)
+	for i := range r.Extensions {
+		if i > 0 {
+			bw.WriteString("\n")
+		}
+		r.Extensions[i].writeText(bw, opts)
+	}
+	return bw.Flush()
+}
+
+func (x *Result) writeText(w *bufio.Writer, opts TextOptions) {
+	if x.Error != "" {
+		fmt.Fprintf(w, "clusterextension %s: error: %s\n", x.Name, x.Error)
+		if x.Installed != nil {
+			fmt.Fprintf(w, "  installed: %s %s\n", x.Installed.Name, x.Installed.Version)
+		}
+	} else {
+		what := fmt.Sprintf("%s %s %s", x.Action, x.Bundle, x.Version)
+		if x.Action == ActionStay {
+			what = fmt.Sprintf("stay at %s %s", x.Bundle, x.Version)
+		}
+		fmt.Fprintf(w, "clusterextension %s: %s (package %s, catalog %s)\n", x.Name, what, x.Package, x.Catalog)
+		if x.Installed != nil && x.Action != ActionStay {
+			fmt.Fprintf(w, "  installed: %s %s\n", x.Installed.Name, x.Installed.Version)
+		}
+		fmt.Fprintf(w, "  why: %s\n", x.Reason)
+	}
+	for _, s := range x.SkippedCatalogs {
+		fmt.Fprintf(w, "  catalog %s not searched: %s\n", s.Catalog, s.Reason)
+	}
+	x.writePassed(w, opts)
+	for _, d := range x.Deprecations {
+		fmt.Fprintf(w, "  deprecated: %s\n", d)
+	}
+	for _, p := range x.Predictions {
+		word := "will fail"
+		if p.Severity == SeverityWarning {
+			word = "warning"
+		}
+		fmt.Fprintf(w, "  %s: %s: %s\n", word, p.Reason, p.Message)
+	}
+	if x.Error == "" {
+		x.writeNext(w)
+	}
+}
+
+// writePassed writes the bundles passed over: all of them with Why, else
+// the default head and the few highest, then a count by reason.
+func (x *Result) writePassed(w *bufio.Writer, opts TextOptions) {
+	line := func(p PassedOver, note string) {
+		fmt.Fprintf(w, "  passed over: %s %s (catalog %s%s): %s: %s\n", p.Bundle, p.Version, p.Catalog, note, p.Reason, p.Detail)
+	}
+	head := ""
+	if x.DefaultHead != nil {
+		head = x.DefaultHead.Bundle
+	}
+	headNote := func(p PassedOver) string {
+		if p.Bundle == head {
+			return "; head of the default channel " + x.DefaultHead.Channel + ", what OLM v0 installs"
+		}
+		return ""
+	}
+	if opts.Why || len(x.PassedOver) <= shortPassed+1 {
+		for _, p := range x.PassedOver {
+			line(p, headNote(p))
+		}
+		return
+	}
+	shown := 0
+	for _, p := range x.PassedOver {
+		if p.Bundle == head {
+			line(p, headNote(p))
+		}
+	}
+	if head != "" {
+		shown++
+	}
+	rest := map[Exclusion]int{}
+	var order []Exclusion
+	listed := 0
+	for _, p := range x.PassedOver {
+		if p.Bundle == head {
+			continue
+		}
+		if listed < shortPassed {
+			line(p, "")
+			listed++
+			continue
+		}
+		if rest[p.Reason] == 0 {
+			order = append(order, p.Reason)
+		}
+		rest[p.Reason]++
+	}
+	parts := make([]string, len(order))
+	total := 0
+	for i, r := range order {
+		parts[i] = fmt.Sprintf("%d %s", rest[r], r)
+		total += rest[r]
+	}
+	fmt.Fprintf(w, "  passed over: %d more (%s); --why lists each\n", total, strings.Join(parts, ", "))
+}
+
+// writeNext writes the next upgrades on one line.
+func (x *Result) writeNext(w *bufio.Writer) {
+	if len(x.Next) == 0 {
+		fmt.Fprintf(w, "  next: stays (no upgrade from %s)\n", x.Bundle)
+		return
+	}
+	parts := make([]string, 0, len(x.Next))
+	for _, h := range x.Next {
+		if h.Error != "" {
+			parts = append(parts, "error: "+h.Error)
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %s (catalog %s)", h.Bundle, h.Version, h.Catalog))
+	}
+	fmt.Fprintf(w, "  next: %s\n", strings.Join(parts, " → "))
+}
