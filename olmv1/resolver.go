@@ -49,9 +49,9 @@ const DefaultMaxHops = 20
 // does. It reads each package's bundles once, when a resolution first
 // needs them, and is safe for concurrent use by many goroutines.
 type Resolver struct {
-	catalogs []Catalog // by name
-	opts     Options
-	kube     *semver.Version
+	catalogs  []Catalog // by name
+	opts      Options
+	kube      *semver.Version
 	openShift *semver.Version
 
 	mu    sync.Mutex
