@@ -72,9 +72,14 @@ func newSuccessors(in *cluster.InstalledBundle) (*successors, error) {
 // accepts reports whether b (with facts f) of p may follow the installed
 // bundle: an entry for b in one of p's channels names it (replaces, skips)
 // or covers its version (skipRange, read with blang), or b has its very
-// version and release.
-func (s *successors) accepts(p *graph.Package, b *graph.Bundle, f *bundleFacts) bool {
+// version and release. When the extension names channels, only their
+// entries count: operator-controller drops the other channels from the
+// package before it looks for successors.
+func (s *successors) accepts(p *graph.Package, b *graph.Bundle, f *bundleFacts, channels []string) bool {
 	for _, name := range b.Channels {
+		if len(channels) > 0 && !slices.Contains(channels, name) {
+			continue
+		}
 		ch := p.Channel(name)
 		if ch == nil {
 			continue
@@ -186,7 +191,7 @@ func (r *Resolver) catalogPick(c *choice, ext *cluster.ClusterExtension, cat *Ca
 			why = ExcludedChannel
 		case c.rng.c != nil && (f.vrErr != nil || !c.rng.contains(f.vr)):
 			why = ExcludedRange
-		case succ != nil && !succ.accepts(p, b, f):
+		case succ != nil && !succ.accepts(p, b, f, ext.Channels):
 			why = ExcludedSuccessor
 		}
 		if why != "" {
