@@ -134,7 +134,7 @@ func (x *Result) writePassed(w *bufio.Writer, opts TextOptions) {
 		parts[i] = fmt.Sprintf("%d %s", rest[r], r)
 		total += rest[r]
 	}
-	fmt.Fprintf(w, "  passed over: %d more (%s); --why lists each\n", total, strings.Join(parts, ", "))
+	fmt.Fprintf(w, "  passed over: %d more (%s); --full lists each\n", total, strings.Join(parts, ", "))
 }
 
 // writeNext writes the next upgrades on one line.

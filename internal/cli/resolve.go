@@ -97,6 +97,8 @@ resolver.Why value).
 
 ` + forHelp + `
 
+` + v1Help + `
+
 Exit status: 0 with a plan (one that waits for approval too), 1 with no
 plan, 2 for bad input or usage.`,
 		Example: `  sextant resolve --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz -f testdata/examples/cluster.yaml
@@ -122,6 +124,20 @@ plan, 2 for bad input or usage.`,
 			return err
 		}
 		ctx := cmd.Context()
+		if in.res == nil { // only ClusterExtensions: OLM v1
+			if f.all || installPlan {
+				return usageErrorf("-A and -o installplan are for OLM v0 Subscriptions; the manifests hold only ClusterExtensions")
+			}
+			res, err := in.v1.resolve(ctx, why)
+			if err != nil {
+				return err
+			}
+			return e.writeV1(res, f, why)
+		}
+		if in.v1 != nil && (why != "" || f.all) {
+			e.notef("--why and -A answer for OLM v0 subscriptions: the ClusterExtensions of the manifests are not resolved")
+			in.v1 = nil
+		}
 		if why != "" {
 			return in.runWhy(ctx, e, f, why)
 		}
@@ -136,6 +152,11 @@ plan, 2 for bad input or usage.`,
 		a, err := in.answer(ctx, in.ns, plan, err, f)
 		if err != nil {
 			return err
+		}
+		if in.v1 != nil && !installPlan {
+			if err := in.addV1(ctx, a, f); err != nil {
+				return err
+			}
 		}
 		if f.output.value != "text" && f.output.value != "installplan" {
 			err = writeEncoded(e.stdout, f.output.value, a.json)

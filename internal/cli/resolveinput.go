@@ -35,6 +35,8 @@ type resolveFlags struct {
 	all             bool     // -A (resolve only)
 	semver          bool     // --semver-upgrades
 	semverMajor     bool     // --semver-allow-major
+	// singleOwnNamespace is --single-own-namespace (OLM v1).
+	singleOwnNamespace bool
 }
 
 // addResolveFlags declares the flags of resolve and rollout.
@@ -57,6 +59,8 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 	cmd.Flags().BoolVar(&f.semverMajor, "semver-allow-major", false,
 		"with --semver-upgrades: let those upgrades cross major versions")
 	f.output = addOutputFlag(cmd, append([]string{"text", "json", "yaml"}, formats...)...)
+	cmd.Flags().BoolVar(&f.singleOwnNamespace, "single-own-namespace", false,
+		"OLM v1: operator-controller runs with its SingleOwnNamespaceInstallSupport feature gate (bundles without AllNamespaces install for spec.config.inline.watchNamespace)")
 	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false,
 		"resolve even when a package the resolution reaches is invalid as opm serve would refuse it (no olm.package, unparsable version, no single head, …): leave such packages out and say which")
 }
@@ -68,7 +72,8 @@ type resolveInput struct {
 	catalogs []resolver.CatalogKey // the catalogs given, in order
 	paths    []string              // their paths, in the same order
 	state    *cluster.State
-	res      *resolver.Resolver
+	res      *resolver.Resolver // nil when the manifests hold only ClusterExtensions
+	v1       *v1Input           // nil when they hold none
 }
 
 // resolveError makes an error of Resolve or Rollout about a catalog (a
@@ -222,6 +227,20 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if len(errs) > 0 {
 		return nil, joinErrors(errs)
 	}
+	var v1 *v1Input
+	switch {
+	case len(state.ClusterExtensions) > 0 && len(f.forFiles) == 0:
+		if v1, err = e.loadV1(f, state, cats, specs, files); err != nil {
+			return nil, err
+		}
+		if len(state.Subscriptions) == 0 && len(state.CSVs) == 0 {
+			return &resolveInput{state: state, v1: v1}, nil
+		}
+	case len(state.ClusterExtensions) > 0:
+		e.notef("--for: the ClusterExtensions of the manifests are not resolved (--for answers for OLM v0 subscriptions)")
+	case len(state.ClusterCatalogs) > 0:
+		e.notef("ClusterCatalogs read but not used: the manifests hold no ClusterExtension")
+	}
 
 	// With --for, the application's namespace may hold nothing yet.
 	ns := "" // -A: every namespace
@@ -262,7 +281,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &resolveInput{ns: ns, global: f.globalNamespace, state: state, res: res}
+	in := &resolveInput{ns: ns, global: f.globalNamespace, state: state, res: res, v1: v1}
 	for i, c := range cats {
 		in.catalogs = append(in.catalogs, c.Key)
 		in.paths = append(in.paths, specs[i].path)

@@ -1,0 +1,198 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/olmv1"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+// v1Help describes resolve's OLM v1 mode.
+const v1Help = `OLM v1: manifests that hold ClusterExtensions (olm.operatorframework.io/v1)
+are resolved as operator-controller resolves them, each extension on its
+own (no dependencies, no SAT): the catalogs its selector picks, the
+channels it names (all when none), its version range (Masterminds syntax),
+the successors of status.install.bundle unless upgradeConstraintPolicy is
+SelfCertified; deprecated bundles last, the highest version, the highest
+catalog priority. Each --catalog NAME=PATH is the ClusterCatalog NAME; a
+ClusterCatalog object of that name in -f gives its labels, priority,
+availabilityMode and Serving condition, and a catalog without one is
+Available, priority 0, with only the olm.operatorframework.io/metadata.name
+label. Manifests may hold Subscriptions too: they are resolved as OLM v0
+does, the ClusterExtensions as v1 does, in one answer.
+
+Text: one block per ClusterExtension (the choice, why, the bundles passed
+over — --full lists every one —, the next upgrades, predictions). JSON
+(-o json; -o yaml is the same) is a stable contract:
+
+  {"extensions": [{"name": "...", "package": "...",
+     "bundle": "...", "version": "...", "catalog": "CLUSTERCATALOG",
+     | "error": "operator-controller's message, word for word",
+     "installed": {"name": "...", "version": "..."},
+     "action": "install"|"upgrade"|"downgrade"|"stay", "reason": "...",
+     "defaultChannelHead": {"bundle": "...", "version": "...", "channel": "..."},
+     "passedOver": [{"bundle": "...", "version": "...", "catalog": "...",
+       "reason": "channel"|"version-range"|"not-successor"|"deprecated"|
+         "invalid-version"|"lower-version"|"same-version"|"other-catalog",
+       "detail": "..."}],
+     "skippedCatalogs": [{"catalog": "...", "reason": "..."}],
+     "deprecations": ["..."],
+     "predictions": [{"reason": "InstallMode"|"MinKubeVersion"|
+       "MaxOpenShiftVersion"|"SingleOwnership", "severity": "failure"|"warning",
+       "bundle": "...", "message": "...", "other": "..."}],
+     "next": [{"bundle": "...", "version": "...", "catalog": "..."} | {"error": "..."}]}]}
+
+one entry per ClusterExtension, by name. With Subscriptions too, the v0
+answer's object gains the "extensions" field. Exit status: 0 when every
+extension gets a bundle with no predicted failure (and v0 has a plan), 1
+otherwise, 2 for unusable input.`
+
+// v1Input is what resolve needs for the ClusterExtensions of the
+// manifests.
+type v1Input struct {
+	res   *olmv1.Resolver
+	state *cluster.State
+}
+
+// loadV1 builds the v1 resolver of the catalogs given, each the
+// ClusterCatalog of its name: the ClusterCatalog objects of the manifests
+// give labels, priority and availability. A ClusterCatalog with no
+// catalog of its name is an error; what is assumed is noted.
+func (e *env) loadV1(f *resolveFlags, state *cluster.State, cats []resolver.Catalog, specs []catalogSpec, files map[objectKey]string) (*v1Input, error) {
+	known := map[string]bool{}
+	var v1cats []olmv1.Catalog
+	var plain, unstated []string
+	for i, c := range cats {
+		name := specs[i].name
+		known[name] = true
+		cc := state.ClusterCatalog(name)
+		if cc == nil {
+			plain = append(plain, name)
+			cc = &cluster.ClusterCatalog{}
+			*cc = cluster.NewClusterCatalog(name)
+		} else if cc.Serving == "" {
+			unstated = append(unstated, name)
+		}
+		v1cats = append(v1cats, olmv1.Catalog{ClusterCatalog: *cc, Content: c.Catalog})
+	}
+	var errs []error
+	var names []string
+	for _, s := range specs {
+		names = append(names, s.name)
+	}
+	slices.Sort(names)
+	for _, cc := range state.ClusterCatalogs {
+		if !known[cc.Name] {
+			file := files[objectKey{Kind: cluster.KindClusterCatalog, Name: cc.Name}]
+			errs = append(errs, fmt.Errorf("%s: ClusterCatalog %q: no catalog of that name is given; give its content with --catalog %s=PATH (catalogs: %s)",
+				file, cc.Name, cc.Name, strings.Join(names, ", ")))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
+	}
+	if len(plain) > 0 {
+		e.notef("no ClusterCatalog in the manifests for catalog(s) %s: each is taken as Available, priority 0, labelled only %s=<name>", strings.Join(plain, ", "), cluster.MetadataNameLabel)
+	}
+	if len(unstated) > 0 {
+		e.notef("ClusterCatalog(s) %s have no Serving condition (no status): taken as served", strings.Join(unstated, ", "))
+	}
+	res, err := olmv1.New(v1cats, olmv1.Options{KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift, SingleOwnNamespace: f.singleOwnNamespace})
+	if err != nil {
+		return nil, err
+	}
+	return &v1Input{res: res, state: state}, nil
+}
+
+// resolve resolves the extensions; with why, only the extension named so,
+// with every bundle passed over.
+func (v *v1Input) resolve(ctx context.Context, why string) (*olmv1.Resolution, error) {
+	res, err := v.res.Resolve(ctx, v.state)
+	if err != nil || why == "" {
+		return res, err
+	}
+	i := slices.IndexFunc(res.Extensions, func(x olmv1.Result) bool { return x.Name == why })
+	if i < 0 {
+		var names []string
+		for _, x := range res.Extensions {
+			names = append(names, x.Name)
+		}
+		return nil, usageErrorf("--why %q: no ClusterExtension of that name (extensions: %s)", why, strings.Join(names, ", "))
+	}
+	res.Extensions = res.Extensions[i : i+1]
+	return res, nil
+}
+
+// writeV1 writes the v1 answer alone.
+func (e *env) writeV1(res *olmv1.Resolution, f *resolveFlags, why string) error {
+	var err error
+	if f.output.value == "json" || f.output.value == "yaml" {
+		err = writeEncoded(e.stdout, f.output.value, res)
+	} else {
+		err = res.WriteText(e.stdout, olmv1.TextOptions{Why: f.full || why != ""})
+	}
+	if err != nil {
+		return err
+	}
+	if res.Failed() {
+		return errNo
+	}
+	return nil
+}
+
+// withExtensions returns the v0 answer's JSON object with the field
+// "extensions" added.
+func withExtensions(v0 any, res *olmv1.Resolution) (json.RawMessage, error) {
+	obj, err := json.Marshal(v0)
+	if err != nil {
+		return nil, err
+	}
+	ext, err := json.Marshal(res.Extensions)
+	if err != nil {
+		return nil, err
+	}
+	obj = bytes.TrimSpace(obj)
+	if len(obj) < 2 || obj[len(obj)-1] != '}' {
+		return nil, fmt.Errorf("v0 answer is not a JSON object")
+	}
+	sep := ","
+	if bytes.Equal(obj, []byte("{}")) {
+		sep = ""
+	}
+	out := append(obj[:len(obj)-1:len(obj)-1], sep+`"extensions":`...)
+	out = append(out, ext...)
+	return append(out, '}'), nil
+}
+
+// writeV1Text appends the v1 blocks after a v0 answer's text.
+func writeV1Text(w io.Writer, res *olmv1.Resolution, full bool) error {
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
+	}
+	return res.WriteText(w, olmv1.TextOptions{Why: full})
+}
+
+// addV1 adds the answer for the ClusterExtensions to a v0 answer.
+func (in *resolveInput) addV1(ctx context.Context, a *nsAnswer, f *resolveFlags) error {
+	res, err := in.v1.resolve(ctx, "")
+	if err != nil {
+		return err
+	}
+	if a.json, err = withExtensions(a.json, res); err != nil {
+		return err
+	}
+	var b strings.Builder
+	if err := writeV1Text(&b, res, f.full); err != nil {
+		return err
+	}
+	a.text += b.String()
+	a.no = a.no || res.Failed()
+	return nil
+}
