@@ -280,6 +280,11 @@ func (c *choice) decide(ext *cluster.ClusterExtension, explain bool) {
 		picks = picks[:1]
 	}
 	if len(picks) != 1 {
+		if explain {
+			for _, pk := range picks {
+				c.lost(pk, fmt.Sprintf("catalog %s ties at the top priority %d", pk.cat.Name, pk.cat.Priority))
+			}
+		}
 		c.err = resolutionError(ext, c.installed, picks)
 		return
 	}

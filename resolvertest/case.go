@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -124,13 +126,62 @@ type input struct {
 	app       []cluster.Object
 	approve   bool
 	all       bool
+	// singleOwnNamespace is the olmv1 option (OLM v1 scenarios).
+	singleOwnNamespace bool
 }
 
 // defaultCEL is the cel evaluator of cases and scenarios that name none.
 var defaultCEL = sync.OnceValue(celrule.New)
 
-// result resolves (or rolls out) and renders the outcome.
+// result resolves (or rolls out) and renders the outcome: OLM v0's for
+// the subscriptions, then OLM v1's for the ClusterExtensions (a state with
+// only ClusterExtensions gives only v1's).
 func (in *input) result(ctx context.Context) (string, error) {
+	if len(in.state.ClusterExtensions) == 0 {
+		return in.resultV0(ctx)
+	}
+	v1, err := in.resultV1(ctx)
+	if err != nil || (len(in.state.Subscriptions) == 0 && len(in.state.CSVs) == 0) {
+		return v1, err
+	}
+	v0, err := in.resultV0(ctx)
+	if err != nil {
+		return "", err
+	}
+	return v0 + "\n" + v1, nil
+}
+
+// resultV1 resolves the ClusterExtensions with package olmv1: each
+// catalog is the ClusterCatalog of its name (its namespace is not read),
+// which a ClusterCatalog of the state describes; the text is
+// olmv1.Resolution.WriteText with every bundle passed over.
+func (in *input) resultV1(ctx context.Context) (string, error) {
+	var cats []olmv1.Catalog
+	for _, c := range in.catalogs {
+		cc := cluster.NewClusterCatalog(c.Key.Name)
+		if found := in.state.ClusterCatalog(c.Key.Name); found != nil {
+			cc = *found
+		}
+		cats = append(cats, olmv1.Catalog{ClusterCatalog: cc, Content: c.Catalog})
+	}
+	r, err := olmv1.New(cats, olmv1.Options{KubeVersion: in.opts.KubeVersion, OpenShiftVersion: in.opts.OpenShiftVersion, SingleOwnNamespace: in.singleOwnNamespace})
+	if err != nil {
+		return "", err
+	}
+	res, err := r.Resolve(ctx, in.state)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	if err := res.WriteText(&b, olmv1.TextOptions{Why: true}); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// resultV0 resolves (or rolls out) the subscriptions with package
+// resolver and renders the outcome.
+func (in *input) resultV0(ctx context.Context) (string, error) {
 	if in.namespace == "" {
 		in.namespace = DefaultNamespace
 	}

@@ -82,6 +82,9 @@ type scenarioOptions struct {
 	AllNamespaces bool `json:"allNamespaces,omitempty"`
 	// AllowInvalid is the resolver option of the same name.
 	AllowInvalid bool `json:"allowInvalid,omitempty"`
+	// SingleOwnNamespace is the olmv1 option of the same name (OLM v1
+	// scenarios: operator-controller's SingleOwnNamespaceInstallSupport).
+	SingleOwnNamespace bool `json:"singleOwnNamespace,omitempty"`
 }
 
 // scenario is a parsed scenario file.
@@ -192,9 +195,10 @@ func (s *scenario) input() (in *input, clusterErr error, err error) {
 			OpenShiftVersion: s.opts.OpenShiftVersion,
 			AllowInvalid:     s.opts.AllowInvalid,
 		},
-		all:   s.opts.AllNamespaces,
-		noCEL: s.opts.NoCEL,
-		state: &cluster.State{},
+		all:                s.opts.AllNamespaces,
+		noCEL:              s.opts.NoCEL,
+		singleOwnNamespace: s.opts.SingleOwnNamespace,
+		state:              &cluster.State{},
 	}
 	keys := make([]resolver.CatalogKey, 0, len(s.catalogs))
 	for k := range s.catalogs {
