@@ -258,7 +258,7 @@ func (c *choice) addPick(pk pick, explain bool) {
 func (c *choice) lost(pk pick, why string) {
 	b := pk.pkg.Bundles[pk.idx]
 	f := &pk.facts[pk.idx]
-	po := PassedOver{Bundle: b.Name, Version: versionText(b, f), Catalog: pk.cat.Name, Reason: ExcludedCatalog, Detail: why}
+	po := PassedOver{Bundle: b.Name, Version: versionText(b, f), Catalog: pk.cat.Name, Reason: ExcludedCatalog, Detail: why, vr: f.vr, vrOK: f.vrErr == nil}
 	c.passed = append(c.passed, po)
 }
 

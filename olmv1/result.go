@@ -137,6 +137,9 @@ type PassedOver struct {
 	Catalog string    `json:"catalog"`
 	Reason  Exclusion `json:"reason"`
 	Detail  string    `json:"detail"`
+
+	vr   versionRelease // the version as v1 reads it, for sorting
+	vrOK bool
 }
 
 // SkippedCatalog is a catalog holding the package that the extension does
@@ -166,7 +169,7 @@ func versionText(b *graph.Bundle, f *bundleFacts) string {
 
 // passedOver describes b, excluded for why.
 func (c *choice) passedOver(cat *Catalog, b *graph.Bundle, f *bundleFacts, why Exclusion, ext *cluster.ClusterExtension) PassedOver {
-	po := PassedOver{Bundle: b.Name, Version: versionText(b, f), Catalog: cat.Name, Reason: why}
+	po := PassedOver{Bundle: b.Name, Version: versionText(b, f), Catalog: cat.Name, Reason: why, vr: f.vr, vrOK: f.vrErr == nil}
 	switch why {
 	case ExcludedChannel:
 		if len(b.Channels) == 0 {
@@ -205,7 +208,7 @@ func detailAgainst(why Exclusion, b *graph.Bundle, f *bundleFacts, w *graph.Bund
 // setChoice records v1's answer.
 func (r *Result) setChoice(c *choice) {
 	slices.SortStableFunc(c.passed, func(a, b PassedOver) int {
-		return cmp.Or(cmp.Compare(a.Catalog, b.Catalog), compareVersionText(b.Version, a.Version), cmp.Compare(a.Bundle, b.Bundle))
+		return cmp.Or(cmp.Compare(a.Catalog, b.Catalog), comparePassed(&b, &a), cmp.Compare(a.Bundle, b.Bundle))
 	})
 	r.PassedOver, r.SkippedCatalogs = c.passed, c.skipped
 	if c.err != nil {
@@ -215,20 +218,18 @@ func (r *Result) setChoice(c *choice) {
 	r.Bundle, r.Version, r.Catalog = c.bundle.Name, c.facts.vr.String(), c.catalog.Name
 }
 
-// compareVersionText orders version texts as versions, those that do not
-// parse last.
-func compareVersionText(a, b string) int {
-	va, ea := parseLegacyVersion(a)
-	vb, eb := parseLegacyVersion(b)
+// comparePassed orders passed-over bundles by version, those without a
+// strict version first (lowest).
+func comparePassed(a, b *PassedOver) int {
 	switch {
-	case ea != nil && eb != nil:
-		return cmp.Compare(a, b)
-	case ea != nil:
+	case !a.vrOK && !b.vrOK:
+		return cmp.Compare(a.Version, b.Version)
+	case !a.vrOK:
 		return -1
-	case eb != nil:
+	case !b.vrOK:
 		return 1
 	}
-	return va.compare(vb)
+	return a.vr.compare(b.vr)
 }
 
 // action says what the choice does to what is installed.
