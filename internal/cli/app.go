@@ -337,6 +337,13 @@ is the list of channels:
     "defaultChannel": true, "head": "...", "headProvides": true,
     "versions": ["..."]}]
 
+With --olm v1 the answer is in OLM v1 terms: for each package providing the
+API, the bundle a ClusterExtension naming only that package installs (the
+highest version of every channel, across the catalogs, each a ClusterCatalog
+at priority 0), whether that bundle provides the API, or operator-controller's
+error. JSON: [{"api": {...}, "package": "...", "bundle": "...", "version":
+"...", "catalog": "...", "error": "...", "provides": true, "catalogs": [...]}].
+
 Exit status: 0 when something provides it, 1 when nothing does, 2 for bad
 input or usage.`,
 		Example: `  sextant provides --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz Kafka
@@ -346,6 +353,7 @@ input or usage.`,
 	cmd.Flags().StringArrayVar(&catalogs, "catalog", nil, `a catalog, as [NAME=]PATH (repeatable, required); see resolve --help`)
 	cmd.Flags().StringVar(&globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the namespace the catalogs are in")
 	cmd.Flags().BoolVar(&all, "all", false, "text output: every channel, not only each package's first")
+	olm := addChoiceFlag(cmd, "olm", "", "the OLM whose terms the answer is in: v0 (channels and their heads) or v1 (what a ClusterExtension naming the package installs)", "v0", "v1")
 	output := addOutputFlag(cmd, "text", "json", "yaml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		q, err := resolver.ParseAPIQuery(args[0])
@@ -376,6 +384,9 @@ input or usage.`,
 		}
 		if len(errs) > 0 {
 			return joinErrors(errs)
+		}
+		if olm.value == "v1" {
+			return e.providesV1(q, args[0], cats, output.value)
 		}
 		res, err := resolver.New(cats, resolver.Options{GlobalNamespace: globalNamespace})
 		if err != nil {

@@ -196,3 +196,29 @@ func (in *resolveInput) addV1(ctx context.Context, a *nsAnswer, f *resolveFlags)
 	a.no = a.no || res.Failed()
 	return nil
 }
+
+// providesV1 answers provides in OLM v1 terms: the catalogs are
+// ClusterCatalogs of their names, available, priority 0.
+func (e *env) providesV1(q resolver.APIQuery, query string, cats []resolver.Catalog, format string) error {
+	v1cats := make([]olmv1.Catalog, len(cats))
+	for i, c := range cats {
+		v1cats[i] = olmv1.Catalog{ClusterCatalog: cluster.NewClusterCatalog(c.Key.Name), Content: c.Catalog}
+	}
+	r, err := olmv1.New(v1cats, olmv1.Options{})
+	if err != nil {
+		return err
+	}
+	found := r.Provides(q.Matches)
+	if format != "text" {
+		err = writeEncoded(e.stdout, format, found)
+	} else {
+		err = olmv1.WriteProvidersText(e.stdout, query, found)
+	}
+	if err != nil {
+		return err
+	}
+	if len(found) == 0 {
+		return errNo
+	}
+	return nil
+}
