@@ -1,0 +1,103 @@
+package olmv1_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/olmv1"
+)
+
+const exampleCatalog = `
+schema: olm.package
+name: widgets
+defaultChannel: stable
+---
+schema: olm.channel
+package: widgets
+name: stable
+entries:
+- {name: widgets.v1.0.0}
+---
+schema: olm.channel
+package: widgets
+name: fast
+entries:
+- {name: widgets.v1.0.0}
+- {name: widgets.v1.5.0, replaces: widgets.v1.0.0}
+---
+schema: olm.bundle
+package: widgets
+name: widgets.v1.0.0
+image: example.com/widgets:1.0.0
+properties: [{type: olm.package, value: {packageName: widgets, version: 1.0.0}}]
+---
+schema: olm.bundle
+package: widgets
+name: widgets.v1.5.0
+image: example.com/widgets:1.5.0
+properties: [{type: olm.package, value: {packageName: widgets, version: 1.5.0}}]
+`
+
+const exampleManifests = `
+apiVersion: olm.operatorframework.io/v1
+kind: ClusterExtension
+metadata: {name: widgets}
+spec:
+  namespace: widgets
+  serviceAccount: {name: installer}
+  source: {sourceType: Catalog, catalog: {packageName: widgets}}
+`
+
+// A ClusterExtension that names no channel: OLM v1 takes the highest
+// version of every channel, not the default channel's head.
+func ExampleResolver_Resolve() {
+	content, err := graph.Decode(strings.NewReader(exampleCatalog), "catalog.yaml")
+	if err != nil {
+		panic(err)
+	}
+	state, err := cluster.Decode(strings.NewReader(exampleManifests), "extensions.yaml")
+	if err != nil {
+		panic(err)
+	}
+	r, err := olmv1.New([]olmv1.Catalog{{ClusterCatalog: cluster.NewClusterCatalog("community"), Content: content}}, olmv1.Options{})
+	if err != nil {
+		panic(err)
+	}
+	res, err := r.Resolve(context.Background(), state)
+	if err != nil {
+		panic(err)
+	}
+	if err := res.WriteText(os.Stdout, olmv1.TextOptions{}); err != nil {
+		panic(err)
+	}
+	// Output:
+	// clusterextension widgets: install widgets.v1.5.0 1.5.0 (package widgets, catalog community)
+	//   why: the highest version of every channel (the extension names none); it is in channel(s) fast
+	//   passed over: widgets.v1.0.0 1.0.0 (catalog community; head of the default channel stable, what OLM v0 installs): lower-version: below 1.5.0 (widgets.v1.5.0)
+	//   next: stays (no upgrade from widgets.v1.5.0)
+}
+
+// Choose is operator-controller's choice alone: a bundle and its catalog,
+// or its error, word for word.
+func ExampleResolver_Choose() {
+	content, err := graph.Decode(strings.NewReader(exampleCatalog), "catalog.yaml")
+	if err != nil {
+		panic(err)
+	}
+	r, err := olmv1.New([]olmv1.Catalog{{ClusterCatalog: cluster.NewClusterCatalog("community"), Content: content}}, olmv1.Options{})
+	if err != nil {
+		panic(err)
+	}
+	ext := &cluster.ClusterExtension{Package: "widgets", Channels: []string{"stable"}}
+	b, cat, err := r.Choose(ext, nil)
+	fmt.Println(b.Name, cat, err)
+	_, _, err = r.Choose(&cluster.ClusterExtension{Package: "widgets", Version: ">=2.0.0"}, nil)
+	fmt.Println(err)
+	// Output:
+	// widgets.v1.0.0 community <nil>
+	// no bundles found for package "widgets" matching version ">=2.0.0"
+}
