@@ -106,16 +106,10 @@ func (r *Resolver) packageFacts(p *graph.Package) []bundleFacts {
 	if ok {
 		return f
 	}
-	deprecated := map[string]bool{}
-	for _, d := range p.Deprecations {
-		if d.Reference.Schema == graph.SchemaBundle {
-			deprecated[d.Reference.Name] = true
-		}
-	}
 	f = make([]bundleFacts, len(p.Bundles))
 	for i, b := range p.Bundles {
 		f[i].vr, f[i].vrErr = bundleVersion(b)
-		f[i].deprecated = deprecated[b.Name]
+		f[i].deprecated = len(p.Deprecations) > 0 && len(p.DeprecationsOf(graph.SchemaBundle, b.Name)) > 0
 	}
 	r.mu.Lock()
 	r.facts[p] = f

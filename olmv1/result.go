@@ -305,15 +305,16 @@ func (r *Resolver) defaultHead(ext *cluster.ClusterExtension, c *choice) *Channe
 // chosen bundle's.
 func deprecations(ext *cluster.ClusterExtension, c *choice) []string {
 	var out []string
-	for _, d := range c.pkg.Deprecations {
-		switch {
-		case d.Reference.Schema == graph.SchemaPackage:
-			out = append(out, fmt.Sprintf("package %s is deprecated: %s", c.pkg.Name, d.Message))
-		case d.Reference.Schema == graph.SchemaChannel && slices.Contains(ext.Channels, d.Reference.Name):
-			out = append(out, fmt.Sprintf("channel %s is deprecated: %s", d.Reference.Name, d.Message))
-		case d.Reference.Schema == graph.SchemaBundle && d.Reference.Name == c.bundle.Name:
-			out = append(out, fmt.Sprintf("bundle %s is deprecated: %s", d.Reference.Name, d.Message))
+	for _, d := range c.pkg.DeprecationsOf(graph.SchemaPackage, "") {
+		out = append(out, fmt.Sprintf("package %s is deprecated: %s", c.pkg.Name, d.Message))
+	}
+	for _, ch := range ext.Channels {
+		for _, d := range c.pkg.DeprecationsOf(graph.SchemaChannel, ch) {
+			out = append(out, fmt.Sprintf("channel %s is deprecated: %s", ch, d.Message))
 		}
+	}
+	for _, d := range c.pkg.DeprecationsOf(graph.SchemaBundle, c.bundle.Name) {
+		out = append(out, fmt.Sprintf("bundle %s is deprecated: %s", c.bundle.Name, d.Message))
 	}
 	return out
 }
