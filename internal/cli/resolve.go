@@ -109,12 +109,19 @@ plan, 2 for bad input or usage.`,
 	var why string
 	addWhyFlag(cmd, &why)
 	cmd.Flags().StringArrayVar(&f.forFiles, "for", nil, `an application's manifests (custom resources…): resolve the operators that serve their kinds (repeatable; "-" reads standard input)`)
+	f.olm = addChoiceFlag(cmd, "olm", "", "with --for, the OLM whose terms the answer is in: v0 (subscriptions) or v1 (ClusterExtensions); manifests holding ClusterExtensions resolve in v1 mode by themselves", "v0", "v1")
 	cmd.Flags().BoolVarP(&f.all, "all-namespaces", "A", false,
 		"resolve every namespace of the manifests, one after another, each with its own OperatorGroup (one block per namespace; -o json gives {\"namespaces\": [...]})")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		installPlan := strings.HasPrefix(f.output.value, "installplan")
 		if installPlan && (len(f.forFiles) > 0 || why != "" || f.all) {
 			return usageErrorf("-o %s: not with --for, --why or -A", f.output.value)
+		}
+		if f.olm.value == "v1" && len(f.forFiles) == 0 {
+			return usageErrorf("--olm v1 goes with --for: manifests holding ClusterExtensions resolve in v1 mode by themselves")
+		}
+		if len(f.forFiles) > 0 && f.olm.value == "v1" {
+			return e.runResolveForV1(cmd, f)
 		}
 		if len(f.forFiles) > 0 {
 			return e.runResolveFor(cmd, f)

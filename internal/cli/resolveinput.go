@@ -37,6 +37,7 @@ type resolveFlags struct {
 	semverMajor     bool     // --semver-allow-major
 	// singleOwnNamespace is --single-own-namespace (OLM v1).
 	singleOwnNamespace bool
+	olm                *choice // --olm (resolve): v1 answers --for in OLM v1 terms
 }
 
 // addResolveFlags declares the flags of resolve and rollout.
@@ -229,6 +230,8 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	}
 	var v1 *v1Input
 	switch {
+	case f.olm != nil && f.olm.value == "v1":
+		return e.v1ForInput(f, state, cats, specs, files)
 	case len(state.ClusterExtensions) > 0 && len(f.forFiles) == 0:
 		if v1, err = e.loadV1(f, state, cats, specs, files); err != nil {
 			return nil, err

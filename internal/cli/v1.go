@@ -9,7 +9,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -50,7 +53,12 @@ over — --full lists every one —, the next upgrades, predictions). JSON
      "next": [{"bundle": "...", "version": "...", "catalog": "..."} | {"error": "..."}]}]}
 
 one entry per ClusterExtension, by name. With Subscriptions too, the v0
-answer's object gains the "extensions" field. Exit status: 0 when every
+answer's object gains the "extensions" field. --for APP --olm v1 answers an
+application in v1 terms: for each API, the ClusterExtension that serves it
+(one of -f, or one to create naming only the package) or why none would,
+then the resolution with the extensions to create (-o json:
+olmv1.Application, {"apis": [...], "create": [...], "resolution":
+{"extensions": [...]}}). Exit status: 0 when every
 extension gets a bundle with no predicted failure (and v0 has a plan), 1
 otherwise, 2 for unusable input.`
 
@@ -218,6 +226,57 @@ func (e *env) providesV1(q resolver.APIQuery, query string, cats []resolver.Cata
 		return err
 	}
 	if len(found) == 0 {
+		return errNo
+	}
+	return nil
+}
+
+// v1ForInput is the input of resolve --for --olm v1: the v1 resolver over
+// the catalogs and the state's ClusterExtensions.
+func (e *env) v1ForInput(f *resolveFlags, state *cluster.State, cats []resolver.Catalog, specs []catalogSpec, files map[objectKey]string) (*resolveInput, error) {
+	if len(state.Subscriptions) > 0 {
+		e.notef("--olm v1: the Subscriptions of the manifests are not resolved")
+	}
+	v1, err := e.loadV1(f, state, cats, specs, files)
+	if err != nil {
+		return nil, err
+	}
+	return &resolveInput{state: state, v1: v1}, nil
+}
+
+// runResolveForV1 is resolve --for --olm v1: the ClusterExtensions an
+// application's APIs need, resolved with those of the manifests.
+func (e *env) runResolveForV1(cmd *cobra.Command, f *resolveFlags) error {
+	objs, appState, err := e.readApplication(f.forFiles)
+	if err != nil {
+		return err
+	}
+	in, err := e.loadResolveInput(f)
+	if err != nil {
+		return err
+	}
+	if err := mergeState(in.state, appState); err != nil {
+		return err
+	}
+	var apis []graph.GVK
+	for _, o := range objs {
+		if g := o.GVK(); resolver.BuiltInSource(g) == "" {
+			apis = append(apis, g)
+		}
+	}
+	app, err := in.v1.res.ResolveFor(cmd.Context(), in.state, apis)
+	if err != nil {
+		return err
+	}
+	if f.output.value == "json" || f.output.value == "yaml" {
+		err = writeEncoded(e.stdout, f.output.value, app)
+	} else {
+		err = app.WriteText(e.stdout, olmv1.TextOptions{Why: f.full})
+	}
+	if err != nil {
+		return err
+	}
+	if app.Unserved() || app.Resolution.Failed() {
 		return errNo
 	}
 	return nil
