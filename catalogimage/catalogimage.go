@@ -276,8 +276,11 @@ func (r *Reader) Load(ctx context.Context, ref Reference) (*graph.Catalog, Info,
 	if err != nil {
 		return nil, info, r.wrap(ref, info.Digest, err)
 	}
-	files, err := r.extract(ctx, img, &info, src.byDiffID)
+	// Decode the files as they come out of the layers, on a second core.
+	stream := r.startDecode(ctx)
+	files, err := r.extract(ctx, img, &info, src.byDiffID, stream)
 	if err != nil {
+		stream.abandon()
 		var le *Error
 		if errors.As(err, &le) {
 			le.Reference, le.Digest = ref, info.Digest
@@ -285,7 +288,7 @@ func (r *Reader) Load(ctx context.Context, ref Reference) (*graph.Catalog, Info,
 		}
 		return nil, info, r.wrap(ref, info.Digest, err)
 	}
-	// Write the cache beside decoding: two cores do both at once.
+	// Write the cache while the decoding finishes.
 	var wg sync.WaitGroup
 	if r.cacheDir != "" {
 		wg.Add(1)
@@ -296,7 +299,12 @@ func (r *Reader) Load(ctx context.Context, ref Reference) (*graph.Catalog, Info,
 	} else {
 		info.CacheErr = r.cacheErr
 	}
-	cat, err := r.opts.Loader.LoadFS(ctx, files.fs(), files.root)
+	cat, ok, err := stream.result()
+	if !ok {
+		// The files did not come in the order of a folder's walk: decode
+		// them again in that order, for the same answer as from a folder.
+		cat, err = r.opts.Loader.LoadFS(ctx, files.fs(), files.root)
+	}
 	wg.Wait()
 	if err != nil {
 		return nil, info, r.wrap(ref, info.Digest, err)

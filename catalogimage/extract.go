@@ -2,6 +2,8 @@ package catalogimage
 
 import (
 	"archive/tar"
+	"bufio"
+	"compress/gzip"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -86,7 +88,7 @@ func (h *hidden) merge(l *hidden) {
 
 // extract reads the catalog folder of img: the label, then the layers, top
 // first, so that every file read is the one the image shows.
-func (r *Reader) extract(ctx context.Context, img v1.Image, info *Info, byDiffID bool) (*files, error) {
+func (r *Reader) extract(ctx context.Context, img v1.Image, info *Info, byDiffID bool, stream *streamDecode) (*files, error) {
 	cfg, err := img.ConfigFile()
 	if err != nil {
 		return nil, fmt.Errorf("reading the image config: %w", err)
@@ -115,7 +117,7 @@ func (r *Reader) extract(ctx context.Context, img v1.Image, info *Info, byDiffID
 	var kept int64
 	for i := len(layers) - 1; i >= 0; i-- {
 		l := layers[i]
-		lh, err := r.readLayer(ctx, l, diffIDs[i], root, above, out, &kept, maxBytes, info)
+		lh, err := r.readLayer(ctx, l, diffIDs[i], byDiffID, root, above, out, &kept, maxBytes, info, stream)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -124,6 +126,7 @@ func (r *Reader) extract(ctx context.Context, img v1.Image, info *Info, byDiffID
 		}
 		above.merge(lh)
 	}
+	stream.close()
 	if len(out.m) == 0 {
 		return nil, fmt.Errorf("the catalog folder %s (label %s) holds no file", dir, ConfigsLabel)
 	}
@@ -145,19 +148,13 @@ func layerName(l v1.Layer, diffID v1.Hash, byDiffID bool) string {
 // readLayer reads one layer's tar stream, keeping the regular files under
 // root that the layers above do not hide, and checks the stream against
 // the layer's diff ID. It returns what the layer hides below it.
-func (r *Reader) readLayer(ctx context.Context, l v1.Layer, want v1.Hash, root string, above *hidden, out *files, kept *int64, maxBytes int64, info *Info) (*hidden, error) {
-	rc, err := l.Uncompressed()
+func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDiffID bool, root string, above *hidden, out *files, kept *int64, maxBytes int64, info *Info, stream *streamDecode) (*hidden, error) {
+	rc, check, err := layerStream(l, diffID, byDiffID)
 	if err != nil {
-		return nil, fmt.Errorf("opening: %w", err)
+		return nil, err
 	}
 	defer rc.Close()
-	var h hash.Hash
-	var in io.Reader = rc
-	if want.Algorithm == "sha256" {
-		h = sha256.New()
-		in = io.TeeReader(rc, h)
-	}
-	in = docstream.LimitReader(in, maxBytes)
+	in := docstream.LimitReader(rc, maxBytes)
 	mine := newHidden()
 	tr := tar.NewReader(in)
 	for {
@@ -196,7 +193,10 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, want v1.Hash, root s
 		}
 		if hdr.Typeflag != tar.TypeReg && hdr.Typeflag != tar.TypeRegA {
 			info.Skipped++
-			delete(out.m, p)
+			if _, ok := out.m[p]; ok {
+				delete(out.m, p)
+				stream.spoil()
+			}
 			continue
 		}
 		if *kept+hdr.Size > maxBytes && maxBytes > 0 {
@@ -211,17 +211,71 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, want v1.Hash, root s
 		}
 		*kept += hdr.Size
 		out.m[p] = &fstest.MapFile{Data: data, Mode: 0o444}
+		stream.send(p, data)
 	}
 	// Read to the end, so that the whole stream is checked.
 	if _, err := io.Copy(io.Discard, in); err != nil {
 		return nil, readErr(err)
 	}
-	if h != nil {
-		if got := hex.EncodeToString(h.Sum(nil)); got != want.Hex {
-			return nil, fmt.Errorf("the content does not match the diff ID %s (sha256:%s): the layer is corrupted", want, got)
-		}
+	if err := check(); err != nil {
+		return nil, err
 	}
 	return mine, nil
+}
+
+// layerStream opens the uncompressed tar stream of a layer, with a check
+// to run once the stream is read to its end. A gzip layer whose digest is
+// known without reading it (in a registry or an OCI layout) is checked
+// against that digest, which costs the hashing of the compressed bytes
+// only; any other (a docker archive's, a zstd layer) is checked,
+// uncompressed, against its diff ID.
+func layerStream(l v1.Layer, diffID v1.Hash, byDiffID bool) (io.ReadCloser, func() error, error) {
+	if d, err := l.Digest(); !byDiffID && err == nil && d.Algorithm == "sha256" {
+		rc, err := l.Compressed()
+		if err != nil {
+			return nil, nil, fmt.Errorf("opening: %w", err)
+		}
+		h := sha256.New()
+		br := bufio.NewReaderSize(io.TeeReader(rc, h), 64<<10)
+		if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+			zr, err := gzip.NewReader(br)
+			if err != nil {
+				rc.Close()
+				return nil, nil, fmt.Errorf("invalid gzip data: %w", readErr(err))
+			}
+			check := func() error {
+				if _, err := io.Copy(io.Discard, br); err != nil {
+					return readErr(err)
+				}
+				return matches(h, d, "digest")
+			}
+			return readCloser{zr, rc}, check, nil
+		}
+		rc.Close()
+	}
+	rc, err := l.Uncompressed()
+	if err != nil {
+		return nil, nil, fmt.Errorf("opening: %w", err)
+	}
+	if diffID.Algorithm != "sha256" {
+		return rc, func() error { return nil }, nil
+	}
+	h := sha256.New()
+	return readCloser{io.TeeReader(rc, h), rc}, func() error { return matches(h, diffID, "diff ID") }, nil
+}
+
+// matches checks what h hashed against want.
+func matches(h hash.Hash, want v1.Hash, what string) error {
+	if got := hex.EncodeToString(h.Sum(nil)); got != want.Hex {
+		return fmt.Errorf("the content does not match its %s %s (it is sha256:%s): the layer is corrupted", what, want, got)
+	}
+	return nil
+}
+
+// readCloser reads from a reader and closes a closer.
+type readCloser struct {
+	io.Reader
+	io.Closer
 }
 
 // readErr words a read error of a layer: a truncated stream says so.
