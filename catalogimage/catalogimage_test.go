@@ -72,13 +72,15 @@ func TestForms(t *testing.T) {
 	layoutDir := imagetest.WriteLayout(t, filepath.Join(dir, "layout"), "v1", img)
 	imagetest.WriteLayout(t, filepath.Join(dir, "single"), "", img)
 	archive := imagetest.WriteArchive(t, filepath.Join(dir, "catalog.tar"), img)
+	saved := imagetest.WriteDockerSave(t, filepath.Join(dir, "saved.tar"), img)
 	reg := imagetest.NewRegistry(t)
 	byTag, digest := reg.Push(t, "olm/catalog:v1", img)
 	want := []string{"a 1.0.0", "b 2.0.0"}
 	for _, tc := range []struct{ name, ref string }{
 		{"oci layout by tag", "oci:" + layoutDir + ":v1"},
 		{"oci layout of one image", "oci:" + filepath.Join(dir, "single")},
-		{"docker archive", "docker-archive:" + archive},
+		{"docker archive (crane pull)", "docker-archive:" + archive},
+		{"docker archive (docker save)", "docker-archive:" + saved},
 		{"registry by tag", byTag},
 		{"registry by digest", reg.Host + "/olm/catalog@" + digest.String()},
 	} {
@@ -441,5 +443,27 @@ func TestParseReference(t *testing.T) {
 		case got.Describe() != tc.want:
 			t.Errorf("%q: %s, want %s", tc.in, got.Describe(), tc.want)
 		}
+	}
+}
+
+func TestDockerSaveCorrupted(t *testing.T) {
+	img := twoPackages(t)
+	file := imagetest.WriteDockerSave(t, filepath.Join(t.TempDir(), "saved.tar"), img)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Change one byte of a catalog file inside the second layer's tar.
+	i := strings.LastIndex(string(data), `"schema":"olm.package","name":"b"`)
+	if i < 0 {
+		t.Fatal("no package b in the archive")
+	}
+	data[i+len(`"schema":"olm.package","name":"`)] = 'c'
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = reader(t, nil, catalogimage.Options{}).Load(context.Background(), mustRef(t, "docker-archive:"+file))
+	if err == nil || !strings.Contains(err.Error(), "docker-archive:"+file+" (docker archive "+file+", sha256:") || !strings.Contains(err.Error(), "layer 2 of 2 (sha256:") || !strings.Contains(err.Error(), "does not match its diff ID") {
+		t.Fatalf("error %v, want the archive, layer 2 and its diff ID named", err)
 	}
 }

@@ -31,6 +31,13 @@ import (
 	"github.com/google/go-containerregistry/pkg/v1/tarball"
 )
 
+// TB is what the builders need of a test: testing.TB has it, and so has
+// a command that stops at the first error.
+type TB interface {
+	Helper()
+	Fatal(args ...any)
+}
+
 // ConfigsLabel is the label of a catalog image.
 const ConfigsLabel = "operators.operatorframework.io.index.configs.v1"
 
@@ -42,7 +49,7 @@ type File struct {
 }
 
 // Layer returns a gzip-compressed layer holding files, in order.
-func Layer(tb testing.TB, files ...File) v1.Layer {
+func Layer(tb TB, files ...File) v1.Layer {
 	tb.Helper()
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
@@ -79,7 +86,7 @@ func Layer(tb testing.TB, files ...File) v1.Layer {
 }
 
 // Image returns an image of layers (bottom first) with labels.
-func Image(tb testing.TB, labels map[string]string, layers ...v1.Layer) v1.Image {
+func Image(tb TB, labels map[string]string, layers ...v1.Layer) v1.Image {
 	tb.Helper()
 	img, err := mutate.AppendLayers(empty.Image, layers...)
 	if err != nil {
@@ -102,7 +109,7 @@ func Image(tb testing.TB, labels map[string]string, layers ...v1.Layer) v1.Image
 // CatalogImage returns a catalog image with its label naming /configs: a
 // first layer with a stand-in for opm, then one with fbc, each file under
 // configs/ (e.g. "etcd/catalog.json").
-func CatalogImage(tb testing.TB, fbc map[string][]byte) v1.Image {
+func CatalogImage(tb TB, fbc map[string][]byte) v1.Image {
 	tb.Helper()
 	base := Layer(tb, File{Name: "bin/", Type: tar.TypeDir}, File{Name: "bin/opm", Data: []byte("#!/bin/sh\n")})
 	var files []File
@@ -115,7 +122,7 @@ func CatalogImage(tb testing.TB, fbc map[string][]byte) v1.Image {
 
 // WriteLayout writes img into a new OCI layout at dir, tagged tag (when
 // not empty), and returns dir.
-func WriteLayout(tb testing.TB, dir, tag string, img v1.Image) string {
+func WriteLayout(tb TB, dir, tag string, img v1.Image) string {
 	tb.Helper()
 	p, err := layout.FromPath(dir)
 	if err != nil {
@@ -134,7 +141,7 @@ func WriteLayout(tb testing.TB, dir, tag string, img v1.Image) string {
 }
 
 // WriteArchive writes img as a tarball (crane pull's format) to file.
-func WriteArchive(tb testing.TB, file string, img v1.Image) string {
+func WriteArchive(tb TB, file string, img v1.Image) string {
 	tb.Helper()
 	tag, err := name.NewTag("example.com/catalog:latest")
 	if err != nil {
@@ -266,4 +273,65 @@ func sortedKeys(m map[string][]byte) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// WriteDockerSave writes img to file as docker save writes it: the
+// config, manifest.json and each layer uncompressed as ID/layer.tar.
+func WriteDockerSave(tb TB, file string, img v1.Image) string {
+	tb.Helper()
+	f, err := os.Create(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	tw := tar.NewWriter(f)
+	add := func(name string, data []byte) {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			tb.Fatal(err)
+		}
+		if _, err := tw.Write(data); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	cfg, err := img.RawConfigFile()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cfgName, err := img.ConfigName()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	add(cfgName.Hex+".json", cfg)
+	layers, err := img.Layers()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var names []string
+	for _, l := range layers {
+		d, err := l.DiffID()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		rc, err := l.Uncompressed()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		data, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		name := d.Hex + "/layer.tar"
+		add(name, data)
+		names = append(names, name)
+	}
+	manifest, err := json.Marshal([]map[string]any{{"Config": cfgName.Hex + ".json", "RepoTags": []string{"example.com/catalog:latest"}, "Layers": names}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	add("manifest.json", manifest)
+	if err := tw.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return file
 }
