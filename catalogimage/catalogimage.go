@@ -12,10 +12,11 @@
 // operators.operatorframework.io.index.database.v1) with the advice to run
 // opm migrate.
 //
-// What was read is kept in a cache keyed by digest (see [Options]): a tag
-// is resolved to a digest once per Reader, a digest already read is never
-// downloaded again, and a cached catalog is read as fast as the same FBC
-// from a folder. Credentials are those of the Docker config file and its
+// What was read from a registry is kept in a cache keyed by digest (see
+// [Options]): a tag is resolved to a digest once per Reader, a digest
+// already read is never downloaded again, and a cached catalog is read as
+// fast as the same FBC from a folder. OCI layouts and docker archives are
+// on disk already and are read in place, every time. Credentials are those of the Docker config file and its
 // credential helpers (and podman's auth file), as crane, skopeo and podman
 // use them.
 //
@@ -97,8 +98,8 @@ type Options struct {
 	// uncompressed size of each layer and of the catalog kept from the
 	// image; Loader.MaxBlob bounds one JSON blob or YAML document.
 	Loader graph.Loader
-	// CacheDir is the cache's folder; empty: sextant under
-	// os.UserCacheDir(). Entries are written atomically (a temporary
+	// CacheDir is the folder of the cache of registry images; empty:
+	// sextant under os.UserCacheDir(). Entries are written atomically (a temporary
 	// folder renamed into place), so an interrupted run never leaves an
 	// entry half written and several processes may share the folder.
 	CacheDir string
@@ -161,8 +162,8 @@ type Info struct {
 	Digest string
 	// Dir is the catalog folder the image's label names, e.g. "/configs".
 	Dir string
-	// Cached is true when the catalog was read from the cache, with no
-	// layer read.
+	// Cached is true when the catalog of a registry image was read from
+	// the cache, with no layer read.
 	Cached bool
 	// CacheErr is why the catalog could not be cached, if it could not;
 	// the load itself succeeded.
@@ -262,12 +263,18 @@ func (r *Reader) Load(ctx context.Context, ref Reference) (*graph.Catalog, Info,
 		return nil, info, r.wrap(ref, "", err)
 	}
 	info.Digest = src.digest.String()
-	if cat, dir, ok, err := r.fromCache(ctx, src.digest); ok || err != nil {
-		info.Dir, info.Cached = dir, ok
+	// Only what comes from a registry is cached: a layout or an archive is
+	// on disk already, and reads at about the cost of the FBC file.
+	cached := ref.Form == Registry && r.cacheDir != ""
+	if cached {
+		cat, dir, ok, err := r.fromCache(ctx, src.digest)
 		if err != nil {
 			return nil, info, r.wrap(ref, info.Digest, err)
 		}
-		return cat, info, nil
+		if ok {
+			info.Dir, info.Cached = dir, true
+			return cat, info, nil
+		}
 	}
 	if src.image == nil {
 		return nil, info, r.wrap(ref, info.Digest, src.missing)
@@ -290,13 +297,13 @@ func (r *Reader) Load(ctx context.Context, ref Reference) (*graph.Catalog, Info,
 	}
 	// Write the cache while the decoding finishes.
 	var wg sync.WaitGroup
-	if r.cacheDir != "" {
+	if cached {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			info.CacheErr = r.store(src.digest, ref, info.Dir, files)
 		}()
-	} else {
+	} else if ref.Form == Registry {
 		info.CacheErr = r.cacheErr
 	}
 	cat, ok, err := stream.result()

@@ -119,9 +119,15 @@ func TestWhiteouts(t *testing.T) {
 	top := imagetest.Layer(t, imagetest.File{Name: "configs/e/catalog.json", Data: fbc("e", "1.0.0")})
 	img := imagetest.Image(t, labels, lower, upper, top)
 	dir := imagetest.WriteLayout(t, t.TempDir(), "", img)
-	r := reader(t, nil, catalogimage.Options{})
-	for _, run := range []string{"read", "cached"} {
-		cat, info, err := r.Load(context.Background(), mustRef(t, "oci:"+dir))
+	reg := imagetest.NewRegistry(t)
+	ref, _ := reg.Push(t, "olm/whiteouts:v1", img)
+	r := reader(t, reg, catalogimage.Options{})
+	for _, run := range []string{"layout", "read", "cached"} {
+		s := ref
+		if run == "layout" {
+			s = "oci:" + dir
+		}
+		cat, info, err := r.Load(context.Background(), mustRef(t, s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +138,7 @@ func TestWhiteouts(t *testing.T) {
 		if info.Cached != (run == "cached") {
 			t.Errorf("%s: Cached %v", run, info.Cached)
 		}
-		if run == "read" && info.Skipped != 1 {
+		if run != "cached" && info.Skipped != 1 {
 			t.Errorf("Skipped %d, want 1 (the symbolic link)", info.Skipped)
 		}
 	}
@@ -465,5 +471,22 @@ func TestDockerSaveCorrupted(t *testing.T) {
 	_, _, err = reader(t, nil, catalogimage.Options{}).Load(context.Background(), mustRef(t, "docker-archive:"+file))
 	if err == nil || !strings.Contains(err.Error(), "docker-archive:"+file+" (docker archive "+file+", sha256:") || !strings.Contains(err.Error(), "layer 2 of 2 (sha256:") || !strings.Contains(err.Error(), "does not match its diff ID") {
 		t.Fatalf("error %v, want the archive, layer 2 and its diff ID named", err)
+	}
+}
+
+func TestLocalFormsAreNotCached(t *testing.T) {
+	img := twoPackages(t)
+	dir := t.TempDir()
+	layout := imagetest.WriteLayout(t, filepath.Join(dir, "layout"), "", img)
+	archive := imagetest.WriteArchive(t, filepath.Join(dir, "catalog.tar"), img)
+	cache := t.TempDir()
+	r := reader(t, nil, catalogimage.Options{CacheDir: cache})
+	for _, s := range []string{"oci:" + layout, "docker-archive:" + archive, "oci:" + layout} {
+		if _, info, err := r.Load(context.Background(), mustRef(t, s)); err != nil || info.Cached {
+			t.Fatalf("%s: %v, cached %v", s, err, info.Cached)
+		}
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+		t.Errorf("the cache holds %d entries, want none", len(entries))
 	}
 }
