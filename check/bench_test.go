@@ -1,7 +1,11 @@
 package check
 
 import (
+	"bytes"
+	"fmt"
 	"testing"
+
+	"github.com/sextantdev/sextant/graph"
 )
 
 // BenchmarkCheckCommunityDeclared sweeps community-operators-prod.declared
@@ -58,5 +62,49 @@ func BenchmarkBaselineCommunityIndexVsDeclared(b *testing.B) {
 		if _, err := Run(b.Context(), in, opts); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// skipRangeAll returns a catalog of one package whose channel has n entries,
+// each replacing the one before and with a skipRange containing every
+// earlier version: the n·(n-1)/2 implied upgrade edges a check must not
+// walk one at a time.
+func skipRangeAll(tb testing.TB, n int) *graph.Catalog {
+	tb.Helper()
+	var b bytes.Buffer
+	b.WriteString(`{"schema":"olm.package","name":"big","defaultChannel":"stable"}` + "\n")
+	b.WriteString(`{"schema":"olm.channel","package":"big","name":"stable","entries":[`)
+	for i := range n {
+		if i > 0 {
+			fmt.Fprintf(&b, `,{"name":"big.v0.%d.0","replaces":"big.v0.%d.0","skipRange":"<0.%d.0"}`, i, i-1, i)
+		} else {
+			b.WriteString(`{"name":"big.v0.0.0"}`)
+		}
+	}
+	b.WriteString("]}\n")
+	for i := range n {
+		fmt.Fprintf(&b, `{"schema":"olm.bundle","name":"big.v0.%d.0","package":"big","image":"x/big:0.%d.0","properties":[{"type":"olm.package","value":{"packageName":"big","version":"0.%d.0"}},{"type":"olm.gvk","value":{"group":"x.io","kind":"Big","version":"v1"}}]}`+"\n", i, i, i)
+	}
+	cat, err := graph.Decode(&b, "skiprange-all.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return cat
+}
+
+// BenchmarkCheckSkipRangeAll checks one channel of 2,000 entries that each
+// skipRange all earlier ones (about two million implied edges) with every
+// check; the catalog is decoded once, outside the loop.
+func BenchmarkCheckSkipRangeAll(b *testing.B) {
+	for _, n := range []int{2000, 20000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			in := []Input{{Name: "big", Catalog: skipRangeAll(b, n)}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(b.Context(), in, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

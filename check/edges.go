@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,47 +34,235 @@ type edgeInfo struct {
 	kindBuf  [3]graph.EdgeKind
 }
 
-// edgeSet is every upgrade edge of a package, each (From, To) once, in the
-// order the channels first list them, with what the channels say about it.
-// The per-edge checks of one package share it.
+// edgeSet is the declared upgrade edges of a package (replaces and
+// skips), each (From, To) once, in the order the channels first list them,
+// with what the channels say about it — the skipRange kind and channels too
+// when a skipRange makes the same edge. The edges that only skipRanges make
+// are not listed one by one: ranged reads them by version order. The
+// per-edge checks of one package share it.
 type edgeSet struct {
-	keys  []edgeKey
-	infos map[edgeKey]*edgeInfo
+	p        *graph.Package
+	keys     []edgeKey
+	infos    map[edgeKey]*edgeInfo
+	declared map[edgeKey]bool // every declared (From, To)
+
+	rangedOnce bool
+	skipRanged []rangedChannel // see rangedChannels
 }
 
-// packageEdges returns every upgrade edge of p's channels (graph's
-// Channel.Edges), each (From, To) once whatever the channels and kinds
-// that make it, in the order the channels first list them.
-func packageEdges(p *graph.Package) *edgeSet {
-	var keys []edgeKey
-	infos := map[edgeKey]*edgeInfo{}
-	var slab []edgeInfo // edgeInfos allocated in chunks; never moved
+// rangedChannel is a channel with skipRanges: its sources grouped, and its
+// entries with a valid skipRange and a bundle, with the runs of the
+// channel's version order their skipRange contains.
+type rangedChannel struct {
+	c       *graph.Channel
+	groups  *sourceGroups
+	targets []rangedTarget
+}
+
+type rangedTarget struct {
+	to   *graph.Bundle
+	runs [][2]int
+}
+
+// rangedChannels returns the channels of the package that have a valid
+// skipRange, computed once for the checks that share the edge set.
+func (es *edgeSet) rangedChannels() []rangedChannel {
+	if es.rangedOnce {
+		return es.skipRanged
+	}
+	es.rangedOnce = true
+	p := es.p
 	for _, c := range p.Channels {
-		for ed := range c.Edges() {
+		var rc *rangedChannel
+		for _, name := range c.Order() {
+			e, _ := c.Entry(name)
+			to := p.Bundle(name)
+			if !e.SkipRange.Valid() || to == nil {
+				continue
+			}
+			if rc == nil {
+				es.skipRanged = append(es.skipRanged, rangedChannel{c: c, groups: newSourceGroups(p, c)})
+				rc = &es.skipRanged[len(es.skipRanged)-1]
+			}
+			rc.targets = append(rc.targets, rangedTarget{to, c.VersionRuns(e.SkipRange)})
+		}
+	}
+	return es.skipRanged
+}
+
+// packageEdges returns the edge set of p's channels (graph's
+// Channel.DeclaredEdges, and VersionRuns for the skipRanges).
+func packageEdges(p *graph.Package) *edgeSet {
+	es := &edgeSet{p: p, infos: map[edgeKey]*edgeInfo{}, declared: map[edgeKey]bool{}}
+	var slab []edgeInfo // edgeInfos allocated in chunks; never moved
+	add := func(k edgeKey, channel string, kind graph.EdgeKind) {
+		in := es.infos[k]
+		if in == nil {
+			if len(slab) == cap(slab) {
+				slab = make([]edgeInfo, 0, min(max(2*cap(slab), 16), 1024))
+			}
+			slab = slab[:len(slab)+1]
+			in = &slab[len(slab)-1]
+			in.channels, in.kinds = in.chanBuf[:0], in.kindBuf[:0]
+			es.infos[k] = in
+			es.keys = append(es.keys, k)
+		}
+		if !slices.Contains(in.channels, channel) {
+			in.channels = append(in.channels, channel)
+		}
+		if !slices.Contains(in.kinds, kind) {
+			in.kinds = append(in.kinds, kind)
+		}
+	}
+	for _, c := range p.Channels {
+		for ed := range c.DeclaredEdges() {
 			k := edgeKey{ed.From, ed.To}
-			in := infos[k]
-			if in == nil {
-				if len(slab) == cap(slab) {
-					slab = make([]edgeInfo, 0, min(max(2*cap(slab), 16), 1024))
-				}
-				slab = slab[:len(slab)+1]
-				in = &slab[len(slab)-1]
-				in.channels, in.kinds = in.chanBuf[:0], in.kindBuf[:0]
-				infos[k] = in
-				keys = append(keys, k)
-			}
-			if !slices.Contains(in.channels, c.Name) {
-				in.channels = append(in.channels, c.Name)
-			}
-			if !slices.Contains(in.kinds, ed.Kind) {
-				in.kinds = append(in.kinds, ed.Kind)
+			es.declared[k] = true
+			add(k, c.Name, ed.Kind)
+		}
+	}
+	// A declared edge that a skipRange makes too, in any channel of its
+	// target.
+	for _, k := range es.keys {
+		from, to := p.Bundle(k.From), p.Bundle(k.To)
+		if from == nil || to == nil || k.From == k.To {
+			continue
+		}
+		for _, name := range to.Channels {
+			c := p.Channel(name)
+			if e, ok := c.Entry(k.To); ok && e.SkipRange.Contains(from.Version) && c.VersionPosition(k.From) >= 0 {
+				add(k, name, graph.EdgeSkipRange)
 			}
 		}
 	}
-	for _, in := range infos {
+	for _, in := range es.infos {
 		slices.Sort(in.kinds)
+		slices.Sort(in.channels)
 	}
-	return &edgeSet{keys, infos}
+	return es
+}
+
+// ranged calls f for every target of edges that only skipRanges make
+// (no channel declares them by replaces or skips) and that match, once per
+// target: the target bundle, its entry in the first of the channels, the
+// sorted channels of the matching edges and their sources by descending
+// version (then name). match must depend on the source through its
+// provided APIs and olm.csv.metadata only: the sources a skipRange contains
+// are grouped by those, match is asked once per group, and only the
+// sources of the groups that match are listed. A skipRange over n entries
+// thus costs a few binary searches per group, not n edges.
+func (es *edgeSet) ranged(match func(from, to *graph.Bundle) bool, f func(to *graph.Bundle, e graph.Entry, channels []string, from []*graph.Bundle)) {
+	p := es.p
+	type target struct {
+		channels []string
+		from     []*graph.Bundle
+	}
+	byTarget := map[string]*target{}
+	var targets []string
+	for _, rc := range es.rangedChannels() {
+		for _, rt := range rc.targets {
+			to, runs := rt.to, rt.runs
+			for _, g := range rc.groups.groups {
+				if !g.in(runs) || !match(g.rep, to) {
+					continue
+				}
+				for _, rn := range runs {
+					lo, _ := slices.BinarySearch(g.pos, rn[0])
+					for _, k := range g.pos[lo:] {
+						if k >= rn[1] {
+							break
+						}
+						from := rc.groups.bundles[k]
+						if from == to || es.declared[edgeKey{from.Name, to.Name}] {
+							continue
+						}
+						t := byTarget[to.Name]
+						if t == nil {
+							t = &target{}
+							byTarget[to.Name] = t
+							targets = append(targets, to.Name)
+						}
+						t.from = append(t.from, from)
+						if !slices.Contains(t.channels, rc.c.Name) {
+							t.channels = append(t.channels, rc.c.Name)
+						}
+					}
+				}
+			}
+		}
+	}
+	slices.Sort(targets)
+	for _, name := range targets {
+		t := byTarget[name]
+		slices.Sort(t.channels)
+		e, _ := p.Channel(t.channels[0]).Entry(name)
+		slices.SortFunc(t.from, func(a, b *graph.Bundle) int {
+			return cmp.Or(b.Version.Compare(a.Version), strings.Compare(a.Name, b.Name))
+		})
+		t.from = slices.CompactFunc(t.from, func(a, b *graph.Bundle) bool { return a == b })
+		f(p.Bundle(name), e, t.channels, t.from)
+	}
+}
+
+// sourceGroups groups the entries of a channel's version order by what the
+// edge checks read of a source bundle: its provided APIs and its
+// olm.csv.metadata.
+type sourceGroups struct {
+	bundles []*graph.Bundle // per position of the channel's VersionOrder
+	groups  []*sourceGroup  // in order of first position
+}
+
+// sourceGroup is the positions of one group, ascending, and one of its
+// bundles.
+type sourceGroup struct {
+	rep *graph.Bundle
+	pos []int
+}
+
+// in reports whether a position of g falls in one of runs.
+func (g *sourceGroup) in(runs [][2]int) bool {
+	for _, rn := range runs {
+		if k, _ := slices.BinarySearch(g.pos, rn[0]); k < len(g.pos) && g.pos[k] < rn[1] {
+			return true
+		}
+	}
+	return false
+}
+
+func newSourceGroups(p *graph.Package, c *graph.Channel) *sourceGroups {
+	order := c.VersionOrder()
+	sg := &sourceGroups{bundles: make([]*graph.Bundle, len(order))}
+	byKey := map[string]*sourceGroup{}
+	var key strings.Builder
+	for k, name := range order {
+		b := p.Bundle(name)
+		sg.bundles[k] = b
+		key.Reset()
+		for _, g := range b.Provides {
+			key.WriteString(g.Group)
+			key.WriteByte(0)
+			key.WriteString(g.Version)
+			key.WriteByte(0)
+			key.WriteString(g.Kind)
+			key.WriteByte(0)
+		}
+		if m := b.CSVMetadata; m != nil {
+			key.WriteByte(1)
+			key.WriteString(m.MinKubeVersion)
+			for _, mode := range m.Modes().Supported() {
+				key.WriteByte(1)
+				key.WriteString(string(mode))
+			}
+		}
+		g := byKey[key.String()]
+		if g == nil {
+			g = &sourceGroup{rep: b}
+			byKey[key.String()] = g
+			sg.groups = append(sg.groups, g)
+		}
+		g.pos = append(g.pos, k)
+	}
+	return sg
 }
 
 // kindNames returns "replaces and skipRange" for the kinds.
@@ -108,19 +297,13 @@ func droppedAPIs(from, to *graph.Bundle) []graph.GVK {
 // OLM refuses at install time when objects are stored at the removed
 // version.
 func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
-	keys, infos := es.keys, es.infos
 	var fs []Finding
-	var ranged rangedEdges
-	for _, k := range keys {
+	for _, k := range es.keys {
 		from, to := p.Bundle(k.From), p.Bundle(k.To)
 		if from == nil || to == nil || len(droppedAPIs(from, to)) == 0 {
 			continue
 		}
-		in := infos[k]
-		if in.kinds[0] == graph.EdgeSkipRange {
-			ranged.add(from, to, in.channels)
-			continue
-		}
+		in := es.infos[k]
 		fs = append(fs, Finding{
 			Severity: graph.SeverityWarning,
 			Code:     CodeAPIDroppedOnUpgrade,
@@ -133,9 +316,10 @@ func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Pos: to.Pos,
 		})
 	}
-	ranged.each(p, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
-		parts := make([]string, len(sources))
-		for i, from := range sources {
+	drops := func(from, to *graph.Bundle) bool { return len(droppedAPIs(from, to)) > 0 }
+	es.ranged(drops, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
+		parts := make([]string, min(len(sources), 3))
+		for i, from := range sources[:len(parts)] {
 			parts[i] = fmt.Sprintf("from %q (%s), %s", from.Name, from.VersionText, droppedText(from, to))
 		}
 		fs = append(fs, Finding{
@@ -147,58 +331,11 @@ func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Bundle:   to.Name,
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s APIs: %s",
 				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels),
-				plural(len(sources), "upgrade that drops", "upgrades that drop"), joinN(parts, "; ", 3)),
+				plural(len(sources), "upgrade that drops", "upgrades that drop"), joinFirst(parts, len(sources), "; ")),
 			Pos: to.Pos,
 		})
 	})
 	return fs
-}
-
-// rangedEdges gathers the upgrade edges that only a target's skipRange
-// makes, by target, so that each target gets one finding listing its
-// sources: a skipRange such as "<1.10.0" lets every older version upgrade at
-// once. The zero value is empty.
-type rangedEdges struct {
-	byTarget map[string]*rangedTarget
-	targets  []string // in the order first added
-}
-
-// rangedTarget is one target's skipRange sources and their channels.
-type rangedTarget struct {
-	channels []string
-	from     []*graph.Bundle
-}
-
-// add records the edge from → to, in channels.
-func (re *rangedEdges) add(from, to *graph.Bundle, channels []string) {
-	if re.byTarget == nil {
-		re.byTarget = map[string]*rangedTarget{}
-	}
-	r := re.byTarget[to.Name]
-	if r == nil {
-		r = &rangedTarget{}
-		re.byTarget[to.Name] = r
-		re.targets = append(re.targets, to.Name)
-	}
-	r.from = append(r.from, from)
-	for _, c := range channels {
-		if !slices.Contains(r.channels, c) {
-			r.channels = append(r.channels, c)
-		}
-	}
-}
-
-// each calls f for every target in the order first added, with the target
-// bundle, its entry in its first channel (by name), that channel first of
-// the sorted channels, and the sources by descending version.
-func (re *rangedEdges) each(p *graph.Package, f func(to *graph.Bundle, e graph.Entry, channels []string, from []*graph.Bundle)) {
-	for _, name := range re.targets {
-		r := re.byTarget[name]
-		slices.Sort(r.channels)
-		e, _ := p.Channel(r.channels[0]).Entry(name)
-		slices.SortFunc(r.from, func(a, b *graph.Bundle) int { return b.Version.Compare(a.Version) })
-		f(p.Bundle(name), e, r.channels, r.from)
-	}
 }
 
 // inChannels returns " (channel C)" or " (channels A, B)".
@@ -233,10 +370,11 @@ func droppedText(from, to *graph.Bundle) string {
 	return b.String()
 }
 
-// joinN joins the first n items with sep and says how many more there are.
-func joinN(items []string, sep string, n int) string {
-	if len(items) > n {
-		return strings.Join(items[:n], sep) + fmt.Sprintf("%sand %d more", sep, len(items)-n)
+// joinFirst joins the first items of a list of n with sep and says how
+// many more there are.
+func joinFirst(first []string, n int, sep string) string {
+	if n > len(first) {
+		return strings.Join(first, sep) + fmt.Sprintf("%sand %d more", sep, n-len(first))
 	}
-	return strings.Join(items, sep)
+	return strings.Join(first, sep)
 }

@@ -40,21 +40,14 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 	for _, b := range p.Bundles {
 		fs = append(fs, everywhere(catalog, p, b)...)
 	}
-	keys, infos := es.keys, es.infos
-	// Edges that only a target's skipRange makes are reported once per
-	// target, listing their sources, as apiDrops does.
-	var modesRanged, kubeRanged rangedEdges
-	for _, k := range keys {
+	for _, k := range es.keys {
 		from, to := p.Bundle(k.From), p.Bundle(k.To)
-		in := infos[k]
-		if from == nil || to == nil || from.CSVMetadata == nil || to.CSVMetadata == nil || len(in.kinds) == 0 {
+		in := es.infos[k]
+		if from == nil || to == nil || from.CSVMetadata == nil || to.CSVMetadata == nil {
 			continue
 		}
 		by := kindNames(in.kinds)
-		lost := lostModes(from.CSVMetadata, to.CSVMetadata)
-		if len(lost) > 0 && in.kinds[0] == graph.EdgeSkipRange {
-			modesRanged.add(from, to, in.channels)
-		} else if len(lost) > 0 {
+		if lost := lostModes(from.CSVMetadata, to.CSVMetadata); len(lost) > 0 {
 			fs = append(fs, Finding{
 				Severity: graph.SeverityWarning, Code: CodeInstallModeDropped, Catalog: catalog,
 				Package: p.Name, Channel: in.channels[0], Bundle: to.Name, Pos: to.Pos,
@@ -63,16 +56,22 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			})
 		}
 		if f, ok := minKubeRaised(catalog, p, from, to, by, in.channels); ok {
-			if in.kinds[0] != graph.EdgeSkipRange {
-				fs = append(fs, f)
-			} else {
-				kubeRanged.add(from, to, in.channels)
-			}
+			fs = append(fs, f)
 		}
 	}
-	kubeRanged.each(p, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
-		parts := make([]string, len(sources))
-		for i, from := range sources {
+	// Edges that only a target's skipRange makes are reported once per
+	// target, listing their sources, as apiDrops does.
+	withMetadata := func(from, to *graph.Bundle) bool { return from.CSVMetadata != nil && to.CSVMetadata != nil }
+	raises := func(from, to *graph.Bundle) bool {
+		if !withMetadata(from, to) {
+			return false
+		}
+		_, ok := raisedKube(from, to)
+		return ok
+	}
+	es.ranged(raises, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
+		parts := make([]string, min(len(sources), 3))
+		for i, from := range sources[:len(parts)] {
 			was := from.CSVMetadata.MinKubeVersion
 			if was == "" {
 				was = "none"
@@ -84,19 +83,22 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Severity: graph.SeverityInfo, Code: CodeMinKubeVersionRaised, Catalog: catalog,
 			Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that raise minKubeVersion to %s: clusters older than %s upgrade into a CSV OLM holds (RequirementsNotMet); from %s",
-				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), m, m, joinN(parts, ", ", 3)),
+				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), m, m, joinFirst(parts, len(sources), ", ")),
 		})
 	})
-	modesRanged.each(p, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
-		parts := make([]string, len(sources))
-		for i, from := range sources {
+	dropsModes := func(from, to *graph.Bundle) bool {
+		return withMetadata(from, to) && len(lostModes(from.CSVMetadata, to.CSVMetadata)) > 0
+	}
+	es.ranged(dropsModes, func(to *graph.Bundle, e graph.Entry, channels []string, sources []*graph.Bundle) {
+		parts := make([]string, min(len(sources), 3))
+		for i, from := range sources[:len(parts)] {
 			parts[i] = fmt.Sprintf("from %q (%s), %s", from.Name, from.VersionText, modeWords(lostModes(from.CSVMetadata, to.CSVMetadata)))
 		}
 		fs = append(fs, Finding{
 			Severity: graph.SeverityWarning, Code: CodeInstallModeDropped, Catalog: catalog,
 			Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that drop install modes, which OLM then fails under the OperatorGroups that need them (UnsupportedOperatorGroup): %s",
-				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), joinN(parts, "; ", 3)),
+				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), joinFirst(parts, len(sources), "; ")),
 		})
 	})
 	return fs
@@ -168,23 +170,33 @@ func itThem(modes []graph.InstallModeType) string {
 // minKubeRaised reports an upgrade edge whose target's minKubeVersion is
 // above its source's (or the source has none).
 func minKubeRaised(catalog string, p *graph.Package, from, to *graph.Bundle, by string, channels []string) (Finding, bool) {
-	fm, tm := from.CSVMetadata.MinKubeVersion, to.CSVMetadata.MinKubeVersion
-	tv, terr := graph.ParseKubeVersion(tm, false)
-	if terr != nil {
+	was, ok := raisedKube(from, to)
+	if !ok {
 		return Finding{}, false
 	}
-	was := "none"
-	if fm != "" {
-		fv, ferr := graph.ParseKubeVersion(fm, false)
-		if ferr != nil || tv.Compare(fv) <= 0 {
-			return Finding{}, false
-		}
-		was = fm
-	}
+	tm := to.CSVMetadata.MinKubeVersion
 	return Finding{
 		Severity: graph.SeverityInfo, Code: CodeMinKubeVersionRaised, Catalog: catalog,
 		Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
 		Message: fmt.Sprintf("the upgrade from %q (%s) to %q (%s) by %s%s raises minKubeVersion from %s to %s: clusters older than %s upgrade into a CSV OLM holds (RequirementsNotMet)",
 			from.Name, from.VersionText, to.Name, to.VersionText, by, inChannels(channels), was, tm, tm),
 	}, true
+}
+
+// raisedKube reports whether to's minKubeVersion is above from's (or from
+// has none), and from's ("none" when it has none). Both have metadata.
+func raisedKube(from, to *graph.Bundle) (was string, ok bool) {
+	fm, tm := from.CSVMetadata.MinKubeVersion, to.CSVMetadata.MinKubeVersion
+	tv, terr := graph.ParseKubeVersion(tm, false)
+	if terr != nil {
+		return "", false
+	}
+	if fm == "" {
+		return "none", true
+	}
+	fv, ferr := graph.ParseKubeVersion(fm, false)
+	if ferr != nil || tv.Compare(fv) <= 0 {
+		return "", false
+	}
+	return fm, true
 }

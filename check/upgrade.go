@@ -153,6 +153,15 @@ func quoteList(names []string, n int) string {
 	return listN(q, n)
 }
 
+// listFirst joins the first items of a list of n with commas and says how
+// many more there are, as listN does.
+func listFirst(first []string, n int) string {
+	if n > len(first) {
+		return strings.Join(first, ", ") + fmt.Sprintf(" and %d more", n-len(first))
+	}
+	return strings.Join(first, ", ")
+}
+
 // listN joins the first n items with commas and says how many more there
 // are.
 func listN(items []string, n int) string {
@@ -169,9 +178,10 @@ func bundlePos(p *graph.Package, name string) graph.Position {
 	return graph.Position{}
 }
 
-// direction checks the edges of every channel of p (graph's Edges):
-// edges to a lower version, skipRanges that match nothing, and
-// replaces/skips naming a bundle of another package.
+// direction checks the edges of every channel of p: edges to a lower
+// version, skipRanges that match nothing, and replaces/skips naming a
+// bundle of another package. The declared edges are read one by one
+// (graph's DeclaredEdges), the skipRanges by version order (VersionRuns).
 func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 	var fs []Finding
 	add := func(sev graph.Severity, code string, c *graph.Channel, bundle, msg string) {
@@ -182,72 +192,95 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 		})
 	}
 	for _, c := range p.Channels {
-		// The skipRange edges of one entry come together: count them, and
-		// keep those that lead down, until the next entry's.
-		var to string
-		var ranged graph.Range
-		var higher []string
-		hasRangeEdge := map[string]bool{}
-		flush := func() {
-			if to == "" {
-				return
-			}
-			if len(higher) > 0 {
-				// One finding per skipRange: open-ended ranges such as
-				// ">=0.0.1" contain every later version.
-				slices.SortFunc(higher, func(a, b string) int {
-					va, _ := bundleVersion(p, a)
-					vb, _ := bundleVersion(p, b)
-					return cmp.Or(va.Compare(vb), strings.Compare(a, b))
-				})
-				desc := make([]string, len(higher))
-				for k, o := range higher {
-					vo, _ := bundleVersion(p, o)
-					desc[k] = fmt.Sprintf("%q (%s)", o, vo)
+		for ed := range c.DeclaredEdges() {
+			if p.Bundle(ed.From) == nil {
+				if others := otherPackages(cat, p.Name, ed.From); len(others) > 0 {
+					add(graph.SeverityWarning, CodeCrossPackageEdge, c, ed.To,
+						fmt.Sprintf("%q %s %q, which is not a bundle of package %q but of %s", ed.To, ed.Kind, ed.From, p.Name, quoteList(others, 3)))
 				}
-				ve, _ := bundleVersion(p, to)
-				add(graph.SeverityWarning, CodeDowngradeEdge, c, to,
-					fmt.Sprintf("skipRange %q of %q (%s) contains %s: %s to a lower version", ranged.String(), to, ve,
-						listN(desc, 3), plural(len(higher), "upgrade goes", "upgrades go")))
-			}
-			to, higher = "", higher[:0]
-		}
-		for ed := range c.Edges() {
-			if ed.Kind != graph.EdgeSkipRange || ed.To != to {
-				flush()
+				continue
 			}
 			ve, eok := bundleVersion(p, ed.To)
 			vf, fok := bundleVersion(p, ed.From)
-			switch ed.Kind {
-			case graph.EdgeReplaces, graph.EdgeSkips:
-				if p.Bundle(ed.From) == nil {
-					if others := otherPackages(cat, p.Name, ed.From); len(others) > 0 {
-						add(graph.SeverityWarning, CodeCrossPackageEdge, c, ed.To,
-							fmt.Sprintf("%q %s %q, which is not a bundle of package %q but of %s", ed.To, ed.Kind, ed.From, p.Name, quoteList(others, 3)))
-					}
-					continue
-				}
-				if eok && fok && ve.LT(vf) {
-					add(graph.SeverityWarning, CodeDowngradeEdge, c, ed.To,
-						fmt.Sprintf("%q (%s) %s %q (%s): the upgrade goes to a lower version", ed.To, ve, ed.Kind, ed.From, vf))
-				}
-			case graph.EdgeSkipRange:
-				to, ranged = ed.To, ed.Range
-				hasRangeEdge[ed.To] = true
-				if eok && ve.LT(vf) {
-					higher = append(higher, ed.From)
-				}
+			if eok && fok && ve.LT(vf) {
+				add(graph.SeverityWarning, CodeDowngradeEdge, c, ed.To,
+					fmt.Sprintf("%q (%s) %s %q (%s): the upgrade goes to a lower version", ed.To, ve, ed.Kind, ed.From, vf))
 			}
 		}
-		flush()
+		var order []string // c.VersionOrder(), when a skipRange needs it
 		for _, name := range c.Order() {
-			if e, _ := c.Entry(name); e.SkipRange.Valid() && !hasRangeEdge[name] {
+			e, _ := c.Entry(name)
+			if !e.SkipRange.Valid() {
+				continue
+			}
+			if order == nil {
+				order = c.VersionOrder()
+			}
+			runs := c.VersionRuns(e.SkipRange)
+			n := 0
+			for _, rn := range runs {
+				n += rn[1] - rn[0]
+			}
+			if self := c.VersionPosition(name); self >= 0 && slices.ContainsFunc(runs, func(rn [2]int) bool { return rn[0] <= self && self < rn[1] }) {
+				n--
+			}
+			if n == 0 {
 				add(graph.SeverityInfo, CodeSkipRangeMatchesNothing, c, name,
 					fmt.Sprintf("skipRange %q of %q contains the version of no other entry of the channel", e.SkipRange.String(), name))
+				continue
+			}
+			if ve, ok := bundleVersion(p, name); ok {
+				if higher, first := higherInRuns(p, order, runs, ve); higher > 0 {
+					// One finding per skipRange: open-ended ranges such as
+					// ">=0.0.1" contain every later version.
+					add(graph.SeverityWarning, CodeDowngradeEdge, c, name,
+						fmt.Sprintf("skipRange %q of %q (%s) contains %s: %s to a lower version", e.SkipRange.String(), name, ve,
+							listFirst(first, higher), plural(higher, "upgrade goes", "upgrades go")))
+				}
 			}
 		}
 	}
 	return fs
+}
+
+// higherInRuns counts the entries of order (a channel's VersionOrder) in
+// runs whose version is above v, and describes the first three of them by
+// ascending version, then name: `"name" (version)`.
+func higherInRuns(p *graph.Package, order []string, runs [][2]int, v semver.Version) (int, []string) {
+	above, _ := slices.BinarySearchFunc(order, v, func(name string, v semver.Version) int {
+		w, _ := bundleVersion(p, name)
+		return cmp.Or(w.Compare(v), -1) // the first version above v
+	})
+	n := 0
+	var first []string // the first three and those of the same version
+	for _, rn := range runs {
+		lo := max(rn[0], above)
+		if lo >= rn[1] {
+			continue
+		}
+		n += rn[1] - lo
+		for k := lo; k < rn[1]; k++ {
+			if len(first) >= 3 {
+				w, _ := bundleVersion(p, order[k])
+				if l, _ := bundleVersion(p, first[len(first)-1]); !w.EQ(l) {
+					break
+				}
+			}
+			first = append(first, order[k])
+		}
+	}
+	slices.SortFunc(first, func(a, b string) int {
+		va, _ := bundleVersion(p, a)
+		vb, _ := bundleVersion(p, b)
+		return cmp.Or(va.Compare(vb), strings.Compare(a, b))
+	})
+	first = first[:min(len(first), 3)]
+	desc := make([]string, len(first))
+	for k, o := range first {
+		vo, _ := bundleVersion(p, o)
+		desc[k] = fmt.Sprintf("%q (%s)", o, vo)
+	}
+	return n, desc
 }
 
 // otherPackages returns the packages other than pkg with a bundle named

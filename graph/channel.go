@@ -40,6 +40,9 @@ type entryGraph struct {
 	once  sync.Once
 	start []int32 // per entry: offset of its successors in succ (len n+1)
 	succ  []int32 // successors, each entry's by order position
+
+	vonce  sync.Once
+	vorder versionOrder // see versions
 }
 
 // arena hands out the small slices of many channel graphs from shared
@@ -492,41 +495,57 @@ func (c *Channel) DistancesTo(to string) []int {
 	if t < 0 {
 		return nil
 	}
-	// Predecessors in CSR form, by inverting the successor lists.
-	n := len(c.Entries)
-	start := make([]int32, n+1)
-	for i := range n {
-		for _, j := range c.entrySuccessors(int32(i)) {
-			start[j+1]++
-		}
-	}
-	for i := range n {
-		start[i+1] += start[i]
-	}
-	preds := make([]int32, start[n])
-	fill := slices.Clone(start[:n])
-	for i := range n {
-		for _, j := range c.entrySuccessors(int32(i)) {
-			preds[fill[j]] = int32(i)
-			fill[j]++
-		}
-	}
-	// Breadth-first from to, against the edges.
-	dist := make([]int, len(c.g.order))
+	// Breadth-first from to, against the edges: the entries an entry
+	// replaces or skips, and those its skipRange contains, found by
+	// version order; an entry leaves the version order once reached, so
+	// each is visited once whatever the number of skipRange edges.
+	g := &c.g
+	vo := c.versions()
+	dist := make([]int, len(g.order))
 	for i := range dist {
 		dist[i] = -1
 	}
-	pos := c.g.orderPos
-	dist[pos[t]] = 0
-	queue := make([]int32, 1, n)
-	queue[0] = int32(t)
+	// next[k] leads to the first position at or after k in the version
+	// order not yet reached (path-halving union-find).
+	next := make([]int32, len(vo.idx)+1)
+	for k := range next {
+		next[k] = int32(k)
+	}
+	find := func(k int32) int32 {
+		for next[k] != k {
+			next[k] = next[next[k]]
+			k = next[k]
+		}
+		return k
+	}
+	queue := make([]int32, 0, len(c.Entries))
+	reach := func(i int32, d int) {
+		if i == -1 || g.isDup(int(i)) || dist[g.orderPos[i]] >= 0 {
+			return
+		}
+		dist[g.orderPos[i]] = d
+		if p := vo.pos[i]; p >= 0 {
+			next[p] = p + 1
+		}
+		queue = append(queue, i)
+	}
+	reach(int32(t), 0)
 	for head := 0; head < len(queue); head++ {
 		k := queue[head]
-		d := dist[pos[k]] + 1
-		for _, j := range preds[start[k]:start[k+1]] {
-			if dist[pos[j]] < 0 {
-				dist[pos[j]] = d
-				queue = append(queue, j)
+		d := dist[g.orderPos[k]] + 1
+		e := &c.Entries[k]
+		if e.Replaces != "" {
+			reach(int32(c.entryIndex(e.Replaces)), d)
+		}
+		for _, s := range e.Skips {
+			reach(int32(c.entryIndex(s)), d)
+		}
+		if !e.SkipRange.Valid() {
+			continue
+		}
+		for _, rn := range c.VersionRuns(e.SkipRange) {
+			for p := find(int32(rn[0])); int(p) < rn[1]; p = find(p + 1) {
+				reach(vo.idx[p], d)
 			}
 		}
 	}
@@ -626,38 +645,51 @@ type Edge struct {
 // impact reports read. Listing every skipRange edge costs the number of
 // entries with a skipRange times the entries of the channel.
 func (c *Channel) Edges() iter.Seq[Edge] {
-	return func(yield func(Edge) bool) {
-		g := &c.g
-		var skips []string
-		for _, name := range g.order {
-			j := g.ids.at(name)
-			e := &c.Entries[j]
-			if e.Replaces != "" && !yield(Edge{From: e.Replaces, To: name, Kind: EdgeReplaces}) {
-				return
-			}
-			skips = append(skips[:0], e.Skips...)
-			slices.SortFunc(skips, c.compareNodes)
-			for k, s := range skips {
-				if s == "" || k > 0 && skips[k-1] == s {
-					continue
-				}
-				if !yield(Edge{From: s, To: name, Kind: EdgeSkips}) {
-					return
-				}
-			}
-			if !e.SkipRange.Valid() {
+	return func(yield func(Edge) bool) { c.edges(yield, true) }
+}
+
+// DeclaredEdges returns the edges of Edges that replaces and skips
+// declare, in the same order, without the skipRange edges: a listing whose
+// cost is that of the declarations. The checks read the skipRange edges by
+// version order instead (VersionRuns).
+func (c *Channel) DeclaredEdges() iter.Seq[Edge] {
+	return func(yield func(Edge) bool) { c.edges(yield, false) }
+}
+
+// edges yields the channel's edges as Edges lists them, the skipRange ones
+// only when ranged is set; it returns false when yield stops it.
+func (c *Channel) edges(yield func(Edge) bool, ranged bool) bool {
+	g := &c.g
+	var skips []string
+	for _, name := range g.order {
+		j := g.ids.at(name)
+		e := &c.Entries[j]
+		if e.Replaces != "" && !yield(Edge{From: e.Replaces, To: name, Kind: EdgeReplaces}) {
+			return false
+		}
+		skips = append(skips[:0], e.Skips...)
+		slices.SortFunc(skips, c.compareNodes)
+		for k, s := range skips {
+			if s == "" || k > 0 && skips[k-1] == s {
 				continue
 			}
-			for _, other := range g.order {
-				k := g.ids.at(other)
-				if v := g.vers[k]; other != name && v != nil && e.SkipRange.Contains(*v) {
-					if !yield(Edge{From: other, To: name, Kind: EdgeSkipRange, Range: e.SkipRange}) {
-						return
-					}
+			if !yield(Edge{From: s, To: name, Kind: EdgeSkips}) {
+				return false
+			}
+		}
+		if !ranged || !e.SkipRange.Valid() {
+			continue
+		}
+		for _, other := range g.order {
+			k := g.ids.at(other)
+			if v := g.vers[k]; other != name && v != nil && e.SkipRange.Contains(*v) {
+				if !yield(Edge{From: other, To: name, Kind: EdgeSkipRange, Range: e.SkipRange}) {
+					return false
 				}
 			}
 		}
 	}
+	return true
 }
 
 // compareNodes orders names as Edges lists sources: entries by position in

@@ -31,13 +31,19 @@ func channelFromBytes(t testing.TB, data []byte) *Channel {
 		for k := next() % 3; k > 0; k-- {
 			ent.Skips = append(ent.Skips, fmt.Sprintf("e%d", next()%9))
 		}
-		switch next() % 4 {
+		switch next() % 7 {
 		case 1:
 			ent.SkipRange = mustRange(fmt.Sprintf("<%d.0.0", next()%8))
 		case 2:
 			ent.SkipRange = mustRange(fmt.Sprintf(">=%d.0.0 <%d.0.0", next()%4, 4+next()%4))
 		case 3:
 			ent.SkipRange, _ = ParseRange("junk")
+		case 4:
+			ent.SkipRange = mustRange(fmt.Sprintf(">%d.0.0 <=%d.1.0 || =%d.0.0", next()%4, 2+next()%6, next()%8))
+		case 5:
+			ent.SkipRange = mustRange(fmt.Sprintf("!=%d.0.0", next()%8))
+		case 6:
+			ent.SkipRange = mustRange(fmt.Sprintf(">= %d.1.0 < %d.0.0", next()%4, next()%8))
 		}
 		entries = append(entries, ent)
 		if next()%5 != 0 {
@@ -122,6 +128,32 @@ func checkChannelGraph(t *testing.T, ch *Channel) {
 		}
 		if got := ch.IsSkipped(name); got != slices.ContainsFunc(live, func(e Entry) bool { return slices.Contains(e.Skips, name) }) {
 			t.Fatalf("IsSkipped(%s) = %v", name, got)
+		}
+	}
+	// VersionRuns against testing every entry, for each skipRange.
+	vorder := ch.VersionOrder()
+	nv := 0
+	for _, x := range live {
+		if version(x.Name) != nil {
+			nv++
+		}
+	}
+	if len(vorder) != nv || !slices.IsSortedFunc(vorder, func(a, b string) int { return version(a).Compare(*version(b)) }) {
+		t.Fatalf("VersionOrder() = %q: want the %d entries with a version, by version", vorder, nv)
+	}
+	for _, y := range live {
+		var want [][2]int
+		for k, n := range vorder {
+			if v := version(n); v != nil && y.SkipRange.Contains(*v) {
+				if m := len(want); m > 0 && want[m-1][1] == k {
+					want[m-1][1]++
+				} else {
+					want = append(want, [2]int{k, k + 1})
+				}
+			}
+		}
+		if got := ch.VersionRuns(y.SkipRange); !slices.Equal(got, want) {
+			t.Fatalf("VersionRuns(%q) over %q = %v, brute force %v", y.SkipRange.String(), vorder, got, want)
 		}
 	}
 	// Reachable and ShortestPath against breadth-first search over the
@@ -237,6 +269,15 @@ func TestChannelGraphRandom(t *testing.T) {
 func checkEdges(t *testing.T, ch *Channel, live []Entry, version func(string) *semver.Version) {
 	t.Helper()
 	edges := slices.Collect(ch.Edges())
+	var declared []Edge
+	for _, ed := range edges {
+		if ed.Kind != EdgeSkipRange {
+			declared = append(declared, ed)
+		}
+	}
+	if got := slices.Collect(ch.DeclaredEdges()); !slices.EqualFunc(got, declared, func(a, b Edge) bool { return a.From == b.From && a.To == b.To && a.Kind == b.Kind }) {
+		t.Fatalf("DeclaredEdges() = %v, want the replaces and skips edges of Edges %v", got, declared)
+	}
 	rank := func(name string) (int, string) {
 		if p := ch.Position(name); p >= 0 {
 			return p, ""
