@@ -49,12 +49,10 @@ type CSV struct {
 	// alone (they are in Provides too), sorted: APIs the operator serves
 	// through an aggregated API server of its own.
 	APIServices []graph.GVK `json:"apiServices,omitempty"`
-	// HasProperties reports whether the CSV carries the
-	// operatorframework.io/properties annotation. When it does, Properties
-	// holds its properties in annotation order and they replace, as in OLM,
-	// everything derived from Provides and Requires.
-	HasProperties bool             `json:"hasProperties,omitempty"`
-	Properties    []graph.Property `json:"properties,omitempty"`
+	// Properties is the operatorframework.io/properties annotation, read;
+	// nil when the CSV has none. When it is not nil, its properties
+	// replace, as in OLM, everything derived from Provides and Requires.
+	Properties *CSVProperties `json:"properties,omitempty"`
 	// InstallModes is spec.installModes in the order written; nil when
 	// the CSV has none (an empty list is not nil). Resolution predicts
 	// from it whether OLM accepts the CSV under its OperatorGroup.
@@ -315,8 +313,8 @@ func find[T any](list []T, key func(T) (string, string), namespace, name string)
 	return nil
 }
 
-// Clone returns a deep copy of s (property values and GVK slices included),
-// which the caller owns.
+// Clone returns a deep copy of s (GVK slices included), which the caller
+// owns; the CSVs' properties, immutable, are shared.
 func (s *State) Clone() *State {
 	if s == nil {
 		return nil
@@ -354,13 +352,6 @@ func (s *State) Clone() *State {
 		csv.Requires = slices.Clone(csv.Requires)
 		csv.APIServices = slices.Clone(csv.APIServices)
 		csv.InstallModes = slices.Clone(csv.InstallModes)
-		if csv.Properties != nil {
-			props := make([]graph.Property, len(csv.Properties))
-			for j, p := range csv.Properties {
-				props[j] = graph.Property{Type: p.Type, Value: slices.Clone(p.Value)}
-			}
-			csv.Properties = props
-		}
 	}
 	return c
 }

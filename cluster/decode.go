@@ -644,11 +644,11 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 		if raw, present := annotations[PropertiesAnnotation]; present && raw != nil {
 			field := "metadata.annotations[" + strconv.Quote(PropertiesAnnotation) + "]"
 			if s, ok := as[string](o, raw, field); ok {
-				props, err := parseProperties(s)
+				props, err := parsePropertiesAnnotation(s)
 				if err != nil {
 					o.errorf(field, "%v", err)
 				}
-				c.HasProperties, c.Properties = true, props
+				c.Properties = props
 			}
 		}
 	}
@@ -893,59 +893,6 @@ func kindOf(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// parseProperties reads the operatorframework.io/properties annotation:
-// {"properties":[{"type": ..., "value": ...}, ...]}. Values are kept as
-// compact JSON. Known property types are checked as graph checks bundle
-// properties.
-func parseProperties(s string) ([]graph.Property, error) {
-	var anno map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s), &anno); err != nil || anno == nil {
-		return nil, fmt.Errorf("invalid properties annotation: want a JSON object {\"properties\": [...]}")
-	}
-	raw, ok := anno["properties"]
-	if !ok || string(bytes.TrimSpace(raw)) == "null" {
-		return nil, nil
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("properties annotation: \"properties\" is not an array")
-	}
-	var props []graph.Property
-	var errs []error
-	for i, item := range items {
-		var p struct {
-			Type  *string         `json:"type"`
-			Value json.RawMessage `json:"value"`
-		}
-		if err := json.Unmarshal(item, &p); err != nil {
-			errs = append(errs, fmt.Errorf("property %d: want an object with a string \"type\" and a \"value\"", i))
-			continue
-		}
-		if p.Type == nil || *p.Type == "" {
-			errs = append(errs, fmt.Errorf("property %d: missing \"type\"", i))
-			continue
-		}
-		var buf bytes.Buffer
-		if len(p.Value) == 0 {
-			buf.WriteString("null")
-		} else if err := json.Compact(&buf, p.Value); err != nil {
-			errs = append(errs, fmt.Errorf("property %d (%s): invalid value: %v", i, *p.Type, err))
-			continue
-		}
-		props = append(props, graph.Property{Type: *p.Type, Value: buf.Bytes()})
-	}
-	if len(errs) == 0 && len(props) > 0 {
-		// Check the values of the types Sextant interprets.
-		if _, err := graph.ParseProperties(props); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if len(errs) > 0 {
-		return props, errors.Join(errs...)
-	}
-	return props, nil
 }
 
 // sortGVKs sorts gvks by group, version, kind and drops duplicates.

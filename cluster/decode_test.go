@@ -25,8 +25,8 @@ func TestDecodeKubectlList(t *testing.T) {
 		t.Fatalf("decoded %d CSVs, %d subscriptions, %d catalog sources; want 3, 1, 1", len(s.CSVs), len(s.Subscriptions), len(s.CatalogSources))
 	}
 	etcd := s.CSV("operators", "etcdoperator.v0.9.2")
-	if etcd == nil || !etcd.HasProperties || len(etcd.Properties) != 2 || etcd.Properties[1].Type != "olm.package" ||
-		string(etcd.Properties[1].Value) != `{"packageName":"etcd","version":"0.9.2"}` || etcd.Replaces != "etcdoperator.v0.9.0" ||
+	if etcd == nil || etcd.Properties == nil || len(etcd.Properties.List()) != 2 || etcd.Properties.List()[1].Type != "olm.package" || etcd.Properties.Typed().DeclaredPackage != "etcd" ||
+		string(etcd.Properties.List()[1].Value) != `{"packageName":"etcd","version":"0.9.2"}` || etcd.Replaces != "etcdoperator.v0.9.0" ||
 		etcd.Version.String() != "0.9.2" || etcd.Phase != "Succeeded" {
 		t.Errorf("etcd CSV = %+v", etcd)
 	}
@@ -39,7 +39,7 @@ func TestDecodeKubectlList(t *testing.T) {
 	prom := s.CSV("operators", "prometheusoperator.0.47.0")
 	wantProvides := []graph.GVK{{Group: "metrics.example.com", Version: "v1", Kind: "Metric"}, {Group: "monitoring.coreos.com", Version: "v1", Kind: "Prometheus"}}
 	wantRequires := []graph.GVK{{Group: "etcd.database.coreos.com", Version: "v1beta2", Kind: "EtcdCluster"}}
-	if prom == nil || prom.HasProperties || !reflect.DeepEqual(prom.Provides, wantProvides) || !reflect.DeepEqual(prom.Requires, wantRequires) ||
+	if prom == nil || prom.Properties != nil || !reflect.DeepEqual(prom.Provides, wantProvides) || !reflect.DeepEqual(prom.Requires, wantRequires) ||
 		prom.VersionText != "v0.47" || prom.Version.String() != "0.47.0" {
 		t.Errorf("prometheus CSV = %+v", prom)
 	}

@@ -162,9 +162,9 @@ func csvManifest(c *CSV) (map[string]any, error) {
 		spec["apiservicedefinitions"] = apis
 	}
 	m["spec"] = spec
-	if c.HasProperties {
-		props := make([]any, 0, len(c.Properties))
-		for _, p := range c.Properties {
+	if c.Properties != nil {
+		props := make([]any, 0, len(c.Properties.List()))
+		for _, p := range c.Properties.List() {
 			props = append(props, map[string]any{"type": p.Type, "value": json.RawMessage(p.Value)})
 		}
 		anno, err := json.Marshal(map[string]any{"properties": props})

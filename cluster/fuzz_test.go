@@ -46,15 +46,10 @@ func roundTrip(t *testing.T, s *cluster.State) (*cluster.State, string) {
 	return again, buf.String()
 }
 
-// normalize clears what encoding legitimately canonicalises: an empty
-// properties list is nil, and ignored objects are not written.
+// normalize clears what encoding legitimately canonicalises: ignored
+// objects are not written.
 func normalize(s *cluster.State) *cluster.State {
 	c := s.Clone()
 	c.Ignored = nil
-	for i := range c.CSVs {
-		if len(c.CSVs[i].Properties) == 0 {
-			c.CSVs[i].Properties = nil
-		}
-	}
 	return c
 }

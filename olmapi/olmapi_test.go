@@ -78,11 +78,10 @@ func TestState(t *testing.T) {
 	got := state.CSV("operators", "etcdoperator.v0.9.2")
 	want := cluster.CSV{
 		Name: "etcdoperator.v0.9.2", Namespace: "operators", Version: semver.MustParse("0.9.2"), VersionText: "0.9.2",
-		Provides:      []graph.GVK{{Group: "etcd.database.coreos.com", Version: "v1beta2", Kind: "EtcdCluster"}},
-		Requires:      []graph.GVK{{Group: "metrics.k8s.io", Version: "v1beta1", Kind: "PodMetrics"}},
-		HasProperties: true,
-		Properties:    []graph.Property{{Type: "olm.package", Value: []byte(`{"packageName":"etcd","version":"0.9.2"}`)}},
-		Phase:         "Succeeded", Replaces: "etcdoperator.v0.9.0",
+		Provides:   []graph.GVK{{Group: "etcd.database.coreos.com", Version: "v1beta2", Kind: "EtcdCluster"}},
+		Requires:   []graph.GVK{{Group: "metrics.k8s.io", Version: "v1beta1", Kind: "PodMetrics"}},
+		Properties: cluster.NewCSVProperties(graph.Property{Type: "olm.package", Value: []byte(`{"packageName":"etcd","version":"0.9.2"}`)}),
+		Phase:      "Succeeded", Replaces: "etcdoperator.v0.9.0",
 	}
 	if got == nil || !reflect.DeepEqual(*got, want) {
 		t.Errorf("CSV = %+v\nwant %+v", got, want)

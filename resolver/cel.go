@@ -84,8 +84,8 @@ func (n *instNode) celProperties() []graph.Property {
 		return n.celProps
 	}
 	n.celDone = true
-	if n.csv.HasProperties {
-		n.celProps = n.csv.Properties
+	if n.csv.Properties != nil {
+		n.celProps = n.csv.Properties.List()
 		return n.celProps
 	}
 	var props []graph.Property

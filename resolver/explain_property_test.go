@@ -394,7 +394,7 @@ func withoutInput(seed int64, st *cluster.State, f resolver.Fact) (*resolvertest
 		if f.Bundle == "" {
 			for i := range st2.CSVs {
 				if st2.CSVs[i].Name == f.CSV {
-					st2.CSVs[i].Properties = slices.DeleteFunc(slices.Clone(st2.CSVs[i].Properties), drop)
+					st2.CSVs[i].Properties = cluster.NewCSVProperties(slices.DeleteFunc(slices.Clone(st2.CSVs[i].Properties.List()), drop)...)
 				}
 			}
 			return c, st2, true

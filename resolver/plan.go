@@ -396,7 +396,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 		switch v.kind {
 		case varInstalled:
 			n := res.installed[v.idx]
-			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner, Predictions: n.predict(pr), Deprecations: res.stayDeprecations(n)})
+			plan.Unchanged = append(plan.Unchanged, Unchanged{CSV: n.csv.Name, Package: n.pkg, Version: n.csv.VersionText, Subscription: n.owner, Predictions: pr.CSV(n.csv), Deprecations: res.stayDeprecations(n)})
 		case varBundle:
 			st := Step{
 				Action:  ActionInstall,

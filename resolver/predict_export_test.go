@@ -33,7 +33,7 @@ func PredictionsOf(ctx context.Context, r *Resolver, namespace string, state *cl
 			n += len(pr.Bundle(b))
 		}
 		for _, s := range stay {
-			n += len(s.predict(pr))
+			n += len(pr.CSV(s.csv))
 		}
 		pr.Notes()
 		return n

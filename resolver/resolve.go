@@ -37,25 +37,11 @@ type instNode struct {
 	labels     []string
 	reqs       []requirement
 	deprecated bool
-	// maxOpenShift is the olm.maxOpenShiftVersion of the properties
-	// annotation, nil when none.
-	maxOpenShift *graph.MaxOpenShiftVersion
-	subscribed   bool
-	owner        string // the first subscription (by name) owning it
+	subscribed bool
+	owner      string // the first subscription (by name) owning it
 	// celProps are the properties cel rules see, built on first use.
 	celProps []graph.Property
 	celDone  bool
-}
-
-// predict predicts what OLM does with the installed CSV of n when it
-// stays: its APIs are spec's owned definitions, or, without any, the
-// properties annotation's.
-func (n *instNode) predict(pr *predict.Predictor) []predict.Prediction {
-	apis := n.csv.Provides
-	if len(apis) == 0 {
-		apis = n.provides
-	}
-	return pr.CSV(n.csv, apis, n.maxOpenShift)
 }
 
 // resolution is the state of one Resolve call.
@@ -341,7 +327,7 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 			pkgs[s.Package] = true
 		}
 	}
-	if !c.HasProperties {
+	if c.Properties == nil {
 		n.provides = c.Provides
 		for _, g := range c.Requires {
 			n.reqs = append(n.reqs, requirement{Kind: graph.RequireGVK, Property: graph.RequiredGVKProperty(g), GVK: g})
@@ -353,10 +339,11 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 		}
 		return n, nil
 	}
-	// The annotation's properties replace the derived ones, read as graph
-	// reads a catalog's: the olm.package version tolerantly.
-	bd, err := graph.ParseProperties(c.Properties)
-	if err != nil {
+	// The annotation's properties replace the derived ones, read by
+	// cluster as graph reads a catalog's: the olm.package version
+	// tolerantly.
+	bd := c.Properties.Typed()
+	if err := c.Properties.Err(); err != nil {
 		return nil, fmt.Errorf("installed CSV %q in namespace %q: bundle %q of package %q: %w", c.Name, res.ns, c.Name, bd.DeclaredPackage, err)
 	}
 	n.pkg = bd.DeclaredPackage
@@ -366,7 +353,6 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 	n.provides = bd.Provides
 	n.labels = bd.Labels
 	n.deprecated = bd.Deprecated
-	n.maxOpenShift = bd.MaxOpenShiftVersion
 	n.reqs = bd.Requirements()
 	return n, nil
 }

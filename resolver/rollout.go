@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/sextantdev/sextant/cluster"
-	"github.com/sextantdev/sextant/graph"
 )
 
 // ErrRoundLimit is wrapped by the error Rollout returns when the cluster has
@@ -157,18 +156,15 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 			return nil, fmt.Errorf("apply plan: %w", err)
 		}
 		csv := cluster.CSV{
-			Name:          b.Name,
-			Namespace:     ns,
-			Version:       b.Version,
-			VersionText:   b.VersionText,
-			Provides:      slices.Clone(b.Provides),
-			Requires:      slices.Clone(b.RequiresGVK),
-			HasProperties: true,
-			Phase:         "Succeeded",
-			Replaces:      st.Replaces,
-		}
-		for _, p := range b.Properties {
-			csv.Properties = append(csv.Properties, graph.Property{Type: p.Type, Value: slices.Clone(p.Value)})
+			Name:        b.Name,
+			Namespace:   ns,
+			Version:     b.Version,
+			VersionText: b.VersionText,
+			Provides:    slices.Clone(b.Provides),
+			Requires:    slices.Clone(b.RequiresGVK),
+			Properties:  cluster.PropertiesOf(b),
+			Phase:       "Succeeded",
+			Replaces:    st.Replaces,
 		}
 		if st.Replaces != "" {
 			drop[st.Replaces] = true

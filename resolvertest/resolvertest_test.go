@@ -305,15 +305,15 @@ func TestState(t *testing.T) {
 		t.Fatalf("state %+v", st)
 	}
 	w := st.CSV("ns", "w.v1")
-	if w == nil || w.VersionText != "v1.2" || w.Version.String() != "1.2.0" || !w.HasProperties || len(w.Properties) != 4 ||
+	if w == nil || w.VersionText != "v1.2" || w.Version.String() != "1.2.0" || w.Properties == nil || len(w.Properties.List()) != 4 ||
 		len(w.Provides) != 1 || w.Provides[0] != widget || len(w.Requires) != 1 || w.Phase != "Succeeded" {
 		t.Errorf("installed bundle %+v", w)
 	}
 	old := st.CSV("ns", "old.v1")
-	if old == nil || old.HasProperties || len(old.Provides) != 1 || len(old.Requires) != 1 || old.Phase != "Failed" {
+	if old == nil || old.Properties != nil || len(old.Provides) != 1 || len(old.Requires) != 1 || old.Phase != "Failed" {
 		t.Errorf("CSV %+v", old)
 	}
-	if cp := st.CSV("ns", "copy.v1"); cp == nil || !cp.Copied || !cp.HasProperties || len(cp.Properties) != 2 || cp.Properties[1].Type != graph.TypeDeprecated {
+	if cp := st.CSV("ns", "copy.v1"); cp == nil || !cp.Copied || cp.Properties == nil || len(cp.Properties.List()) != 2 || !cp.Properties.Typed().Deprecated {
 		t.Errorf("copied CSV %+v", cp)
 	}
 	sub := st.Subscription("ns", "w")

@@ -85,8 +85,7 @@ func (s *State) InstallBundle(b *graph.Bundle) *CSV {
 // fromBundle gives the CSV the properties and APIs of b.
 func (x *CSV) fromBundle(b *graph.Bundle) {
 	c := x.csv()
-	c.HasProperties = true
-	c.Properties = slices.Clone(b.Properties)
+	c.Properties = cluster.NewCSVProperties(slices.Clone(b.Properties)...)
 	c.Provides = slices.Clone(b.Provides)
 	c.Requires = slices.Clone(b.RequiresGVK)
 }
@@ -243,8 +242,7 @@ func (x *CSV) Property(typ, value string) *CSV {
 // annotation (see Property).
 func (x *CSV) With(props ...graph.Property) *CSV {
 	c := x.csv()
-	c.HasProperties = true
-	c.Properties = append(c.Properties, props...)
+	c.Properties = cluster.NewCSVProperties(slices.Concat(c.Properties.List(), props)...)
 	return x
 }
 

@@ -287,11 +287,17 @@ func (pr *Predictor) storedVersions(out []Prediction, b *graph.Bundle) []Predict
 }
 
 // CSV predicts what OLM does with installed CSV c of the Predictor's
-// namespace when it stays: c provides apis, and declares maxOpenShift
-// (nil: none). The caller owns the result.
-func (pr *Predictor) CSV(c *cluster.CSV, apis []graph.GVK, maxOpenShift *graph.MaxOpenShiftVersion) []Prediction {
+// namespace when it stays. Its APIs are its spec's owned definitions, or,
+// without any, those of its properties annotation; its
+// olm.maxOpenShiftVersion is the annotation's. The caller owns the result.
+func (pr *Predictor) CSV(c *cluster.CSV) []Prediction {
+	props := c.Properties.Typed()
+	apis := c.Provides
+	if len(apis) == 0 {
+		apis = props.Provides
+	}
 	out := pr.operatorGroup(c.Name, c.InstallModes, c.InstallModes != nil, unknownCSVs, apis)
-	return pr.platform(out, c.Name, c.MinKubeVersion, maxOpenShift)
+	return pr.platform(out, c.Name, c.MinKubeVersion, props.MaxOpenShiftVersion)
 }
 
 // platform appends to out, the predictions of the CSV name so far, those
