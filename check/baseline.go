@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
 )
 
 // Status says, when Run compares a catalog with its baseline, whether a
@@ -155,7 +156,7 @@ func runBaseline(ctx context.Context, catalogs []Input, opts Options, rep *Repor
 		}
 		sum := &BaselineSummary{Name: s.Name}
 		resolved := markStatus(fs, oldFindings[s.Name])
-		reg := regressions(s.Name, base, catalogs[byName[s.Name]].Catalog, fs, oldFindings[s.Name], sum)
+		reg := regressions(s.Name, base, catalogs[byName[s.Name]].Catalog, fs, oldFindings[s.Name], sum, opts.CEL)
 		for i := range reg {
 			reg[i].Status = StatusNew
 		}
@@ -264,8 +265,8 @@ func markStatus(fs, old []Finding) []Finding {
 // regressions compares catalog cur with its baseline old: what was
 // removed, moved or broken. fs and oldFs are the findings of cur and old
 // (for the installability comparison). It sets the added and removed counts
-// of sum.
-func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum *BaselineSummary) []Finding {
+// of sum; cel evaluates cel rules.
+func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum *BaselineSummary, cel resolver.CEL) []Finding {
 	var out []Finding
 	add := func(sev graph.Severity, code string, pkg, channel, bundle string, pos graph.Position, format string, args ...any) *Finding {
 		out = append(out, Finding{
@@ -313,7 +314,7 @@ func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum 
 		out = append(out, deprecationsAdded(name, op, np)...)
 	}
 	out = append(out, installRegressions(fs, oldFs)...)
-	out = append(out, unmetRequirements(name, old, cur)...)
+	out = append(out, unmetRequirements(name, old, cur, cel)...)
 	return out
 }
 
@@ -548,8 +549,8 @@ func installRegressions(fs, oldFs []Finding) []Finding {
 
 // unmetRequirements reports the requirements of the bundles of cur that
 // the baseline's candidates met and cur's do not, for bundles the baseline
-// had with the same requirement.
-func unmetRequirements(name string, old, cur *graph.Catalog) []Finding {
+// had with the same requirement; cel evaluates cel rules.
+func unmetRequirements(name string, old, cur *graph.Catalog, cel resolver.CEL) []Finding {
 	var oldSet, curSet candidateSet
 	var out []Finding
 	for _, p := range cur.Packages() {
@@ -562,8 +563,8 @@ func unmetRequirements(name string, old, cur *graph.Catalog) []Finding {
 			if ob == nil || len(b.Channels) == 0 || b.Deprecated || !hasRequirements(b) {
 				continue
 			}
-			oldReqs := requirements(ob)
-			for _, req := range requirements(b) {
+			oldReqs := requirements(ob, cel)
+			for _, req := range requirements(b, cel) {
 				k := slices.IndexFunc(oldReqs, func(r requirement) bool { return r.text == req.text })
 				if k < 0 {
 					continue
@@ -571,10 +572,10 @@ func unmetRequirements(name string, old, cur *graph.Catalog) []Finding {
 				if curSet == nil {
 					oldSet, curSet = newCandidateSet(old), newCandidateSet(cur)
 				}
-				if len(satisfiers(cur, curSet, b, req)) > 0 {
+				if len(satisfiers(cur, curSet, b, req, cel)) > 0 {
 					continue
 				}
-				before := satisfiers(old, oldSet, ob, oldReqs[k])
+				before := satisfiers(old, oldSet, ob, oldReqs[k], cel)
 				if len(before) == 0 {
 					continue
 				}

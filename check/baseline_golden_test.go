@@ -60,7 +60,7 @@ func TestGoldenBaselineOutputs(t *testing.T) {
 		t.Error("the report's JSON does not read back into the same report")
 	}
 
-	plain, err := Run(t.Context(), []Input{{Name: "community", Catalog: old}}, Options{})
+	plain, err := Run(t.Context(), []Input{{Name: "community", Catalog: old}}, Options{CEL: testCEL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func newKeys(rep *Report) []string {
 func runBaselinePair(t testing.TB, old, cur *graph.Catalog, checks ...Check) *Report {
 	t.Helper()
 	rep, err := Run(t.Context(), []Input{{Name: "community", Catalog: cur}},
-		Options{Checks: checks, Baseline: []Input{{Name: "community", Catalog: old}}})
+		Options{CEL: testCEL, Checks: checks, Baseline: []Input{{Name: "community", Catalog: old}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestBaselineSelf(t *testing.T) {
 		t.Fatalf("baseline summary %+v, want only %d existing", b, len(rep.Findings))
 	}
 	// The same findings as without a baseline, each marked existing.
-	plain, err := Run(t.Context(), []Input{{Name: "community", Catalog: cat}}, Options{})
+	plain, err := Run(t.Context(), []Input{{Name: "community", Catalog: cat}}, Options{CEL: testCEL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,7 +309,7 @@ channel q stable
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			old, cur := buildSpec(t, tc.old), buildSpec(t, editSpec(t, tc.old, tc.edits...))
-			rep, err := Run(t.Context(), []Input{{Name: "a", Catalog: cur}}, Options{Baseline: []Input{{Name: "a", Catalog: old}}})
+			rep, err := Run(t.Context(), []Input{{Name: "a", Catalog: cur}}, Options{CEL: testCEL, Baseline: []Input{{Name: "a", Catalog: old}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -372,7 +372,7 @@ channel db stable
   entry db.v1
 `)
 	ins := []Input{{Name: "app", Catalog: app}, {Name: "db", Catalog: db}}
-	rep, err := Run(t.Context(), ins, Options{Baseline: []Input{{Name: "app", Catalog: app}}})
+	rep, err := Run(t.Context(), ins, Options{CEL: testCEL, Baseline: []Input{{Name: "app", Catalog: app}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -407,7 +407,7 @@ func TestBaselineErrors(t *testing.T) {
 		{"no catalog", []Input{{Name: "a"}}, `baseline 0 ("a"): no catalog`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := Run(t.Context(), ins, Options{Baseline: tc.baseline})
+			_, err := Run(t.Context(), ins, Options{CEL: testCEL, Baseline: tc.baseline})
 			if err == nil || err.Error() != tc.want {
 				t.Fatalf("err = %v, want %q", err, tc.want)
 			}

@@ -27,7 +27,7 @@ func benchShipped(b *testing.B, name string) {
 	in := []Input{{Name: name, Catalog: cat}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Run(b.Context(), in, Options{}); err != nil {
+		if _, err := Run(b.Context(), in, Options{CEL: testCEL}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -39,7 +39,7 @@ func benchShipped(b *testing.B, name string) {
 func BenchmarkInstallEveryBundleCommunityDeclared(b *testing.B) {
 	name := "community-operators-prod.declared"
 	in := []Input{{Name: name, Catalog: loadShipped(b, name)}}
-	opts := Options{Checks: []Check{Installability}, resolveAll: true}
+	opts := Options{CEL: testCEL, Checks: []Check{Installability}, resolveAll: true}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Run(b.Context(), in, opts); err != nil {
@@ -56,7 +56,7 @@ func BenchmarkBaselineCommunityIndexVsDeclared(b *testing.B) {
 	old := loadShipped(b, "community-operators-prod.declared")
 	cur := loadShipped(b, "community-operators-prod.v4.20-index")
 	in := []Input{{Name: "community", Catalog: cur}}
-	opts := Options{Baseline: []Input{{Name: "community", Catalog: old}}}
+	opts := Options{CEL: testCEL, Baseline: []Input{{Name: "community", Catalog: old}}}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Run(b.Context(), in, opts); err != nil {

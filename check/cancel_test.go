@@ -47,7 +47,7 @@ func TestRunCancel(t *testing.T) {
 func cancelOnce(t *testing.T, in []Input, after time.Duration) (late time.Duration, ok bool) {
 	t.Helper()
 	late, err := testcatalog.CancelAfter(after, func(ctx context.Context) error {
-		_, err := Run(ctx, in, Options{Checks: []Check{Installability}, resolveAll: true})
+		_, err := Run(ctx, in, Options{CEL: testCEL, Checks: []Check{Installability}, resolveAll: true})
 		return err
 	})
 	if err == nil {

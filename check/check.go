@@ -29,6 +29,7 @@ import (
 	"sync"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
 )
 
 // Input is one catalog to check. Name identifies it in findings (for
@@ -113,6 +114,14 @@ type Options struct {
 	// lists what the baseline had and the input no longer has
 	// (Report.Resolved). Empty: no comparison.
 	Baseline []Input
+	// CEL, if not nil, evaluates the cel rules of olm.constraint
+	// properties, as resolver.Options.CEL does; package
+	// github.com/sextantdev/sextant/celrule provides OLM v0.28's evaluator,
+	// which the sextant command uses. Without it, the installability check
+	// reports a bundle whose resolution reaches a cel rule with the
+	// resolver's error (resolver.ErrNoCEL), and the other checks take a
+	// requirement with a cel rule as met by no bundle.
+	CEL resolver.CEL
 
 	// resolveAll sends every bundle through the resolver, even those the
 	// installability check decides without it (tests compare both).
@@ -466,7 +475,7 @@ func (r *runner) catalogJobs(ctx context.Context, ci int, in Input) ([]job, erro
 	}
 	if r.opts.enabled(Catalogs) && len(r.inputs) > 1 {
 		jobs = append(jobs, job{ci, func(context.Context) ([]Finding, *PathStats, error) {
-			return otherCatalogs(r.inputs, r.candidateSets(), ci), nil, nil
+			return otherCatalogs(r.inputs, r.candidateSets(), ci, r.opts.CEL), nil, nil
 		}})
 	}
 	if r.opts.enabled(Installability) {

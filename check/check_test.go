@@ -9,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
 )
 
 // key returns "catalog code package/channel bundle" for a finding.
@@ -38,6 +40,9 @@ type checkCase struct {
 	explain []string
 }
 
+// testCEL evaluates the tests' cel rules as the sextant command does.
+var testCEL = celrule.New()
+
 func runCases(t *testing.T, checks []Check, cases []checkCase) {
 	t.Helper()
 	for _, tc := range cases {
@@ -46,7 +51,7 @@ func runCases(t *testing.T, checks []Check, cases []checkCase) {
 			for i, s := range tc.specs {
 				ins = append(ins, Input{Name: string(rune('a' + i)), Catalog: buildSpec(t, s)})
 			}
-			rep, err := Run(t.Context(), ins, Options{Checks: checks})
+			rep, err := Run(t.Context(), ins, Options{CEL: testCEL, Checks: checks})
 			if err != nil {
 				t.Fatalf("Run: %v", err)
 			}
@@ -232,7 +237,7 @@ bundle q q.v1 1.0.0
 channel q stable
   entry q.v1
 `)
-	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{Checks: []Check{Reachability}})
+	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{CEL: testCEL, Checks: []Check{Reachability}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -639,7 +644,7 @@ bundle p p.v2 2.0.0
 channel p stable
   entry p.v1
   entry p.v2
-`)}}, Options{})
+`)}}, Options{CEL: testCEL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -660,9 +665,9 @@ func TestRunErrors(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{"nil catalog", []Input{{Name: "x"}}, Options{}, `input 0 ("x"): no catalog`},
-		{"duplicate name", []Input{{Name: "x", Catalog: cat}, {Name: "x", Catalog: cat}}, Options{}, `input 1: duplicate catalog name "x"`},
-		{"unknown check", []Input{{Name: "x", Catalog: cat}}, Options{Checks: []Check{"speling"}}, `unknown check "speling"`},
+		{"nil catalog", []Input{{Name: "x"}}, Options{CEL: testCEL}, `input 0 ("x"): no catalog`},
+		{"duplicate name", []Input{{Name: "x", Catalog: cat}, {Name: "x", Catalog: cat}}, Options{CEL: testCEL}, `input 1: duplicate catalog name "x"`},
+		{"unknown check", []Input{{Name: "x", Catalog: cat}}, Options{CEL: testCEL, Checks: []Check{"speling"}}, `unknown check "speling"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -674,7 +679,7 @@ func TestRunErrors(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	_, err := Run(ctx, []Input{{Name: "x", Catalog: cat}}, Options{})
+	_, err := Run(ctx, []Input{{Name: "x", Catalog: cat}}, Options{CEL: testCEL})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled Run: err = %v, want context.Canceled", err)
 	}
@@ -714,7 +719,7 @@ channel app stable
   entry app.v1 replaces=app.v2
   entry app.v2
 `)
-	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{})
+	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{CEL: testCEL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -755,7 +760,7 @@ bundle lib lib.v1 1.0.0 label=l
 channel lib stable
   entry lib.v1
 `)})
-	rep, err := Run(t.Context(), ins, Options{})
+	rep, err := Run(t.Context(), ins, Options{CEL: testCEL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -789,7 +794,7 @@ channel p stable
   entry p.v2 replaces=p.v1 skipRange='<0.5.0'
   entry p.v1
 `)
-	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{})
+	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{CEL: testCEL})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -821,12 +826,44 @@ channel p stable
 }
 
 func TestRunNothing(t *testing.T) {
-	rep, err := Run(t.Context(), nil, Options{})
+	rep, err := Run(t.Context(), nil, Options{CEL: testCEL})
 	if err != nil {
 		t.Fatal(err)
 	}
 	data, _ := json.Marshal(rep)
 	if string(data) != `{"findings":[],"catalogs":[]}` {
 		t.Errorf("empty report %s", data)
+	}
+}
+
+// TestWithoutCEL checks what Options.CEL documents when it is nil: the
+// installability check reports the resolver's error, and a requirement
+// with a cel rule is met by no other catalog.
+func TestWithoutCEL(t *testing.T) {
+	app := buildSpec(t, `
+package app stable
+bundle app app.v1 1.0.0 'constraint={"cel":{"rule":"properties.exists(p, p.type == \"olm.package\")"}}'
+channel app stable
+  entry app.v1
+`)
+	dep := buildSpec(t, `
+package dep stable
+bundle dep dep.v1 1.0.0
+channel dep stable
+  entry dep.v1
+`)
+	rep, err := Run(t.Context(), []Input{{Name: "a", Catalog: app}, {Name: "b", Catalog: dep}}, Options{Checks: []Check{Installability, Catalogs}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range rep.Findings {
+		got = append(got, key(f))
+	}
+	if want := []string{"a head-not-installable app/stable app.v1"}; !slices.Equal(got, want) {
+		t.Fatalf("findings %q, want %q\n%s", got, want, listing(rep))
+	}
+	if e := rep.Findings[0].Explanation; e == nil || !strings.Contains(e.Error, "no cel evaluator") {
+		t.Errorf("explanation %v, want the resolver's %v", e, resolver.ErrNoCEL)
 	}
 }

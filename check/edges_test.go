@@ -106,7 +106,7 @@ channel p stable
 // datadog-operator 1.8.0 drops DatadogAgent v1alpha1 (DataDog/datadog-operator#1389).
 func TestAPIDroppedDatadog(t *testing.T) {
 	cat := loadShipped(t, "community-operators-prod.v4.20-index")
-	rep, err := Run(t.Context(), []Input{{Name: "community", Catalog: cat}}, Options{Checks: []Check{Direction}})
+	rep, err := Run(t.Context(), []Input{{Name: "community", Catalog: cat}}, Options{CEL: testCEL, Checks: []Check{Direction}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -88,7 +88,7 @@ func FuzzChecks(f *testing.F) {
 		in := []Input{{Name: "fz", Catalog: cat}}
 		var reports []string
 		var rep *Report
-		for _, opts := range []Options{{Concurrency: 1}, {Concurrency: 3}, {Concurrency: 2, resolveAll: true}} {
+		for _, opts := range []Options{{CEL: testCEL, Concurrency: 1}, {CEL: testCEL, Concurrency: 3}, {CEL: testCEL, Concurrency: 2, resolveAll: true}} {
 			r, err := Run(t.Context(), in, opts)
 			if err != nil {
 				t.Fatalf("Run(%+v): %v", opts, err)
@@ -161,7 +161,7 @@ func FuzzBaseline(f *testing.F) {
 	f.Add([]byte("the quick brown fox"), []byte("jumps over the lazy dog"))
 	f.Fuzz(func(t *testing.T, oldData, curData []byte) {
 		old, cur := genCatalog(t, oldData), genCatalog(t, curData)
-		self, err := Run(t.Context(), []Input{{Name: "fz", Catalog: old}}, Options{Baseline: []Input{{Name: "fz", Catalog: old}}})
+		self, err := Run(t.Context(), []Input{{Name: "fz", Catalog: old}}, Options{CEL: testCEL, Baseline: []Input{{Name: "fz", Catalog: old}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +171,7 @@ func FuzzBaseline(f *testing.F) {
 		var reports []string
 		var rep *Report
 		for _, c := range []int{1, 3} {
-			r, err := Run(t.Context(), []Input{{Name: "fz", Catalog: cur}}, Options{Concurrency: c, Baseline: []Input{{Name: "fz", Catalog: old}}})
+			r, err := Run(t.Context(), []Input{{Name: "fz", Catalog: cur}}, Options{CEL: testCEL, Concurrency: c, Baseline: []Input{{Name: "fz", Catalog: old}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -185,11 +185,11 @@ func FuzzBaseline(f *testing.F) {
 		if reports[0] != reports[1] {
 			t.Fatalf("the report depends on the workers:\n%s\n%s", reports[0], reports[1])
 		}
-		plainCur, err := Run(t.Context(), []Input{{Name: "fz", Catalog: cur}}, Options{})
+		plainCur, err := Run(t.Context(), []Input{{Name: "fz", Catalog: cur}}, Options{CEL: testCEL})
 		if err != nil {
 			t.Fatal(err)
 		}
-		plainOld, err := Run(t.Context(), []Input{{Name: "fz", Catalog: old}}, Options{})
+		plainOld, err := Run(t.Context(), []Input{{Name: "fz", Catalog: old}}, Options{CEL: testCEL})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -105,7 +105,7 @@ func TestGoldenShipped(t *testing.T) {
 				t.Skip("large declared catalog: skipped in -short mode")
 			}
 			cat := loadShipped(t, name)
-			rep, err := Run(t.Context(), []Input{{Name: name, Catalog: cat}}, Options{})
+			rep, err := Run(t.Context(), []Input{{Name: name, Catalog: cat}}, Options{CEL: testCEL})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -124,7 +124,7 @@ func TestGoldenTwoCatalogs(t *testing.T) {
 	for _, name := range []string{"community-operators-prod.declared", "certified-operators.declared"} {
 		ins = append(ins, Input{Name: name, Catalog: loadShipped(t, name)})
 	}
-	rep, err := Run(t.Context(), ins, Options{Checks: []Check{Catalogs}})
+	rep, err := Run(t.Context(), ins, Options{CEL: testCEL, Checks: []Check{Catalogs}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
-	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
@@ -57,10 +55,6 @@ func installCatalogKey(name string) resolver.CatalogKey {
 	return resolver.CatalogKey{Namespace: installCatalogNamespace, Name: name}
 }
 
-// celEvaluator is the cel evaluator of every check: cel rules are evaluated
-// as OLM v0.28 does, each rule text compiled once per process.
-var celEvaluator = sync.OnceValue(celrule.New)
-
 // installer resolves bundles of one catalog on an empty cluster. It is safe
 // for concurrent use: the resolver's index is built once and shared.
 type installer struct {
@@ -73,9 +67,9 @@ type installer struct {
 	always bool
 }
 
-func newInstaller(ctx context.Context, in Input) (*installer, error) {
+func newInstaller(ctx context.Context, in Input, cel resolver.CEL) (*installer, error) {
 	key := installCatalogKey(in.Name)
-	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: in.Catalog}}, resolver.Options{CEL: celEvaluator(), SkipValidation: true})
+	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: in.Catalog}}, resolver.Options{CEL: cel, SkipValidation: true})
 	if err != nil {
 		return nil, fmt.Errorf("catalog %q: %w", in.Name, err)
 	}
@@ -94,7 +88,7 @@ func hasRequirements(b *graph.Bundle) bool {
 // subscription's only candidate, nothing to depend on, nothing to conflict
 // with — and is decided without the resolver.
 func installJobs(ctx context.Context, ci int, in Input, opts Options) ([]job, error) {
-	ins, err := newInstaller(ctx, in)
+	ins, err := newInstaller(ctx, in, opts.CEL)
 	if err != nil {
 		return nil, err
 	}

@@ -168,7 +168,7 @@ channel x stable
 
 func TestInstallabilityExplanation(t *testing.T) {
 	cat := buildSpec(t, transitiveSpec)
-	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{Checks: []Check{Installability}})
+	rep, err := Run(t.Context(), []Input{{Name: "c", Catalog: cat}}, Options{CEL: testCEL, Checks: []Check{Installability}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ channel p fast
 	}
 	for _, in := range inputs {
 		t.Run(in.Name, func(t *testing.T) {
-			opts := Options{Checks: []Check{Installability}}
+			opts := Options{CEL: testCEL, Checks: []Check{Installability}}
 			fast, err := Run(t.Context(), []Input{in}, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -264,7 +264,7 @@ func TestConcurrencyDeterministic(t *testing.T) {
 	in := []Input{{Name: name, Catalog: loadShipped(t, name)}}
 	var first []byte
 	for _, n := range []int{1, 2, 7} {
-		rep, err := Run(t.Context(), in, Options{Concurrency: n})
+		rep, err := Run(t.Context(), in, Options{CEL: testCEL, Concurrency: n})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -100,7 +100,7 @@ channel p stable
 // community index drop an install mode.
 func TestInstallModeDroppedArgoCD(t *testing.T) {
 	cat := loadShipped(t, "community-operators-prod.v4.20-index")
-	rep, err := Run(t.Context(), []Input{{Name: "community", Catalog: cat}}, Options{Checks: []Check{Platform}})
+	rep, err := Run(t.Context(), []Input{{Name: "community", Catalog: cat}}, Options{CEL: testCEL, Checks: []Check{Platform}})
 	if err != nil {
 		t.Fatal(err)
 	}

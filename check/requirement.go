@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
 )
 
 // requirement is one requirement of a bundle, in a form that can be matched
@@ -18,13 +19,14 @@ type requirement struct {
 
 // requirements returns b's requirements in a fixed order: olm.gvk.required,
 // olm.package.required, olm.label.required, olm.constraint, each in property
-// order. Constraints with a cel rule that does not compile are left out:
-// the installability finding of the bundle reports the rule.
-func requirements(b *graph.Bundle) []requirement {
+// order. Constraints with a cel rule that does not compile with cel (or
+// any cel rule, when cel is nil) are left out: the installability finding
+// of the bundle reports the rule.
+func requirements(b *graph.Bundle, cel resolver.CEL) []requirement {
 	var rs []requirement
 	for _, kind := range [...]graph.RequirementKind{graph.RequireGVK, graph.RequirePackage, graph.RequireLabel, graph.RequireConstraint} {
 		for _, r := range b.Requirements() {
-			if r.Kind != kind || kind == graph.RequireConstraint && !celCompiles(r.Constraint) {
+			if r.Kind != kind || kind == graph.RequireConstraint && !celCompiles(r.Constraint, cel) {
 				continue
 			}
 			text := r.String()
@@ -45,8 +47,9 @@ func requirements(b *graph.Bundle) []requirement {
 }
 
 // candidates returns the bundles of cat that satisfy the requirement as a
-// predicate (graph's Matches), before the rules about candidates apply.
-func (r *requirement) candidates(cat *graph.Catalog) []*graph.Bundle {
+// predicate (graph's Matches, cel rules evaluated by cel), before the rules
+// about candidates apply.
+func (r *requirement) candidates(cat *graph.Catalog, cel resolver.CEL) []*graph.Bundle {
 	var pool []*graph.Bundle
 	switch r.Kind {
 	case graph.RequireGVK:
@@ -64,25 +67,32 @@ func (r *requirement) candidates(cat *graph.Catalog) []*graph.Bundle {
 	}
 	var out []*graph.Bundle
 	for _, b := range pool {
-		cel := func(rule string) bool {
-			c, err := celEvaluator().CompileRule(rule)
+		matches := func(rule string) bool {
+			if cel == nil {
+				return false
+			}
+			c, err := cel.Compile(rule)
 			return err == nil && c.Matches(b.Properties)
 		}
-		if r.Matches(b.Subject(), cel) {
+		if r.Matches(b.Subject(), matches) {
 			out = append(out, b)
 		}
 	}
 	return out
 }
 
-// celCompiles reports whether every cel rule of c compiles.
-func celCompiles(c *graph.Constraint) bool {
+// celCompiles reports whether every cel rule of c compiles with cel (none
+// does when cel is nil).
+func celCompiles(c *graph.Constraint, cel resolver.CEL) bool {
 	if c.Kind == graph.ConstraintCEL {
-		_, err := celEvaluator().CompileRule(c.CEL)
+		if cel == nil {
+			return false
+		}
+		_, err := cel.Compile(c.CEL)
 		return err == nil
 	}
 	for i := range c.Children {
-		if !celCompiles(&c.Children[i]) {
+		if !celCompiles(&c.Children[i], cel) {
 			return false
 		}
 	}
@@ -112,9 +122,9 @@ func newCandidateSet(cat *graph.Catalog) candidateSet {
 // satisfiers returns the candidates of cat that meet req and can be
 // installed beside the requirer: the requirer itself (a bundle may meet its
 // own requirement, DESIGN §2.2) and the bundles of other packages.
-func satisfiers(cat *graph.Catalog, cands candidateSet, requirer *graph.Bundle, req requirement) []*graph.Bundle {
+func satisfiers(cat *graph.Catalog, cands candidateSet, requirer *graph.Bundle, req requirement, cel resolver.CEL) []*graph.Bundle {
 	var out []*graph.Bundle
-	for _, b := range req.candidates(cat) {
+	for _, b := range req.candidates(cat, cel) {
 		if (b == requirer || b.Package != requirer.Package) && cands[b] {
 			out = append(out, b)
 		}
@@ -126,8 +136,9 @@ func satisfiers(cat *graph.Catalog, cands candidateSet, requirer *graph.Bundle, 
 // candidate of that catalog satisfies and some other input's candidates do.
 // sets[i] is the candidate set of inputs[i]: see candidateSet. The
 // requirements checked are those of the bundles installability checks:
-// every bundle in a channel without the olm.deprecated property.
-func otherCatalogs(inputs []Input, sets []candidateSet, ci int) []Finding {
+// every bundle in a channel without the olm.deprecated property; cel
+// evaluates cel rules.
+func otherCatalogs(inputs []Input, sets []candidateSet, ci int, cel resolver.CEL) []Finding {
 	cat := inputs[ci].Catalog
 	var fs []Finding
 	for _, p := range cat.Packages() {
@@ -135,8 +146,8 @@ func otherCatalogs(inputs []Input, sets []candidateSet, ci int) []Finding {
 			if len(b.Channels) == 0 || b.Deprecated {
 				continue // as installability: not checked
 			}
-			for _, req := range requirements(b) {
-				if len(satisfiers(cat, sets[ci], b, req)) > 0 {
+			for _, req := range requirements(b, cel) {
+				if len(satisfiers(cat, sets[ci], b, req, cel)) > 0 {
 					continue
 				}
 				var where []string
@@ -144,7 +155,7 @@ func otherCatalogs(inputs []Input, sets []candidateSet, ci int) []Finding {
 					if j == ci {
 						continue
 					}
-					if s := satisfiers(other.Catalog, sets[j], b, req); len(s) > 0 {
+					if s := satisfiers(other.Catalog, sets[j], b, req, cel); len(s) > 0 {
 						names := make([]string, len(s))
 						for k, x := range s {
 							names[k] = x.Name

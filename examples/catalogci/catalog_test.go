@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
 )
@@ -47,7 +48,8 @@ func checkCatalog(ctx context.Context, path, baseline string, min graph.Severity
 		return "", fmt.Errorf("load catalog: %w", err)
 	}
 	name := filepath.Base(path)
-	var opts check.Options
+	// cel rules of olm.constraint properties are evaluated as OLM does.
+	opts := check.Options{CEL: celrule.New()}
 	if baseline != "" {
 		old, err := graph.Load(baseline)
 		if err != nil {

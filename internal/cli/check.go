@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
 )
@@ -54,7 +55,7 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 		}
 		inputs = append(inputs, check.Input{Name: name, Catalog: cat})
 	}
-	opts := check.Options{Checks: checks}
+	opts := check.Options{Checks: checks, CEL: celrule.New()}
 	if baseline != "" {
 		if baseline == "-" && slices.Contains(paths, "-") {
 			return nil, nil, usageErrorf("--baseline and the catalog cannot both be standard input")

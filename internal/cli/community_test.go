@@ -11,6 +11,7 @@ import (
 	goldenfile "github.com/sextantdev/sextant/internal/golden"
 	"github.com/sextantdev/sextant/internal/testcatalog"
 
+	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
 )
@@ -48,7 +49,7 @@ func TestCheckCommunity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := check.Run(context.Background(), []check.Input{{Name: communityCatalog, Catalog: cat}}, check.Options{})
+	rep, err := check.Run(context.Background(), []check.Input{{Name: communityCatalog, Catalog: cat}}, check.Options{CEL: celrule.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
