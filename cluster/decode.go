@@ -110,6 +110,10 @@ type Loader struct {
 	// MaxDocument limits the size of one YAML document or one top-level
 	// JSON value; 0 means DefaultMaxDocument, a negative value no limit.
 	MaxDocument int64
+
+	// wholeLists reads List documents whole instead of item by item
+	// (tests hold the split to the whole reading).
+	wholeLists bool
 }
 
 func (l Loader) limits() (maxBytes, maxDoc int64) {
@@ -119,6 +123,7 @@ func (l Loader) limits() (maxBytes, maxDoc int64) {
 func (l Loader) decoder(ctx context.Context, name, kind string) *decoder {
 	d := &decoder{ctx: ctx, file: name, kind: kind, seen: map[objectKey]int{}}
 	d.maxBytes, d.maxDoc = l.limits()
+	d.wholeLists = l.wholeLists
 	return d
 }
 
@@ -264,6 +269,8 @@ type decoder struct {
 	// onObject, when set, receives every object that is not a list
 	// instead of the kinds Decode reads (see DecodeObjects).
 	onObject func(o *object, apiVersion, kind string, m map[string]any)
+	// wholeLists reads List documents whole (Loader.wholeLists).
+	wholeLists bool
 }
 
 func (d *decoder) finish() error {
@@ -295,7 +302,7 @@ func (d *decoder) read(r io.Reader) {
 		return
 	}
 	y := docstream.NewYAML(r, d.maxDoc, 0, 1)
-	p := yamlPipeline{take: d.take}
+	p := yamlPipeline{take: d.take, wholeLists: d.wholeLists}
 	defer p.close()
 	for !d.cancelled() {
 		doc, err := y.Next()
@@ -367,7 +374,7 @@ func (d *decoder) streamError(err error) {
 // jsonValues reads a stream of JSON values, up to the first malformed one.
 func (d *decoder) jsonValues(j *docstream.JSON) {
 	d.eachDoc(j.Next, func(doc docstream.Doc) bool {
-		if header, ok := jsonListItems(doc.Text); ok {
+		if header, ok := jsonListItems(doc.Text); ok && !d.wholeLists {
 			d.document(header, doc.Line)
 			return true
 		}

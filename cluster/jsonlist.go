@@ -12,7 +12,7 @@ import (
 // is false (decode the document whole) for a document that is not a
 // valid JSON list object with one "items" array.
 func jsonListItems(text []byte) (header map[string]any, ok bool) {
-	if !splitLists || !bytes.Contains(text, []byte(`"items"`)) || !json.Valid(text) {
+	if !bytes.Contains(text, []byte(`"items"`)) || !json.Valid(text) {
 		return nil, false // an invalid document keeps the whole decode's error
 	}
 	dec := json.NewDecoder(bytes.NewReader(text))

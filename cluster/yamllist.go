@@ -1,211 +1,22 @@
 package cluster
 
 import (
-	"bytes"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/sextantdev/sextant/internal/fastyaml"
 )
-
-// A List document — what `kubectl get … -o yaml` prints — holds every
-// object in one document, and parsing it whole would build the tree of all
-// of them at once. listItems splits the text of such a document into its
-// header (every line but the items) and the text of each item, so that the
-// items can be parsed one by one, ahead on other cores, each dropped once
-// read. It only splits the block layout kubectl and yaml libraries write:
-//
-//	apiVersion: v1
-//	items:
-//	- apiVersion: operators.coreos.com/v1alpha1
-//	  kind: Subscription
-//	  …
-//	kind: List
-//
-// the items' dash at column 0 or indented, every line of an item indented
-// past its dash. Anything else — flow style, a tab, an anchor that an
-// alias in another item could name, a line that breaks the layout — and
-// the document is parsed whole, as before: the split is only ever a
-// faster way to the same values.
-func listItems(text []byte) (header []byte, items []listItem, ok bool) {
-	if !bytes.HasPrefix(text, []byte("items:")) && !bytes.Contains(text, []byte("\nitems:")) {
-		return nil, nil, false // no items at column 0: not a List (the common case, cheaply)
-	}
-	lines := bytes.Split(text, []byte("\n"))
-	start := -1
-	for i, l := range lines {
-		if bytes.Equal(bytes.TrimRight(l, " \r"), []byte("items:")) {
-			start = i
-			break
-		}
-	}
-	if start < 0 {
-		return nil, nil, false
-	}
-	if anchored(text) || !yamlText(text) {
-		return nil, nil, false // an anchor, or text the parser refuses (in a comment, say)
-	}
-	indent := -1 // of the items' dashes
-	col := -1    // where the current item's node starts, -1 before its first line
-	end := len(lines)
-	var cur *listItem
-	for i := start + 1; i < len(lines); i++ {
-		l := lines[i]
-		content := bytes.TrimLeft(l, " ")
-		n := len(l) - len(content)
-		if len(bytes.Trim(content, " \t\r")) == 0 || content[0] == '#' {
-			continue // blank or comment: belongs to whatever it is in
-		}
-		if bytes.IndexByte(l[:n+1], '\t') >= 0 {
-			return nil, nil, false
-		}
-		if indent < 0 {
-			if !isDash(content) {
-				return nil, nil, false // items: is not a block sequence here
-			}
-			indent = n
-		}
-		switch {
-		case n == indent && isDash(content):
-			items = append(items, listItem{first: i})
-			cur = &items[len(items)-1]
-			cur.last = i
-			col = itemColumn(l, n)
-		case n > indent+1:
-			if col < 0 {
-				col = n // the item's node starts on this line
-			} else if n < col {
-				// Inside the item but left of its node ("-  kind: a"
-				// then "  b"): the whole parse refuses it, or reads it
-				// otherwise than the item alone.
-				return nil, nil, false
-			}
-			cur.last = i
-		case n == 0:
-			end = i // the next key of the header
-		default:
-			return nil, nil, false
-		}
-		if end != len(lines) {
-			break
-		}
-	}
-	if len(items) == 0 {
-		return nil, nil, false
-	}
-	// The header: every line outside the items, the items' lines blanked
-	// so that line numbers stay those of the document.
-	var h bytes.Buffer
-	for i, l := range lines {
-		if i <= start || i >= end {
-			h.Write(l)
-		}
-		h.WriteByte('\n')
-	}
-	for k := range items {
-		it := &items[k]
-		it.lines, it.indent = lines[it.first:it.last+1], indent
-	}
-	return h.Bytes(), items, true
-}
-
-// itemColumn returns the column where the node of the item whose dash is
-// at column n of line l starts, or -1 when the dash is alone on its line
-// (the node starts on a later line).
-func itemColumn(l []byte, n int) int {
-	rest := bytes.TrimLeft(l[n+1:], " ")
-	if len(bytes.Trim(rest, " \t\r")) == 0 || rest[0] == '#' {
-		return -1
-	}
-	return len(l) - len(rest)
-}
-
-// listItem is one item of a List document: its lines, from its dash line
-// to its last, and the dash's column. first is the index of its first line
-// in the document (0-based).
-type listItem struct {
-	first, last int
-	indent      int
-	lines       [][]byte
-}
-
-// text returns the item's text, its dash blanked: a document of its own
-// whose line numbers start at the item's first line.
-func (it *listItem) text() []byte {
-	n := 0
-	for _, l := range it.lines {
-		n += len(l) + 1
-	}
-	b := make([]byte, 0, n)
-	for i, l := range it.lines {
-		if i == 0 {
-			b = append(b, bytes.Repeat([]byte{' '}, it.indent+1)...)
-			b = append(b, l[it.indent+1:]...)
-		} else {
-			b = append(b, l...)
-		}
-		b = append(b, '\n')
-	}
-	return b
-}
-
-// isDash reports whether content (a line from its first non-space byte)
-// opens a block sequence entry: "-" alone or followed by a space.
-func isDash(content []byte) bool {
-	return content[0] == '-' && (len(content) == 1 || content[1] == ' ' || content[1] == '\r')
-}
-
-// anchored reports whether text may define an anchor, which an alias in
-// another item could name: an "&" that may open a node (at a line's start,
-// after a space or a flow indicator) followed by a name. It also finds
-// text that only looks so (in a literal block, say); such a document is
-// merely parsed whole.
-func anchored(text []byte) bool {
-	for i := 0; ; i++ {
-		k := bytes.IndexByte(text[i:], '&')
-		if k < 0 {
-			return false
-		}
-		i += k
-		if i+1 < len(text) && !isSpace(text[i+1]) && (i == 0 || isSpace(text[i-1]) || text[i-1] == '[' || text[i-1] == '{' || text[i-1] == ',') {
-			return true
-		}
-	}
-}
-
-// isSpace reports whether c is a space, a tab or a line break.
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
-// itemLineError places a parse error of an item at its line in the
-// document: the parser numbers lines from the item's first, line (1-based).
-func itemLineError(err error, line int) error {
-	msg := err.Error()
-	m := lineRE.FindStringSubmatchIndex(msg)
-	if m == nil {
-		return err
-	}
-	n, convErr := strconv.Atoi(msg[m[2]:m[3]])
-	if convErr != nil {
-		return err
-	}
-	return fmt.Errorf("%s%d%s", msg[:m[2]], n+line-1, msg[m[3]:])
-}
-
-var lineRE = regexp.MustCompile(`line (\d+)`)
-
-// splitLists turns the split of List documents on; tests turn it off to
-// hold the split to the whole parse.
-var splitLists = true
 
 // streamedItems stands for the items of a List document in its header's
 // value: they are parsed and read one by one (decoder.listItems).
-type streamedItems struct{ items []listItem }
+type streamedItems struct{ items []fastyaml.ListItem }
 
 // parseDocument parses one YAML document: a List document by its header,
-// its items left for later (streamedItems under "items"), any other whole.
-func parseDocument(text []byte) (any, error) {
-	if header, items, ok := listItems(text); ok && splitLists {
-		if v, err := yamlValue(header); err == nil {
+// its items left for later (streamedItems under "items"), unless whole is
+// set; any other whole.
+func parseDocument(text []byte, whole bool) (any, error) {
+	if header, items, ok := fastyaml.ListItems(text); ok && !whole {
+		if v, err := fastyaml.Value(header); err == nil {
 			if m, ok := v.(map[string]any); ok {
 				kind, _ := m["kind"].(string)
 				apiVersion, _ := m["apiVersion"].(string)
@@ -216,7 +27,7 @@ func parseDocument(text []byte) (any, error) {
 			}
 		}
 	}
-	return yamlValue(text)
+	return fastyaml.Value(text)
 }
 
 // isListKind reports whether an object of kind and apiVersion is a list
@@ -234,7 +45,7 @@ func (d *decoder) readItems(si *streamedItems, line int, read func(i int, v any)
 	p := yamlPipeline{take: func(j *yamlJob) {
 		j.wait()
 		if j.verr != nil {
-			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", itemLineError(j.verr, j.item.first+1))})
+			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", fastyaml.ItemLineError(j.verr, j.item.First+1))})
 			return
 		}
 		read(j.index, j.v)

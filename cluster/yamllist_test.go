@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/fastyaml"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // listDocs are List documents in the layouts listItems splits, and in
@@ -96,10 +99,10 @@ func manyItems(n int) string {
 func TestListItems(t *testing.T) {
 	for _, c := range listDocs {
 		t.Run(c.name, func(t *testing.T) {
-			if _, _, ok := listItems([]byte(c.doc)); ok != c.split {
+			if _, _, ok := fastyaml.ListItems([]byte(c.doc)); ok != c.split {
 				t.Fatalf("split %v, want %v", ok, c.split)
 			}
-			v, err := parseDocument([]byte(c.doc))
+			v, err := parseDocument([]byte(c.doc), false)
 			m, _ := v.(map[string]any)
 			_, streamed := m["items"].(*streamedItems)
 			if want := c.split && c.name != "not a list"; (c.split && err != nil) || streamed != want {
@@ -114,11 +117,11 @@ func TestListItems(t *testing.T) {
 // every manifest of testdata.
 func TestListSplitAgrees(t *testing.T) {
 	docs := listDocs
-	for _, f := range testdataManifests(t) {
+	for _, f := range testcatalog.Manifests(t) {
 		docs = append(docs, struct {
 			name, doc string
 			split     bool
-		}{f.name, f.text, false})
+		}{f.Name, f.Text, false})
 	}
 	for _, c := range docs {
 		t.Run(c.name, func(t *testing.T) {
@@ -153,9 +156,7 @@ func decodeWithSplit(t testing.TB, doc string, split bool) (*State, string) {
 // read whole.
 func decodeAs(t testing.TB, doc, name string, split bool) (*State, string) {
 	t.Helper()
-	defer func(old bool) { splitLists = old }(splitLists)
-	splitLists = split
-	st, err := Loader{}.Decode(context.Background(), strings.NewReader(doc), name)
+	st, err := Loader{wholeLists: !split}.Decode(context.Background(), strings.NewReader(doc), name)
 	if err != nil {
 		return st, err.Error()
 	}
@@ -195,7 +196,7 @@ func jsonListDocs(t testing.TB) []string {
 		`{"apiVersion":"v1","kind":"List","items":[{"kind":"Subscription"} ]  }  `,
 	}
 	for _, c := range listDocs {
-		v, err := yamlValueViaJSON([]byte(c.doc))
+		v, err := fastyaml.ViaJSON([]byte(c.doc))
 		if err != nil {
 			continue
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/sextantdev/sextant/graph/internal/jsonscan"
 	"github.com/sextantdev/sextant/internal/docstream"
-	"sigs.k8s.io/yaml"
+	"github.com/sextantdev/sextant/internal/fastyaml"
 )
 
 // Schemas of the FBC blobs Sextant models.
@@ -1010,7 +1010,7 @@ func (d *decoder) decodeYAML() {
 		}
 		pos := Position{File: d.file, Line: doc.Line, Offset: doc.Offset}
 		d.doc = &pos
-		j, err := yamlToJSON(doc.Text)
+		j, err := fastyaml.ToJSON(doc.Text)
 		if err != nil {
 			lastLine := doc.TextLine + bytes.Count(bytes.TrimRight(doc.Text, " \t\r\n"), newline)
 			d.errs = append(d.errs, yamlError(pos, doc.TextLine, lastLine, err))
@@ -1029,17 +1029,6 @@ func (d *decoder) decodeYAML() {
 		_ = d.decodeBlob(&s) // recorded
 	}
 	d.doc, d.data = nil, nil
-}
-
-// yamlToJSON converts one YAML document to JSON. A panic in the YAML library
-// (it has had some on hostile input) becomes an error.
-func yamlToJSON(doc []byte) (j []byte, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			j, err = nil, fmt.Errorf("yaml: %v", r)
-		}
-	}()
-	return yaml.YAMLToJSON(doc)
 }
 
 // yamlError makes a DecodeError of a YAML syntax error, moving the line the

@@ -1,16 +1,15 @@
-package cluster
+package fastyaml
 
 import (
 	"bytes"
-	"encoding/json"
-	"os"
-	"path/filepath"
+	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/sextantdev/sextant/internal/docstream"
+	"sigs.k8s.io/yaml"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // yamlValueCases are YAML documents whose values need care: every kind of
@@ -41,46 +40,22 @@ var yamlValueCases = []struct{ name, doc string }{
 // of testdata.
 func TestYAMLValueAgrees(t *testing.T) {
 	docs := yamlValueCases
-	for _, f := range testdataManifests(t) {
-		docs = append(docs, struct{ name, doc string }{f.name, f.text})
+	for _, f := range testcatalog.Manifests(t) {
+		docs = append(docs, struct{ name, doc string }{f.Name, f.Text})
 	}
 	for _, c := range docs {
 		t.Run(c.name, func(t *testing.T) { checkYAMLValue(t, []byte(c.doc)) })
 	}
 }
 
-// testdataManifests returns the YAML manifests of the repository's
-// testdata, named by path; it fails t when there are fewer than 10 (the
-// folder moved).
-func testdataManifests(t *testing.T) []struct{ name, text string } {
-	t.Helper()
-	files, err := filepath.Glob("../testdata/*/*.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	more, _ := filepath.Glob("../testdata/cli/manifests/*.yaml")
-	var out []struct{ name, text string }
-	for _, f := range append(files, more...) {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, struct{ name, text string }{f, string(b)})
-	}
-	if len(out) < 10 {
-		t.Fatalf("only %d manifests in testdata: the folder was not found", len(out))
-	}
-	return out
-}
-
 // checkYAMLValue fails t unless yamlValue and yamlValueViaJSON agree on doc.
 func checkYAMLValue(t *testing.T, doc []byte) {
 	t.Helper()
-	got, gotErr := yamlValue(doc)
+	got, gotErr := Value(doc)
 	if _, ok := gotErr.(*keyTwiceError); ok {
 		return // the round trip keeps one of the two at random
 	}
-	want, wantErr := yamlValueViaJSON(doc)
+	want, wantErr := ViaJSON(doc)
 	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
 		t.Fatalf("error %v, the round trip gives %v", gotErr, wantErr)
 	}
@@ -106,64 +81,21 @@ func FuzzYAMLValue(f *testing.F) {
 // TestYAMLKeyTwice: a key written two ways is an error, not a coin toss.
 func TestYAMLKeyTwice(t *testing.T) {
 	for _, doc := range []string{"1: a\n\"1\": b\n", "a:\n  true: x\n  \"true\": y\n"} {
-		if _, err := yamlValue([]byte(doc)); err == nil || !strings.Contains(err.Error(), "written twice") {
+		if _, err := Value([]byte(doc)); err == nil || !strings.Contains(err.Error(), "written twice") {
 			t.Errorf("%q: error %v, want a key written twice", doc, err)
 		}
 	}
 }
 
-// TestPipelineOrder: documents parsed ahead on several goroutines are still
-// taken in stream order, past the window, with JSON documents and stream
-// errors in their places.
-func TestPipelineOrder(t *testing.T) {
-	var got []int
-	p := yamlPipeline{take: func(j *yamlJob) {
-		j.wait()
-		got = append(got, j.doc.Line)
-		if j.doc.JSON || j.err != nil {
-			return
-		}
-		want := map[string]any{"k": json2(j.doc.Line)}
-		if !reflect.DeepEqual(j.v, want) {
-			t.Errorf("document %d: value %#v, want %#v", j.doc.Line, j.v, want)
-		}
-	}}
-	defer p.close()
-	n := 3*pipelineWindow + 5
-	for i := range n {
-		j := &yamlJob{doc: docstream.Doc{Line: i, Text: []byte("k: " + itoa(i))}}
-		switch i % 7 {
-		case 3:
-			j.doc.JSON = true
-		case 5:
-			j.err = os.ErrInvalid
-		}
-		p.add(j, i%7 != 3 && i%7 != 5)
-	}
-	p.flush(func() bool { return false })
-	for i, line := range got {
-		if line != i {
-			t.Fatalf("taken in order %v", got)
-		}
-	}
-	if len(got) != n {
-		t.Fatalf("took %d documents, want %d", len(got), n)
-	}
-}
-
-func itoa(i int) string { return strconv.Itoa(i) }
-
-func json2(i int) json.Number { return json.Number(strconv.Itoa(i)) }
-
 // checkFastYAML fails t unless fastYAML, where it takes doc, gives what
 // the library gives.
 func checkFastYAML(t *testing.T, doc []byte) (fast bool) {
 	t.Helper()
-	got, ok := fastYAML(doc)
+	got, ok := Fast(doc)
 	if !ok {
 		return false
 	}
-	want, err := yamlValueLib(doc)
+	want, err := Library(doc)
 	if err != nil {
 		t.Fatalf("fastYAML took %q, which the library refuses: %v", doc, err)
 	}
@@ -189,7 +121,7 @@ var fastYAMLCases = []struct {
 	{"anchor", "a: &x 1\nb: *x\n", false},
 	{"folded", "a: >\n  folded\n", false},
 	{"escapes", "a: \"tab\\there\"\n", false},
-	{"version", "version: 0.0.1\nv: 1.0.0-beta\n", false},
+	{"version", "version: 0.0.1\nv: 1.0.0-beta\nw: 2.x\n", true},
 	{"words as keys", "yes: 1\n", false},
 	{"empty", "", true},
 	{"null value", "a:\nb: c\n", true},
@@ -212,8 +144,8 @@ func TestFastYAML(t *testing.T) {
 		})
 	}
 	fast := 0
-	for _, f := range testdataManifests(t) {
-		for _, doc := range bytes.Split([]byte(f.text), []byte("\n---\n")) {
+	for _, f := range testcatalog.Manifests(t) {
+		for _, doc := range bytes.Split([]byte(f.Text), []byte("\n---\n")) {
 			if checkFastYAML(t, doc) {
 				fast++
 			}
@@ -233,6 +165,69 @@ func FuzzFastYAML(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		if len(doc) <= 4096 {
 			checkFastYAML(t, doc)
+		}
+	})
+}
+
+// checkToJSON fails t unless ToJSON gives what sigs.k8s.io/yaml.YAMLToJSON
+// gives for doc, byte for byte, or the same error.
+func checkToJSON(t *testing.T, doc []byte) {
+	t.Helper()
+	got, gotErr := ToJSON(doc)
+	want, wantErr := yamlToJSON(doc)
+	if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+		t.Fatalf("ToJSON(%q): error %v, YAMLToJSON's %v", doc, gotErr, wantErr)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("ToJSON(%q) =\n%s\nYAMLToJSON gives\n%s", doc, got, want)
+	}
+}
+
+// yamlToJSON is sigs.k8s.io/yaml.YAMLToJSON, a panic an error.
+func yamlToJSON(doc []byte) (j []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			j, err = nil, fmt.Errorf("yaml: %v", r)
+		}
+	}()
+	return yaml.YAMLToJSON(doc)
+}
+
+// TestToJSON holds ToJSON to YAMLToJSON on the cases of Value and Fast, on
+// strings every escape of encoding/json meets, and on every manifest and
+// YAML catalog of testdata.
+func TestToJSON(t *testing.T) {
+	var docs []string
+	for _, c := range yamlValueCases {
+		docs = append(docs, c.doc)
+	}
+	for _, c := range fastYAMLCases {
+		docs = append(docs, c.doc)
+	}
+	docs = append(docs,
+		"a: \"<b>&amp; \\u2028 \\u2029 \\t \\x01 \\x7f é 日本\"\nb: '\"quoted\" \\back'\n",
+		"z: 1\na: 2\nm:\n  y: [3, 4]\n  b: {}\n",
+		"schema: olm.bundle\nproperties:\n- type: olm.package\n  value:\n    packageName: etcd\n    version: 0.9.4\n",
+	)
+	for _, f := range testcatalog.Manifests(t) {
+		docs = append(docs, strings.Split(f.Text, "\n---\n")...)
+	}
+	for _, d := range docs {
+		checkToJSON(t, []byte(d))
+	}
+}
+
+// FuzzToJSON: for any document, ToJSON gives what YAMLToJSON gives.
+func FuzzToJSON(f *testing.F) {
+	for _, c := range fastYAMLCases {
+		f.Add([]byte(c.doc))
+	}
+	for _, c := range yamlValueCases {
+		f.Add([]byte(c.doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if len(doc) <= 4096 {
+			checkToJSON(t, doc)
 		}
 	})
 }

@@ -1,22 +1,24 @@
-package cluster
+package fastyaml
 
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
-// fastYAML parses doc when it is written in the plain block style that
+// Fast parses doc when it is written in the plain block style that
 // kubectl and the YAML libraries print — block mappings and sequences,
 // plain and simple quoted scalars, literal blocks, {} and [] — into the
-// value yamlValue gives, without the YAML library's token stream and tree.
+// value Value gives, without the YAML library's token stream and tree.
 // Anything outside that subset (flow collections, anchors, tags, folded
 // blocks, tabs, scalars whose type YAML 1.1 might read otherwise, …) gives
 // ok false, and the caller parses the document with the library: the fast
 // path only ever gives the library's value, faster. FuzzFastYAML holds it
 // to that.
-func fastYAML(doc []byte) (v any, ok bool) {
+func Fast(doc []byte) (v any, ok bool) {
 	if !plainText(doc) {
 		return nil, false
 	}
@@ -287,8 +289,8 @@ func scalar(s []byte) (any, bool) {
 		if isInt(s) {
 			return json.Number(s), true
 		}
-		if c != '-' && c != '+' && dottedDigits(s) {
-			return string(s), true // a version, 1.0.0: not a number to YAML
+		if c != '-' && c != '+' && (dottedDigits(s) || !numeric(s)) {
+			return string(s), true // a version, 1.0.0, 2.x: not a number to YAML
 		}
 		return nil, false
 	case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
@@ -304,8 +306,12 @@ func scalar(s []byte) (any, bool) {
 			return nil, false // True, yes, on, …: the library's
 		}
 		return string(s), true
-	case c == '/':
-		return string(s), true
+	case c == '/' || c == '<' || c == '=' || c == '(' || c == '$' || c == '^' || c == '_':
+		return string(s), true // no indicator, and no type of YAML's starts so
+	case c >= utf8.RuneSelf:
+		if r, _ := utf8.DecodeRune(s); !unicode.IsSpace(r) {
+			return string(s), true
+		}
 	}
 	return nil, false // "~", ".5", "*alias", "&anchor", "!tag", "|", ">", …
 }
@@ -362,6 +368,67 @@ func isInt(s []byte) bool {
 		}
 	}
 	return true
+}
+
+// numeric reports whether the library might read s, a plain scalar that
+// starts with a digit, as anything but a string: as the YAML 1.1 resolver
+// of sigs.k8s.io/yaml's parser does, a timestamp (four digits and a dash
+// first), an int or uint of any base Go's strconv reads with base 0
+// (underscores dropped), a float, or a binary int (0b).
+func numeric(s []byte) bool {
+	if len(s) > 4 && s[4] == '-' && isDigits(s[:4]) {
+		return true
+	}
+	plain := strings.ReplaceAll(string(s), "_", "")
+	if _, err := strconv.ParseInt(plain, 0, 64); err == nil {
+		return true
+	}
+	if _, err := strconv.ParseUint(plain, 0, 64); err == nil {
+		return true
+	}
+	return strings.HasPrefix(plain, "0b") || yamlFloat(plain)
+}
+
+// isDigits reports whether s is all decimal digits.
+func isDigits(s []byte) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// yamlFloat reports whether s matches the resolver's float pattern,
+// [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?, for s that starts
+// with a digit.
+func yamlFloat(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if digits() == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		digits()
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '-' || s[i] == '+') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // dottedDigits reports whether s is digits with two dots or more between
