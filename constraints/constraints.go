@@ -22,6 +22,10 @@ type Problem[V comparable, R any] struct {
 	vars  []V         // dense index → variable, in first-mention order
 	cons  []con[V, R] // constraints in insertion order
 	ints  []int32     // arena of variable lists referenced by cons
+	// fallbackAfter is the base number of backjumps after which the
+	// engine's search hands over to gini; 0 means defaultFallbackAfter
+	// (tests set it, negative, to take the fallback at once).
+	fallbackAfter int
 }
 
 // con is the internal form of one constraint.

@@ -1,6 +1,7 @@
 package constraints
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -202,9 +203,9 @@ func (e *engine) explain(c int32, m z.Lit, f func(z.Var)) {
 	}
 }
 
-// fallbackAfter is the base number of backjumps after which searchFast
-// hands over to gini (a variable so that tests can force the fallback).
-var fallbackAfter = 1000
+// defaultFallbackAfter is the base number of backjumps after which
+// searchFast hands over to gini (Problem.fallbackAfter).
+const defaultFallbackAfter = 1000
 
 // searchFast is search (see there) with the engine instead of gini: every
 // dead end is explained by propagation alone, by a conflict set of stack
@@ -233,7 +234,7 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 		s.stack = make([]entry, 0, cap(s.q))
 	}
 	s.q = append(s.q, mand...)
-	budget := fallbackAfter + len(p.cons)
+	budget := cmp.Or(p.fallbackAfter, defaultFallbackAfter) + len(p.cons)
 	note := func(v z.Var) {
 		if l := s.level[v]; l >= 0 {
 			s.eset = append(s.eset, l)

@@ -1,9 +1,7 @@
 package constraints
 
 // SetFallbackAfter sets the number of backjumps after which the engine
-// search hands over to gini, and returns the previous value.
-func SetFallbackAfter(n int) int {
-	old := fallbackAfter
-	fallbackAfter = n
-	return old
+// search of p hands over to gini (negative: at the first dead end).
+func SetFallbackAfter[V comparable, R any](p *Problem[V, R], n int) {
+	p.fallbackAfter = n
 }

@@ -292,9 +292,15 @@ func TestAgainstOracleFallback(t *testing.T) {
 	if testing.Short() {
 		total = 1_000
 	}
-	defer constraints.SetFallbackAfter(constraints.SetFallbackAfter(-1 << 30))
+	atOnce := func(shape func(source) *constraints.Problem[int, int]) func(source) *constraints.Problem[int, int] {
+		return func(r source) *constraints.Problem[int, int] {
+			p := shape(r)
+			constraints.SetFallbackAfter(p, -1<<30)
+			return p
+		}
+	}
 	for seed := range total {
-		checkSeed(t, seed, 5, layeredProblem, coloringProblem, randomProblem)
+		checkSeed(t, seed, 5, atOnce(layeredProblem), atOnce(coloringProblem), atOnce(randomProblem))
 	}
 }
 
