@@ -1,9 +1,11 @@
 package resolver
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -81,8 +83,24 @@ const DefaultHeldBackTries = 8
 type HeldBackOptions struct {
 	// MaxTries is the most candidate changes re-solved per held-back item
 	// to find one that lets it move: 0 means DefaultHeldBackTries, a
-	// negative number none (one solve per item, the reason alone).
+	// negative number no limit (as in ExplainOptions).
 	MaxTries int
+	// ReasonsOnly re-solves no candidate change: one solve per item, the
+	// reason alone (MaxTries is then not read).
+	ReasonsOnly bool
+}
+
+// tries returns the most candidate changes to re-solve per item: 0 for
+// ReasonsOnly, MaxTries with 0 replaced by DefaultHeldBackTries and a
+// negative number by no limit.
+func (o HeldBackOptions) tries() int {
+	switch {
+	case o.ReasonsOnly:
+		return 0
+	case o.MaxTries < 0:
+		return math.MaxInt
+	}
+	return cmp.Or(o.MaxTries, DefaultHeldBackTries)
 }
 
 // ExplainHeldBack sets the HeldBack of every step and unchanged operator of
@@ -113,10 +131,7 @@ func (r *Resolver) ExplainHeldBack(ctx context.Context, namespace string, state 
 	if err != nil {
 		return err
 	}
-	tries := opts.MaxTries
-	if tries == 0 {
-		tries = DefaultHeldBackTries
-	}
+	tries := opts.tries()
 	at := newAttacher(plan)
 	for _, it := range items {
 		h, err := r.heldBack(ctx, namespace, state, res, sol, it, tries)

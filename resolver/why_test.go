@@ -185,7 +185,8 @@ func TestExplainHeldBack(t *testing.T) {
 		wantChange bool
 	}{
 		{"reason and change", resolver.HeldBackOptions{}, true},
-		{"reason alone", resolver.HeldBackOptions{MaxTries: -1}, false},
+		{"reason alone", resolver.HeldBackOptions{ReasonsOnly: true}, false},
+		{"no limit", resolver.HeldBackOptions{MaxTries: -1}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			plan, err := r.Resolve(ctx, "operators", state.State())
@@ -221,7 +222,7 @@ func TestStops(t *testing.T) {
 	ctx := context.Background()
 	t.Run("held back", func(t *testing.T) {
 		r, state := fixture(heldByRange).setup(t)
-		stops, err := r.Stops(ctx, "operators", state.State(), resolver.HeldBackOptions{MaxTries: -1})
+		stops, err := r.Stops(ctx, "operators", state.State(), resolver.HeldBackOptions{ReasonsOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}

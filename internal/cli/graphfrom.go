@@ -117,7 +117,7 @@ func buildPath(ctx context.Context, cat *graph.Catalog, path, name, pkgName, chN
 	if len(rounds) > 0 {
 		final = rounds[len(rounds)-1].State
 	}
-	stops, err := r.Stops(ctx, fromNamespace, final, resolver.HeldBackOptions{MaxTries: -1})
+	stops, err := r.Stops(ctx, fromNamespace, final, resolver.HeldBackOptions{ReasonsOnly: true})
 	if err != nil {
 		pv.Stop = firstLine(err.Error())
 		return pv, nil

@@ -19,7 +19,7 @@ import (
 func (in *resolveInput) explainHeldBack(ctx context.Context, ns string, state *cluster.State, plan *resolver.Plan, maxSuggestions int) error {
 	opts := resolver.HeldBackOptions{}
 	if maxSuggestions <= 0 {
-		opts.MaxTries = -1
+		opts.ReasonsOnly = true
 	}
 	return in.res.ExplainHeldBack(ctx, ns, state, plan, opts)
 }
@@ -100,7 +100,7 @@ func (in *resolveInput) stops(ctx context.Context, rounds []resolver.Round, maxS
 	}
 	opts := resolver.HeldBackOptions{}
 	if maxSuggestions <= 0 {
-		opts.MaxTries = -1
+		opts.ReasonsOnly = true
 	}
 	stops, err := in.res.Stops(ctx, in.ns, state, opts)
 	if err != nil {
