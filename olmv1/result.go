@@ -156,6 +156,9 @@ type Hop struct {
 	Version string `json:"version,omitempty"`
 	Catalog string `json:"catalog,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// Predictions are what operator-controller will do with the hop's
+	// bundle (see Result.Predictions; single ownership is not looked at).
+	Predictions []Prediction `json:"predictions,omitempty"`
 }
 
 // versionText returns a bundle's version as v1 records it, or the text
@@ -337,7 +340,7 @@ func (r *Resolver) hops(ext *cluster.ClusterExtension, c *choice) []Hop {
 		if next.bundle.Name == cur.Name {
 			break
 		}
-		out = append(out, Hop{Bundle: next.bundle.Name, Version: next.facts.vr.String(), Catalog: next.catalog.Name})
+		out = append(out, Hop{Bundle: next.bundle.Name, Version: next.facts.vr.String(), Catalog: next.catalog.Name, Predictions: r.predict(ext, next.bundle)})
 		if seen[next.bundle.Name] {
 			break
 		}

@@ -149,7 +149,15 @@ func (x *Result) writeNext(w *bufio.Writer) {
 			parts = append(parts, "error: "+h.Error)
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %s (catalog %s)", h.Bundle, h.Version, h.Catalog))
+		part := fmt.Sprintf("%s %s (catalog %s)", h.Bundle, h.Version, h.Catalog)
+		for _, p := range h.Predictions {
+			word := "will fail"
+			if p.Severity == SeverityWarning {
+				word = "warning"
+			}
+			part += fmt.Sprintf(" [%s: %s]", word, p.Reason)
+		}
+		parts = append(parts, part)
 	}
 	fmt.Fprintf(w, "  next: %s\n", strings.Join(parts, " → "))
 }
