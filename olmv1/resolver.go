@@ -120,8 +120,12 @@ func (r *Resolver) packageFacts(p *graph.Package) []bundleFacts {
 // Resolve chooses the bundle of each extension of state (state's
 // ClusterExtensions, by name), looks ahead at the next upgrades and
 // predicts what operator-controller will refuse; see [Result]. It fails
-// only when ctx is done.
+// only when ctx is done. A nil state has no extensions; state is not
+// modified.
 func (r *Resolver) Resolve(ctx context.Context, state *cluster.State) (*Resolution, error) {
+	if state == nil {
+		state = &cluster.State{}
+	}
 	exts := slices.Clone(state.ClusterExtensions)
 	slices.SortStableFunc(exts, func(a, b cluster.ClusterExtension) int { return cmp.Compare(a.Name, b.Name) })
 	res := &Resolution{Extensions: make([]Result, 0, len(exts))}
