@@ -75,6 +75,7 @@ type resolveInput struct {
 	state    *cluster.State
 	res      *resolver.Resolver // nil when the manifests hold only ClusterExtensions
 	v1       *v1Input           // nil when they hold none
+	cats     []resolver.Catalog // the catalogs, with their identity and priority
 }
 
 // resolveError makes an error of Resolve or Rollout about a catalog (a
@@ -284,7 +285,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &resolveInput{ns: ns, global: f.globalNamespace, state: state, res: res, v1: v1}
+	in := &resolveInput{ns: ns, global: f.globalNamespace, state: state, res: res, v1: v1, cats: cats}
 	for i, c := range cats {
 		in.catalogs = append(in.catalogs, c.Key)
 		in.paths = append(in.paths, specs[i].path)

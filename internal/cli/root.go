@@ -117,6 +117,7 @@ var commands = []func(*env) *cobra.Command{
 	newGraphCmd,
 	newProvidesCmd,
 	newMirrorCmd,
+	newMigrateCmd,
 	newVersionCmd,
 }
 

@@ -1,0 +1,212 @@
+package migrate
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
+)
+
+// safe quotes s when it holds a control character, as %q would.
+func safe(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// WriteText writes the report as text: the ClusterCatalogs, then the
+// subscriptions grouped by namespace, each with its verdict, blocks,
+// changes, losses, the ClusterExtension it becomes and v1's choice beside
+// v0's, then the notes and a summary line.
+func (r *Report) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("ClusterCatalogs (one per CatalogSource in use, highest priority first):\n")
+	for _, c := range r.ClusterCatalogs {
+		fmt.Fprintf(bw, "  %s: image %s, priority %d\n", safe(c.Name), imageText(c.Image), c.Priority)
+	}
+	ns := ""
+	for i := range r.Subscriptions {
+		e := &r.Subscriptions[i]
+		if e.Namespace != ns || i == 0 {
+			ns = e.Namespace
+			fmt.Fprintf(bw, "\nnamespace %s\n", safe(ns))
+		}
+		e.writeText(bw)
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(bw, "\nnote: %s\n", safe(n))
+	}
+	fmt.Fprintf(bw, "\n%s\n", r.Summary)
+	return bw.Flush()
+}
+
+// String returns "26 subscriptions: 9 ready, 6 ready with changes, 11
+// blocked".
+func (s Summary) String() string {
+	return fmt.Sprintf("%d subscriptions: %d ready, %d ready with changes, %d blocked", s.Subscriptions, s.Ready, s.ReadyWithChanges, s.Blocked)
+}
+
+func imageText(image string) string {
+	if image == "" {
+		return "(none: write spec.source.image.ref)"
+	}
+	return safe(image)
+}
+
+// writeText writes one entry.
+func (e *Entry) writeText(w *bufio.Writer) {
+	fmt.Fprintf(w, "  %s: %s\n", safe(e.Name), e.Verdict)
+	fmt.Fprintf(w, "    installed %s", safe(e.Installed))
+	if e.InstalledVersion != "" {
+		fmt.Fprintf(w, " %s", safe(e.InstalledVersion))
+	}
+	fmt.Fprintf(w, " (package %s, channel %s, catalog %s)\n", safe(e.Package), channelText(e.Channel), safe(e.Source))
+	for _, b := range e.Blocks {
+		fmt.Fprintf(w, "    block (%s): %s\n", b.Kind, safe(b.Message))
+		if b.V1Reason != "" {
+			fmt.Fprintf(w, "      v1 says: %s\n", safe(b.V1Reason))
+		}
+	}
+	for _, c := range e.Changes {
+		fmt.Fprintf(w, "    change (%s): %s\n", c.Kind, safe(c.Message))
+	}
+	for _, l := range e.Lost {
+		fmt.Fprintf(w, "    lost (%s): %s\n", l.Kind, safe(l.Message))
+	}
+	fmt.Fprintf(w, "    v0 next: %s\n", e.V0Next.text())
+	fmt.Fprintf(w, "    v1 now:  %s\n", e.V1Now.text())
+	if e.V1Now.Error == "" {
+		fmt.Fprintf(w, "    v1 next: %s\n", e.V1Next.text())
+	}
+	for _, d := range e.Differences {
+		fmt.Fprintf(w, "    differs (%s): %s\n", d.Kind, safe(d.Message))
+	}
+	fmt.Fprintf(w, "    becomes %s\n", extensionText(&e.ClusterExtension))
+}
+
+// text renders a pick with its catalog and predicted failures.
+func (p Pick) text() string {
+	s := safe(p.String())
+	if p.Catalog != "" {
+		s += " (catalog " + safe(p.Catalog) + ")"
+	}
+	for _, f := range p.Failures {
+		s += "; will fail: " + safe(f)
+	}
+	return s
+}
+
+func channelText(c string) string {
+	if c == "" {
+		return "none (the default)"
+	}
+	return safe(c)
+}
+
+// extensionText renders a ClusterExtension on one line.
+func extensionText(x *cluster.ClusterExtension) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "ClusterExtension %s: package %s", safe(x.Name), safe(x.Package))
+	if len(x.Channels) > 0 {
+		fmt.Fprintf(&b, ", channel %s", safe(strings.Join(x.Channels, ", ")))
+	}
+	if x.Version != "" {
+		fmt.Fprintf(&b, ", version %q", x.Version)
+	}
+	if x.Selector != nil {
+		fmt.Fprintf(&b, ", catalog %s", safe(x.Selector.MatchLabels[cluster.MetadataNameLabel]))
+	}
+	fmt.Fprintf(&b, ", namespace %s, service account %s", safe(x.Namespace), safe(x.ServiceAccount))
+	return b.String()
+}
+
+// WriteMarkdown writes the report as Markdown for a change request: the
+// summary, the ClusterCatalogs, then per namespace a table of the
+// subscriptions and the details of each that is not ready.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "# Moving from OLM v0 to OLM v1\n\n%s.\n\n## ClusterCatalogs\n\n| name | image | priority |\n|---|---|---|\n", r.Summary)
+	for _, c := range r.ClusterCatalogs {
+		fmt.Fprintf(bw, "| %s | %s | %d |\n", md(c.Name), md(imageText(c.Image)), c.Priority)
+	}
+	ns := ""
+	for i := range r.Subscriptions {
+		e := &r.Subscriptions[i]
+		if e.Namespace != ns || i == 0 {
+			ns = e.Namespace
+			fmt.Fprintf(bw, "\n## Namespace %s\n\n| subscription | verdict | installed | v0 next | v1 now |\n|---|---|---|---|---|\n", md(ns))
+			for j := i; j < len(r.Subscriptions) && r.Subscriptions[j].Namespace == ns; j++ {
+				x := &r.Subscriptions[j]
+				fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", md(x.Name), x.Verdict, md(x.Installed), md(x.V0Next.String()), md(x.V1Now.String()))
+			}
+			bw.WriteString("\n")
+		}
+		if e.Verdict != Ready {
+			e.writeMarkdown(bw)
+		}
+	}
+	if len(r.Notes) > 0 {
+		bw.WriteString("\n## Notes\n\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(bw, "- %s\n", md(n))
+		}
+	}
+	return bw.Flush()
+}
+
+// writeMarkdown writes the details of one entry.
+func (e *Entry) writeMarkdown(w *bufio.Writer) {
+	fmt.Fprintf(w, "### %s/%s: %s\n\n", md(e.Namespace), md(e.Name), e.Verdict)
+	for _, b := range e.Blocks {
+		fmt.Fprintf(w, "- **block (%s)**: %s", b.Kind, md(b.Message))
+		if b.V1Reason != "" {
+			fmt.Fprintf(w, " — v1: `%s`", strings.ReplaceAll(b.V1Reason, "`", "'"))
+		}
+		w.WriteString("\n")
+	}
+	for _, c := range e.Changes {
+		fmt.Fprintf(w, "- change (%s): %s\n", c.Kind, md(c.Message))
+	}
+	for _, l := range e.Lost {
+		fmt.Fprintf(w, "- lost (%s): %s\n", l.Kind, md(l.Message))
+	}
+	for _, d := range e.Differences {
+		fmt.Fprintf(w, "- differs (%s): %s\n", d.Kind, md(d.Message))
+	}
+	fmt.Fprintf(w, "- becomes %s\n\n", md(extensionText(&e.ClusterExtension)))
+}
+
+// md escapes the characters that would break a table cell or a list item.
+func md(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`).Replace(safe(s))
+}
+
+// Objects returns the ClusterCatalogs and ClusterExtensions to apply: the
+// ClusterExtensions of the entries that are not blocked, and the
+// ClusterCatalogs they select, as a cluster.State holding nothing else
+// (cluster.Encode writes it as a kind: List). The state shares nothing
+// with r.
+func (r *Report) Objects() *cluster.State {
+	s := &cluster.State{}
+	used := map[string]bool{}
+	for i := range r.Subscriptions {
+		e := &r.Subscriptions[i]
+		if e.Verdict == Blocked {
+			continue
+		}
+		s.ClusterExtensions = append(s.ClusterExtensions, e.ClusterExtension)
+		if e.ClusterExtension.Selector != nil {
+			used[e.ClusterExtension.Selector.MatchLabels[cluster.MetadataNameLabel]] = true
+		}
+	}
+	for _, c := range r.ClusterCatalogs {
+		if used[c.Name] {
+			s.ClusterCatalogs = append(s.ClusterCatalogs, c)
+		}
+	}
+	return s.Clone()
+}
