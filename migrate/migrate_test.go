@@ -1,0 +1,331 @@
+package migrate_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"sync"
+	"testing"
+
+	"github.com/sextantdev/sextant/celrule"
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/golden"
+	"github.com/sextantdev/sextant/migrate"
+	"github.com/sextantdev/sextant/olmv1"
+	"github.com/sextantdev/sextant/resolver"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden reports in testdata/migrate")
+
+// The fixture: the cluster of testdata/migrate and its two catalogs, each
+// keyed by the CatalogSource that serves it.
+var fixture struct {
+	once  sync.Once
+	cats  []resolver.Catalog
+	state *cluster.State
+	err   error
+}
+
+func loadFixture(t testing.TB) ([]resolver.Catalog, *cluster.State) {
+	t.Helper()
+	fixture.once.Do(func() {
+		community, err := graph.Load("../testdata/catalogs/community-operators-prod.v4.20-index.json.gz")
+		if err != nil {
+			fixture.err = err
+			return
+		}
+		internal, err := graph.Load("../testdata/migrate/internal-operators.json")
+		if err != nil {
+			fixture.err = err
+			return
+		}
+		fixture.cats = []resolver.Catalog{
+			{Key: resolver.CatalogKey{Namespace: "olm", Name: "community-operators"}, Priority: -100, Catalog: community},
+			{Key: resolver.CatalogKey{Namespace: "olm", Name: "internal-operators"}, Priority: 10, Catalog: internal},
+		}
+		fixture.state, fixture.err = cluster.LoadFiles("../testdata/migrate/cluster.json")
+	})
+	if fixture.err != nil {
+		t.Fatal(fixture.err)
+	}
+	return fixture.cats, fixture.state
+}
+
+func buildFixture(t testing.TB) *migrate.Report {
+	t.Helper()
+	cats, state := loadFixture(t)
+	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{Resolver: resolver.Options{CEL: celrule.New()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func entry(t *testing.T, rep *migrate.Report, ns, name string) *migrate.Entry {
+	t.Helper()
+	for i := range rep.Subscriptions {
+		if e := &rep.Subscriptions[i]; e.Namespace == ns && e.Name == name {
+			return e
+		}
+	}
+	t.Fatalf("no entry for subscription %s/%s", ns, name)
+	return nil
+}
+
+func kinds[T any, K comparable](list []T, kind func(T) K) []K {
+	out := make([]K, len(list))
+	for i, x := range list {
+		out[i] = kind(x)
+	}
+	return out
+}
+
+// TestFixtureVerdicts checks the verdict of every subscription of the
+// fixture, and the kinds of its blocks, changes, losses and differences,
+// against the rules: a block makes it blocked; a change, a loss or a
+// difference makes it ready with changes.
+func TestFixtureVerdicts(t *testing.T) {
+	rep := buildFixture(t)
+	tests := []struct {
+		ns, name string
+		verdict  migrate.Verdict
+		blocks   []migrate.BlockKind
+		changes  []migrate.ChangeKind
+		lost     []migrate.LossKind
+		diffs    []migrate.DifferenceKind
+		reason   string
+	}{
+		{ns: "operators", name: "argocd-operator", verdict: migrate.Ready, reason: "AllNamespaces, no dependencies, v1 and v0 both go to 0.18.0; its CRD keeps its stored versions"},
+		{ns: "operators", name: "ack-s3-controller", verdict: migrate.Ready},
+		{ns: "operators", name: "jaeger", verdict: migrate.ReadyWithChanges, lost: []migrate.LossKind{migrate.LostMinKubeVersion}},
+		{ns: "operators", name: "datadog-operator", verdict: migrate.ReadyWithChanges,
+			changes: []migrate.ChangeKind{migrate.ChangeStoredVersions}, lost: []migrate.LossKind{migrate.LostMinKubeVersion}, diffs: []migrate.DifferenceKind{migrate.DiffVersion},
+			reason: "1.8.0 and later drop v1alpha1 of DatadogAgent, which the cluster's CRD stores"},
+		{ns: "operators", name: "rabbitmq-messaging-topology-operator", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockDependencies}},
+		{ns: "operators", name: "rabbitmq-cluster-operator-stable-community-operators-olm", verdict: migrate.Blocked,
+			blocks: []migrate.BlockKind{migrate.BlockDependencySubscription}, lost: []migrate.LossKind{migrate.LostMinKubeVersion}, diffs: []migrate.DifferenceKind{migrate.DiffVersion}},
+		{ns: "operators", name: "metrics-adapter", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockAPIServices}},
+		{ns: "operators", name: "eclipse-amlen-operator", verdict: migrate.ReadyWithChanges,
+			diffs: []migrate.DifferenceKind{migrate.DiffChannel, migrate.DiffUnreachable, migrate.DiffVersion}, reason: "no channel: v0 follows alpha, v1 takes 1.1.3 from stable"},
+		{ns: "operators", name: "slurm-operator", verdict: migrate.ReadyWithChanges, lost: []migrate.LossKind{migrate.LostMinKubeVersion},
+			diffs: []migrate.DifferenceKind{migrate.DiffPrerelease, migrate.DiffVersion}, reason: "v0's next, 1.0.1-1, is a prerelease no range takes"},
+		{ns: "observability", name: "opentelemetry-operator", verdict: migrate.ReadyWithChanges, changes: []migrate.ChangeKind{migrate.ChangeVersionPin},
+			lost: []migrate.LossKind{migrate.LostManualApproval, migrate.LostMinKubeVersion}, diffs: []migrate.DifferenceKind{migrate.DiffVersion}},
+		{ns: "team-a", name: "apicurio-registry-3", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSharedCRD},
+			changes: []migrate.ChangeKind{migrate.ChangeScope}, lost: []migrate.LossKind{migrate.LostMinKubeVersion}},
+		{ns: "team-b", name: "apicurio-api-controller", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSharedCRD},
+			changes: []migrate.ChangeKind{migrate.ChangeScope}, lost: []migrate.LossKind{migrate.LostMinKubeVersion}},
+		{ns: "team-a", name: "strimzi-kafka-operator", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSeveralNamespaces}, changes: []migrate.ChangeKind{migrate.ChangeScope}},
+		{ns: "team-b", name: "strimzi-kafka-operator", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSeveralNamespaces}, changes: []migrate.ChangeKind{migrate.ChangeScope}},
+		{ns: "monitoring", name: "prometheus", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockInstallModes}, lost: []migrate.LossKind{migrate.LostMinKubeVersion},
+			reason: "OwnNamespace only: behind v1's feature gate, watchNamespace monitoring"},
+		{ns: "etcd", name: "etcd", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockInstallModes}, reason: "SingleNamespace: watchNamespace apps"},
+		{ns: "storage", name: "ember-csi-community-operator", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockInstallModes}, lost: []migrate.LossKind{migrate.LostMinKubeVersion},
+			reason: "MultiNamespace: never"},
+		{ns: "data", name: "3scale-community-operator", verdict: migrate.ReadyWithChanges, changes: []migrate.ChangeKind{migrate.ChangeScope},
+			lost: []migrate.LossKind{migrate.LostFailForward, migrate.LostScopedServiceAccount}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ns+"/"+tt.name, func(t *testing.T) {
+			e := entry(t, rep, tt.ns, tt.name)
+			if e.Verdict != tt.verdict {
+				t.Errorf("verdict %q, want %q (%s)", e.Verdict, tt.verdict, tt.reason)
+			}
+			check := func(what string, got, want any) {
+				if g, _ := json.Marshal(got); string(g) != mustJSON(want) {
+					t.Errorf("%s = %s, want %s (%s)", what, g, mustJSON(want), tt.reason)
+				}
+			}
+			check("blocks", nonNil(kinds(e.Blocks, func(b migrate.Block) migrate.BlockKind { return b.Kind })), nonNil(tt.blocks))
+			check("changes", nonNil(kinds(e.Changes, func(c migrate.Change) migrate.ChangeKind { return c.Kind })), nonNil(tt.changes))
+			check("lost", nonNil(kinds(e.Lost, func(l migrate.Loss) migrate.LossKind { return l.Kind })), nonNil(tt.lost))
+			check("differences", nonNil(kinds(e.Differences, func(d migrate.Difference) migrate.DifferenceKind { return d.Kind })), nonNil(tt.diffs))
+		})
+	}
+	// Every block kind appears, and every verdict follows the rules.
+	seen := map[migrate.BlockKind]bool{}
+	for _, e := range rep.Subscriptions {
+		for _, b := range e.Blocks {
+			seen[b.Kind] = true
+		}
+		want := migrate.Ready
+		switch {
+		case len(e.Blocks) > 0:
+			want = migrate.Blocked
+		case len(e.Changes)+len(e.Lost)+len(e.Differences) > 0:
+			want = migrate.ReadyWithChanges
+		}
+		if e.Verdict != want {
+			t.Errorf("%s/%s: verdict %q, want %q by the rules", e.Namespace, e.Name, e.Verdict, want)
+		}
+	}
+	for _, k := range []migrate.BlockKind{migrate.BlockDependencies, migrate.BlockInstallModes, migrate.BlockAPIServices,
+		migrate.BlockSeveralNamespaces, migrate.BlockSharedCRD, migrate.BlockDependencySubscription} {
+		if !seen[k] {
+			t.Errorf("block kind %s does not appear in the fixture", k)
+		}
+	}
+	if s := rep.Summary; s.Subscriptions < 25 || s.Ready+s.ReadyWithChanges+s.Blocked != s.Subscriptions {
+		t.Errorf("summary %+v: want at least 25 subscriptions, every one counted once", s)
+	}
+}
+
+func mustJSON(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// TestInstallModeWatchNamespace checks the watchNamespace each
+// Own/Single-only operator would need behind v1's feature gate.
+func TestInstallModeWatchNamespace(t *testing.T) {
+	rep := buildFixture(t)
+	for _, tt := range []struct{ ns, name, watch string }{
+		{"monitoring", "prometheus", "monitoring"},
+		{"etcd", "etcd", "apps"},
+		{"storage", "ember-csi-community-operator", ""},
+	} {
+		e := entry(t, rep, tt.ns, tt.name)
+		if got := e.Blocks[0].WatchNamespace; got != tt.watch {
+			t.Errorf("%s/%s: watchNamespace %q, want %q", tt.ns, tt.name, got, tt.watch)
+		}
+	}
+}
+
+// TestStoredVersions checks the CRD stored-versions prediction on the
+// fixture: v0's next step for datadog-operator (1.7.0 → 1.29.0) drops
+// v1alpha1 of DatadogAgent, which the cluster's CRD stores, so it fails,
+// and the ClusterExtension's range stops below 1.8.0; argocd-operator's next
+// bundle keeps every stored version of its CRD, so nothing is predicted.
+func TestStoredVersions(t *testing.T) {
+	rep := buildFixture(t)
+	dd := entry(t, rep, "operators", "datadog-operator")
+	if len(dd.V0Next.Failures) != 1 || !bytes.Contains([]byte(dd.V0Next.Failures[0]), []byte(`InstallComponentFailed: risk of data loss updating "datadogagents.datadoghq.com": new CRD removes version v1alpha1 that is listed as a stored version on the existing CRD`)) {
+		t.Errorf("datadog v0 next failures = %q", dd.V0Next.Failures)
+	}
+	if dd.ClusterExtension.Version != ">=1.7.0 <1.8.0" || dd.V1Now.Bundle != "datadog-operator.v1.7.0" || len(dd.V1Now.Failures) != 0 {
+		t.Errorf("datadog: range %q, v1 now %v", dd.ClusterExtension.Version, dd.V1Now)
+	}
+	argo := entry(t, rep, "operators", "argocd-operator")
+	if len(argo.V0Next.Failures) != 0 || len(argo.V1Now.Failures) != 0 || argo.V0Next.Bundle != "argocd-operator.v0.18.0" {
+		t.Errorf("argocd: v0 next %v, v1 now %v: want 0.18.0 and nothing predicted", argo.V0Next, argo.V1Now)
+	}
+}
+
+// TestYAMLResolvesAsReported feeds the YAML of the ready subscriptions
+// back to the v1 resolver with the same catalogs: each ClusterExtension
+// resolves to the bundle the report says.
+func TestYAMLResolvesAsReported(t *testing.T) {
+	cats, _ := loadFixture(t)
+	rep := buildFixture(t)
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, rep.Objects()); err != nil {
+		t.Fatal(err)
+	}
+	state, err := cluster.Decode(&buf, "objects.yaml")
+	if err != nil {
+		t.Fatalf("the YAML does not decode: %v\n%s", err, buf.String())
+	}
+	if len(state.Subscriptions)+len(state.CSVs)+len(state.CatalogSources) > 0 {
+		t.Errorf("the YAML holds objects besides ClusterCatalogs and ClusterExtensions")
+	}
+	var v1cats []olmv1.Catalog
+	for _, cc := range state.ClusterCatalogs {
+		for _, c := range cats {
+			if c.Key.Name == cc.Name {
+				v1cats = append(v1cats, olmv1.Catalog{ClusterCatalog: cc, Content: c.Catalog})
+			}
+		}
+	}
+	r, err := olmv1.New(v1cats, olmv1.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.Resolve(context.Background(), state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, e := range rep.Subscriptions {
+		if e.Verdict != migrate.Blocked {
+			want[e.ClusterExtension.Name] = e.V1Now.Bundle
+		}
+	}
+	if len(res.Extensions) != len(want) {
+		t.Fatalf("%d ClusterExtensions resolved, want %d", len(res.Extensions), len(want))
+	}
+	for _, x := range res.Extensions {
+		if x.Error != "" || x.Bundle != want[x.Name] {
+			t.Errorf("ClusterExtension %s resolves to %q (%s), the report says %q", x.Name, x.Bundle, x.Error, want[x.Name])
+		}
+	}
+}
+
+// TestGolden holds the text, Markdown and JSON reports of the fixture;
+// -update rewrites them.
+func TestGolden(t *testing.T) {
+	rep := buildFixture(t)
+	var text, md, js, yml bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	enc := json.NewEncoder(&js)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := cluster.Encode(&yml, rep.Objects()); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "../testdata/migrate/report.txt", text.Bytes(), *update)
+	golden.Check(t, "../testdata/migrate/report.md", md.Bytes(), *update)
+	golden.Check(t, "../testdata/migrate/report.json", js.Bytes(), *update)
+	golden.Check(t, "../testdata/migrate/objects.yaml", yml.Bytes(), *update)
+	// The same input gives the same bytes.
+	var again bytes.Buffer
+	if err := buildFixture(t).WriteText(&again); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Bytes(), text.Bytes()) {
+		t.Error("a second report of the same input differs")
+	}
+}
+
+// TestCancel checks that Build honours its context.
+func TestCancel(t *testing.T) {
+	cats, state := loadFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := migrate.Build(ctx, cats, state, migrate.Options{}); err == nil {
+		t.Fatal("Build with a cancelled context returned no error")
+	}
+}
+
+// BenchmarkReport measures the report of the fixture (27 subscriptions in
+// 9 namespaces on the community catalog), the catalogs loaded once.
+func BenchmarkReport(b *testing.B) {
+	cats, state := loadFixture(b)
+	opts := migrate.Options{Resolver: resolver.Options{CEL: celrule.New()}}
+	b.ReportAllocs()
+	for b.Loop() {
+		rep, err := migrate.Build(context.Background(), cats, state, opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := rep.WriteText(&bytes.Buffer{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
