@@ -328,4 +328,3 @@ func BenchmarkReport(b *testing.B) {
 		}
 	}
 }
-
