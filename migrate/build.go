@@ -183,8 +183,15 @@ func (b *builder) entry(s *cluster.Subscription) Entry {
 	b.blocks(&e, s, csv, inst)
 	b.choose(&e, &ext, cat, inst)
 	b.losses(&e, s, csv, inst)
+	slices.SortStableFunc(e.Blocks, func(x, y Block) int { return cmp.Compare(blockOrder(x.Kind), blockOrder(y.Kind)) })
 	e.Verdict = e.verdict()
 	return e
+}
+
+// blockOrder is the position of a block kind among the constants.
+func blockOrder(k BlockKind) int {
+	return slices.Index([]BlockKind{BlockDependencies, BlockInstallModes, BlockAPIServices, BlockSeveralNamespaces,
+		BlockSharedCRD, BlockDependencySubscription, BlockNoBundle}, k)
 }
 
 // v0Next returns v0's next step for s: its plan's step, or v0's error.
