@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -326,5 +328,29 @@ func BenchmarkReport(b *testing.B) {
 		if err := rep.WriteText(&bytes.Buffer{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCatalogAmbiguity adds a mirror of the internal catalog at the same
+// priority: the ClusterExtension's selector pins its catalog, and the
+// report flags that without it v1 would refuse to choose between the two.
+func TestCatalogAmbiguity(t *testing.T) {
+	cats, state := loadFixture(t)
+	mirror := cats[1]
+	mirror.Key.Name = "internal-mirror"
+	rep, err := migrate.Build(context.Background(), append(slices.Clone(cats), mirror), state, migrate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entry(t, rep, "operators", "metrics-adapter")
+	if e.V1Now.Catalog != "internal-operators" {
+		t.Errorf("v1 now from %q, want the pinned internal-operators", e.V1Now.Catalog)
+	}
+	i := slices.IndexFunc(e.Differences, func(d migrate.Difference) bool { return d.Kind == migrate.DiffCatalogs })
+	if i < 0 {
+		t.Fatalf("differences %v: want %s", e.Differences, migrate.DiffCatalogs)
+	}
+	if want := "in multiple catalogs with the same priority [internal-mirror internal-operators]"; !strings.Contains(e.Differences[i].Message, want) {
+		t.Errorf("message %q, want it to hold v1's %q", e.Differences[i].Message, want)
 	}
 }
