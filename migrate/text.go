@@ -143,7 +143,6 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				x := &r.Subscriptions[j]
 				fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", md(x.Name), x.Verdict, md(x.Installed), md(x.V0Next.String()), md(x.V1Now.String()))
 			}
-			bw.WriteString("\n")
 		}
 		if e.Verdict != Ready {
 			e.writeMarkdown(bw)
@@ -160,7 +159,7 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 
 // writeMarkdown writes the details of one entry.
 func (e *Entry) writeMarkdown(w *bufio.Writer) {
-	fmt.Fprintf(w, "### %s/%s: %s\n\n", md(e.Namespace), md(e.Name), e.Verdict)
+	fmt.Fprintf(w, "\n### %s/%s: %s\n\n", md(e.Namespace), md(e.Name), e.Verdict)
 	for _, b := range e.Blocks {
 		fmt.Fprintf(w, "- **block (%s)**: %s", b.Kind, md(b.Message))
 		if b.V1Reason != "" {
@@ -177,7 +176,7 @@ func (e *Entry) writeMarkdown(w *bufio.Writer) {
 	for _, d := range e.Differences {
 		fmt.Fprintf(w, "- differs (%s): %s\n", d.Kind, md(d.Message))
 	}
-	fmt.Fprintf(w, "- becomes %s\n\n", md(extensionText(&e.ClusterExtension)))
+	fmt.Fprintf(w, "- becomes %s\n", md(extensionText(&e.ClusterExtension)))
 }
 
 // md escapes the characters that would break a table cell or a list item.
