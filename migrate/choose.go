@@ -57,7 +57,7 @@ func (b *builder) choose(e *Entry, ext *cluster.ClusterExtension, cat *graph.Cat
 		e.V1Now.Channel = words.Join(now.Channels, "and")
 		b.dependencies(e, now, "v1's choice")
 		for _, l := range b.crds.StoredVersionLosses(now.Provides) {
-			e.V1Now.Failures = append(e.V1Now.Failures, storedVersionsV1(l))
+			e.V1Now.Failures = append(e.V1Now.Failures, string(olmv1.ReasonCRDUpgradeSafety)+": "+olmv1.StoredVersionRefusal(l))
 		}
 	}
 	if len(res.Next) > 0 {
@@ -65,12 +65,6 @@ func (b *builder) choose(e *Entry, ext *cluster.ClusterExtension, cat *graph.Cat
 		e.V1Next = Pick{Bundle: h.Bundle, Version: h.Version, Catalog: h.Catalog, Error: h.Error}
 	}
 	b.compare(e, ext, cat, inst, now)
-}
-
-// storedVersionsV1 is OLM v1's refusal of a CRD upgrade that drops stored
-// versions, as operator-controller's CRD upgrade safety check words it.
-func storedVersionsV1(l cluster.StoredVersionLoss) string {
-	return fmt.Sprintf("validating upgrade for CRD %q: storedVersionRemoval: stored versions removed : [%s]", l.CRD.Name, strings.Join(l.Dropped, " "))
 }
 
 // v1Bundle returns the bundle v1 chose: package pkg's bundle name in the

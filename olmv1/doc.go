@@ -41,8 +41,10 @@
 // [Resolver.Resolve] also returns, for each extension, every bundle passed
 // over and the filter that excluded it, the upgrades that will follow on
 // the next catalog polls, predictions of what operator-controller refuses
-// at install (install modes) or never checks (minKubeVersion,
-// olm.maxOpenShiftVersion), and which of two extensions that install the
+// at install (install modes; a CRD of the state that the bundle would
+// update dropping a version it stores, which its CRD upgrade safety check
+// refuses) or never checks (minKubeVersion, olm.maxOpenShiftVersion), and
+// which of two extensions that install the
 // same package or the same API fails. [Resolution.WriteText] renders it;
 // its JSON form is documented on [Resolution].
 package olmv1

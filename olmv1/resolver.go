@@ -135,6 +135,7 @@ func (r *Resolver) Resolve(ctx context.Context, state *cluster.State) (*Resoluti
 		}
 		res.Extensions = append(res.Extensions, r.ResolveExtension(&exts[i]))
 	}
+	r.storedVersions(res, exts, state.CRDs)
 	r.ownership(res, exts)
 	return res, nil
 }
