@@ -69,6 +69,9 @@ type CSV struct {
 	// olm.copiedFrom, or an olm.operatorNamespace annotation naming another
 	// namespace). Resolution ignores copies, as OLM does.
 	Copied bool `json:"copied,omitempty"`
+	// Group is what the CSV's olm.operatorGroup, olm.operatorNamespace and
+	// olm.targetNamespaces annotations say of its OperatorGroup.
+	Group CSVGroup `json:"group,omitzero"`
 }
 
 // Subscription asks for a package from a catalog, on a channel. The zero

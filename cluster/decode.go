@@ -645,8 +645,13 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 	c.Provides = sortGVKs(c.Provides)
 	c.Requires = sortGVKs(c.Requires)
 	if annotations, ok := o.obj(meta, "annotations", "metadata.annotations"); ok {
-		if ns, _ := o.str(annotations, "olm.operatorNamespace", `metadata.annotations["olm.operatorNamespace"]`); ns != "" && ns != c.Namespace {
+		c.Group.Namespace, _ = o.str(annotations, OperatorNamespaceAnnotation, `metadata.annotations["olm.operatorNamespace"]`)
+		if c.Group.Namespace != "" && c.Group.Namespace != c.Namespace {
 			c.Copied = true
+		}
+		c.Group.Name, _ = o.str(annotations, OperatorGroupAnnotation, `metadata.annotations["olm.operatorGroup"]`)
+		if raw, present := annotations[TargetNamespacesAnnotation]; present && raw != nil {
+			c.Group.Targets, c.Group.HasTargets = as[string](o, raw, `metadata.annotations["olm.targetNamespaces"]`)
 		}
 		if raw, present := annotations[PropertiesAnnotation]; present && raw != nil {
 			field := "metadata.annotations[" + strconv.Quote(PropertiesAnnotation) + "]"

@@ -19,6 +19,8 @@ import (
 // [Decode] reads back into an equal state. A CSV's provided and required
 // APIs with a group are written as CRD definitions named
 // "<kind>s.<group>" (lower case), the others as API service definitions.
+// An OperatorGroup read from CSV annotations (FromCSVs) is written as the
+// group it stands for, and so read back as one the manifests list.
 func Encode(w io.Writer, s *State) error {
 	items := make([]any, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans))
 	for i := range s.CSVs {
@@ -162,6 +164,7 @@ func csvManifest(c *CSV) (map[string]any, error) {
 		spec["apiservicedefinitions"] = apis
 	}
 	m["spec"] = spec
+	annotations := map[string]any{}
 	if c.Properties != nil {
 		props := make([]any, 0, len(c.Properties.List()))
 		for _, p := range c.Properties.List() {
@@ -171,7 +174,15 @@ func csvManifest(c *CSV) (map[string]any, error) {
 		if err != nil {
 			return nil, fmt.Errorf("encode CSV %q: properties: %w", c.Namespace+"/"+c.Name, err)
 		}
-		m["metadata"].(map[string]any)["annotations"] = map[string]any{PropertiesAnnotation: string(anno)}
+		annotations[PropertiesAnnotation] = string(anno)
+	}
+	setNonEmpty(annotations, OperatorGroupAnnotation, c.Group.Name)
+	setNonEmpty(annotations, OperatorNamespaceAnnotation, c.Group.Namespace)
+	if c.Group.HasTargets {
+		annotations[TargetNamespacesAnnotation] = c.Group.Targets
+	}
+	if len(annotations) > 0 {
+		m["metadata"].(map[string]any)["annotations"] = annotations
 	}
 	status := map[string]any{}
 	setNonEmpty(status, "phase", c.Phase)

@@ -69,6 +69,11 @@ type OperatorGroup struct {
 	// computed for the group (nil when absent). The entry "" means all
 	// namespaces.
 	StatusNamespaces []string `json:"statusNamespaces,omitempty"`
+	// FromCSVs reports a group no manifest lists, read from the annotations
+	// of its namespace's CSVs by [State.InferOperatorGroups]: StatusNamespaces
+	// holds their olm.targetNamespaces. [Encode] writes it as a group of
+	// the manifests.
+	FromCSVs bool `json:"fromCSVs,omitempty"`
 }
 
 // LabelSelector is a Kubernetes label selector: every MatchLabels pair and
@@ -358,16 +363,20 @@ func (e *OperatorGroupError) Error() string {
 
 // NamespaceOperatorGroup returns the OperatorGroup of namespace, as OLM's
 // catalog operator needs it before it resolves the namespace: its only
-// OperatorGroup. When s holds no OperatorGroup at all — manifests listed
-// without them, as `kubectl get csv,sub,catsrc` prints them — it returns a
-// plain group (the zero OperatorGroup, in namespace, without a name) and
-// assumed is true. Otherwise a namespace with none or several is an
+// OperatorGroup. When the manifests list no OperatorGroup at all — listed
+// without them, as `kubectl get csv,sub,catsrc` prints them — it returns
+// the group [State.InferOperatorGroups] read from the namespace's CSVs if
+// there is one, else a plain group (the zero OperatorGroup, in namespace,
+// without a name) and assumed is true. Otherwise a namespace with none or several is an
 // *OperatorGroupError. Unless assumed, the group points into s.
 func (s *State) NamespaceOperatorGroup(namespace string) (g *OperatorGroup, assumed bool, err error) {
-	if len(s.OperatorGroups) == 0 {
+	groups := s.OperatorGroupsIn(namespace)
+	if !s.ListsOperatorGroups() {
+		if len(groups) == 1 {
+			return groups[0], false, nil // read from the CSVs' annotations
+		}
 		return &OperatorGroup{Namespace: namespace}, true, nil
 	}
-	groups := s.OperatorGroupsIn(namespace)
 	if len(groups) == 1 {
 		return groups[0], false, nil
 	}

@@ -124,7 +124,7 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 	if err := mergeState(in.state, appState); err != nil {
 		return err
 	}
-	e.noteAssumedOperatorGroup(in.state, in.ns)
+	e.inferOperatorGroups(in.state, in.ns)
 	ctx := cmd.Context()
 	app, err := in.res.ResolveFor(ctx, in.ns, in.state, objs)
 	var unserved *resolver.UnservedError

@@ -292,7 +292,7 @@ type allJSON struct {
 
 // writeFixesText writes the notes of a plan's predictions, then the fixes
 // of its predicted failures. The note that the OperatorGroup is assumed is
-// left out: noteAssumedOperatorGroup says it once, on standard error.
+// left out: inferOperatorGroups says it once, on standard error.
 func writeFixesText(w io.Writer, p *resolver.Plan, fixes []resolver.Suggestion) {
 	for _, n := range p.Notes {
 		if n == predict.NoteAssumedOperatorGroup {

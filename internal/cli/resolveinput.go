@@ -38,16 +38,18 @@ type resolveFlags struct {
 	// singleOwnNamespace is --single-own-namespace (OLM v1).
 	singleOwnNamespace bool
 	olm                *choice // --olm (resolve): v1 answers --for in OLM v1 terms
+	cmd                *cobra.Command
 }
 
 // addResolveFlags declares the flags of resolve and rollout.
 func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
+	f.cmd = cmd
 	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
 		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, NAME=- for standard input, or a catalog image: REGISTRY/REPO:TAG, REGISTRY/REPO@sha256:..., oci:DIR[:TAG], docker-archive:FILE; NAME defaults to the file or folder name without its extensions, or the image's repository (repeatable; without it, the subscriptions' CatalogSources' spec.image)`)
 	addFilenameFlag(cmd, &f.files, &f.recursive, "manifests: Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups and InstallPlans, as kubectl get csv,sub,catsrc,og,ip -o yaml prints them")
 	addNamespaceFlag(cmd, &f.namespace, "the namespace to resolve (default: the namespace the subscriptions share)")
 	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace,
-		"the namespace whose catalogs serve every namespace (OLM's global catalog namespace; openshift-marketplace on OpenShift)")
+		"the namespace whose catalogs serve every namespace (OLM's global catalog namespace; openshift-marketplace on OpenShift); default: the one namespace the manifests' CatalogSources and subscriptions point to, else olm")
 	cmd.Flags().IntVar(&f.maxSuggestions, "max-suggestions", resolver.DefaultMaxSuggestions,
 		"with no plan, the most suggestions to look for (0: none)")
 	cmd.Flags().BoolVar(&f.full, "full", false, "with no plan, print the whole derivation (text output)")
@@ -262,7 +264,10 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		return nil, usageErrorf("no catalog: give one or more --catalog [NAME=]PATH, or CatalogSources with spec.image for the subscriptions")
 	}
 	if len(f.forFiles) == 0 {
-		e.noteAssumedOperatorGroup(state, ns)
+		e.inferOperatorGroups(state, ns)
+	}
+	if !f.cmd.Flags().Changed("global-namespace") {
+		f.globalNamespace = e.globalNamespace(state, f.globalNamespace)
 	}
 	if err := checkSources(state, ns, specs, files); err != nil {
 		return nil, err
@@ -519,14 +524,62 @@ func appendErrors(errs []error, err error) []error {
 	return append(errs, err)
 }
 
-// noteAssumedOperatorGroup says, once, that a plain OperatorGroup is
-// assumed when the manifests hold none (DESIGN §1 OperatorGroup).
-func (e *env) noteAssumedOperatorGroup(state *cluster.State, ns string) {
-	if len(state.OperatorGroups) == 0 {
-		which := "namespace " + ns + " has"
-		if ns == "" {
-			which = "every namespace has"
-		}
-		e.notef("no OperatorGroup in the manifests: assuming %s one plain OperatorGroup, as OLM needs exactly one; its target namespaces are unknown, so install modes and API conflicts between OperatorGroups are not checked (list them with kubectl get ...,og)", which)
+// globalNamespace returns the global catalog namespace when the flag does
+// not set it: the one namespace the manifests point to for catalogs
+// (cluster.State.CatalogNamespaces), said in a note, else def.
+func (e *env) globalNamespace(state *cluster.State, def string) string {
+	nss := state.CatalogNamespaces()
+	switch {
+	case len(nss) == 1 && nss[0] != def:
+		e.notef("global catalog namespace: %s, where the manifests' CatalogSources and subscriptions point (--global-namespace sets it)", nss[0])
+		return nss[0]
+	case len(nss) > 1 && !slices.Contains(nss, def):
+		e.notef("the manifests point to catalogs in %d namespaces (%s): the global catalog namespace stays %s (--global-namespace sets it)", len(nss), strings.Join(nss, ", "), def)
 	}
+	return def
+}
+
+// inferOperatorGroups reads, when the manifests list no OperatorGroup, the
+// groups the CSVs' annotations name (cluster.State.InferOperatorGroups),
+// and says once, in notes, which namespace's group was read from them and
+// which is assumed plain because nothing says anything (DESIGN §1
+// OperatorGroup). ns is the namespace resolved, "" for every namespace.
+func (e *env) inferOperatorGroups(state *cluster.State, ns string) {
+	if state.ListsOperatorGroups() {
+		return
+	}
+	problems := state.InferOperatorGroups()
+	var assumed []string
+	for _, n := range resolver.Namespaces(state) {
+		if ns != "" && n != ns {
+			continue
+		}
+		groups := state.OperatorGroupsIn(n)
+		if len(groups) == 0 {
+			assumed = append(assumed, n)
+			continue
+		}
+		g := groups[0]
+		targets := strings.Join(g.StatusNamespaces, ", ")
+		if targets == "" {
+			targets = "all namespaces"
+		}
+		e.notef("no OperatorGroup in the manifests: read OperatorGroup %s/%s, targeting %s, from the annotations OLM put on the CSVs of %s (olm.operatorGroup, olm.targetNamespaces); install modes and API conflicts are checked against it", g.Namespace, g.Name, targets, n)
+	}
+	for _, p := range problems {
+		if ns == "" || strings.HasPrefix(p, "namespace "+ns+":") {
+			e.notef("%s", p)
+		}
+	}
+	if ns != "" && len(assumed) == 0 && len(state.OperatorGroupsIn(ns)) == 0 {
+		assumed = []string{ns} // a namespace that holds nothing yet (--for)
+	}
+	if len(assumed) == 0 {
+		return
+	}
+	which := "namespace " + assumed[0] + " has"
+	if len(assumed) > 1 {
+		which = "namespaces " + strings.Join(assumed, ", ") + " have"
+	}
+	e.notef("no OperatorGroup in the manifests: assuming %s one plain OperatorGroup, as OLM needs exactly one; its target namespaces are unknown, so install modes and API conflicts between OperatorGroups are not checked (list them with kubectl get ...,og)", which)
 }

@@ -54,7 +54,8 @@ type Predictor struct {
 // install (nil: none).
 func New(ns string, plat Platform, state *cluster.State, planned Planned) *Predictor {
 	pr := &Predictor{ns: ns, plat: plat, crds: state.CRDs}
-	if len(state.OperatorGroups) == 0 {
+	if !state.ListsOperatorGroups() && len(state.OperatorGroupsIn(ns)) == 0 {
+		// No group listed, none read from the CSVs' annotations.
 		pr.missing = NoteAssumedOperatorGroup
 		return pr
 	}
