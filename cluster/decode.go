@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -266,6 +267,10 @@ type decoder struct {
 	errs     []error
 	seen     map[objectKey]int // object → line of its first definition
 	files    map[objectKey]string
+	// problems counts the problems of each kind, in problemOrder, so that
+	// at most MaxSameErrors of one kind are reported (see over).
+	problems     map[problemKey]*problemCount
+	problemOrder []problemKey
 	// onObject, when set, receives every object that is not a list
 	// instead of the kinds Decode reads (see DecodeObjects).
 	onObject func(o *object, apiVersion, kind string, m map[string]any)
@@ -278,10 +283,69 @@ func (d *decoder) finish() error {
 		return d.ctxErr
 	}
 	if len(d.errs) > 0 {
-		return errors.Join(d.errs...)
+		return errors.Join(d.bounded()...)
 	}
 	d.state.Sort()
 	return nil
+}
+
+// MaxSameErrors is how many problems of one kind — one message at one
+// field, list indexes aside — Decode reports per input; the others are
+// counted in one last error, "… and N more", so that a List of 300,000
+// items without a kind answers in one screen.
+const MaxSameErrors = 20
+
+// problemKey identifies a kind of problem in one input.
+type problemKey struct{ file, field, format string }
+
+// problemCount counts the problems of one kind and where the summary of
+// those left out goes.
+type problemCount struct {
+	n    int
+	line int // of the first
+}
+
+// suppressed stands in d.errs for a problem left out: the object it is
+// about is not kept, and bounded drops it.
+var suppressed = &Error{Err: errors.New("suppressed")}
+
+// over counts a problem at field (of the message format) and reports
+// whether MaxSameErrors of its kind were already recorded; then it
+// records a stand-in, so that the object is not kept.
+func (d *decoder) over(field, format string) bool {
+	k := problemKey{d.file, listIndexes.ReplaceAllString(field, "[]"), format}
+	if d.problems == nil {
+		d.problems = map[problemKey]*problemCount{}
+	}
+	c := d.problems[k]
+	if c == nil {
+		c = &problemCount{}
+		d.problems[k] = c
+		d.problemOrder = append(d.problemOrder, k)
+	}
+	c.n++
+	if c.n <= MaxSameErrors {
+		return false
+	}
+	d.errs = append(d.errs, suppressed)
+	return true
+}
+
+var listIndexes = regexp.MustCompile(`\[\d+\]`)
+
+// bounded returns d.errs without the stand-ins of problems left out, and
+// for each kind of problem with some left out, how many and the total.
+func (d *decoder) bounded() []error {
+	if len(d.problemOrder) == 0 || !slices.Contains(d.errs, error(suppressed)) {
+		return d.errs
+	}
+	out := slices.DeleteFunc(slices.Clone(d.errs), func(e error) bool { return e == error(suppressed) })
+	for _, k := range d.problemOrder {
+		if c := d.problems[k]; c.n > MaxSameErrors {
+			out = append(out, &Error{File: k.file, Err: fmt.Errorf("… and %d more like the above at field %s (%d in all)", c.n-MaxSameErrors, k.field, c.n)})
+		}
+	}
+	return out
 }
 
 // cancelled reports whether the context is done, keeping its error.
@@ -420,6 +484,9 @@ func (o *object) errorf(field, format string, args ...any) {
 	} else if o.prefix != "" {
 		field = strings.TrimSuffix(o.prefix, ".")
 	}
+	if o.d.over(field, format) {
+		return
+	}
 	o.d.errs = append(o.d.errs, &Error{
 		File: o.d.file, Line: o.line,
 		Kind: o.kind, Namespace: o.namespace, Name: o.name,
@@ -471,7 +538,7 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		}
 	}
 	if kind == "" {
-		o.errorf("kind", "missing: every object must say its kind (typed client-go objects leave it empty; decode a list of one kind with cluster.DecodeKind)")
+		o.errorf("kind", "missing: every object must say its kind, as kubectl get -o yaml writes it")
 		return
 	}
 	if d.kind != "" && kind != d.kind && !strings.HasSuffix(kind, "List") {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"slices"
 	"os"
 	"reflect"
 	"strings"
@@ -618,5 +620,32 @@ spec: {sourceType: grpc, image: "quay.io/operatorhubio/catalog:latest", priority
 	_, err = cluster.Decode(strings.NewReader(strings.Replace(in, `image: "quay.io/operatorhubio/catalog:latest"`, "image: 3", 1)), "in.yaml")
 	if err == nil || !strings.Contains(err.Error(), `CatalogSource "olm/operatorhubio-catalog": field spec.image: is a number, want a string`) {
 		t.Fatalf("error %v", err)
+	}
+}
+
+// TestDecodeBoundedErrors: at most MaxSameErrors problems of one kind per
+// input, then one "… and N more" with the total; other kinds still come.
+func TestDecodeBoundedErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	const n = 1000
+	for i := range n {
+		fmt.Fprintf(&b, "- metadata: {name: s%d, namespace: ns}\n  spec: {name: p}\n", i)
+	}
+	b.WriteString("---\napiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: x, namespace: ns}\nspec: {name: p, chanel: a}\n")
+	_, err := cluster.Decode(strings.NewReader(b.String()), "in.yaml")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != cluster.MaxSameErrors+2 {
+		t.Fatalf("%d lines, want %d:\n%v", len(lines), cluster.MaxSameErrors+2, err)
+	}
+	want := fmt.Sprintf("in.yaml: … and %d more like the above at field items[].kind (%d in all)", n-cluster.MaxSameErrors, n)
+	if !slices.Contains(lines, want) {
+		t.Errorf("no line %q in\n%v", want, err)
+	}
+	if !strings.Contains(err.Error(), `field spec.chanel: unknown field`) {
+		t.Errorf("the other kind of problem is missing:\n%v", err)
 	}
 }

@@ -55,7 +55,7 @@ type InvalidPackageError struct {
 // CODE: MESSAGE; resolve with --allow-invalid …".
 func (e *InvalidPackageError) Error() string {
 	f := e.Finding
-	return fmt.Sprintf("%spackage %q is invalid (opm serve refuses it): %s: %s; resolve with --allow-invalid (Options.AllowInvalid) to leave the package out",
+	return fmt.Sprintf("%spackage %q is invalid (opm serve refuses it): %s: %s; resolve with --allow-invalid to leave the package out",
 		where(f.Pos), f.Package, f.Code, f.Message)
 }
 

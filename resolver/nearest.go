@@ -25,6 +25,11 @@ func (res *resolution) nearNames(s *subNode, kind FactKind) []string {
 	switch kind {
 	case FactNoPackage:
 		for _, ci := range catalogs {
+			if pi := ci.pkgs[s.sub.Package]; pi != nil && len(pi.pkg.Bundles) > 0 && len(pi.invalid()) > 0 {
+				return []string{fmt.Sprintf("catalog %s has package %s, but --allow-invalid left it out as invalid", ci.key, s.sub.Package)}
+			}
+		}
+		for _, ci := range catalogs {
 			names = append(names, slices.Sorted(maps.Keys(ci.pkgs))...)
 		}
 	case FactNoChannel:

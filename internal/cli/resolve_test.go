@@ -86,7 +86,7 @@ func TestPickNamespace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := pickNamespace(tt.asked, &tt.state, false)
+			got, err := pickNamespace(tt.asked, &tt.state, false, true)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("error %v, want one containing %q", err, tt.wantErr)

@@ -251,7 +251,7 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	// With --for, the application's namespace may hold nothing yet.
 	ns := "" // -A: every namespace
 	if !f.all {
-		if ns, err = pickNamespace(f.namespace, state, len(f.forFiles) > 0); err != nil {
+		if ns, err = pickNamespace(f.namespace, state, len(f.forFiles) > 0, f.cmd.Flags().Lookup("all-namespaces") != nil); err != nil {
 			return nil, err
 		}
 	}
@@ -391,7 +391,9 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 // InstallPlan is an error listing the namespaces that do: it is almost
 // always mistyped, and resolving it would say "nothing to do".
 // With mayBeEmpty, the namespace asked for may hold nothing.
-func pickNamespace(asked string, state *cluster.State, mayBeEmpty bool) (string, error) {
+// With withAll, the command has -A, and the error for several namespaces
+// says so.
+func pickNamespace(asked string, state *cluster.State, mayBeEmpty, withAll bool) (string, error) {
 	if asked != "" && mayBeEmpty {
 		return asked, nil
 	}
@@ -425,6 +427,9 @@ func pickNamespace(asked string, state *cluster.State, mayBeEmpty bool) (string,
 		return "", usageErrorf("no subscription and no installed CSV in the manifests: name the namespace with -n")
 	case 1:
 		return nss[0], nil
+	}
+	if withAll {
+		return "", usageErrorf("the %s are in %d namespaces (%s): choose one with -n, or resolve every namespace with -A", what, len(nss), strings.Join(nss, ", "))
 	}
 	return "", usageErrorf("the %s are in %d namespaces (%s): choose one with -n", what, len(nss), strings.Join(nss, ", "))
 }
