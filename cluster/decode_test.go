@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"os"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
