@@ -271,6 +271,8 @@ type decoder struct {
 	// at most MaxSameErrors of one kind are reported (see over).
 	problems     map[problemKey]*problemCount
 	problemOrder []problemKey
+	// fbcFiles are the files found to hold a File-Based Catalog.
+	fbcFiles map[string]bool
 	// onObject, when set, receives every object that is not a list
 	// instead of the kinds Decode reads (see DecodeObjects).
 	onObject func(o *object, apiVersion, kind string, m map[string]any)
@@ -536,6 +538,18 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 			o.name, _ = meta["name"].(string)
 			o.namespace, _ = meta["namespace"].(string)
 		}
+	}
+	if schema, _ := m["schema"].(string); kind == "" && d.kind == "" && strings.HasPrefix(schema, "olm.") {
+		// A File-Based Catalog's blob: one line for the file, not one
+		// per blob.
+		if !d.fbcFiles[d.file] {
+			if d.fbcFiles == nil {
+				d.fbcFiles = map[string]bool{}
+			}
+			d.fbcFiles[d.file] = true
+			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("a File-Based Catalog (blobs of schema %s, …), not Kubernetes manifests: give it with --catalog", schema)})
+		}
+		return
 	}
 	if kind == "" {
 		o.errorf("kind", "missing: every object must say its kind, as kubectl get -o yaml writes it")

@@ -49,6 +49,9 @@ type BinaryError struct {
 
 // Error names the byte.
 func (e *BinaryError) Error() string {
+	if e.Offset == 0 && e.Byte == 0x1f {
+		return "gzip-compressed data (byte 0x1f first), not YAML or JSON text: decompress it first (gunzip), or name it .gz where a catalog is read"
+	}
 	return fmt.Sprintf("binary data (byte 0x%02x), not YAML or JSON text", e.Byte)
 }
 
