@@ -115,6 +115,9 @@ func TestWhiteouts(t *testing.T) {
 		imagetest.File{Name: "configs/c/catalog.json", Data: fbc("c", "2.0.0")}, // …and written again
 		imagetest.File{Name: "configs/d/catalog.json", Data: fbc("d", "2.0.0")}, // replaced
 		imagetest.File{Name: "configs/link.json", Data: []byte("a/catalog.json"), Type: tar.TypeSymlink},
+		imagetest.File{Name: "configs/f.source", Data: fbc("f", "1.0.0")},                                    // not a catalog file name…
+		imagetest.File{Name: "configs/f/catalog.json", Data: []byte("configs/f.source"), Type: tar.TypeLink}, // …but this hard link to it is
+		imagetest.File{Name: "configs/h.json", Data: []byte("elsewhere/catalog.json"), Type: tar.TypeLink},   // to a file not kept
 	)
 	top := imagetest.Layer(t, imagetest.File{Name: "configs/e/catalog.json", Data: fbc("e", "1.0.0")})
 	img := imagetest.Image(t, labels, lower, upper, top)
@@ -131,15 +134,15 @@ func TestWhiteouts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := []string{"a 1.0.0", "c 2.0.0", "d 2.0.0", "e 1.0.0"}
+		want := []string{"a 1.0.0", "c 2.0.0", "d 2.0.0", "e 1.0.0", "f 1.0.0"}
 		if got := packages(t, cat); !slices.Equal(got, want) {
 			t.Errorf("%s: packages %v, want %v", run, got, want)
 		}
 		if info.Cached != (run == "cached") {
 			t.Errorf("%s: Cached %v", run, info.Cached)
 		}
-		if run != "cached" && info.Skipped != 1 {
-			t.Errorf("Skipped %d, want 1 (the symbolic link)", info.Skipped)
+		if run != "cached" && info.Skipped != 2 {
+			t.Errorf("Skipped %d, want 2 (the symbolic link, the hard link to a file not kept)", info.Skipped)
 		}
 	}
 }
@@ -488,5 +491,16 @@ func TestLocalFormsAreNotCached(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
 		t.Errorf("the cache holds %d entries, want none", len(entries))
+	}
+}
+
+func TestCatalogPastLimit(t *testing.T) {
+	img := imagetest.Image(t, map[string]string{imagetest.ConfigsLabel: "/configs"},
+		imagetest.Layer(t, imagetest.File{Name: "configs/a/catalog.json", Data: fbc("a", "1.0.0")}),
+		imagetest.Layer(t, imagetest.File{Name: "configs/b/catalog.json", Data: make([]byte, 48<<10)}))
+	dir := imagetest.WriteLayout(t, t.TempDir(), "", img)
+	_, _, err := reader(t, nil, catalogimage.Options{Loader: graph.Loader{MaxBytes: 32 << 10}}).Load(context.Background(), mustRef(t, "oci:"+dir))
+	if err == nil || !strings.Contains(err.Error(), "layer 2 of 2") || !strings.Contains(err.Error(), "configs/b/catalog.json: the catalog is larger than the limit of 32 KiB") {
+		t.Fatalf("error %v, want the file over the 32 KiB limit named", err)
 	}
 }

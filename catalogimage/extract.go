@@ -156,6 +156,7 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDi
 	defer rc.Close()
 	in := docstream.LimitReader(rc, maxBytes)
 	mine := newHidden()
+	readHere := map[string]bool{} // the files kept from this layer
 	tr := tar.NewReader(in)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -191,7 +192,14 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDi
 		if isDir || above.hides(p) || !strings.HasPrefix(p, root+"/") {
 			continue
 		}
-		if hdr.Typeflag != tar.TypeReg && hdr.Typeflag != tar.TypeRegA {
+		if maxBytes > 0 && *kept+hdr.Size > maxBytes {
+			return nil, fmt.Errorf("%s: the catalog is larger than the limit of %s", p, docstream.Size(maxBytes))
+		}
+		data, err := fileData(tr, hdr, readHere, out)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if data == nil {
 			info.Skipped++
 			if _, ok := out.m[p]; ok {
 				delete(out.m, p)
@@ -199,17 +207,13 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDi
 			}
 			continue
 		}
-		if *kept+hdr.Size > maxBytes && maxBytes > 0 {
-			return nil, fmt.Errorf("%s: the catalog is larger than the limit of %s", p, docstream.Size(maxBytes))
-		}
-		data := make([]byte, hdr.Size)
-		if _, err := io.ReadFull(tr, data); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, readErr(err))
-		}
 		if prev, ok := out.m[p]; ok {
 			*kept -= int64(len(prev.Data))
 		}
-		*kept += hdr.Size
+		if *kept += int64(len(data)); maxBytes > 0 && *kept > maxBytes {
+			return nil, fmt.Errorf("%s: the catalog is larger than the limit of %s", p, docstream.Size(maxBytes))
+		}
+		readHere[p] = true
 		out.m[p] = &fstest.MapFile{Data: data, Mode: 0o444}
 		stream.send(p, data)
 	}
@@ -221,6 +225,38 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDi
 		return nil, err
 	}
 	return mine, nil
+}
+
+// fileData returns the contents of a regular file of a layer, or of a hard
+// link to a file kept from the same layer; nil for any other entry (a
+// symbolic link, a device, a hard link to a file not kept).
+func fileData(tr *tar.Reader, hdr *tar.Header, readHere map[string]bool, out *files) ([]byte, error) {
+	switch hdr.Typeflag {
+	case tar.TypeReg, tar.TypeRegA:
+		if hdr.Size > 64<<20 {
+			// Larger than any real catalog file: grow as the bytes come,
+			// rather than trust the header with one allocation.
+			data, err := io.ReadAll(io.LimitReader(tr, hdr.Size))
+			if err != nil {
+				return nil, readErr(err)
+			}
+			if int64(len(data)) < hdr.Size {
+				return nil, readErr(io.ErrUnexpectedEOF)
+			}
+			return data, nil
+		}
+		data := make([]byte, hdr.Size)
+		if _, err := io.ReadFull(tr, data); err != nil {
+			return nil, readErr(err)
+		}
+		return data, nil
+	case tar.TypeLink:
+		target := path.Clean(strings.TrimLeft(strings.TrimPrefix(hdr.Linkname, "./"), "/"))
+		if f, ok := out.m[target]; ok && readHere[target] {
+			return f.Data, nil
+		}
+	}
+	return nil, nil
 }
 
 // layerStream opens the uncompressed tar stream of a layer, with a check

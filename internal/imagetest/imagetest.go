@@ -62,7 +62,7 @@ func Layer(tb TB, files ...File) v1.Layer {
 		switch typ {
 		case tar.TypeDir:
 			hdr.Mode, hdr.Size = 0o755, 0
-		case tar.TypeSymlink:
+		case tar.TypeSymlink, tar.TypeLink:
 			hdr.Linkname, hdr.Size = string(f.Data), 0
 		}
 		if err := tw.WriteHeader(hdr); err != nil {
