@@ -74,6 +74,7 @@ input or usage.`,
 
 // addMigrateFlags declares migrate's flags: resolve's inputs, and -o.
 func addMigrateFlags(cmd *cobra.Command, f *resolveFlags) {
+	f.cmd = cmd
 	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
 		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, or a catalog image (REGISTRY/REPO:TAG, REGISTRY/REPO@sha256:..., oci:DIR[:TAG], docker-archive:FILE); NAME, the name of the CatalogSource serving it, defaults to the file or folder name without its extensions (repeatable; without it, the CatalogSources' spec.image)`)
 	addFilenameFlag(cmd, &f.files, &f.recursive, "manifests: Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups, InstallPlans and CustomResourceDefinitions of every namespace, as kubectl get csv,sub,catsrc,og,ip,crd -A -o yaml prints them")
