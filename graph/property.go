@@ -54,6 +54,21 @@ func ParseProperties(props []Property) (*Bundle, error) {
 // index and type; the caller adds the bundle. in, when not nil, shares
 // strings, parsed ranges and lists with the other bundles of the catalog.
 func applyProperties(b *Bundle, props []Property, in *interner) {
+	resetProperties(b, props)
+	var errs []error
+	havePackage := false
+	for i := range props {
+		p := &props[i]
+		if err := b.applyProperty(p, in, &havePackage); err != nil {
+			errs = append(errs, fmt.Errorf("property %d (%s): %w", i, p.Type, err))
+		}
+	}
+	b.propErr = errors.Join(errs...)
+}
+
+// resetProperties sets b.Properties to props, clears the fields derived
+// from properties, and sizes the typed lists once.
+func resetProperties(b *Bundle, props []Property) {
 	b.Properties = props
 	b.Version, b.VersionText, b.versionOK = semver.Version{}, "", false
 	b.DeclaredPackage, b.declaredOK = "", false
@@ -62,7 +77,6 @@ func applyProperties(b *Bundle, props []Property, in *interner) {
 	b.CSVMetadata, b.MaxOpenShiftVersion = nil, nil
 	b.Deprecated = false
 
-	// Size the typed lists once.
 	var nGVK, nReqGVK, nLabel int
 	for i := range props {
 		switch props[i].Type {
@@ -83,103 +97,130 @@ func applyProperties(b *Bundle, props []Property, in *interner) {
 	if nLabel > 0 {
 		b.Labels = make([]string, 0, nLabel)
 	}
+}
 
-	var errs []error
-	havePackage := false
-	for i := range props {
-		p := &props[i]
-		var err error
-		switch p.Type {
-		case TypePackage:
-			if havePackage {
-				continue
-			}
-			havePackage = true
-			var name, v string
-			if f, ok := fastFields(p.Value, "packageName", "version", ""); ok {
-				name, v = in.intern(f[0]), string(f[1])
-				b.declaredOK = true
-			} else {
-				var nameOK bool
-				name, nameOK, v, err = parsePackageValue(p.Value)
-				b.declaredOK = nameOK
-			}
-			b.DeclaredPackage = name
-			if err == nil {
-				b.VersionText = v
-				var verr error
-				b.Version, verr = ParseVersion(v)
-				b.versionOK = verr == nil
-			}
-		case TypeCSVMetadata:
-			if b.CSVMetadata != nil {
-				continue
-			}
-			b.CSVMetadata, err = parseCSVMetadata(p.Value, in)
-		case TypeMaxOpenShift:
-			m := parseMaxOpenShiftVersion(p.Value)
-			if b.MaxOpenShiftVersion != nil {
-				b.MaxOpenShiftVersion.Version = semver.Version{}
-				b.MaxOpenShiftVersion.Err = fmt.Errorf("defining more than one %q property is not allowed", TypeMaxOpenShift)
-				continue
-			}
-			b.MaxOpenShiftVersion = m
-		case TypeGVK, TypeGVKRequired:
-			var g GVK
-			if f, ok := fastFields(p.Value, "group", "version", "kind"); ok {
-				g = GVK{Group: in.intern(f[0]), Version: in.intern(f[1]), Kind: in.intern(f[2])}
-			} else {
-				g, err = parseGVKValue(p.Value)
-			}
-			if err == nil {
-				if p.Type == TypeGVK {
-					b.Provides = append(b.Provides, g)
-				} else {
-					b.RequiresGVK = append(b.RequiresGVK, g)
-				}
-			}
-		case TypePackageRequired:
-			var r PackageRequirement
-			if f, ok := fastFields(p.Value, "packageName", "versionRange", ""); ok {
-				r.Package = in.intern(f[0])
-				r.Range, err = in.parseRange(string(f[1]))
-				if err != nil {
-					err = fmt.Errorf("field \"versionRange\": %w", err)
-				}
-			} else {
-				r, err = parsePackageRequiredValue(p.Value)
-			}
-			if err == nil {
-				b.RequiresPackage = append(b.RequiresPackage, r)
-			}
-		case TypeLabel, TypeLabelRequired:
-			var l string
-			if f, ok := fastFields(p.Value, "label", "", ""); ok {
-				l = in.intern(f[0])
-			} else {
-				l, err = parseLabelValue(p.Value)
-			}
-			if err == nil {
-				if p.Type == TypeLabel {
-					b.Labels = append(b.Labels, l)
-				} else {
-					b.RequiresLabel = append(b.RequiresLabel, l)
-				}
-			}
-		case TypeConstraint:
-			var c Constraint
-			c, err = parseConstraintValue(p.Value)
-			if err == nil {
-				b.Constraints = append(b.Constraints, c)
-			}
-		case TypeDeprecated:
-			b.Deprecated = true
+// applyProperty derives b's typed fields from property p; havePackage
+// says whether an olm.package property came before. It returns what is
+// wrong with the property's value.
+func (b *Bundle) applyProperty(p *Property, in *interner, havePackage *bool) error {
+	switch p.Type {
+	case TypePackage:
+		if *havePackage {
+			return nil
 		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("property %d (%s): %w", i, p.Type, err))
+		*havePackage = true
+		return b.applyPackage(p.Value, in)
+	case TypeCSVMetadata:
+		if b.CSVMetadata != nil {
+			return nil
+		}
+		var err error
+		b.CSVMetadata, err = parseCSVMetadata(p.Value, in)
+		return err
+	case TypeMaxOpenShift:
+		m := parseMaxOpenShiftVersion(p.Value)
+		if b.MaxOpenShiftVersion != nil {
+			b.MaxOpenShiftVersion.Version = semver.Version{}
+			b.MaxOpenShiftVersion.Err = fmt.Errorf("defining more than one %q property is not allowed", TypeMaxOpenShift)
+			return nil
+		}
+		b.MaxOpenShiftVersion = m
+	case TypeGVK, TypeGVKRequired:
+		return b.applyGVK(p, in)
+	case TypePackageRequired:
+		return b.applyPackageRequired(p.Value, in)
+	case TypeLabel, TypeLabelRequired:
+		return b.applyLabel(p, in)
+	case TypeConstraint:
+		c, err := parseConstraintValue(p.Value)
+		if err == nil {
+			b.Constraints = append(b.Constraints, c)
+		}
+		return err
+	case TypeDeprecated:
+		b.Deprecated = true
+	}
+	return nil
+}
+
+// applyPackage reads the first olm.package property: the declared package
+// and the version.
+func (b *Bundle) applyPackage(v []byte, in *interner) error {
+	var name, version string
+	var err error
+	if f, ok := fastFields(v, "packageName", "version", ""); ok {
+		name, version = in.intern(f[0]), string(f[1])
+		b.declaredOK = true
+	} else {
+		var nameOK bool
+		name, nameOK, version, err = parsePackageValue(v)
+		b.declaredOK = nameOK
+	}
+	b.DeclaredPackage = name
+	if err == nil {
+		b.VersionText = version
+		var verr error
+		b.Version, verr = ParseVersion(version)
+		b.versionOK = verr == nil
+	}
+	return err
+}
+
+// applyGVK reads an olm.gvk or olm.gvk.required property.
+func (b *Bundle) applyGVK(p *Property, in *interner) error {
+	var g GVK
+	var err error
+	if f, ok := fastFields(p.Value, "group", "version", "kind"); ok {
+		g = GVK{Group: in.intern(f[0]), Version: in.intern(f[1]), Kind: in.intern(f[2])}
+	} else {
+		g, err = parseGVKValue(p.Value)
+	}
+	if err == nil {
+		if p.Type == TypeGVK {
+			b.Provides = append(b.Provides, g)
+		} else {
+			b.RequiresGVK = append(b.RequiresGVK, g)
 		}
 	}
-	b.propErr = errors.Join(errs...)
+	return err
+}
+
+// applyPackageRequired reads an olm.package.required property.
+func (b *Bundle) applyPackageRequired(v []byte, in *interner) error {
+	var r PackageRequirement
+	var err error
+	if f, ok := fastFields(v, "packageName", "versionRange", ""); ok {
+		r.Package = in.intern(f[0])
+		r.Range, err = in.parseRange(string(f[1]))
+		if err != nil {
+			err = fmt.Errorf("field \"versionRange\": %w", err)
+		}
+	} else {
+		r, err = parsePackageRequiredValue(v)
+	}
+	if err == nil {
+		b.RequiresPackage = append(b.RequiresPackage, r)
+	}
+	return err
+}
+
+// applyLabel reads an olm.label or olm.label.required property.
+func (b *Bundle) applyLabel(p *Property, in *interner) error {
+	var l string
+	var err error
+	if f, ok := fastFields(p.Value, "label", "", ""); ok {
+		l = in.intern(f[0])
+	} else {
+		l, err = parseLabelValue(p.Value)
+	}
+	if err == nil {
+		if p.Type == TypeLabel {
+			b.Labels = append(b.Labels, l)
+		} else {
+			b.RequiresLabel = append(b.RequiresLabel, l)
+		}
+	}
+	return err
 }
 
 // fastFields reads a property value of the common shape: an object whose

@@ -186,89 +186,127 @@ func failForward(ns string, state *cluster.State) (bool, string) {
 // namespace's subscriptions in resolution order, csvs its installed CSVs
 // (copies excluded) sorted by name.
 func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, csvs []*cluster.CSV) (*flight, error) {
-	f := &flight{installed: make([]string, len(subs))}
-	ff, strategy := failForward(ns, state)
-	byName := make(map[string]*cluster.CSV, len(csvs))
+	fr := newFlightReader(ns, state, subs, csvs)
+	endOf, err := fr.replacements()
+	if err != nil {
+		return nil, err
+	}
+	plans := fr.installPlans()
+	if err := fr.subscriptions(endOf, plans); err != nil {
+		return nil, err
+	}
+	fr.planNotes(plans)
+	fr.csvNotes()
+	return fr.f, nil
+}
+
+// flightReader holds what readFlight reads, phase after phase, into f.
+type flightReader struct {
+	ns       string
+	state    *cluster.State
+	subs     []*cluster.Subscription
+	csvs     []*cluster.CSV
+	f        *flight
+	ff       bool   // the OperatorGroup allows failing forward
+	strategy string // the OperatorGroup's upgrade strategy
+	byName   map[string]*cluster.CSV
+	// replacedBy holds the CSV that replaces each CSV, the first by name
+	// when several do. It and the maps below stay nil (and cost nothing)
+	// when nothing is in flight, the usual case.
+	replacedBy map[string]*cluster.CSV
+	// ends and known remember end's answers.
+	ends  map[string]*cluster.CSV
+	known map[string]bool
+}
+
+func newFlightReader(ns string, state *cluster.State, subs []*cluster.Subscription, csvs []*cluster.CSV) *flightReader {
+	fr := &flightReader{ns: ns, state: state, subs: subs, csvs: csvs, f: &flight{installed: make([]string, len(subs))}}
+	fr.ff, fr.strategy = failForward(ns, state)
+	fr.byName = make(map[string]*cluster.CSV, len(csvs))
 	for _, c := range csvs {
-		if byName[c.Name] == nil {
-			byName[c.Name] = c
+		if fr.byName[c.Name] == nil {
+			fr.byName[c.Name] = c
 		}
 	}
-	// The CSV that replaces each CSV, the first by name when several do.
-	// The maps below stay nil (and cost nothing) when nothing is in
-	// flight, the usual case.
-	var replacedBy map[string]*cluster.CSV
 	for _, c := range csvs {
-		if c.Replaces != "" && c.Replaces != c.Name && byName[c.Replaces] != nil && replacedBy[c.Replaces] == nil {
-			if replacedBy == nil {
-				replacedBy = map[string]*cluster.CSV{}
+		if c.Replaces != "" && c.Replaces != c.Name && fr.byName[c.Replaces] != nil && fr.replacedBy[c.Replaces] == nil {
+			if fr.replacedBy == nil {
+				fr.replacedBy = map[string]*cluster.CSV{}
 			}
-			replacedBy[c.Replaces] = c
+			fr.replacedBy[c.Replaces] = c
 		}
 	}
-	// end follows a CSV's replacement chain to its last CSV (nil when the
-	// chain runs into a cycle: no CSV of it is leaving), remembering the
-	// answer for every CSV on the way so that the walks of all CSVs
-	// together are linear.
-	var ends map[string]*cluster.CSV
-	var known map[string]bool
-	end := func(c *cluster.CSV) *cluster.CSV {
-		var path []string
-		onPath := map[string]bool{}
-		var last *cluster.CSV
-		for cur := c; ; {
-			if known[cur.Name] {
-				last = ends[cur.Name]
-				break
-			}
-			path = append(path, cur.Name)
-			onPath[cur.Name] = true
-			next := replacedBy[cur.Name]
-			if next == nil {
-				last = cur
-				break
-			}
-			if onPath[next.Name] {
-				break // a cycle: last stays nil
-			}
-			cur = next
+	return fr
+}
+
+// end follows a CSV's replacement chain to its last CSV (nil when the
+// chain runs into a cycle: no CSV of it is leaving), remembering the
+// answer for every CSV on the way so that the walks of all CSVs together
+// are linear.
+func (fr *flightReader) end(c *cluster.CSV) *cluster.CSV {
+	var path []string
+	onPath := map[string]bool{}
+	var last *cluster.CSV
+	for cur := c; ; {
+		if fr.known[cur.Name] {
+			last = fr.ends[cur.Name]
+			break
 		}
-		if ends == nil {
-			ends, known = map[string]*cluster.CSV{}, map[string]bool{}
+		path = append(path, cur.Name)
+		onPath[cur.Name] = true
+		next := fr.replacedBy[cur.Name]
+		if next == nil {
+			last = cur
+			break
 		}
-		for _, name := range path {
-			ends[name], known[name] = last, true
+		if onPath[next.Name] {
+			break // a cycle: last stays nil
 		}
-		return last
+		cur = next
 	}
-	// ownerOf names the subscription whose installed or current CSV is
-	// name.
-	ownerOf := func(names ...string) string {
-		for _, s := range subs {
-			for _, n := range names {
-				if n != "" && (s.InstalledCSV == n || s.CurrentCSV == n) {
-					return s.Name
-				}
+	if fr.ends == nil {
+		fr.ends, fr.known = map[string]*cluster.CSV{}, map[string]bool{}
+	}
+	for _, name := range path {
+		fr.ends[name], fr.known[name] = last, true
+	}
+	return last
+}
+
+// ownerOf names the subscription whose installed or current CSV is one of
+// names.
+func (fr *flightReader) ownerOf(names ...string) string {
+	for _, s := range fr.subs {
+		for _, n := range names {
+			if n != "" && (s.InstalledCSV == n || s.CurrentCSV == n) {
+				return s.Name
 			}
 		}
-		return ""
 	}
-	var endOf map[string]*cluster.CSV
-	if replacedBy != nil {
+	return ""
+}
+
+// replacements reads the replacement chains: every CSV that another
+// replaces is gone, noted, and endOf maps it to its chain's last CSV; a
+// chain that ends in a failed CSV stops the namespace unless it may fail
+// forward.
+func (fr *flightReader) replacements() (endOf map[string]*cluster.CSV, err error) {
+	f := fr.f
+	if fr.replacedBy != nil {
 		endOf, f.gone = map[string]*cluster.CSV{}, map[string]bool{}
 	}
-	for _, c := range csvs {
-		if replacedBy[c.Name] == nil {
+	for _, c := range fr.csvs {
+		if fr.replacedBy[c.Name] == nil {
 			continue
 		}
-		last := end(c)
+		last := fr.end(c)
 		if last == nil {
 			continue // a replacement cycle: nothing is leaving
 		}
 		endOf[c.Name] = last
 		if last.Phase == "Failed" {
-			if !ff {
-				return nil, &StuckError{Namespace: ns, Subscription: ownerOf(last.Name, c.Name), CSV: last.Name, Replaces: c.Name, Strategy: strategy}
+			if !fr.ff {
+				return nil, &StuckError{Namespace: fr.ns, Subscription: fr.ownerOf(last.Name, c.Name), CSV: last.Name, Replaces: c.Name, Strategy: fr.strategy}
 			}
 			f.gone[c.Name] = true
 			f.notes = append(f.notes, InFlight{Kind: InFlightReplaced, CSV: c.Name, ReplacedBy: last.Name, Phase: c.Phase,
@@ -281,19 +319,34 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 			Text: fmt.Sprintf("CSV %s%s is being replaced by %s%s; OLM deletes it once %s succeeds, so resolution goes on from %s",
 				c.Name, phaseWords(c.Phase), last.Name, phaseWords(last.Phase), last.Name, last.Name)})
 	}
+	return endOf, nil
+}
+
+// installPlans returns the namespace's InstallPlans by name; nil when
+// there are none.
+func (fr *flightReader) installPlans() map[string]*cluster.InstallPlan {
 	var plans map[string]*cluster.InstallPlan
-	for i := range state.InstallPlans {
-		if p := &state.InstallPlans[i]; p.Namespace == ns {
+	for i := range fr.state.InstallPlans {
+		if p := &fr.state.InstallPlans[i]; p.Namespace == fr.ns {
 			if plans == nil {
 				plans = map[string]*cluster.InstallPlan{}
 			}
 			plans[p.Name] = p
 		}
 	}
+	return plans
+}
+
+// subscriptions sets the installed CSV each subscription goes on from and
+// notes what is pending; a subscription whose installed CSV is missing
+// makes an IncompleteError, a failed InstallPlan that may not fail forward
+// a StuckError.
+func (fr *flightReader) subscriptions(endOf map[string]*cluster.CSV, plans map[string]*cluster.InstallPlan) error {
+	f := fr.f
 	var missing []MissingCSV
-	for i, s := range subs {
+	for i, s := range fr.subs {
 		inst := s.InstalledCSV
-		if cur := s.CurrentCSV; cur != "" && cur != inst && byName[cur] != nil {
+		if cur := s.CurrentCSV; cur != "" && cur != inst && fr.byName[cur] != nil {
 			f.notes = append(f.notes, InFlight{Kind: InFlightCurrentCSV, Subscription: s.Name, CSV: cur, Replaces: inst,
 				Text: fmt.Sprintf("subscription %s: currentCSV %s exists while installedCSV is %q; OLM records %s as installed, and resolution goes on from it", s.Name, cur, inst, cur)})
 			inst = cur
@@ -301,41 +354,56 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 		if last := endOf[inst]; last != nil {
 			inst = last.Name
 		}
-		if inst != "" && byName[inst] == nil {
+		if inst != "" && fr.byName[inst] == nil {
 			missing = append(missing, MissingCSV{Subscription: s.Name, CSV: inst})
 			continue
 		}
 		f.installed[i] = inst
 		cur := s.CurrentCSV
-		if cur == "" || cur == inst || byName[cur] != nil {
+		if cur == "" || cur == inst || fr.byName[cur] != nil {
 			continue
 		}
-		// currentCSV is not installed yet: an upgrade (or install) pending.
-		p := plans[s.InstallPlanRef]
-		switch {
-		case p != nil && p.Phase == cluster.PhaseFailed && !ff:
-			return nil, &StuckError{Namespace: ns, Subscription: s.Name, CSV: cur, Replaces: inst, InstallPlan: p.Name, Strategy: strategy}
-		case p != nil && p.Phase == cluster.PhaseFailed:
-			f.notes = append(f.notes, InFlight{Kind: InFlightFailedInstallPlan, Subscription: s.Name, InstallPlan: p.Name, CSV: cur,
-				Text: fmt.Sprintf("subscription %s: InstallPlan %s for %s failed; the OperatorGroup allows failing forward (%s), so OLM resolves the subscription again", s.Name, p.Name, cur, cluster.UpgradeStrategyUnsafeFailForward)})
-		case p != nil:
-			// The InstallPlan's own entry says it.
-		default:
-			ref := "its InstallPlan is not in the input"
-			if s.InstallPlanRef != "" {
-				ref = fmt.Sprintf("its InstallPlan %s is not in the input", s.InstallPlanRef)
-			}
-			what := "the install of " + cur
-			if inst != "" {
-				what = "the upgrade from " + inst + " to " + cur
-			}
-			f.notes = append(f.notes, InFlight{Kind: InFlightPendingUpgrade, Subscription: s.Name, CSV: cur, Replaces: inst, InstallPlan: s.InstallPlanRef,
-				Text: fmt.Sprintf("subscription %s: %s is pending (status.currentCSV); %s", s.Name, what, ref)})
+		if err := fr.pending(s, inst, cur, plans[s.InstallPlanRef]); err != nil {
+			return err
 		}
 	}
 	if len(missing) > 0 {
-		return nil, &IncompleteError{Namespace: ns, Missing: missing}
+		return &IncompleteError{Namespace: fr.ns, Missing: missing}
 	}
+	return nil
+}
+
+// pending notes the upgrade (or install) of subscription s from inst to
+// its currentCSV cur, not installed yet, whose InstallPlan is p (nil: not
+// in the input); a failed one that may not fail forward is a StuckError.
+func (fr *flightReader) pending(s *cluster.Subscription, inst, cur string, p *cluster.InstallPlan) error {
+	f := fr.f
+	switch {
+	case p != nil && p.Phase == cluster.PhaseFailed && !fr.ff:
+		return &StuckError{Namespace: fr.ns, Subscription: s.Name, CSV: cur, Replaces: inst, InstallPlan: p.Name, Strategy: fr.strategy}
+	case p != nil && p.Phase == cluster.PhaseFailed:
+		f.notes = append(f.notes, InFlight{Kind: InFlightFailedInstallPlan, Subscription: s.Name, InstallPlan: p.Name, CSV: cur,
+			Text: fmt.Sprintf("subscription %s: InstallPlan %s for %s failed; the OperatorGroup allows failing forward (%s), so OLM resolves the subscription again", s.Name, p.Name, cur, cluster.UpgradeStrategyUnsafeFailForward)})
+	case p != nil:
+		// The InstallPlan's own entry says it.
+	default:
+		ref := "its InstallPlan is not in the input"
+		if s.InstallPlanRef != "" {
+			ref = fmt.Sprintf("its InstallPlan %s is not in the input", s.InstallPlanRef)
+		}
+		what := "the install of " + cur
+		if inst != "" {
+			what = "the upgrade from " + inst + " to " + cur
+		}
+		f.notes = append(f.notes, InFlight{Kind: InFlightPendingUpgrade, Subscription: s.Name, CSV: cur, Replaces: inst, InstallPlan: s.InstallPlanRef,
+			Text: fmt.Sprintf("subscription %s: %s is pending (status.currentCSV); %s", s.Name, what, ref)})
+	}
+	return nil
+}
+
+// planNotes keeps the InstallPlans not done, by name, and notes each.
+func (fr *flightReader) planNotes(plans map[string]*cluster.InstallPlan) {
+	f := fr.f
 	names := make([]string, 0, len(plans))
 	for name, p := range plans {
 		if !p.Done() {
@@ -361,7 +429,12 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 		}
 		f.notes = append(f.notes, e)
 	}
-	for _, c := range csvs {
+}
+
+// csvNotes notes the CSVs that stay and are installing or failed.
+func (fr *flightReader) csvNotes() {
+	f := fr.f
+	for _, c := range fr.csvs {
 		if f.gone[c.Name] {
 			continue
 		}
@@ -370,14 +443,13 @@ func readFlight(ns string, state *cluster.State, subs []*cluster.Subscription, c
 			f.notes = append(f.notes, InFlight{Kind: InFlightInstalling, CSV: c.Name, Phase: c.Phase,
 				Text: fmt.Sprintf("CSV %s is %s; resolution counts it as installed", c.Name, c.Phase)})
 		case "Failed":
-			if replacedBy[c.Name] == nil && c.Replaces != "" && byName[c.Replaces] != nil {
+			if fr.replacedBy[c.Name] == nil && c.Replaces != "" && fr.byName[c.Replaces] != nil {
 				continue // the end of a chain, said with the CSV it replaces
 			}
 			f.notes = append(f.notes, InFlight{Kind: InFlightFailedCSV, CSV: c.Name, Phase: c.Phase,
 				Text: fmt.Sprintf("CSV %s failed; resolution counts it as installed and, as OLM, may upgrade it", c.Name)})
 		}
 	}
-	return f, nil
 }
 
 // phaseWords returns " (phase P)", or "" for no phase.
