@@ -61,8 +61,8 @@ func (f Finding) graphFinding() graph.Finding {
 
 // findingJSON is a Finding's JSON form, the `sextant check -o json`
 // contract: the object named by package, channel and bundle (each "" when
-// the finding is not about one), the position as file, line and byte
-// offset (each left out when unknown).
+// the finding is not about one), the position as file, line, column (in
+// characters) and byte offset (each left out when unknown).
 type findingJSON struct {
 	Severity    graph.Severity `json:"severity"`
 	Code        string         `json:"code"`
@@ -73,6 +73,7 @@ type findingJSON struct {
 	Message     string         `json:"message"`
 	File        string         `json:"file,omitempty"`
 	Line        int            `json:"line,omitempty"`
+	Column      int            `json:"column,omitempty"`
 	Offset      int64          `json:"offset,omitempty"`
 	Explanation *Explanation   `json:"explanation,omitempty"`
 	Status      Status         `json:"status,omitempty"`
@@ -83,7 +84,7 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 	return json.Marshal(findingJSON{
 		Severity: f.Severity, Code: f.Code, Catalog: f.Catalog,
 		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle, Message: f.Message,
-		File: f.Pos.File, Line: f.Pos.Line, Offset: f.Pos.Offset, Explanation: f.Explanation, Status: f.Status,
+		File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Offset: f.Pos.Offset, Explanation: f.Explanation, Status: f.Status,
 	})
 }
 
@@ -96,7 +97,7 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 	*f = Finding{
 		Severity: j.Severity, Code: j.Code, Catalog: j.Catalog,
 		Package: j.Package, Channel: j.Channel, Bundle: j.Bundle, Message: j.Message,
-		Pos: graph.Position{File: j.File, Line: j.Line, Offset: j.Offset}, Explanation: j.Explanation, Status: j.Status,
+		Pos: graph.Position{File: j.File, Line: j.Line, Column: j.Column, Offset: j.Offset}, Explanation: j.Explanation, Status: j.Status,
 	}
 	return nil
 }

@@ -101,7 +101,7 @@ func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
 				Channel:  c.Name,
 				Bundle:   name,
 				Message:  strandedMessage(c, name, head, heads),
-				Pos:      bundlePos(p, name),
+				Pos:      c.EntryPos(name),
 			})
 		}
 	}
@@ -188,7 +188,7 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 		fs = append(fs, Finding{
 			Severity: sev, Code: code, Catalog: catalog,
 			Package: p.Name, Channel: c.Name, Bundle: bundle,
-			Message: msg, Pos: bundlePos(p, bundle),
+			Message: msg, Pos: c.EntryPos(bundle),
 		})
 	}
 	for _, c := range p.Channels {

@@ -64,7 +64,7 @@ func (b *Builder) AddPackage(name, defaultChannel string) {
 // AddChannel adds an olm.channel. The builder keeps entries; the caller must
 // not modify them afterwards.
 func (b *Builder) AddChannel(pkg, name string, entries ...Entry) {
-	b.addChannel(Position{}, pkg, name, entries)
+	b.addChannel(Position{}, pkg, name, entries, nil)
 }
 
 // AddBundle adds an olm.bundle; its typed fields are derived from props.
@@ -100,11 +100,11 @@ func (b *Builder) addPackage(pos Position, name, defaultChannel string) {
 }
 
 // addChannel adds an olm.channel blob found at pos.
-func (b *Builder) addChannel(pos Position, pkg, name string, entries []Entry) {
+func (b *Builder) addChannel(pos Position, pkg, name string, entries []Entry, entryPos []Position) {
 	if len(b.chanSlab) == cap(b.chanSlab) {
 		b.chanSlab = make([]Channel, 0, 64)
 	}
-	b.chanSlab = append(b.chanSlab, Channel{Package: pkg, Name: name, Entries: entries, Pos: pos})
+	b.chanSlab = append(b.chanSlab, Channel{Package: pkg, Name: name, Entries: entries, Pos: pos, entryPos: entryPos})
 	b.channels = append(b.channels, &b.chanSlab[len(b.chanSlab)-1])
 }
 

@@ -23,7 +23,7 @@ func builderFrom(cat *Catalog) *Builder {
 			b.addPackage(p.Pos, p.Name, p.DefaultChannel)
 		}
 		for _, ch := range p.Channels {
-			b.addChannel(ch.Pos, ch.Package, ch.Name, ch.Entries)
+			b.addChannel(ch.Pos, ch.Package, ch.Name, ch.Entries, ch.entryPos)
 		}
 		for _, bd := range p.Bundles {
 			b.slab = append(b.slab, *bd)

@@ -22,7 +22,26 @@ type Channel struct {
 	Entries []Entry
 	Pos     Position
 
-	g chanGraph // the upgrade graph, computed by Build
+	entryPos []Position // per entry, where the decoder found it; nil when unknown
+	g        chanGraph  // the upgrade graph, computed by Build
+}
+
+// EntryPos returns where the entry named name is in the source (the
+// first, if the channel lists it twice): its own line and column in a JSON
+// stream; the channel's position for YAML (a document's objects are
+// located at the document's start), for a channel built in code, and for a
+// name that is not an entry.
+func (c *Channel) EntryPos(name string) Position {
+	i := -1
+	if c.g.ids.built() {
+		i = c.entryIndex(name)
+	} else {
+		i = slices.IndexFunc(c.Entries, func(e Entry) bool { return e.Name == name })
+	}
+	if i >= 0 && i < len(c.entryPos) {
+		return c.entryPos[i]
+	}
+	return c.Pos
 }
 
 // Ref returns the channel's identity.

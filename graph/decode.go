@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/sextantdev/sextant/graph/internal/jsonscan"
 	"github.com/sextantdev/sextant/internal/docstream"
@@ -100,6 +102,8 @@ type decoder struct {
 	// byte lineOff of data.
 	lineOff int
 	line    int
+	// col is the 1-based column, in characters, of byte lineOff.
+	col int
 
 	// Streaming: a JSON stream is read through a window, data, that holds
 	// at least the blob being decoded; base is the file offset of data[0].
@@ -130,9 +134,10 @@ type decoder struct {
 	entrySlab []Entry
 	strSlab   []string
 	// Scratch lists reused between blobs.
-	props   []Property
-	entries []Entry
-	skips   []string
+	props    []Property
+	entries  []Entry
+	entryPos []Position // per entry of entries
+	skips    []string
 }
 
 type pendingErr struct {
@@ -148,7 +153,8 @@ func newDecoder(b *Builder) *decoder {
 	}
 }
 
-// posAt returns the position of byte off of d.data.
+// posAt returns the position of byte off of d.data: line and column (in
+// characters) for a JSON stream, the document's start for YAML.
 func (d *decoder) posAt(off int) Position {
 	if d.doc != nil {
 		return *d.doc
@@ -156,12 +162,31 @@ func (d *decoder) posAt(off int) Position {
 	off = min(off, len(d.data))
 	if off < d.lineOff {
 		// Out of order (rare, within one blob): count back.
-		line := d.line - bytes.Count(d.data[off:d.lineOff], newline)
-		return Position{File: d.file, Line: line, Offset: d.base + int64(off)}
+		back := d.data[off:d.lineOff]
+		line := d.line - bytes.Count(back, newline)
+		col := 0
+		if line == d.line {
+			col = d.col - utf8.RuneCount(back)
+		} else if nl := bytes.LastIndexByte(d.data[:off], '\n'); nl >= 0 {
+			col = utf8.RuneCount(d.data[nl+1:off]) + 1
+		}
+		return Position{File: d.file, Line: line, Column: col, Offset: d.base + int64(off)}
 	}
-	d.line += bytes.Count(d.data[d.lineOff:off], newline)
+	d.advance(off)
+	return Position{File: d.file, Line: d.line, Column: d.col, Offset: d.base + int64(off)}
+}
+
+// advance counts the lines and columns up to byte off of d.data (at or
+// after lineOff).
+func (d *decoder) advance(off int) {
+	seg := d.data[d.lineOff:off]
+	if n := bytes.Count(seg, newline); n > 0 {
+		d.line += n
+		seg = seg[bytes.LastIndexByte(seg, '\n')+1:]
+		d.col = 1
+	}
+	d.col += utf8.RuneCount(seg)
 	d.lineOff = off
-	return Position{File: d.file, Line: d.line, Offset: d.base + int64(off)}
 }
 
 var newline = []byte{'\n'}
@@ -365,8 +390,7 @@ func (d *decoder) more(s *jsonscan.Scanner, keep int) bool {
 // discard drops the first n bytes of the window.
 func (d *decoder) discard(n int) {
 	if n > d.lineOff {
-		d.line += bytes.Count(d.data[d.lineOff:n], newline)
-		d.lineOff = n
+		d.advance(n)
 	}
 	d.data = d.data[:copy(d.data, d.data[n:])]
 	d.lineOff -= n
@@ -505,6 +529,7 @@ type blob struct {
 	entriesOff, propsOff, relOff    int
 	// Decoded lists, when the schema was known in time.
 	chanEntries  []Entry
+	chanPos      []Position // per entry of chanEntries
 	deprecations []Deprecation
 	props        []Property
 	related      []RelatedImage
@@ -562,6 +587,7 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 		switch f.schema {
 		case SchemaChannel:
 			f.chanEntries, _ = d.channelEntries(&sub)
+			f.chanPos = slices.Clone(d.entryPos)
 		case SchemaDeprecations:
 			f.deprecations, _ = d.deprecationEntries(&sub)
 		}
@@ -590,7 +616,7 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	case SchemaPackage:
 		d.b.addPackage(pos, f.name, f.defaultChannel)
 	case SchemaChannel:
-		d.b.addChannel(pos, f.pkg, f.name, f.chanEntries)
+		d.b.addChannel(pos, f.pkg, f.name, f.chanEntries, f.chanPos)
 	case SchemaBundle:
 		bd := d.b.newBundle(pos, f.name, f.pkg, f.image, f.props)
 		bd.RelatedImages = f.related
@@ -626,6 +652,7 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 			switch f.schema {
 			case SchemaChannel:
 				f.chanEntries, err = d.channelEntries(s)
+				f.chanPos = slices.Clone(d.entryPos)
 			case SchemaDeprecations:
 				f.deprecations, err = d.deprecationEntries(s)
 			case "":
@@ -808,8 +835,10 @@ func (d *decoder) objects(s *jsonscan.Scanner, list string, f func(field fieldPa
 // channelEntries reads an olm.channel's entries.
 func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 	d.entries = d.entries[:0]
+	d.entryPos = d.entryPos[:0]
 	err := d.objects(s, "entries", func(field fieldPath) error {
 		var e Entry
+		d.entryPos = append(d.entryPos, d.posAt(s.Pos-1)) // the entry's '{'
 		err := d.fields(s, func(key []byte) (err error) {
 			switch string(key) {
 			case "name":
@@ -1004,11 +1033,13 @@ func (d *decoder) decodeYAML() {
 		}
 		if doc.JSON {
 			d.data, d.base, d.keep, d.doc = doc.Text, doc.TextOffset, true, nil
-			d.line, d.lineOff = doc.TextLine, 0
+			// The text starts a line (after "---" on the mark's line:
+			// columns are then counted from after the mark).
+			d.line, d.lineOff, d.col = doc.TextLine, 0, 1
 			d.decodeJSON()
 			continue
 		}
-		pos := Position{File: d.file, Line: doc.Line, Offset: doc.Offset}
+		pos := Position{File: d.file, Line: doc.Line, Column: 1, Offset: doc.Offset}
 		d.doc = &pos
 		j, err := fastyaml.ToJSON(doc.Text)
 		if err != nil {

@@ -267,18 +267,24 @@ func TestDecodeForms(t *testing.T) {
 func TestDecodePositions(t *testing.T) {
 	c := mustLoad(t, filepath.Join("testdata", "decode", "etcd.json"))
 	p := c.Package("etcd")
-	if want := (Position{File: filepath.Join("testdata", "decode", "etcd.json"), Line: 1, Offset: 0}); p.Pos != want {
+	if want := (Position{File: filepath.Join("testdata", "decode", "etcd.json"), Line: 1, Column: 1, Offset: 0}); p.Pos != want {
 		t.Errorf("package pos = %+v, want %+v", p.Pos, want)
 	}
-	if got := p.Channel("alpha").Pos.Line; got != 8 {
-		t.Errorf("channel line = %d, want 8", got)
+	if got := p.Channel("alpha").Pos; got.Line != 8 || got.Column != 1 {
+		t.Errorf("channel line and column = %d, %d, want 8, 1", got.Line, got.Column)
+	}
+	if got := p.Channel("alpha").EntryPos("etcdoperator.v0.9.2"); got.Line != 14 || got.Column != 9 {
+		t.Errorf("entry line and column = %d, %d, want 14, 9", got.Line, got.Column)
+	}
+	if got, want := p.Channel("alpha").EntryPos("nothing"), p.Channel("alpha").Pos; got != want {
+		t.Errorf("EntryPos of no entry = %+v, want the channel's %+v", got, want)
 	}
 	if got := p.Bundle("etcdoperator.v0.9.2").Pos.Line; got != 35 {
 		t.Errorf("bundle line = %d, want 35", got)
 	}
 	y := mustLoad(t, filepath.Join("testdata", "decode", "etcd.yaml"))
-	if got := y.Package("etcd").Pos.Line; got != 3 {
-		t.Errorf("yaml package line = %d, want 3", got)
+	if got := y.Package("etcd").Pos; got.Line != 3 || got.Column != 1 {
+		t.Errorf("yaml package line and column = %d, %d, want 3, 1", got.Line, got.Column)
 	}
 	if got := y.Package("etcd").Bundle("etcdoperator.v0.9.3").Pos.Line; got != 87 {
 		t.Errorf("yaml bundle line = %d, want 87", got)
@@ -717,6 +723,31 @@ func TestDecodeSmallWindows(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestDecodeColumns: a position's column counts characters from the start
+// of its line, whether blobs share a line or not.
+func TestDecodeColumns(t *testing.T) {
+	src := "  {\"schema\":\"olm.package\",\"name\":\"é\",\"defaultChannel\":\"s\"}\n" +
+		"{\"schema\":\"olm.bundle\",\"name\":\"é.v1\",\"package\":\"é\",\"image\":\"i\",\"properties\":[{\"type\":\"olm.package\",\"value\":{\"packageName\":\"é\",\"version\":\"1.0.0\"}}]} {\"schema\":\"olm.channel\",\"package\":\"é\",\"name\":\"s\",\"entries\":[{\"name\":\"é.v1\"}]}\n"
+	c, err := Decode(strings.NewReader(src), "cols.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.Package("é")
+	for _, tt := range []struct {
+		what      string
+		pos       Position
+		line, col int
+	}{
+		{"package", p.Pos, 1, 3},
+		{"bundle", p.Bundle("é.v1").Pos, 2, 1},
+		{"channel", p.Channel("s").Pos, 2, 149},
+	} {
+		if tt.pos.Line != tt.line || tt.pos.Column != tt.col {
+			t.Errorf("%s at %d:%d, want %d:%d", tt.what, tt.pos.Line, tt.pos.Column, tt.line, tt.col)
 		}
 	}
 }

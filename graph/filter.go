@@ -41,14 +41,21 @@ func (c *Catalog) Filter(keep func(*Bundle) bool) (*Catalog, error) {
 		chans := map[string]bool{}
 		for _, ch := range p.Channels {
 			var entries []Entry
-			for _, e := range ch.Entries {
+			var entryPos []Position
+			for i, e := range ch.Entries {
 				if kept[e.Name] {
 					entries = append(entries, e)
+					if i < len(ch.entryPos) {
+						entryPos = append(entryPos, ch.entryPos[i])
+					}
 				}
+			}
+			if len(entryPos) != len(entries) {
+				entryPos = nil
 			}
 			if len(entries) > 0 {
 				chans[ch.Name] = true
-				b.addChannel(ch.Pos, p.Name, ch.Name, entries)
+				b.addChannel(ch.Pos, p.Name, ch.Name, entries, entryPos)
 			}
 		}
 		for _, bd := range p.Bundles {

@@ -120,10 +120,13 @@ func (r Range) Valid() bool { return r.match != nil }
 func (r Range) Contains(v semver.Version) bool { return r.match != nil && r.match(v) }
 
 // Position locates an object in its source: the file (empty for a stream
-// with no name), the 1-based line, and the byte offset of the object's start.
+// with no name), the 1-based line, the 1-based column in characters (0 when
+// unknown; 1 for a YAML document, whose objects are located at the
+// document's start), and the byte offset of the object's start.
 type Position struct {
 	File   string
 	Line   int
+	Column int
 	Offset int64
 }
 

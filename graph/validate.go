@@ -225,8 +225,13 @@ func (p *Package) validateDeprecations(fs []Finding) []Finding {
 
 // validate appends the channel's findings to fs.
 func (c *Channel) validate(p *Package, fs []Finding) []Finding {
+	// A finding about an entry points at the entry; others at the channel.
 	add := func(sev Severity, code, bundle, format string, args ...any) {
-		fs = append(fs, Finding{Severity: sev, Code: code, Package: c.Package, Channel: c.Name, Bundle: bundle, Message: fmt.Sprintf(format, args...), Pos: c.Pos})
+		pos := c.Pos
+		if bundle != "" {
+			pos = c.EntryPos(bundle)
+		}
+		fs = append(fs, Finding{Severity: sev, Code: code, Package: c.Package, Channel: c.Name, Bundle: bundle, Message: fmt.Sprintf(format, args...), Pos: pos})
 	}
 	where := channelWhere{c}
 	if c.Name == "" {
