@@ -155,7 +155,10 @@ that drops an API or an install mode is a new api-dropped-on-upgrade or
 install-mode-dropped. --fail-on-new applies --fail-on to the new findings
 only, so that CI fails on what a change introduces. -o markdown writes a
 pull-request comment: counts by severity and code, then the findings by
-package, new ones first, long lists folded.
+package, new ones first, long lists folded. -o sarif writes a SARIF 2.1.0 log
+for code scanning (GitHub's upload-sarif): one rule per finding code with its
+help, one result per finding at its file, line and column, the baseline state
+(new, unchanged, absent) with --baseline.
 
 Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 when a
 catalog cannot be read or the command line is wrong.`,
@@ -165,7 +168,7 @@ catalog cannot be read or the command line is wrong.`,
   sextant check --baseline main/catalog --fail-on-new -o markdown catalog/`,
 		Args: cobra.MinimumNArgs(1),
 	}
-	output := addOutputFlag(cmd, "text", "json", "yaml", "markdown")
+	output := addOutputFlag(cmd, "text", "json", "yaml", "markdown", "sarif")
 	failOn := addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
 	var baseline string
 	var failOnNew bool
@@ -197,6 +200,8 @@ catalog cannot be read or the command line is wrong.`,
 			err = writeCheckText(e.stdout, reports)
 		case "markdown":
 			err = rep.WriteMarkdown(e.stdout)
+		case "sarif":
+			err = rep.WriteSARIF(e.stdout)
 		default:
 			err = writeCheckJSON(e.stdout, output.value, reports)
 		}

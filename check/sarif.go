@@ -1,0 +1,232 @@
+package check
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// SARIFSchema is the JSON schema WriteSARIF's output conforms to: SARIF
+// 2.1.0, as published by OASIS (errata 01).
+const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+// WriteSARIF writes the report as one SARIF 2.1.0 log, the format code
+// scanning services read (GitHub's upload-sarif among them): one run of the
+// tool "sextant" whose rules are every documented finding code (Codes),
+// each with its help text from CHECKS.md and its default level, and one
+// result per finding:
+//
+//   - ruleId the code; level error, warning or note (info);
+//   - message the finding's message, with its further lines;
+//   - a physical location (the file as a relative URI, the line and, when
+//     known, the column) when the finding has a position, and always a
+//     logical location "catalog/package/channel/bundle";
+//   - partialFingerprints "sextant/object/v1", a hash of the code and the
+//     object, so that a finding keeps its identity from one commit to the
+//     next whatever its line or wording;
+//   - with a baseline, baselineState "new" or "unchanged", and the
+//     resolved findings as results with baselineState "absent";
+//   - suppressed findings with a suppression of kind "external" whose
+//     justification is the reason given in the suppressions file.
+//
+// The same report always gives the same bytes. It returns the first write
+// error.
+func (r *Report) WriteSARIF(w io.Writer) error {
+	docs := Codes()
+	index := make(map[string]int, len(docs))
+	rules := make([]sarifRule, 0, len(docs))
+	for _, d := range docs {
+		index[d.Code] = len(rules)
+		rules = append(rules, d.sarifRule())
+	}
+	run := sarifRun{
+		Tool:        sarifTool{Driver: sarifDriver{Name: "sextant", InformationURI: "https://github.com/sextantdev/sextant", Rules: rules}},
+		ColumnKind:  "unicodeCodePoints",
+		Results:     []sarifResult{},
+		Invocations: []sarifInvocation{{ExecutionSuccessful: true}},
+	}
+	baseline := false
+	for _, c := range r.Catalogs {
+		baseline = baseline || c.Baseline != nil
+	}
+	add := func(f Finding, state string) {
+		i, ok := index[f.Code]
+		if !ok {
+			// A code without documentation still gets a rule of its own.
+			i = len(run.Tool.Driver.Rules)
+			index[f.Code] = i
+			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, CodeDoc{Code: f.Code, Severity: f.Severity}.sarifRule())
+		}
+		run.Results = append(run.Results, f.sarifResult(i, state))
+	}
+	for _, f := range r.Findings {
+		state := ""
+		if baseline {
+			state = "unchanged"
+			if f.Status == StatusNew {
+				state = "new"
+			}
+		}
+		add(f, state)
+	}
+	for _, f := range r.Resolved {
+		add(f, "absent")
+	}
+	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(log)
+}
+
+// sarifLevel maps a severity to a SARIF level.
+func sarifLevel(s graph.Severity) string {
+	switch {
+	case s >= graph.SeverityError:
+		return "error"
+	case s == graph.SeverityWarning:
+		return "warning"
+	}
+	return "note"
+}
+
+func (d CodeDoc) sarifRule() sarifRule {
+	help := d.Help
+	if help == "" {
+		help = "finding code " + d.Code
+	}
+	short, _, _ := strings.Cut(help, "; ")
+	rl := sarifRule{
+		ID:                   d.Code,
+		ShortDescription:     sarifMessage{Text: plainHelp(short)},
+		FullDescription:      sarifMessage{Text: plainHelp(help)},
+		Help:                 &sarifHelp{Text: plainHelp(help), Markdown: help},
+		DefaultConfiguration: sarifConfig{Level: sarifLevel(d.Severity)},
+	}
+	if d.Check != "" {
+		rl.Properties = &sarifRuleProps{Check: d.Check, Tags: []string{d.Check}}
+	}
+	return rl
+}
+
+// plainHelp drops the Markdown code marks of a help text.
+func plainHelp(s string) string { return strings.ReplaceAll(s, "`", "") }
+
+func (f Finding) sarifResult(rule int, state string) sarifResult {
+	res := sarifResult{
+		RuleID:        f.Code,
+		RuleIndex:     rule,
+		Level:         sarifLevel(f.Severity),
+		Message:       sarifMessage{Text: f.Message},
+		BaselineState: state,
+	}
+	obj := []string{f.Catalog, f.Package, f.Channel, f.Bundle}
+	loc := sarifLocation{LogicalLocations: []sarifLogical{{FullyQualifiedName: strings.Join(obj, "/")}}}
+	if f.Pos.File != "" && f.Pos.Line > 0 {
+		loc.PhysicalLocation = &sarifPhysical{
+			ArtifactLocation: sarifArtifact{URI: fileURI(f.Pos.File)},
+			Region:           &sarifRegion{StartLine: f.Pos.Line, StartColumn: f.Pos.Column},
+		}
+	}
+	res.Locations = []sarifLocation{loc}
+	sum := sha256.Sum256([]byte(strings.Join(append([]string{f.Code}, obj[1:]...), "\x00")))
+	res.PartialFingerprints = map[string]string{"sextant/object/v1": hex.EncodeToString(sum[:16])}
+	return res
+}
+
+// fileURI returns a file path as a URI reference: a relative path stays
+// relative (code scanning resolves it against the repository), an
+// absolute one becomes a file: URI.
+func fileURI(path string) string {
+	p := filepath.ToSlash(path)
+	if filepath.IsAbs(path) {
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	return (&url.URL{Path: p}).String()
+}
+
+// The SARIF 2.1.0 objects WriteSARIF writes: only the properties it sets.
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool        sarifTool         `json:"tool"`
+		Invocations []sarifInvocation `json:"invocations"`
+		ColumnKind  string            `json:"columnKind"`
+		Results     []sarifResult     `json:"results"`
+	}
+	sarifInvocation struct {
+		ExecutionSuccessful bool `json:"executionSuccessful"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		InformationURI string      `json:"informationUri"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifRule struct {
+		ID                   string          `json:"id"`
+		ShortDescription     sarifMessage    `json:"shortDescription"`
+		FullDescription      sarifMessage    `json:"fullDescription"`
+		Help                 *sarifHelp      `json:"help,omitempty"`
+		DefaultConfiguration sarifConfig     `json:"defaultConfiguration"`
+		Properties           *sarifRuleProps `json:"properties,omitempty"`
+	}
+	sarifRuleProps struct {
+		Check string   `json:"check"`
+		Tags  []string `json:"tags"`
+	}
+	sarifHelp struct {
+		Text     string `json:"text"`
+		Markdown string `json:"markdown"`
+	}
+	sarifConfig struct {
+		Level string `json:"level"`
+	}
+	sarifMessage struct {
+		Text string `json:"text"`
+	}
+	sarifResult struct {
+		RuleID              string             `json:"ruleId"`
+		RuleIndex           int                `json:"ruleIndex"`
+		Level               string             `json:"level"`
+		Message             sarifMessage       `json:"message"`
+		Locations           []sarifLocation    `json:"locations"`
+		PartialFingerprints map[string]string  `json:"partialFingerprints"`
+		BaselineState       string             `json:"baselineState,omitempty"`
+		Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	}
+	sarifLocation struct {
+		PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
+		LogicalLocations []sarifLogical `json:"logicalLocations"`
+	}
+	sarifPhysical struct {
+		ArtifactLocation sarifArtifact `json:"artifactLocation"`
+		Region           *sarifRegion  `json:"region,omitempty"`
+	}
+	sarifArtifact struct {
+		URI string `json:"uri"`
+	}
+	sarifRegion struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn,omitempty"`
+	}
+	sarifLogical struct {
+		FullyQualifiedName string `json:"fullyQualifiedName"`
+	}
+	sarifSuppression struct {
+		Kind          string `json:"kind"`
+		Justification string `json:"justification,omitempty"`
+	}
+)
