@@ -102,6 +102,34 @@ type BaselineSummary struct {
 	ChannelsRemoved int `json:"channelsRemoved"`
 	BundlesAdded    int `json:"bundlesAdded"`
 	BundlesRemoved  int `json:"bundlesRemoved"`
+	// Added and Removed name them: what the catalog has and the baseline
+	// has not, and the reverse.
+	Added   Changes `json:"added"`
+	Removed Changes `json:"removed"`
+}
+
+// Changes names packages, channels ("package/channel") and bundles
+// ("package/bundle"), each list sorted; the channels and bundles of a
+// package added or removed are named too.
+type Changes struct {
+	Packages []string `json:"packages,omitempty"`
+	Channels []string `json:"channels,omitempty"`
+	Bundles  []string `json:"bundles,omitempty"`
+}
+
+// describe names what c holds, at most n of each kind: "packages a, b;
+// channels p/c; bundles p/b1, p/b2 and 3 more"; empty when nothing.
+func (c Changes) describe(n int) string {
+	var parts []string
+	for _, k := range []struct {
+		what  string
+		names []string
+	}{{"packages", c.Packages}, {"channels", c.Channels}, {"bundles", c.Bundles}} {
+		if len(k.names) > 0 {
+			parts = append(parts, k.what+" "+listN(k.names, n))
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // runBaseline runs the checks on the baselines of the inputs, marks the
@@ -276,8 +304,9 @@ func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum 
 		})
 		return &out[len(out)-1]
 	}
-	sum.PackagesAdded, sum.ChannelsAdded, sum.BundlesAdded = missingFrom(cur, old)
-	sum.PackagesRemoved, sum.ChannelsRemoved, sum.BundlesRemoved = missingFrom(old, cur)
+	sum.Added, sum.Removed = missingFrom(cur, old), missingFrom(old, cur)
+	sum.PackagesAdded, sum.ChannelsAdded, sum.BundlesAdded = len(sum.Added.Packages), len(sum.Added.Channels), len(sum.Added.Bundles)
+	sum.PackagesRemoved, sum.ChannelsRemoved, sum.BundlesRemoved = len(sum.Removed.Packages), len(sum.Removed.Channels), len(sum.Removed.Bundles)
 	for _, op := range old.Packages() {
 		np := cur.Package(op.Name)
 		if np == nil {
@@ -318,29 +347,27 @@ func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum 
 	return out
 }
 
-// missingFrom counts the packages, channels and bundles of a that b does
+// missingFrom names the packages, channels and bundles of a that b does
 // not have: the channels and bundles of a package b lacks count too.
-func missingFrom(a, b *graph.Catalog) (packages, channels, bundles int) {
+func missingFrom(a, b *graph.Catalog) Changes {
+	var c Changes
 	for _, ap := range a.Packages() {
 		bp := b.Package(ap.Name)
 		if bp == nil {
-			packages++
-			channels += len(ap.Channels)
-			bundles += len(ap.Bundles)
-			continue
+			c.Packages = append(c.Packages, ap.Name)
 		}
-		for _, c := range ap.Channels {
-			if bp.Channel(c.Name) == nil {
-				channels++
+		for _, ch := range ap.Channels {
+			if bp == nil || bp.Channel(ch.Name) == nil {
+				c.Channels = append(c.Channels, ap.Name+"/"+ch.Name)
 			}
 		}
 		for _, x := range ap.Bundles {
-			if bp.Bundle(x.Name) == nil {
-				bundles++
+			if bp == nil || bp.Bundle(x.Name) == nil {
+				c.Bundles = append(c.Bundles, ap.Name+"/"+x.Name)
 			}
 		}
 	}
-	return packages, channels, bundles
+	return c
 }
 
 // versionedName returns `"name" (version)`.

@@ -57,6 +57,12 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			fmt.Fprintf(bw, " Against the baseline: **%s** (%s), %d existing, %d resolved; packages +%d −%d, channels +%d −%d, bundles +%d −%d.",
 				plural(b.New, "new finding", "new findings"), plural(r.regressions(s.Name), "regression", "regressions"),
 				b.Existing, b.Resolved, b.PackagesAdded, b.PackagesRemoved, b.ChannelsAdded, b.ChannelsRemoved, b.BundlesAdded, b.BundlesRemoved)
+			if s := b.Added.describe(5); s != "" {
+				fmt.Fprintf(bw, " Added: %s.", mdText(s))
+			}
+			if s := b.Removed.describe(5); s != "" {
+				fmt.Fprintf(bw, " Removed: %s.", mdText(s))
+			}
 		}
 		bw.WriteString("\n\n")
 		if len(fs) == 0 && len(resolved) == 0 {
@@ -213,7 +219,11 @@ func markdownFinding(f Finding) string {
 	if len(where) > 0 {
 		fmt.Fprintf(&w, " %s", strings.Join(where, " "))
 	}
-	fmt.Fprintf(&w, ": %s\n", mdText(cut(first, mdMessage)))
+	fmt.Fprintf(&w, ": %s", mdText(cut(first, mdMessage)))
+	if f.Pos.File != "" && f.Pos.Line > 0 {
+		fmt.Fprintf(&w, " (`%s`)", mdCode(f.Pos.String()))
+	}
+	w.WriteString("\n")
 	if rest != "" {
 		for _, line := range strings.Split(rest, "\n") {
 			line = strings.TrimPrefix(strings.TrimSpace(line), "- ")

@@ -90,7 +90,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			bw.WriteString("\n")
 		}
 		if b := s.Baseline; b != nil {
-			fmt.Fprintf(bw, "\nbaseline (%s): %s\n", s.Name, b.describe(r.regressions(s.Name)))
+			fmt.Fprintf(bw, "\nbaseline (%s): %s\n%s", s.Name, b.describe(r.regressions(s.Name)), b.NamesAddedRemoved("  "))
 		}
 		if len(s.Counts) > 0 {
 			fmt.Fprintf(bw, "\ncounts (%s):\n", s.Name)
@@ -119,4 +119,17 @@ func (b *BaselineSummary) describe(regressions int) string {
 	return fmt.Sprintf("%s (%s), %d existing, %d resolved; packages +%d -%d, channels +%d -%d, bundles +%d -%d",
 		plural(b.New, "new finding", "new findings"), plural(regressions, "regression", "regressions"), b.Existing, b.Resolved,
 		b.PackagesAdded, b.PackagesRemoved, b.ChannelsAdded, b.ChannelsRemoved, b.BundlesAdded, b.BundlesRemoved)
+}
+
+// NamesAddedRemoved names what was added and removed, a few of each kind,
+// one line each ("added: ...", "removed: ..."); nothing when nothing was.
+func (b *BaselineSummary) NamesAddedRemoved(indent string) string {
+	var out strings.Builder
+	if s := b.Added.describe(5); s != "" {
+		fmt.Fprintf(&out, "%sadded: %s\n", indent, s)
+	}
+	if s := b.Removed.describe(5); s != "" {
+		fmt.Fprintf(&out, "%sremoved: %s\n", indent, s)
+	}
+	return out.String()
 }

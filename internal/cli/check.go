@@ -60,7 +60,13 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 		if baseline == "-" && slices.Contains(paths, "-") {
 			return nil, nil, usageErrorf("--baseline and the catalog cannot both be standard input")
 		}
-		old, err := e.loadCatalog(baseline)
+		var old *graph.Catalog
+		var err error
+		if spec, ok := strings.CutPrefix(baseline, gitBaselinePrefix); ok {
+			old, err = e.loadGitBaseline(spec, paths[0])
+		} else {
+			old, err = e.loadCatalog(baseline)
+		}
 		if err != nil {
 			errs = append(errs, err)
 		} else if len(inputs) == 1 {
@@ -172,7 +178,7 @@ catalog cannot be read or the command line is wrong.`,
 	failOn := addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
 	var baseline string
 	var failOnNew bool
-	cmd.Flags().StringVar(&baseline, "baseline", "", "the previous version of the catalog: report what the change does (one catalog argument)")
+	cmd.Flags().StringVar(&baseline, "baseline", "", "the previous version of the catalog: report what the change does (one catalog argument); git:REF[:PATH] reads it from git history")
 	cmd.Flags().BoolVar(&failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
 	var checkFlags []string
 	cmd.Flags().StringSliceVar(&checkFlags, "check", nil, "run only these checks (repeatable or comma-separated): "+checkNames())
@@ -354,6 +360,7 @@ func writeCheckText(w io.Writer, reports []catalogReport) error {
 			fmt.Fprintf(bw, "against the baseline: %s (%s), %d existing, %d resolved; packages +%d -%d, channels +%d -%d, bundles +%d -%d\n",
 				plural(b.New, "new finding"), plural(regs, "regression"), b.Existing, b.Resolved,
 				b.PackagesAdded, b.PackagesRemoved, b.ChannelsAdded, b.ChannelsRemoved, b.BundlesAdded, b.BundlesRemoved)
+			fmt.Fprint(bw, b.NamesAddedRemoved("  "))
 		}
 	}
 	return bw.err
