@@ -39,7 +39,9 @@ const (
 	// longer resolve.
 	CodeChannelRemoved = "channel-removed"
 	// CodeDefaultChannelChanged (warning): the package's default channel is
-	// another one; subscriptions that name no channel follow it.
+	// another one; subscriptions that name no channel follow it. Not
+	// reported when the baseline's default channel named no channel (the
+	// change fixes it).
 	CodeDefaultChannelChanged = "default-channel-changed"
 	// CodeHeadRemoved (error): the entry that headed a channel of the
 	// baseline is gone from the channel (its bundle from the catalog, or
@@ -315,7 +317,9 @@ func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum 
 				op.Name, plural(len(op.Channels), "channel", "channels"), plural(len(op.Bundles), "bundle", "bundles"))
 			continue
 		}
-		if op.DefaultChannel != np.DefaultChannel {
+		// A default channel that named no channel in the baseline was
+		// broken there (unknown-default-channel): changing it is a fix.
+		if op.DefaultChannel != np.DefaultChannel && op.Channel(op.DefaultChannel) != nil {
 			msg := fmt.Sprintf("the default channel of %q is %q, was %q: subscriptions that name no channel follow %q", np.Name, np.DefaultChannel, op.DefaultChannel, np.DefaultChannel)
 			if oc, nc := op.Default(), np.Default(); oc != nil && nc != nil {
 				oh, ok1 := channelHead(oc)

@@ -236,6 +236,18 @@ func TestBaselineSpecs(t *testing.T) {
 		resolved []string // keys of Report.Resolved
 	}{
 		{
+			name:   "fix an unknown default channel",
+			reason: "the baseline's default channel named no channel (unknown-default-channel): making it stable is a fix, not a default-channel-changed regression",
+			old: `
+package app nosuch
+bundle app app.v1 1.0.0
+channel app stable
+  entry app.v1
+`,
+			edits:    []specEdit{{"package app nosuch", "package app stable"}},
+			resolved: []string{"a unknown-default-channel app"},
+		},
+		{
 			name:   "requirement loses its provider",
 			reason: "lib.v1 stops providing g/v1 A: app's requirement is newly unmet and its head no longer installable",
 			old: `

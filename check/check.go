@@ -68,7 +68,9 @@ const (
 	// Installability resolves, for every bundle of every channel, a
 	// subscription asking for exactly that bundle (startingCSV) on an empty
 	// cluster with its own catalog alone, and reports those that fail with
-	// the resolver's explanation.
+	// the resolver's explanation — with several catalogs, those that fail
+	// with all of them too (a cluster that sees them all installs the
+	// others).
 	Installability Check = "installability"
 	// Platform checks what OLM's olm-operator checks after resolution,
 	// from the bundles' olm.csv.metadata: bundles that support no install
@@ -357,6 +359,10 @@ type runner struct {
 
 	setsOnce sync.Once
 	sets     []candidateSet // per input, for the Catalogs check
+
+	// all is the resolver over every input, for the installability check
+	// with several catalogs; nil with one.
+	all func() (*resolver.Resolver, error)
 }
 
 // candidateSets returns the candidate set of every input, computed once.
@@ -479,7 +485,10 @@ func (r *runner) catalogJobs(ctx context.Context, ci int, in Input) ([]job, erro
 		}})
 	}
 	if r.opts.enabled(Installability) {
-		js, err := installJobs(ctx, ci, in, r.opts)
+		if len(r.inputs) > 1 && r.all == nil {
+			r.all = allCatalogs(r.inputs, r.opts.CEL)
+		}
+		js, err := installJobs(ctx, ci, in, r.opts, r.all)
 		if err != nil {
 			return nil, err
 		}

@@ -173,7 +173,7 @@ func ExampleReport_WriteMarkdown() {
 	// Output:
 	// ### Sextant check: `community`
 	//
-	// 1 package, 1 channel, 1 bundle. Against the baseline: **1 new finding** (1 regression), 0 existing, 0 resolved; packages +0 −0, channels +0 −0, bundles +0 −1.
+	// 1 package, 1 channel, 1 bundle. Against the baseline: **1 new finding** (1 regression), 0 existing, 0 resolved; packages +0 −0, channels +0 −0, bundles +0 −1. Removed: bundles etcd/etcd.v0.9.0.
 	//
 	// | severity | code | new | existing |
 	// | --- | --- | ---: | ---: |

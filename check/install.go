@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -65,6 +66,27 @@ type installer struct {
 	// always makes every bundle go through the resolver, even those the
 	// fast path would decide (tests compare both).
 	always bool
+	// all resolves with every catalog of the Run, when there are several:
+	// a bundle installable with them is installable on a cluster that sees
+	// them all, and gets no finding (the Catalogs check says which
+	// catalog meets what). Nil with one catalog.
+	all func() (*resolver.Resolver, error)
+}
+
+// allCatalogs returns a function that builds, once, a resolver over every
+// input: the catalogs a cluster sees together.
+func allCatalogs(inputs []Input, cel resolver.CEL) func() (*resolver.Resolver, error) {
+	return sync.OnceValues(func() (*resolver.Resolver, error) {
+		cats := make([]resolver.Catalog, len(inputs))
+		for i, in := range inputs {
+			cats[i] = resolver.Catalog{Key: installCatalogKey(in.Name), Catalog: in.Catalog}
+		}
+		r, err := resolver.New(cats, resolver.Options{CEL: cel, SkipValidation: true})
+		if err != nil {
+			return nil, fmt.Errorf("the catalogs together: %w", err)
+		}
+		return r, nil
+	})
 }
 
 func newInstaller(ctx context.Context, in Input, cel resolver.CEL) (*installer, error) {
@@ -87,12 +109,12 @@ func hasRequirements(b *graph.Bundle) bool {
 // are not checked. A bundle with no requirement is installable alone — its
 // subscription's only candidate, nothing to depend on, nothing to conflict
 // with — and is decided without the resolver.
-func installJobs(ctx context.Context, ci int, in Input, opts Options) ([]job, error) {
+func installJobs(ctx context.Context, ci int, in Input, opts Options, all func() (*resolver.Resolver, error)) ([]job, error) {
 	ins, err := newInstaller(ctx, in, opts.CEL)
 	if err != nil {
 		return nil, err
 	}
-	ins.always = opts.resolveAll
+	ins.always, ins.all = opts.resolveAll, all
 	var jobs []job
 	for _, p := range in.Catalog.Packages() {
 		for _, b := range p.Bundles {
@@ -142,6 +164,19 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 	}
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, fmt.Errorf("check: %w", ctxErr)
+	}
+	if ins.all != nil {
+		all, aerr := ins.all()
+		if aerr != nil {
+			return nil, aerr
+		}
+		if plan, aerr := all.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}}); aerr == nil &&
+			slices.ContainsFunc(plan.Steps, func(s resolver.Step) bool { return s.Bundle == b.Name && s.Package == b.Package }) {
+			return nil, nil // installable with the other catalogs
+		}
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("check: %w", ctxErr)
+		}
 	}
 	ex := &Explanation{}
 	var conflict *resolver.ConflictError
