@@ -36,4 +36,11 @@
 // keeps that file current). sextant check --baseline OLD NEW --fail-on-new
 // does the same from the command line, and -o markdown writes the report
 // as a pull-request comment.
+//
+// workflow.yaml is the same gate as a GitHub Actions job that needs no Go
+// test in the repository: sextant check --baseline git:origin/BRANCH reads
+// the target branch's catalog through git, -o sarif feeds code scanning
+// (github/codeql-action/upload-sarif), and --fail-on-new fails the job on
+// what the pull request introduces. TestWorkflow runs its sextant commands
+// on a repository made in the test.
 package catalogci
