@@ -149,7 +149,7 @@ func runBaseline(ctx context.Context, catalogs []Input, opts Options, rep *Repor
 	// The baselines are checked together with the inputs that have none,
 	// as they are, so that the Catalogs check compares the same set.
 	bopts := opts
-	bopts.Baseline = nil
+	bopts.Baseline, bopts.Suppressions = nil, nil
 	before := slices.Clone(catalogs)
 	for _, b := range opts.Baseline {
 		before[byName[b.Name]] = b

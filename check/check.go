@@ -125,6 +125,11 @@ type Options struct {
 	// requirement with a cel rule as met by no bundle.
 	CEL resolver.CEL
 
+	// Suppressions accept findings (see Suppression, ReadConfig): Run
+	// moves those they match to Report.Suppressed and reports each entry
+	// that matches nothing as a stale-suppression warning.
+	Suppressions []Suppression
+
 	// resolveAll sends every bundle through the resolver, even those the
 	// installability check decides without it (tests compare both).
 	resolveAll bool
@@ -156,6 +161,9 @@ type Report struct {
 	// Resolved holds, for the inputs with a baseline, the baseline's
 	// findings the input no longer has, in the baseline's report order.
 	Resolved []Finding `json:"resolved,omitempty"`
+	// Suppressed holds the findings Options.Suppressions accept, each
+	// with its Suppression, in report order. They count nowhere else.
+	Suppressed []Finding `json:"suppressed,omitempty"`
 }
 
 // CatalogSummary counts what a catalog holds and what was found in it.
@@ -264,6 +272,11 @@ func (r *Report) filter(keep func(Finding) bool) *Report {
 			out.Resolved = append(out.Resolved, f)
 		}
 	}
+	for _, f := range r.Suppressed {
+		if keep(f) {
+			out.Suppressed = append(out.Suppressed, f)
+		}
+	}
 	for i := range out.Catalogs {
 		b := out.Catalogs[i].Baseline
 		if b == nil {
@@ -346,6 +359,7 @@ func Run(ctx context.Context, catalogs []Input, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	rep.suppress(opts.Suppressions)
 	return rep, nil
 }
 

@@ -54,6 +54,7 @@ var codeDocs = []CodeDoc{
 	{Code: "requirement-newly-unmet", Severity: graph.SeverityWarning, Check: "baseline", Help: "a requirement the baseline's candidates met and the new version's do not"},
 	{Code: "satisfied-by-other-catalog", Severity: graph.SeverityInfo, Check: "catalogs", Help: "with several catalogs: a requirement no candidate of the bundle's catalog meets and another catalog's candidates do"},
 	{Code: "skip-range-matches-nothing", Severity: graph.SeverityInfo, Check: "direction", Help: "a valid skipRange that contains no other entry of its channel"},
+	{Code: "stale-suppression", Severity: graph.SeverityWarning, Check: "suppressions", Help: "an entry of the suppressions file (`.sextant.yaml`) that matches no finding: the problem it accepted is gone, or the entry names it wrongly; it points at the entry"},
 	{Code: "stranded-bundles", Severity: graph.SeverityError, Check: "structural", Help: "entries neither on the replaces chain from the head nor skipped"},
 	{Code: "unknown-bundle", Severity: graph.SeverityError, Check: "structural", Help: "a channel entry that names no bundle of the package"},
 	{Code: "unknown-default-channel", Severity: graph.SeverityError, Check: "structural", Help: "the `defaultChannel` names no channel of the package"},

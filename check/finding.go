@@ -32,6 +32,9 @@ type Finding struct {
 	// Status says, when the catalog was compared with a baseline, whether
 	// the change introduced the finding; StatusNone otherwise.
 	Status Status
+	// Suppression is the entry of the suppressions file that accepts the
+	// finding (Report.Suppressed only); nil otherwise.
+	Suppression *Suppression
 }
 
 // String formats the finding on one line: "severity code package/channel
@@ -77,6 +80,7 @@ type findingJSON struct {
 	Offset      int64          `json:"offset,omitempty"`
 	Explanation *Explanation   `json:"explanation,omitempty"`
 	Status      Status         `json:"status,omitempty"`
+	Suppression *Suppression   `json:"suppression,omitempty"`
 }
 
 // MarshalJSON writes the finding in its JSON form (see findingJSON).
@@ -84,7 +88,7 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 	return json.Marshal(findingJSON{
 		Severity: f.Severity, Code: f.Code, Catalog: f.Catalog,
 		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle, Message: f.Message,
-		File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Offset: f.Pos.Offset, Explanation: f.Explanation, Status: f.Status,
+		File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Offset: f.Pos.Offset, Explanation: f.Explanation, Status: f.Status, Suppression: f.Suppression,
 	})
 }
 
@@ -97,7 +101,7 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 	*f = Finding{
 		Severity: j.Severity, Code: j.Code, Catalog: j.Catalog,
 		Package: j.Package, Channel: j.Channel, Bundle: j.Bundle, Message: j.Message,
-		Pos: graph.Position{File: j.File, Line: j.Line, Column: j.Column, Offset: j.Offset}, Explanation: j.Explanation, Status: j.Status,
+		Pos: graph.Position{File: j.File, Line: j.Line, Column: j.Column, Offset: j.Offset}, Explanation: j.Explanation, Status: j.Status, Suppression: j.Suppression,
 	}
 	return nil
 }

@@ -65,13 +65,14 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			}
 		}
 		bw.WriteString("\n\n")
-		if len(fs) == 0 && len(resolved) == 0 {
+		if len(fs) == 0 && len(resolved) == 0 && !slices.ContainsFunc(r.Suppressed, func(f Finding) bool { return f.Catalog == s.Name }) {
 			bw.WriteString("No findings.\n\n")
 			continue
 		}
 		writeMarkdownCounts(bw, fs, s.Baseline != nil)
 		if s.Baseline == nil {
 			writeMarkdownFindings(bw, fs, &budget)
+			writeMarkdownSuppressed(bw, r.Suppressed, s.Name, &budget)
 			continue
 		}
 		var fresh, old []Finding
@@ -98,8 +99,31 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			writeMarkdownFindings(bw, resolved, &budget)
 			bw.WriteString("</details>\n\n")
 		}
+		writeMarkdownSuppressed(bw, r.Suppressed, s.Name, &budget)
 	}
 	return bw.Flush()
+}
+
+// writeMarkdownSuppressed writes the suppressed findings of catalog name
+// folded, each with the reason that accepts it.
+func writeMarkdownSuppressed(w *bufio.Writer, all []Finding, name string, budget *int) {
+	var fs []Finding
+	for _, f := range all {
+		if f.Catalog == name {
+			first, rest, multi := strings.Cut(f.Message, "\n")
+			f.Message = first + " — suppressed: " + f.Suppression.Reason
+			if multi {
+				f.Message += "\n" + rest
+			}
+			fs = append(fs, f)
+		}
+	}
+	if len(fs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "<details><summary>Suppressed findings (%d), accepted in the suppressions file</summary>\n\n", len(fs))
+	writeMarkdownFindings(w, fs, budget)
+	w.WriteString("</details>\n\n")
 }
 
 // writeMarkdownCounts writes the table of counts by severity and code,

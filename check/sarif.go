@@ -78,6 +78,16 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 	for _, f := range r.Resolved {
 		add(f, "absent")
 	}
+	for _, f := range r.Suppressed {
+		state := ""
+		if baseline {
+			state = "unchanged"
+			if f.Status == StatusNew {
+				state = "new"
+			}
+		}
+		add(f, state)
+	}
 	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -137,7 +147,24 @@ func (f Finding) sarifResult(rule int, state string) sarifResult {
 	res.Locations = []sarifLocation{loc}
 	sum := sha256.Sum256([]byte(strings.Join(append([]string{f.Code}, obj[1:]...), "\x00")))
 	res.PartialFingerprints = map[string]string{"sextant/object/v1": hex.EncodeToString(sum[:16])}
+	if s := f.Suppression; s != nil {
+		res.Suppressions = []sarifSuppression{{Kind: "external", Justification: s.Reason, Location: s.sarifLocation()}}
+	}
 	return res
+}
+
+// sarifLocation locates the suppressions file's entry, when known.
+func (s *Suppression) sarifLocation() *sarifLocation {
+	if s.Pos.File == "" || s.Pos.Line < 1 {
+		return nil
+	}
+	return &sarifLocation{
+		PhysicalLocation: &sarifPhysical{
+			ArtifactLocation: sarifArtifact{URI: fileURI(s.Pos.File)},
+			Region:           &sarifRegion{StartLine: s.Pos.Line, StartColumn: s.Pos.Column},
+		},
+		LogicalLocations: []sarifLogical{{FullyQualifiedName: s.String()}},
+	}
 }
 
 // fileURI returns a file path as a URI reference: a relative path stays
@@ -226,7 +253,8 @@ type (
 		FullyQualifiedName string `json:"fullyQualifiedName"`
 	}
 	sarifSuppression struct {
-		Kind          string `json:"kind"`
-		Justification string `json:"justification,omitempty"`
+		Kind          string         `json:"kind"`
+		Justification string         `json:"justification,omitempty"`
+		Location      *sarifLocation `json:"location,omitempty"`
 	}
 )

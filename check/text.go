@@ -89,6 +89,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			}
 			bw.WriteString("\n")
 		}
+		writeSuppressed(bw, r.Suppressed, s.Name)
 		if b := s.Baseline; b != nil {
 			fmt.Fprintf(bw, "\nbaseline (%s): %s\n%s", s.Name, b.describe(r.regressions(s.Name)), b.NamesAddedRemoved("  "))
 		}
@@ -132,4 +133,22 @@ func (b *BaselineSummary) NamesAddedRemoved(indent string) string {
 		fmt.Fprintf(&out, "%sremoved: %s\n", indent, s)
 	}
 	return out.String()
+}
+
+// writeSuppressed lists the suppressed findings of catalog name, each with
+// the reason and the place of the entry that accepts it.
+func writeSuppressed(w io.Writer, fs []Finding, name string) {
+	n := 0
+	for _, f := range fs {
+		if f.Catalog != name {
+			continue
+		}
+		if n == 0 {
+			fmt.Fprintf(w, "\nsuppressed (%s):\n", name)
+		}
+		n++
+		first, _, _ := strings.Cut(f.Message, "\n")
+		s := f.Suppression
+		fmt.Fprintf(w, "  %-7s %s %s: %s\n          suppressed by %s: %s\n", f.Severity.String(), f.Code, s.String(), first, s.Pos, s.Reason)
+	}
 }

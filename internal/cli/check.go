@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -28,6 +30,8 @@ type catalogReport struct {
 	// Resolved holds the baseline's findings the catalog no longer has
 	// (with --baseline), in the report's order.
 	Resolved []check.Finding
+	// Suppressed holds the findings the suppressions file accepts.
+	Suppressed []check.Finding
 }
 
 // gatherFindings loads the catalogs at paths and runs the checks on them
@@ -35,7 +39,7 @@ type catalogReport struct {
 // returns the whole report too. With a baseline path (then paths holds one
 // catalog), the catalog is compared with the baseline. Every catalog that
 // cannot be read is reported, each naming its path.
-func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check, baseline string) ([]catalogReport, *check.Report, error) {
+func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check, baseline string, sups []check.Suppression) ([]catalogReport, *check.Report, error) {
 	inputs := make([]check.Input, 0, len(paths))
 	var errs []error
 	seen := map[string]bool{}
@@ -55,7 +59,7 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 		}
 		inputs = append(inputs, check.Input{Name: name, Catalog: cat})
 	}
-	opts := check.Options{Checks: checks, CEL: celrule.New()}
+	opts := check.Options{Checks: checks, CEL: celrule.New(), Suppressions: sups}
 	if baseline != "" {
 		if baseline == "-" && slices.Contains(paths, "-") {
 			return nil, nil, usageErrorf("--baseline and the catalog cannot both be standard input")
@@ -92,6 +96,11 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 		for _, f := range rep.Resolved {
 			if f.Catalog == sum.Name {
 				reports[i].Resolved = append(reports[i].Resolved, f)
+			}
+		}
+		for _, f := range rep.Suppressed {
+			if f.Catalog == sum.Name {
+				reports[i].Suppressed = append(reports[i].Suppressed, f)
 			}
 		}
 		fs = fs[n:]
@@ -178,6 +187,8 @@ catalog cannot be read or the command line is wrong.`,
 	failOn := addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
 	var baseline string
 	var failOnNew bool
+	var config string
+	cmd.Flags().StringVar(&config, "config", "", "the suppressions file (default: .sextant.yaml in the catalog's folder or a folder above it, up to the git repository's top)")
 	cmd.Flags().StringVar(&baseline, "baseline", "", "the previous version of the catalog: report what the change does (one catalog argument); git:REF[:PATH] reads it from git history")
 	cmd.Flags().BoolVar(&failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
 	var checkFlags []string
@@ -197,7 +208,11 @@ catalog cannot be read or the command line is wrong.`,
 		if failOnNew && baseline == "" {
 			return usageErrorf("--fail-on-new needs --baseline")
 		}
-		reports, rep, err := e.gatherFindings(cmd.Context(), args, checks, baseline)
+		sups, err := e.readSuppressions(config, args[0])
+		if err != nil {
+			return err
+		}
+		reports, rep, err := e.gatherFindings(cmd.Context(), args, checks, baseline, sups)
 		if err != nil {
 			return err
 		}
@@ -265,6 +280,9 @@ type catalogJSON struct {
 	// Resolved lists the baseline's findings the catalog no longer has
 	// (with --baseline; left out when there are none).
 	Resolved []check.Finding `json:"resolved,omitempty"`
+	// Suppressed lists the findings the suppressions file accepts, each
+	// with its "suppression" (left out when there are none).
+	Suppressed []check.Finding `json:"suppressed,omitempty"`
 }
 
 // writeCheckJSON writes the reports in the JSON contract, as JSON or (format
@@ -275,15 +293,16 @@ func writeCheckJSON(w io.Writer, format string, reports []catalogReport) error {
 	}{Catalogs: make([]catalogJSON, 0, len(reports))}
 	for _, r := range reports {
 		c := catalogJSON{
-			Path:     r.Path,
-			Packages: r.Summary.Packages,
-			Channels: r.Summary.Channels,
-			Bundles:  r.Summary.Bundles,
-			Findings: r.Findings,
-			Summary:  summarize(r.Findings),
-			Counts:   r.Summary.Counts,
-			Baseline: r.Summary.Baseline,
-			Resolved: r.Resolved,
+			Path:       r.Path,
+			Packages:   r.Summary.Packages,
+			Channels:   r.Summary.Channels,
+			Bundles:    r.Summary.Bundles,
+			Findings:   r.Findings,
+			Summary:    summarize(r.Findings),
+			Counts:     r.Summary.Counts,
+			Baseline:   r.Summary.Baseline,
+			Resolved:   r.Resolved,
+			Suppressed: r.Suppressed,
 		}
 		if c.Findings == nil {
 			c.Findings = []check.Finding{}
@@ -345,11 +364,23 @@ func writeCheckText(w io.Writer, reports []catalogReport) error {
 				fmt.Fprintf(tw, "    \t%s\t%s\t%s: %s\n", f.Severity, f.Code, name, first)
 			}
 		}
+		if len(r.Suppressed) > 0 {
+			fmt.Fprintf(tw, "  suppressed: accepted in %s\n", r.Suppressed[0].Suppression.Pos.File)
+			for _, f := range r.Suppressed {
+				first, _, _ := strings.Cut(findingText(f), "\n")
+				s := f.Suppression
+				fmt.Fprintf(tw, "    \t%s\t%s\t%s: %s\n    \t\t\t  suppressed by line %d: %s\n", f.Severity, f.Code, f.Package, first, s.Pos.Line, s.Reason)
+			}
+		}
 		tw.Flush()
 		s := summarize(r.Findings)
-		fmt.Fprintf(bw, "%s: %s, %s, %d info in %d of %s\n", r.Path,
+		suppressed := ""
+		if len(r.Suppressed) > 0 {
+			suppressed = fmt.Sprintf(" (%d suppressed)", len(r.Suppressed))
+		}
+		fmt.Fprintf(bw, "%s: %s, %s, %d info in %d of %s%s\n", r.Path,
 			plural(s.Error, "error"), plural(s.Warning, "warning"), s.Info,
-			pkgs, plural(r.Summary.Packages, "package"))
+			pkgs, plural(r.Summary.Packages, "package"), suppressed)
 		if b := r.Summary.Baseline; b != nil {
 			regs := 0
 			for _, f := range r.Findings {
@@ -413,4 +444,64 @@ func (e *errWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
+}
+
+// configName is the suppressions file check looks for.
+const configName = ".sextant.yaml"
+
+// readSuppressions reads the suppressions file: path, or else the first
+// .sextant.yaml in the folder of catalog (the first catalog argument) or
+// a folder above it, stopping at the top of the git repository (the
+// folder with .git). A file found that way is named on standard error. No
+// file: no suppressions.
+func (e *env) readSuppressions(path, catalog string) ([]check.Suppression, error) {
+	if path == "" {
+		path = findConfig(catalog)
+		if path == "" {
+			return nil, nil
+		}
+		fmt.Fprintf(e.stderr, "suppressions: %s\n", path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, usageErrorf("--config: %w", err)
+	}
+	defer f.Close()
+	sups, err := check.ReadConfig(f, path)
+	if err != nil {
+		return nil, usageErrorf("%w", err)
+	}
+	return sups, nil
+}
+
+// findConfig returns the .sextant.yaml nearest above catalog, up to the
+// repository's top; "" when there is none.
+func findConfig(catalog string) string {
+	if catalog == "-" {
+		catalog = "."
+	}
+	dir, err := filepath.Abs(catalog)
+	if err != nil {
+		return ""
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	for {
+		p := filepath.Join(dir, configName)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if rel, err := filepath.Rel(".", p); err == nil && !strings.HasPrefix(rel, "..") {
+				return rel
+			}
+			return p
+		}
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
