@@ -104,6 +104,9 @@ type decoder struct {
 	line    int
 	// col is the 1-based column, in characters, of byte lineOff.
 	col int
+	// backOff, backLine and backCol locate the last out-of-order query
+	// (before lineOff); backOff is -1 when there is none.
+	backOff, backLine, backCol int
 
 	// Streaming: a JSON stream is read through a window, data, that holds
 	// at least the blob being decoded; base is the file offset of data[0].
@@ -162,15 +165,28 @@ func (d *decoder) posAt(off int) Position {
 	off = min(off, len(d.data))
 	if off < d.lineOff {
 		// Out of order (rare, within one blob): count back.
-		back := d.data[off:d.lineOff]
-		line := d.line - bytes.Count(back, newline)
-		col := 0
-		if line == d.line {
-			col = d.col - utf8.RuneCount(back)
-		} else if nl := bytes.LastIndexByte(d.data[:off], '\n'); nl >= 0 {
-			col = utf8.RuneCount(d.data[nl+1:off]) + 1
+		// A second cursor, back, makes ascending out-of-order queries (the
+		// entries of a blob read after its end) cost their distance only.
+		if d.backOff < 0 || d.backOff > off {
+			seg := d.data[off:d.lineOff]
+			d.backLine = d.line - bytes.Count(seg, newline)
+			d.backCol = 0
+			if d.backLine == d.line {
+				d.backCol = d.col - utf8.RuneCount(seg)
+			} else if nl := bytes.LastIndexByte(d.data[:off], '\n'); nl >= 0 {
+				d.backCol = utf8.RuneCount(d.data[nl+1:off]) + 1
+			}
+		} else {
+			seg := d.data[d.backOff:off]
+			if n := bytes.Count(seg, newline); n > 0 {
+				d.backLine += n
+				d.backCol = utf8.RuneCount(seg[bytes.LastIndexByte(seg, '\n')+1:]) + 1
+			} else if d.backCol > 0 {
+				d.backCol += utf8.RuneCount(seg)
+			}
 		}
-		return Position{File: d.file, Line: line, Column: col, Offset: d.base + int64(off)}
+		d.backOff = off
+		return Position{File: d.file, Line: d.backLine, Column: d.backCol, Offset: d.base + int64(off)}
 	}
 	d.advance(off)
 	return Position{File: d.file, Line: d.line, Column: d.col, Offset: d.base + int64(off)}
@@ -394,6 +410,7 @@ func (d *decoder) discard(n int) {
 	}
 	d.data = d.data[:copy(d.data, d.data[n:])]
 	d.lineOff -= n
+	d.backOff = -1
 	d.base += int64(n)
 }
 
@@ -1035,7 +1052,7 @@ func (d *decoder) decodeYAML() {
 			d.data, d.base, d.keep, d.doc = doc.Text, doc.TextOffset, true, nil
 			// The text starts a line (after "---" on the mark's line:
 			// columns are then counted from after the mark).
-			d.line, d.lineOff, d.col = doc.TextLine, 0, 1
+			d.line, d.lineOff, d.col, d.backOff = doc.TextLine, 0, 1, -1
 			d.decodeJSON()
 			continue
 		}
@@ -1051,7 +1068,7 @@ func (d *decoder) decodeYAML() {
 		if len(j) == 0 || string(j) == "null" {
 			continue // an empty document
 		}
-		d.data, d.base, d.keep = j, 0, false
+		d.data, d.base, d.keep, d.backOff = j, 0, false, -1
 		if j[0] != '{' {
 			d.errorAt(0, "", fmt.Errorf("document is %s, want a mapping", jsonscan.Kind(j[0])))
 			continue

@@ -262,7 +262,7 @@ const defaultWindow = 256 << 10
 func (d *decoder) decodeReader(name string, r io.Reader, size int64) {
 	d.file, d.eof, d.base, d.keep = name, false, 0, true
 	d.r = docstream.LimitReader(r, d.maxBytes)
-	d.lineOff, d.line, d.col, d.doc = 0, 1, 1, nil
+	d.lineOff, d.line, d.col, d.backOff, d.doc = 0, 1, 1, -1, nil
 	d.jsonOnly = isJSONName(name)
 	if d.window == 0 {
 		d.window = defaultWindow
