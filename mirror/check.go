@@ -43,18 +43,7 @@ func (s *Set) Check(ctx context.Context, keep func(resolver.CatalogKey, *graph.B
 	if err != nil {
 		return err
 	}
-	want := s.prints
-	if want == nil {
-		// The first check: the full catalogs' rollouts are printed once.
-		full, err := resolver.NewContext(ctx, s.full, s.opts.Resolver)
-		if err != nil {
-			return err
-		}
-		if want, err = s.printAll(ctx, full); err != nil {
-			return err
-		}
-		s.prints = want
-	}
+	want := s.prints // Compute's rollouts with the full catalogs
 	got, err := s.printAll(ctx, r)
 	if err != nil {
 		return err
@@ -96,19 +85,15 @@ func (s *Set) printAll(ctx context.Context, r *resolver.Resolver) ([]rolloutPrin
 	out := make([]rolloutPrint, len(s.scens))
 	for i := range s.scens {
 		sc := &s.scens[i]
-		rounds, err := sc.run(ctx, r, s.opts.MaxRounds)
+		rounds, _, err := sc.run(ctx, r, s.opts.MaxRounds)
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				return nil, err
 			}
 			out[i].err = err.Error()
 		}
-		for _, rd := range rounds {
-			b, err := printRound(sc.ns, rd)
-			if err != nil {
-				return nil, err
-			}
-			out[i].rounds = append(out[i].rounds, b)
+		if out[i].rounds, err = printRounds(sc.ns, rounds); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil
@@ -116,36 +101,68 @@ func (s *Set) printAll(ctx context.Context, r *resolver.Resolver) ([]rolloutPrin
 
 // roundPrint is what Check compares of a round.
 type roundPrint struct {
-	Steps         []resolver.Step
-	InFlight      []resolver.InFlight
-	Approval      resolver.PlanApproval
-	Notes         []string
-	Excluded      []resolver.InvalidPackage
-	Waiting       bool
-	CSVs          []cluster.CSV
-	Subscriptions []cluster.Subscription
-	InstallPlans  []cluster.InstallPlan
+	Steps    []resolver.Step
+	InFlight []resolver.InFlight
+	Approval resolver.PlanApproval
+	Notes    []string
+	Excluded []resolver.InvalidPackage
+	Waiting  bool
+	namespaceState
+}
+
+// printRounds prints each of the rounds of a rollout of namespace ns.
+func printRounds(ns string, rounds []resolver.Round) ([][]byte, error) {
+	out := make([][]byte, 0, len(rounds))
+	for _, rd := range rounds {
+		b, err := printRound(ns, rd)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, nil
 }
 
 // printRound encodes what Check compares of a round of namespace ns.
 func printRound(ns string, rd resolver.Round) ([]byte, error) {
 	p := roundPrint{Steps: rd.Plan.Steps, InFlight: rd.Plan.InFlight, Approval: rd.Plan.Approval, Notes: rd.Plan.Notes, Excluded: rd.Plan.Excluded, Waiting: rd.Waiting}
-	for _, c := range rd.State.CSVs {
+	p.namespaceState = namespaceOf(ns, rd.State)
+	return json.Marshal(p)
+}
+
+// namespaceState is what a state holds in one namespace that a rollout
+// moves.
+type namespaceState struct {
+	CSVs          []cluster.CSV
+	Subscriptions []cluster.Subscription
+	InstallPlans  []cluster.InstallPlan
+}
+
+// namespaceOf returns the objects of namespace ns in state.
+func namespaceOf(ns string, state *cluster.State) namespaceState {
+	var p namespaceState
+	for _, c := range state.CSVs {
 		if c.Namespace == ns {
 			p.CSVs = append(p.CSVs, c)
 		}
 	}
-	for _, sub := range rd.State.Subscriptions {
+	for _, sub := range state.Subscriptions {
 		if sub.Namespace == ns {
 			p.Subscriptions = append(p.Subscriptions, sub)
 		}
 	}
-	for _, ip := range rd.State.InstallPlans {
+	for _, ip := range state.InstallPlans {
 		if ip.Namespace == ns {
 			p.InstallPlans = append(p.InstallPlans, ip)
 		}
 	}
-	return json.Marshal(p)
+	return p
+}
+
+// stateOf encodes the objects of namespace ns in state, to compare.
+func stateOf(ns string, state *cluster.State) []byte {
+	b, _ := json.Marshal(namespaceOf(ns, state)) // plain data: cannot fail
+	return b
 }
 
 // differs says how two prints of one rollout differ ("" when they do not).

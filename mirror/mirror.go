@@ -52,8 +52,12 @@ type Options struct {
 // Compute returns the mirror set of req against catalogs: see the package
 // documentation. A namespace or package whose rollout has no plan at some
 // round (a conflict, a package no catalog has) or does not settle within
-// the round limit makes Compute fail with a *RolloutError for each such
-// rollout, joined: the cluster cannot do it with the full catalogs either.
+// the round limit has no mirror set: Compute returns a *RolloutError for
+// each such rollout, joined, together with the set of the other rollouts
+// (nil when there is none). A rollout that comes back to a state it was
+// in (a subscription with no channel can hop between channels forever)
+// is not an error: its rounds up to the repeat are kept, and Rollout.Cycles
+// says so.
 // A set that fails its own check is a *CheckError (a bug to report). An
 // error matching errors.Is(err, ctx.Err()) means ctx ended. The catalogs
 // are not modified; the Set keeps them.
@@ -70,10 +74,9 @@ func Compute(ctx context.Context, catalogs []resolver.Catalog, req Request, opts
 	if err != nil {
 		return nil, err
 	}
-	s.scens = scens
 	var errs []error
 	for _, sc := range scens {
-		rounds, err := sc.run(ctx, r, opts.MaxRounds)
+		rounds, cycle, err := sc.run(ctx, r, opts.MaxRounds)
 		if err != nil {
 			if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
 				return nil, err
@@ -81,10 +84,17 @@ func Compute(ctx context.Context, catalogs []resolver.Catalog, req Request, opts
 			errs = append(errs, &RolloutError{Rollout: sc.name, Rounds: len(rounds), Err: err})
 			continue
 		}
-		s.record(sc, rounds)
+		pr, err := printRounds(sc.ns, rounds)
+		if err != nil {
+			return nil, err
+		}
+		s.scens = append(s.scens, sc)
+		s.prints = append(s.prints, rolloutPrint{rounds: pr})
+		s.record(sc, rounds, cycle)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	failed := errors.Join(errs...)
+	if len(s.scens) == 0 && failed != nil {
+		return nil, failed
 	}
 	s.close()
 	if err := s.Check(ctx, s.Keeps); err != nil {
@@ -93,8 +103,9 @@ func Compute(ctx context.Context, catalogs []resolver.Catalog, req Request, opts
 	if err := s.prune(ctx); err != nil {
 		return nil, err
 	}
+	s.relabel()
 	s.summarise()
-	return s, nil
+	return s, failed
 }
 
 // RolloutError is a rollout that the full catalogs cannot carry through: a
@@ -110,7 +121,10 @@ type RolloutError struct {
 }
 
 func (e *RolloutError) Error() string {
-	return fmt.Sprintf("%s: no mirror set: the rollout fails after %d round(s) with the full catalogs: %v", e.Rollout, e.Rounds, e.Err)
+	if errors.Is(e.Err, resolver.ErrRoundLimit) {
+		return fmt.Sprintf("%s: no mirror set: with the full catalogs, the rollout does not settle: %v", e.Rollout, e.Err)
+	}
+	return fmt.Sprintf("%s: no mirror set: with the full catalogs, round %d has no plan: %v", e.Rollout, e.Rounds+1, e.Err)
 }
 
 func (e *RolloutError) Unwrap() error { return e.Err }
@@ -223,11 +237,39 @@ func cmpOr(a, b string) string {
 // run rolls the scenario out with r: resolver.RolloutWith, approving every
 // plan (a mirror must serve each approval a person may give), or, for a
 // package request with a range, round by round until a round would take
-// the subscription out of the range.
-func (sc *scenario) run(ctx context.Context, r *resolver.Resolver, maxRounds int) ([]resolver.Round, error) {
+// the subscription out of the range. A rollout that reaches the round
+// limit after coming back to a state it was in is cut at that round,
+// returned as cycle (1-based; 0: none), without error.
+func (sc *scenario) run(ctx context.Context, r *resolver.Resolver, maxRounds int) (rounds []resolver.Round, cycle int, err error) {
 	if !sc.rng.Valid() {
-		return r.RolloutWith(ctx, sc.ns, sc.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: true})
+		rounds, err = r.RolloutWith(ctx, sc.ns, sc.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: true})
+	} else {
+		rounds, err = sc.runInRange(ctx, r, maxRounds)
 	}
+	if errors.Is(err, resolver.ErrRoundLimit) {
+		if n := sc.cycle(rounds); n > 0 {
+			return rounds[:n], n, nil
+		}
+	}
+	return rounds, 0, err
+}
+
+// cycle returns the first round (1-based) whose state the namespace was
+// already in, at the start or after an earlier round, or 0.
+func (sc *scenario) cycle(rounds []resolver.Round) int {
+	seen := map[string]bool{string(stateOf(sc.ns, sc.state)): true}
+	for i, rd := range rounds {
+		k := string(stateOf(sc.ns, rd.State))
+		if seen[k] {
+			return i + 1
+		}
+		seen[k] = true
+	}
+	return 0
+}
+
+// runInRange is run for a package request with a range.
+func (sc *scenario) runInRange(ctx context.Context, r *resolver.Resolver, maxRounds int) ([]resolver.Round, error) {
 	var rounds []resolver.Round
 	cur := sc.state
 	for {
@@ -268,8 +310,8 @@ func (sc *scenario) leavesRange(plan *resolver.Plan) bool {
 // record keeps the bundle of every step of rounds, with its reason, and
 // notes the subscriptions of the namespace in each state of the rollout:
 // each needs its channel in the filtered catalog (see follow).
-func (s *Set) record(sc scenario, rounds []resolver.Round) {
-	s.Rollouts = append(s.Rollouts, Rollout{Name: sc.name, Rounds: len(rounds)})
+func (s *Set) record(sc scenario, rounds []resolver.Round, cycle int) {
+	s.Rollouts = append(s.Rollouts, Rollout{Name: sc.name, Rounds: len(rounds), Cycles: cycle > 0})
 	states := []*cluster.State{sc.state}
 	for _, rd := range rounds {
 		states = append(states, rd.State)
@@ -429,20 +471,7 @@ func (s *Set) closePackage(cat resolver.CatalogKey, p *graph.Package) bool {
 	}
 	for _, ch := range p.Channels {
 		chain := ch.Chain()
-		// From the topmost kept chain entry down to the lowest that the
-		// channel does not skip: a skipped one is reached through its
-		// skipper (below), not the chain.
-		lo, hi := -1, -1
-		for i, name := range chain {
-			if has(name) {
-				if lo < 0 {
-					lo = i
-				}
-				if !ch.IsSkipped(name) {
-					hi = i
-				}
-			}
-		}
+		lo, hi := chainSpan(ch, chain, has)
 		for i := lo + 1; lo >= 0 && i < hi; i++ {
 			if !has(chain[i]) {
 				add(chain[i], Reason{Kind: ReasonChain, Channel: ch.Name, Above: chain[lo], Below: chain[hi]})
@@ -509,6 +538,10 @@ func (s *Set) prune(ctx context.Context) error {
 				continue
 			}
 			delete(s.kept[c.cat], c.ref)
+			if !s.packageValid(c.cat, c.ref.Package) {
+				s.kept[c.cat][c.ref] = k
+				continue
+			}
 			err := s.Check(ctx, s.Keeps)
 			var ce *CheckError
 			switch {
@@ -524,6 +557,78 @@ func (s *Set) prune(ctx context.Context) error {
 	return nil
 }
 
+// relabel words again, after prune, why each bundle that close added is
+// kept: the chain it fills between the kept entries that remain, the kept
+// entry it skips, the default channel it alone keeps.
+func (s *Set) relabel() {
+	for _, c := range s.full {
+		m := s.kept[c.Key]
+		for _, name := range packagesOf(m) {
+			p := c.Catalog.Package(name)
+			has := func(n string) bool { _, ok := m[graph.BundleRef{Package: p.Name, Name: n}]; return ok }
+			fresh := map[string][]Reason{}
+			for _, ch := range p.Channels {
+				chain := ch.Chain()
+				lo, hi := chainSpan(ch, chain, has)
+				for i := lo + 1; lo >= 0 && i < hi; i++ {
+					fresh[chain[i]] = append(fresh[chain[i]], Reason{Kind: ReasonChain, Channel: ch.Name, Above: chain[lo], Below: chain[hi]})
+				}
+				for _, e := range ch.Entries {
+					if !has(e.Name) {
+						continue
+					}
+					for _, sk := range e.Skips {
+						if has(sk) && ch.IsSkipped(sk) {
+							fresh[e.Name] = append(fresh[e.Name], Reason{Kind: ReasonSkips, Channel: ch.Name, Skipped: sk})
+						}
+					}
+				}
+			}
+			if d := p.Default(); d != nil {
+				var only []string
+				for _, e := range d.Entries {
+					if has(e.Name) {
+						only = append(only, e.Name)
+					}
+				}
+				if len(only) == 1 {
+					fresh[only[0]] = append(fresh[only[0]], Reason{Kind: ReasonDefaultChannel, Channel: d.Name})
+				}
+			}
+			for ref, k := range m {
+				if ref.Package != p.Name || !k.added() || len(fresh[ref.Name]) == 0 {
+					continue
+				}
+				k.reasons = slices.DeleteFunc(k.reasons, func(r Reason) bool {
+					return r.Kind == ReasonChain || r.Kind == ReasonSkips || r.Kind == ReasonDefaultChannel
+				})
+				k.reasons = append(k.reasons, fresh[ref.Name]...)
+			}
+		}
+	}
+}
+
+// packageValid reports whether package pkg of catalog cat, filtered to
+// the kept bundles, passes the structural check: the cheap half of Check,
+// for one package.
+func (s *Set) packageValid(cat resolver.CatalogKey, pkg string) bool {
+	for _, c := range s.full {
+		if c.Key != cat {
+			continue
+		}
+		fc, err := c.Catalog.Filter(func(b *graph.Bundle) bool { return b.Package == pkg && s.Keeps(cat, b) })
+		if err != nil {
+			return false
+		}
+		for _, f := range fc.Validate() {
+			if f.Severity == graph.SeverityError {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // added reports whether close added the bundle: no step of a rollout
 // installs it.
 func (k *kept) added() bool {
@@ -533,6 +638,25 @@ func (k *kept) added() bool {
 		}
 	}
 	return true
+}
+
+// chainSpan returns the positions in chain of the topmost kept entry and
+// of the lowest kept entry that the channel does not skip (-1 when there
+// is none): the span the kept entries need whole. A skipped entry is
+// reached through its skipper, not the chain.
+func chainSpan(ch *graph.Channel, chain []string, has func(string) bool) (lo, hi int) {
+	lo, hi = -1, -1
+	for i, name := range chain {
+		if has(name) {
+			if lo < 0 {
+				lo = i
+			}
+			if !ch.IsSkipped(name) {
+				hi = i
+			}
+		}
+	}
+	return lo, hi
 }
 
 // skippedByKept reports whether a kept entry of ch lists name in its skips.

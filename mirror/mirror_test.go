@@ -212,3 +212,28 @@ func TestRolloutError(t *testing.T) {
 		t.Fatalf("err %v, want a *RolloutError naming the package", err)
 	}
 }
+
+// TestCycleAndPartial: a subscription with no channel to debezium-operator
+// hops between channels for ever (3.0.0 → 2.7.0 → 2.7.3 → 3.0.0 → 2.7.0, the
+// state of round 2 again, the installed CSV now naming what it replaced): the set
+// holds the bundles of the cycle; l5-operator has no plan on its own: the
+// set of the other rollouts comes with its *RolloutError.
+func TestCycleAndPartial(t *testing.T) {
+	req := mirror.Request{Packages: []mirror.PackageRequest{{Package: "debezium-operator"}, {Package: "l5-operator"}}}
+	s, err := mirror.Compute(context.Background(), []resolver.Catalog{shipped(t, community)}, req, options())
+	var re *mirror.RolloutError
+	if !errors.As(err, &re) || re.Rollout != "package l5-operator" {
+		t.Fatalf("err %v, want the *RolloutError of package l5-operator", err)
+	}
+	if s == nil || len(s.Rollouts) != 1 || !s.Rollouts[0].Cycles || s.Rollouts[0].Rounds != 5 {
+		t.Fatalf("rollouts %+v, want debezium-operator's, cycling at round 5", s.Rollouts)
+	}
+	var names []string
+	for _, b := range s.Catalogs[0].Packages[0].Bundles {
+		names = append(names, b.Name)
+	}
+	if want := []string{"debezium-operator.v2.7.0-final", "debezium-operator.v2.7.3-final", "debezium-operator.v3.0.0-final"}; !slices.Equal(names, want) {
+		t.Errorf("bundles %q, want %q", names, want)
+	}
+	checkMinimal(t, s)
+}

@@ -172,6 +172,9 @@ type Rollout struct {
 	Name   string `json:"name"`
 	Rounds int    `json:"rounds"`
 	Steps  int    `json:"steps"`
+	// Cycles reports that the last round returns the namespace to a
+	// state it was in: the rollout would go round for ever (OLM too).
+	Cycles bool `json:"cycles,omitempty"`
 }
 
 // summarise fills the exported fields from the kept bundles.

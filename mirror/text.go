@@ -19,14 +19,18 @@ func (s *Set) WriteText(w io.Writer) error {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, " %s (%s, %s)", r.Name, plural(r.Rounds, "round"), plural(r.Steps, "step"))
+		fmt.Fprintf(&b, " %s (%s, %s", r.Name, plural(r.Rounds, "round"), plural(r.Steps, "step"))
+		if r.Cycles {
+			b.WriteString("; the last returns to an earlier state, and the rollout goes round for ever")
+		}
+		b.WriteByte(')')
 	}
 	if len(s.Rollouts) == 0 {
 		b.WriteString(" nothing (no subscription, installed CSV or package asked for)")
 	}
 	b.WriteString("\nchecked: the filtered catalog passes the structural check, and every rollout takes the same rounds against it as against the full catalog\n")
 	for _, c := range s.Catalogs {
-		fmt.Fprintf(&b, "\ncatalog %s: %s of %s\n", c.Catalog, plural(c.kept(), "bundle"), plural(c.FullBundles, "bundle"))
+		fmt.Fprintf(&b, "\ncatalog %s: %d of its %s\n", c.Catalog, c.kept(), plural(c.FullBundles, "bundle"))
 		for _, p := range c.Packages {
 			fmt.Fprintf(&b, "  package %s (%s %s; default %s): %d of the %s in %s\n", p.Name, pluralWord(len(p.Channels), "channel"), strings.Join(p.Channels, ", "), p.DefaultChannel, len(p.Bundles), plural(p.WholeChannels.Bundles, "bundle"), pluralWord(len(p.Channels), "that channel"))
 			for _, kb := range p.Bundles {

@@ -123,9 +123,33 @@ func (e *env) runMirror(cmd *cobra.Command, f *mirrorFlags) error {
 		keys[key.Name] = key
 	}
 	set, err := mirror.Compute(cmd.Context(), cats, req, mirror.Options{Resolver: resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New()}, MaxRounds: f.maxRounds})
+	var failed []string
 	if err != nil {
-		return mirrorError(e, err)
+		if failed = rolloutFailures(err); failed == nil {
+			return err
+		}
+		if set == nil {
+			fmt.Fprintln(e.stdout, strings.Join(failed, "\n"))
+			return errNo
+		}
 	}
+	if err := e.writeMirror(f, set, keys, images); err != nil {
+		return err
+	}
+	if failed == nil {
+		return nil
+	}
+	// The set of the other rollouts is written; the failures are the
+	// answer's "no": after a text report, on standard error after data.
+	if f.output.String() == "text" {
+		fmt.Fprintf(e.stdout, "\nno mirror set for %d of the rollouts:\n%s\n", len(failed), strings.Join(failed, "\n"))
+		return errNo
+	}
+	return &exitError{code: ExitNo, err: errors.New(strings.Join(failed, "\n"))}
+}
+
+// writeMirror writes the set in the format asked for.
+func (e *env) writeMirror(f *mirrorFlags, set *mirror.Set, keys map[string]resolver.CatalogKey, images map[string]string) error {
 	switch format := f.output.String(); format {
 	case "json", "yaml":
 		return writeEncoded(e.stdout, format, set)
@@ -148,25 +172,24 @@ func (e *env) runMirror(cmd *cobra.Command, f *mirrorFlags) error {
 	}
 }
 
-// mirrorError turns Compute's error into the command's answer: rollouts
-// the full catalogs cannot carry through are the answer no (exit 1), one
-// line each on standard output; anything else is returned as it is.
-func mirrorError(e *env, err error) error {
+// rolloutFailures returns a line per rollout that the full catalogs
+// cannot carry through (a round with no plan, a rollout that does not
+// settle), or nil when err holds anything else.
+func rolloutFailures(err error) []string {
 	var lines []string
 	for _, x := range appendErrors(nil, err) {
 		var re *mirror.RolloutError
 		if !errors.As(x, &re) {
-			return err
+			return nil
 		}
 		var ce *resolver.ConflictError
 		var og *cluster.OperatorGroupError
 		if !errors.As(re, &ce) && !errors.Is(re, resolver.ErrRoundLimit) && !errors.As(re, &og) {
-			return err
+			return nil
 		}
 		lines = append(lines, re.Error())
 	}
-	fmt.Fprintln(e.stdout, strings.Join(lines, "\n"))
-	return errNo
+	return lines
 }
 
 // mirrorRequest checks the flags and reads the packages asked for; it
