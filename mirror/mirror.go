@@ -533,6 +533,9 @@ func (s *Set) prune(ctx context.Context) error {
 	for dropped := true; dropped; {
 		dropped = false
 		for _, c := range cands {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			k := s.kept[c.cat][c.ref]
 			if k == nil {
 				continue

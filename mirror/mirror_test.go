@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
@@ -236,4 +237,19 @@ func TestCycleAndPartial(t *testing.T) {
 		t.Errorf("bundles %q, want %q", names, want)
 	}
 	checkMinimal(t, s)
+}
+
+// TestCancel: Compute on the 315 packages of the community index returns
+// soon after its context is cancelled, with the context's error.
+func TestCancel(t *testing.T) {
+	cat := shipped(t, community)
+	req := mirror.Request{Packages: communityPackages(t)}
+	for _, after := range []time.Duration{0, 20 * time.Millisecond, 150 * time.Millisecond} {
+		t.Run(after.String(), func(t *testing.T) {
+			testcatalog.CheckCancel(t, after, testcatalog.CancelBudget, func(ctx context.Context) error {
+				_, err := mirror.Compute(ctx, []resolver.Catalog{cat}, req, options())
+				return err
+			})
+		})
+	}
 }
