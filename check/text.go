@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/safetext"
 )
 
 // WriteText writes the report for people: per catalog, a summary line, the
@@ -31,7 +32,7 @@ func (r *Report) WriteText(w io.Writer) error {
 				infos += c.Count
 			}
 		}
-		fmt.Fprintf(bw, "catalog %s: %s, %s, %s: %s, %s, %d info\n", s.Name,
+		fmt.Fprintf(bw, "catalog %s: %s, %s, %s: %s, %s, %d info\n", safetext.Name(s.Name),
 			plural(s.Packages, "package", "packages"), plural(s.Channels, "channel", "channels"), plural(s.Bundles, "bundle", "bundles"),
 			plural(errs, "error", "errors"), plural(warns, "warning", "warnings"), infos)
 		pkg := "\x00"
@@ -39,7 +40,7 @@ func (r *Report) WriteText(w io.Writer) error {
 			f := r.Findings[i]
 			if f.Package != pkg {
 				pkg = f.Package
-				name := pkg
+				name := safetext.Name(pkg)
 				if name == "" {
 					name = "(no package)"
 				}
@@ -85,7 +86,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		if entries > 0 {
 			fmt.Fprintf(bw, "\nupgrade paths (%s): %s below a channel head, %d stranded", s.Name, plural(entries, "entry", "entries"), stranded)
 			if longest > 0 {
-				fmt.Fprintf(bw, "; the longest takes %s (package %s)", plural(longest, "hop", "hops"), longestPkg)
+				fmt.Fprintf(bw, "; the longest takes %s (package %s)", plural(longest, "hop", "hops"), safetext.Name(longestPkg))
 			}
 			bw.WriteString("\n")
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/blang/semver/v4"
 )
@@ -515,9 +516,13 @@ func dns1123Label(s string) string {
 		return fmt.Sprintf("longer than 63 characters (%d)", len(s))
 	}
 	alnum := func(r byte) bool { return r >= 'a' && r <= 'z' || r >= '0' && r <= '9' }
-	for i := 0; i < len(s); i++ {
-		if !alnum(s[i]) && s[i] != '-' {
-			return fmt.Sprintf("character %q at %d is not a lower-case letter, digit or '-'", s[i], i)
+	// The position counts characters (runes) from 0, and %q shows the
+	// real character, escaped when it is a hidden one.
+	pos := -1
+	for _, r := range s {
+		pos++
+		if r >= utf8.RuneSelf || (!alnum(byte(r)) && r != '-') {
+			return fmt.Sprintf("character %q at %d is not a lower-case letter, digit or '-'", r, pos)
 		}
 	}
 	if !alnum(s[0]) || !alnum(s[len(s)-1]) {

@@ -4,19 +4,14 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/safetext"
 )
 
-// safe quotes s when it holds a control character, as %q would.
-func safe(s string) string {
-	if strings.IndexFunc(s, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
-		return strconv.Quote(s)
-	}
-	return s
-}
+// safe returns a name as text prints it (see [safetext.Name]).
+func safe(s string) string { return safetext.Name(s) }
 
 // WriteText writes the report as text: the ClusterCatalogs, then the
 // subscriptions grouped by namespace, each with its verdict, blocks,

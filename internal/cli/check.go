@@ -324,13 +324,13 @@ func writeCheckText(w io.Writer, reports []catalogReport) error {
 		if i > 0 {
 			fmt.Fprintln(bw)
 		}
-		fmt.Fprintf(bw, "catalog %s\n", r.Path)
+		fmt.Fprintf(bw, "catalog %s\n", textName(r.Path))
 		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		pkgs := 0
 		for j, f := range r.Findings {
 			if j == 0 || f.Package != r.Findings[j-1].Package {
 				pkgs++
-				name := f.Package
+				name := textName(f.Package)
 				if name == "" {
 					name = "(catalog)"
 				}

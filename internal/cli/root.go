@@ -19,14 +19,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/safetext"
 )
 
 // Exit statuses of [Run].
@@ -290,54 +288,24 @@ func errorLines(err error) []string {
 // their encoders write it, byte for byte.
 var machineFormats = map[string]bool{"json": true, "yaml": true, "installplan": true, "installplan-json": true, "fbc": true, "imageset": true, "images": true}
 
-// safeText writes text for a terminal: control characters other than line
-// feed and tab (ESC, carriage return, backspace, DEL, and the C1 controls)
-// are written escaped, as %q would write them (\x1b, \r, \u009b), so that a
-// name in a catalog or manifest cannot move the cursor, recolour the
-// terminal or overwrite a line.
+// safeText writes text for a terminal: every character that
+// [safetext.Hidden] names (control characters other than line feed and tab,
+// bidi overrides, zero-width characters) is written escaped as %q would
+// write it (\x1b, \r, \u202e), so that a name in a catalog or manifest
+// cannot move the cursor, recolour the terminal, overwrite a line or
+// reorder what is shown.
 type safeText struct{ w io.Writer }
 
 func (s safeText) Write(p []byte) (int, error) {
-	clean := true
-	for i := 0; i < len(p); i++ {
-		if c := p[i]; (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f || (c == 0xc2 && i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+	if safetext.Clean(p) {
 		return s.w.Write(p)
 	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\r':
-			b.WriteString(`\r`)
-		case (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, c)
-		case c == 0xc2 && i+1 < len(p) && p[i+1] >= 0x80 && p[i+1] <= 0x9f:
-			fmt.Fprintf(&b, `\u%04x`, p[i+1])
-			i++
-		default:
-			b.WriteByte(c)
-		}
-	}
-	if _, err := io.WriteString(s.w, b.String()); err != nil {
+	if _, err := s.w.Write(safetext.Append(nil, p)); err != nil {
 		return 0, err
 	}
 	return len(p), nil
 }
 
 // textName returns a name from a catalog or manifest as text output prints
-// it: as written when it is valid UTF-8 of printable characters and spaces,
-// else quoted as %q quotes it — so that a line feed in a name cannot start
-// a forged line.
-func textName(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != ' ') {
-			return strconv.Quote(s)
-		}
-	}
-	return s
-}
+// it (see [safetext.Name]).
+func textName(s string) string { return safetext.Name(s) }
