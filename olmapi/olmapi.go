@@ -67,8 +67,10 @@ type Objects struct {
 // owns the result.
 //
 // Every problem is reported, as Decode reports it (an errors.Join of
-// *cluster.Error values, whose Field starts with the object's index in
-// the input, "items[3]."): a Subscription without spec or package, one
+// *cluster.Error values whose File is "typed objects", whose Line is 0
+// and whose Field starts with the field of Objects and the object's index
+// in it, as in "Subscriptions[2].spec.name" or "CSVs[0].spec.version"): a
+// Subscription without spec or package, one
 // that names a catalog without its namespace, an object without a name or
 // namespace, a duplicate object. A CSV whose spec.version is the zero
 // version is an error: a typed CSV cannot tell an absent version from

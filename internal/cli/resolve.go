@@ -60,28 +60,14 @@ whole derivation).
 
 ` + inputsHelp + `
 
-JSON output (-o json) is a stable contract:
-
-  {"namespace": "...",
-   "steps": [{"action": "install"|"upgrade", "package": "...", "bundle": "...",
-     "version": "...", "channel": "...", "catalog": "NAMESPACE/NAME",
-     "replaces": "...", "reason": "...", "dependency": true|false,
-     "warnings": ["..."]}],
-   "unchanged": [{"package": "...", "bundle": "...", "version": "...",
-     "subscription": "..."}],
-   "approval": {"mode": "Automatic"|"Manual", "subscriptions": [...],
-     "waits": true|false},
-   "inFlight": [{"kind": "...", "text": "...", ...}]}
-
-(a step has "approval" when it is Manual or an InstallPlan in flight holds
-it; a step or an unchanged operator below its first preference has
-"heldBack": why, from the solver's minimal core with the passed-over
-candidate forced, and a confirmed change that lets it move; an unchanged
-operator that olm.deprecations concern has "deprecations", with the
-channel or entry to move to), and with no plan:
-
-  {"namespace": "...", "error": {"message": "...", "verdict": {...},
-    "facts": [...], "derivation": [...], "suggestions": [...]}}
+JSON output (-o json; -o yaml is the same) is a stable contract, the
+resolver.Plan type (go doc ./resolver Plan): "namespace", "steps",
+"unchanged", "approval", "inFlight", "notes", "excluded" and "fixes", each
+step and unchanged operator with its "predictions" (and "approval",
+"heldBack", "deprecations" where they apply); with no plan,
+{"namespace": "...", "error": {"message", "verdict", "facts", "derivation",
+"suggestions"}}. The README ("sextant resolve and sextant rollout") shows
+every field.
 
 -o installplan writes, as Kubernetes YAML (installplan-json: JSON), what OLM
 would create for the plan: the InstallPlan (generateName install-,
