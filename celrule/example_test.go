@@ -52,9 +52,10 @@ func Example_resolver() {
 	if err != nil {
 		panic(err)
 	}
-	plan, err := r.Resolve(context.Background(), "team-a", &cluster.State{Subscriptions: []cluster.Subscription{{
+	res, err := r.Resolve(context.Background(), "team-a", &cluster.State{Subscriptions: []cluster.Subscription{{
 		Name: "app", Namespace: "team-a", Package: "app", Channel: "stable", Source: key.Name, SourceNamespace: key.Namespace,
 	}}})
+	plan := res.Plan()
 	if err != nil {
 		panic(err)
 	}

@@ -155,8 +155,9 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 		Source:          ins.key.Name,
 		SourceNamespace: ins.key.Namespace,
 	}
-	plan, err := ins.r.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}})
+	res, err := ins.r.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}})
 	if err == nil {
+		plan := res.Plan()
 		if !slices.ContainsFunc(plan.Steps, func(s resolver.Step) bool { return s.Bundle == b.Name && s.Package == b.Package }) {
 			return nil, fmt.Errorf("catalog %q: bundle %q: the resolver's plan does not install it", ins.name, b.Name)
 		}
@@ -170,8 +171,8 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 		if aerr != nil {
 			return nil, aerr
 		}
-		if plan, aerr := all.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}}); aerr == nil &&
-			slices.ContainsFunc(plan.Steps, func(s resolver.Step) bool { return s.Bundle == b.Name && s.Package == b.Package }) {
+		if res, aerr := all.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}}); aerr == nil &&
+			slices.ContainsFunc(res.Plan().Steps, func(s resolver.Step) bool { return s.Bundle == b.Name && s.Package == b.Package }) {
 			return nil, nil // installable with the other catalogs
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {

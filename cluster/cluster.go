@@ -349,14 +349,41 @@ func (s *State) Clone() *State {
 			c.OperatorGroups[i] = cloneOperatorGroup(g)
 		}
 	}
-	for i := range c.CSVs {
-		csv := &c.CSVs[i]
-		csv.Provides = slices.Clone(csv.Provides)
-		csv.Requires = slices.Clone(csv.Requires)
-		csv.APIServices = slices.Clone(csv.APIServices)
-		csv.InstallModes = slices.Clone(csv.InstallModes)
-	}
+	cloneCSVs(c.CSVs)
 	return c
+}
+
+// cloneCSVs gives csvs copies of their slices (the read properties
+// annotation is shared: it is not changed once read), all carved out of a
+// few arrays: a state of many CSVs is copied in a few allocations (Resolve
+// copies the state it is given).
+func cloneCSVs(csvs []CSV) {
+	var nGVK, nModes int
+	for i := range csvs {
+		c := &csvs[i]
+		nGVK += len(c.Provides) + len(c.Requires) + len(c.APIServices)
+		nModes += len(c.InstallModes)
+	}
+	gvks := make([]graph.GVK, 0, nGVK)
+	modes := make([]graph.InstallMode, 0, nModes)
+	for i := range csvs {
+		c := &csvs[i]
+		c.Provides = carve(&gvks, c.Provides)
+		c.Requires = carve(&gvks, c.Requires)
+		c.APIServices = carve(&gvks, c.APIServices)
+		c.InstallModes = carve(&modes, c.InstallModes)
+	}
+}
+
+// carve copies s into the room left in *buf and returns the copy, capped
+// at its length (nil for nil).
+func carve[T any](buf *[]T, s []T) []T {
+	if s == nil {
+		return nil
+	}
+	start := len(*buf)
+	*buf = append(*buf, s...)
+	return (*buf)[start:len(*buf):len(*buf)]
 }
 
 // CSV returns the CSV namespace/name of s, or nil. The result points into s.

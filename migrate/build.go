@@ -111,17 +111,17 @@ func (b *builder) catalog(key resolver.CatalogKey) *graph.Catalog {
 
 // v0Plans keeps, from v0's resolution of every namespace, each
 // subscription's step and each namespace's error.
-func (b *builder) v0Plans(results []resolver.NamespaceResult) {
+func (b *builder) v0Plans(results []*resolver.Resolution) {
 	b.steps = map[subKey]resolver.Step{}
 	b.v0Errs = map[string]string{}
 	for _, r := range results {
-		if r.Err != nil {
-			b.v0Errs[r.Namespace] = r.Err.Error()
+		if err := r.Err(); err != nil {
+			b.v0Errs[r.Namespace()] = err.Error()
 			continue
 		}
-		for _, st := range r.Plan.Steps {
+		for _, st := range r.Plan().Steps {
 			if st.Reason.Subscription != "" {
-				b.steps[subKey{r.Namespace, st.Reason.Subscription}] = st
+				b.steps[subKey{r.Namespace(), st.Reason.Subscription}] = st
 			}
 		}
 	}

@@ -234,7 +234,7 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// run rolls the scenario out with r: resolver.RolloutWith, approving every
+// run rolls the scenario out with r: Resolver.Rollout, approving every
 // plan (a mirror must serve each approval a person may give), or, for a
 // package request with a range, round by round until a round would take
 // the subscription out of the range. A rollout that reaches the round
@@ -242,7 +242,12 @@ func cmpOr(a, b string) string {
 // returned as cycle (1-based; 0: none), without error.
 func (sc *scenario) run(ctx context.Context, r *resolver.Resolver, maxRounds int) (rounds []resolver.Round, cycle int, err error) {
 	if !sc.rng.Valid() {
-		rounds, err = r.RolloutWith(ctx, sc.ns, sc.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: true})
+		var ro *resolver.Rollout
+		ro, err = r.Rollout(ctx, sc.ns, sc.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: true})
+		if ro == nil {
+			return nil, 0, err
+		}
+		rounds = ro.Rounds
 	} else {
 		rounds, err = sc.runInRange(ctx, r, maxRounds)
 	}
@@ -273,17 +278,18 @@ func (sc *scenario) runInRange(ctx context.Context, r *resolver.Resolver, maxRou
 	var rounds []resolver.Round
 	cur := sc.state
 	for {
-		plan, err := r.Resolve(ctx, sc.ns, cur)
+		res, err := r.Resolve(ctx, sc.ns, cur)
 		if err != nil {
 			return rounds, err
 		}
+		plan := res.Plan()
 		if len(plan.Steps) == 0 || sc.leavesRange(plan) {
 			return rounds, nil
 		}
 		if len(rounds) >= maxRounds {
 			return rounds, fmt.Errorf("namespace %q: %w (%d)", sc.ns, resolver.ErrRoundLimit, maxRounds)
 		}
-		next, err := r.Apply(cur, plan)
+		next, err := res.Apply()
 		if err != nil {
 			return rounds, err
 		}

@@ -74,7 +74,7 @@ func Example() {
 		if err != nil {
 			return err // every problem, each naming the object and field
 		}
-		plan, err := r.Resolve(ctx, ns, state)
+		res, err := r.Resolve(ctx, ns, state)
 		var conflict *resolver.ConflictError
 		if errors.As(err, &conflict) {
 			fmt.Println("no plan:", conflict.Explanation().Verdict.Text) // e.g. an event on the subscription
@@ -85,10 +85,11 @@ func Example() {
 		}
 		// The objects OLM would create, typed: a dry run to compare with
 		// what OLM does, or to create.
-		ip, err := r.InstallPlan(plan)
+		ip, err := res.InstallPlan()
 		if err != nil {
 			return err
 		}
+		plan := res.Plan()
 		installPlan, subs, err := olmapi.InstallPlanObjects(ip)
 		if err != nil {
 			return err

@@ -35,11 +35,11 @@ func TestInstallPlanObjects(t *testing.T) {
 	}
 	state := &cluster.State{Subscriptions: []cluster.Subscription{{Name: "app", Namespace: "operators", Package: "app", Channel: "stable",
 		Source: "community", SourceNamespace: "olm", InstallPlanApproval: cluster.ApprovalManual}}}
-	plan, err := r.Resolve(context.Background(), "operators", state)
+	res, err := r.Resolve(context.Background(), "operators", state)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := r.InstallPlan(plan)
+	p, err := res.InstallPlan()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -78,14 +78,6 @@ type AppKind struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// String returns "group/version Kind".
-func apiName(g graph.GVK) string {
-	if g.Group == "" {
-		return g.Version + " " + g.Kind
-	}
-	return g.Group + "/" + g.Version + " " + g.Kind
-}
-
 // Application is what an application needs in one namespace: for each API
 // its objects use, what serves it; the subscriptions to create; and the plan
 // that resolving them with the namespace's state gives.
@@ -99,11 +91,32 @@ type Application struct {
 	// create them.
 	Subscriptions []cluster.Subscription `json:"subscriptions"`
 	// State is the state resolved: the given one with Subscriptions added.
-	// Explain a conflict of the plan against it.
 	State *cluster.State `json:"-"`
+	// Resolution is the resolution of State, which answers the follow-ups
+	// (Explain a conflict, HeldBack, Fixes, …); nil when an API has no
+	// provider.
+	Resolution *Resolution `json:"-"`
 	// Plan is the plan of State; nil when an API has no provider or the
-	// resolution failed.
+	// resolution failed. Answer sets it again, with its held-back reasons
+	// and fixes.
 	Plan *Plan `json:"plan,omitempty"`
+	// Error, set by Answer, says why State has no plan.
+	Error *NoPlan `json:"error,omitempty"`
+}
+
+// Answer answers the resolution of the application's state as
+// Resolution.Answer does, and sets Plan and Error from it. It returns an
+// error when an API has no provider (there is no resolution).
+func (app *Application) Answer(ctx context.Context, opts AnswerOptions) (*Answer, error) {
+	if app.Resolution == nil {
+		return nil, fmt.Errorf("application in namespace %s: not resolved", app.Namespace)
+	}
+	a, err := app.Resolution.Answer(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	app.Plan, app.Error = a.Plan, a.Error
+	return a, nil
 }
 
 // UnservedError reports the APIs of an application that nothing the
@@ -117,7 +130,7 @@ type UnservedError struct {
 func (e *UnservedError) Error() string {
 	names := make([]string, len(e.Kinds))
 	for i, k := range e.Kinds {
-		names[i] = apiName(k.API)
+		names[i] = k.API.String()
 	}
 	return fmt.Sprintf("namespace %s: nothing provides %s", e.Namespace, strings.Join(names, ", "))
 }
@@ -240,11 +253,12 @@ func (r *Resolver) resolveAPIs(ctx context.Context, namespace string, state *clu
 	if len(unserved) > 0 {
 		return app, &UnservedError{Namespace: namespace, Kinds: unserved}
 	}
-	plan, err := r.Resolve(ctx, namespace, app.State)
+	s, err := r.solve(ctx, namespace, app.State.Clone(), nil)
+	app.Resolution = s
 	if err != nil {
 		return app, err
 	}
-	app.Plan = plan
+	app.Plan = s.Plan()
 	r.checkServed(app)
 	return app, nil
 }
@@ -448,7 +462,7 @@ func (res *resolution) nearMissesFor(g graph.GVK, cands []variable) []string {
 		}
 		switch {
 		case strings.EqualFold(h.Kind, g.Kind):
-			sameKind = append(sameKind, apiName(h)+" ("+res.providerPackages(h)+")")
+			sameKind = append(sameKind, h.String()+" ("+res.providerPackages(h)+")")
 		case h.Group == g.Group && g.Group != "":
 			sameGroup = append(sameGroup, h.Kind)
 		}
@@ -510,20 +524,17 @@ func (r *Resolver) checkServed(app *Application) {
 				continue
 			}
 			if b, err := r.stepBundle(&st); err == nil && !slices.Contains(b.Provides, k.API) {
-				k.Warnings = append(k.Warnings, fmt.Sprintf("the plan installs %s, which does not provide %s", st.Bundle, apiName(k.API)))
+				k.Warnings = append(k.Warnings, fmt.Sprintf("the plan installs %s, which does not provide %s", st.Bundle, k.API.String()))
 			}
 		}
 	}
 }
 
-// String renders the application as text: one line per API with what
-// serves it, then the plan.
+// String renders the application as `sextant resolve --for` prints it:
+// WriteText, then the plan (Plan.String).
 func (a *Application) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "application in namespace %s: %d API(s), %d subscription(s) to create\n", a.Namespace, len(a.Kinds), len(a.Subscriptions))
-	for _, k := range a.Kinds {
-		b.WriteString(k.String())
-	}
+	a.writeText(&b)
 	if a.Plan != nil {
 		b.WriteString(a.Plan.String())
 	}
@@ -534,7 +545,7 @@ func (a *Application) String() string {
 // indented lines for the reason, alternatives, near misses and warnings.
 func (k AppKind) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s", apiName(k.API))
+	fmt.Fprintf(&b, "%s", k.API.String())
 	if n := len(k.Objects); n > 0 {
 		fmt.Fprintf(&b, " (%d object(s))", n)
 	}

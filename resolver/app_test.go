@@ -140,9 +140,12 @@ func ExampleResolver_ResolveFor() {
 	fmt.Print(app)
 	// Output:
 	// create subscription widgets: package widgets, channel stable, catalog olm/community
-	// application in namespace team-a: 2 API(s), 1 subscription(s) to create
-	// v1 ConfigMap (1 object(s)): built into Kubernetes, needs nothing
-	// example.com/v1 Widget (1 object(s)): package widgets (channel stable, catalog olm/community); subscription widgets to create
-	// namespace team-a: 1 step(s)
-	// 1. install widgets.v2.0.0 2.0.0 (package widgets, channel stable, catalog olm/community): subscription widgets
+	// application in namespace team-a: 2 APIs, 1 subscription to create
+	//   v1 ConfigMap (team-a/settings): built into Kubernetes, needs nothing
+	//   example.com/v1 Widget (team-a/w): package widgets, subscription widgets to create
+	//       channel stable, catalog olm/community, head widgets.v2.0.0
+	// namespace team-a: 1 step
+	//  1. install widgets.v2.0.0
+	//     package widgets 2.0.0, channel stable, catalog olm/community
+	//     reason: subscription widgets
 }

@@ -29,7 +29,8 @@ func manualState() *cluster.State {
 
 func TestApprovalPlan(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, manualCatalog())
-	plan, err := r.Resolve(context.Background(), "ns", manualState())
+	planRes, err := r.Resolve(context.Background(), "ns", manualState())
+	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,14 +48,16 @@ func TestApprovalPlan(t *testing.T) {
 func TestRolloutApproval(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, manualCatalog())
 	ctx := context.Background()
-	rounds, err := r.Rollout(ctx, "ns", manualState(), 10)
+	ro, err := r.Rollout(ctx, "ns", manualState(), resolver.RolloutOptions{MaxRounds: 10})
+	rounds := ro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(rounds) != 1 || !rounds[0].Waiting || rounds[0].Approved || rounds[0].State.CSV("ns", "etcd.v1") == nil {
 		t.Fatalf("rollout without approval = %d rounds (%+v), want one waiting round in the initial state", len(rounds), rounds)
 	}
-	rounds, err = r.RolloutWith(ctx, "ns", manualState(), resolver.RolloutOptions{MaxRounds: 10, Approve: true})
+	ro, err = r.Rollout(ctx, "ns", manualState(), resolver.RolloutOptions{MaxRounds: 10, Approve: true})
+	rounds = ro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func BenchmarkRolloutCommunityKeycloak(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := r.Rollout(ctx, "ns", st, 200); err != nil {
+		if _, err := r.Rollout(ctx, "ns", st, resolver.RolloutOptions{MaxRounds: 200}); err != nil {
 			b.Fatal(err)
 		}
 	}

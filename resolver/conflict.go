@@ -210,7 +210,7 @@ func (f *Fact) text() string {
 // uniqueness rules in the order resolution met them.
 //
 // Explanation turns the facts into a verdict and a derivation;
-// Resolver.Explain adds confirmed suggestions. ConflictError encodes to
+// Resolution.Explain adds confirmed suggestions. ConflictError encodes to
 // JSON as {"namespace", "facts"}.
 type ConflictError struct {
 	Namespace string `json:"namespace"`
@@ -311,6 +311,9 @@ func (res *resolution) subjectFact(f *Fact, v variable) {
 }
 
 func (res *resolution) candidateList(vs []variable) []Candidate {
+	if len(vs) == 0 {
+		return nil // as JSON leaves it: no candidates
+	}
 	out := make([]Candidate, 0, len(vs))
 	for _, v := range vs {
 		switch v.kind {

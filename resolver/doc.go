@@ -14,6 +14,21 @@
 // A [Resolver] indexes its catalogs once, in [New], and is safe for
 // concurrent use by many goroutines.
 //
+// # A resolution you keep asking
+//
+// [Resolver.Resolve] returns a [*Resolution]: the plan (or why there is
+// none) and what it was resolved from — a private copy of the state and
+// the solved problem — so that every follow-up is a method that reuses the
+// solution rather than resolving again: [Resolution.Explain],
+// [Resolution.HeldBack], [Resolution.Why], [Resolution.Fixes],
+// [Resolution.InstallPlan], [Resolution.Apply], [Resolution.Stops], and
+// [Resolution.Answer], the whole answer `sextant resolve` prints (its JSON
+// and [Answer.WriteText]). A [Plan] is plain data the caller owns: one read
+// back from JSON is the same plan. [Resolver.Rollout] returns a [*Rollout]
+// (rounds, outcome, final state, its last Resolution, stops, and
+// [Rollout.Answer]), and [Resolver.Path] the path a cluster at one bundle
+// takes through its channel.
+//
 // # Candidates and preference
 //
 // A subscription with no installed CSV may take any entry of its channel's
@@ -46,7 +61,7 @@
 // prints a one-line verdict ("cannot install widget-operator: …") and a
 // derivation ("because …, and …, so …") of at most ten lines;
 // [ConflictError.Explanation] returns the same as data, with the whole
-// derivation. [Resolver.Explain] adds suggestions: changes to the state —
+// derivation. [Resolution.Explain] adds suggestions: changes to the state —
 // drop a startingCSV, switch or clear a channel or a catalog, remove an
 // installed CSV no subscription references, remove another subscription —
 // each applied to a copy of the state and re-solved, and shown only with
@@ -56,17 +71,17 @@
 //
 // # Why: held back, the choice made, and what would change it
 //
-// A plan that succeeds can say why, too. [Resolver.ExplainHeldBack] gives
+// A plan that succeeds can say why, too. [Resolution.HeldBack] gives
 // every choice below its first preference — a subscription that keeps its
 // installed CSV although a successor exists, or takes a later candidate,
 // and a dependency below the head of its channel — a [HeldBack]: the
 // minimal set of facts that excludes the passed-over candidate, found by
 // forcing it and taking the solver's minimal core, and a change to the
-// state, re-solved and confirmed, that lets it move. [Resolver.Why] says
+// state, re-solved and confirmed, that lets it move. [Resolution.Why] says
 // why a package, bundle or subscription is in the plan at its version,
 // channel and catalog (the chain of subscription and requirements, the
 // preference rules, the better-looking candidates passed over) or why it is
-// not. [Resolver.Stops] says where and why a settled namespace leaves
+// not. [Resolution.Stops] says where and why a settled namespace leaves
 // subscriptions below their channels' heads, and [Unchanged.Deprecations]
 // reports the olm.deprecations of what stays, as the PackageDeprecated,
 // ChannelDeprecated and BundleDeprecated conditions OLM sets. Each costs a
@@ -79,7 +94,7 @@
 // namespace's InstallPlan Manual: [Plan.Approval] names the Manual
 // subscriptions, each [Step.Approval] the subscription that makes it Manual
 // (or the InstallPlan of the input that already holds it), and
-// [Plan.Waits] reports a plan that waits for a person. [Resolver.RolloutWith]
+// [Plan.Waits] reports a plan that waits for a person. [Resolver.Rollout]
 // stops at such a plan unless [RolloutOptions.Approve] is set.
 //
 // Resolve goes on from what is in flight as OLM does ([Plan.InFlight]): a
@@ -103,7 +118,7 @@
 // CannotModifyStaticOperatorGroupProvidedAPIs), minKubeVersion against
 // Options.KubeVersion (RequirementsNotMet), and, as a warning,
 // olm.maxOpenShiftVersion against Options.OpenShiftVersion. Plan.Failing
-// reports a plan that will not succeed as it is, and Resolver.Fixes finds
+// reports a plan that will not succeed as it is, and Resolution.Fixes finds
 // confirmed fixes for it; Plan.Notes says what could not be checked (no
 // OperatorGroup, unknown targets, bundles without olm.csv.metadata). The
 // other namespaces of the state serve as context; Resolver.ResolveAll

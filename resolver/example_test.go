@@ -60,15 +60,20 @@ func ExampleResolver_Resolve() {
 		Name: "my-app", Namespace: "team-a", Package: "app", Channel: "stable",
 		Source: "community", SourceNamespace: "olm",
 	}}}
-	plan, err := r.Resolve(context.Background(), "team-a", state)
+	planRes, err := r.Resolve(context.Background(), "team-a", state)
+	plan := planRes.Plan()
 	if err != nil {
 		panic(err)
 	}
 	fmt.Print(plan)
 	// Output:
-	// namespace team-a: 2 step(s)
-	// 1. install widgets.v2.0.0 2.0.0 (package widgets, channel stable, catalog olm/community): required by app.v1.1.0 (olm.gvk.required example.com/v1 Widget); creates a subscription
-	// 2. install app.v1.1.0 1.1.0 (package app, channel stable, catalog olm/community): subscription my-app
+	// namespace team-a: 2 steps
+	//  1. install widgets.v2.0.0 (dependency: OLM creates a subscription)
+	//     package widgets 2.0.0, channel stable, catalog olm/community
+	//     reason: required by app.v1.1.0 (olm.gvk.required example.com/v1 Widget)
+	//  2. install app.v1.1.0
+	//     package app 1.1.0, channel stable, catalog olm/community
+	//     reason: subscription my-app
 }
 
 func ExampleConflictError() {
@@ -101,7 +106,8 @@ func ExampleResolver_Rollout() {
 		Name: "my-app", Namespace: "team-a", Package: "app", Channel: "stable",
 		Source: "community", SourceNamespace: "olm", StartingCSV: "app.v1.0.0",
 	}}}
-	rounds, err := r.Rollout(context.Background(), "team-a", state, 10)
+	ro, err := r.Rollout(context.Background(), "team-a", state, resolver.RolloutOptions{MaxRounds: 10})
+	rounds := ro.Rounds
 	if err != nil {
 		panic(err)
 	}
@@ -119,31 +125,33 @@ func ExampleResolver_Rollout() {
 // A Manual subscription makes the namespace's InstallPlan Manual: the
 // rollout stops at the plan that waits, and with Approve it goes on, one
 // approval per round. InstallPlan gives what OLM would create for the plan.
-func ExampleResolver_RolloutWith() {
+func ExampleResolver_Rollout_approval() {
 	r := newExampleResolver(exampleCatalog())
 	state := &cluster.State{Subscriptions: []cluster.Subscription{{
 		Name: "my-app", Namespace: "team-a", Package: "app", Channel: "stable",
 		Source: "community", SourceNamespace: "olm", InstallPlanApproval: cluster.ApprovalManual,
 	}}}
 	ctx := context.Background()
-	rounds, err := r.RolloutWith(ctx, "team-a", state, resolver.RolloutOptions{MaxRounds: 10})
+	ro, err := r.Rollout(ctx, "team-a", state, resolver.RolloutOptions{MaxRounds: 10})
+	rounds := ro.Rounds
 	if err != nil {
 		panic(err)
 	}
 	last := rounds[len(rounds)-1]
-	fmt.Println("waiting:", last.Waiting, "approval:", last.Plan.Approval.Mode, last.Plan.Approval.Subscriptions)
-	ip, err := r.InstallPlan(last.Plan)
+	fmt.Println(ro.Outcome, "approval:", last.Plan.Approval.Mode, last.Plan.Approval.Subscriptions)
+	ip, err := ro.Last().InstallPlan()
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println("InstallPlan:", ip.Approval, ip.Phase, ip.CSVNames, "creates subscription", ip.Subscriptions[0].Name, ip.Subscriptions[0].InstallPlanApproval)
-	rounds, err = r.RolloutWith(ctx, "team-a", state, resolver.RolloutOptions{MaxRounds: 10, Approve: true})
+	ro, err = r.Rollout(ctx, "team-a", state, resolver.RolloutOptions{MaxRounds: 10, Approve: true})
+	rounds = ro.Rounds
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println("rounds:", len(rounds), "approved:", rounds[0].Approved)
+	fmt.Println(ro.Outcome, "after", len(rounds), "round(s), approved:", rounds[0].Approved)
 	// Output:
-	// waiting: true approval: Manual [my-app]
+	// waiting approval: Manual [my-app]
 	// InstallPlan: Manual RequiresApproval [widgets.v2.0.0 app.v1.1.0] creates subscription widgets-stable-community-olm Automatic
-	// rounds: 1 approved: true
+	// settled after 1 round(s), approved: true
 }

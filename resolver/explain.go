@@ -40,7 +40,7 @@ type Explanation struct {
 	// is cited by exactly one clause.
 	Derivation []Clause `json:"derivation"`
 	// Suggestions are confirmed changes, least disruptive first (see
-	// Resolver.Explain); empty when there is none or when they were not
+	// Resolution.Explain); empty when there is none or when they were not
 	// asked for.
 	Suggestions []Suggestion `json:"suggestions,omitempty"`
 }
@@ -136,7 +136,7 @@ func writeDerivation(b *strings.Builder, cl []Clause, max int) {
 }
 
 // Explanation explains the conflict from its facts alone: the verdict and
-// the derivation, without suggestions (Resolver.Explain adds them). It is
+// the derivation, without suggestions (Resolution.Explain adds them). It is
 // a pure function of e.Facts.
 func (e *ConflictError) Explanation() *Explanation {
 	ex := &Explanation{Namespace: e.Namespace, Facts: slices.Clone(e.Facts)}

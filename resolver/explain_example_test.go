@@ -40,24 +40,23 @@ func widgetState() *cluster.State {
 }
 
 // widgetConflict resolves widgetState against widgetCatalog and returns
-// the resolver, the state and the conflict.
-func widgetConflict() (*resolver.Resolver, *cluster.State, *resolver.ConflictError) {
+// the resolution, whose error is a *ConflictError.
+func widgetConflict() *resolver.Resolution {
 	r := newExampleResolver(widgetCatalog())
-	state := widgetState()
-	_, err := r.Resolve(context.Background(), "operators", state)
+	res, err := r.Resolve(context.Background(), "operators", widgetState())
 	var conflict *resolver.ConflictError
 	if !errors.As(err, &conflict) {
 		panic(err)
 	}
-	return r, state, conflict
+	return res
 }
 
 // A controller resolves (widgetConflict: a *ConflictError); on a conflict
-// it asks the resolver to explain it, with suggestions that were re-solved
-// before being shown.
-func ExampleResolver_Explain() {
-	r, state, conflict := widgetConflict()
-	ex, err := r.Explain(context.Background(), "operators", state, conflict, resolver.ExplainOptions{})
+// it asks the resolution to explain it, with suggestions that were
+// re-solved before being shown.
+func ExampleResolution_Explain() {
+	res := widgetConflict()
+	ex, err := res.Explain(context.Background(), resolver.ExplainOptions{})
 	if err != nil {
 		panic(err)
 	}
@@ -76,8 +75,7 @@ func ExampleResolver_Explain() {
 // The explanation is plain data for tools: the verdict, the facts, the
 // derivation and the suggestions encode to JSON.
 func ExampleExplanation_json() {
-	r, state, conflict := widgetConflict()
-	ex, _ := r.Explain(context.Background(), "operators", state, conflict, resolver.ExplainOptions{MaxSuggestions: 1})
+	ex, _ := widgetConflict().Explain(context.Background(), resolver.ExplainOptions{MaxSuggestions: 1})
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(ex.Verdict); err != nil {
@@ -98,7 +96,7 @@ func ExampleExplanation_json() {
 // Without the resolver, a conflict still explains itself from its facts:
 // Error returns the verdict and the derivation.
 func ExampleConflictError_Explanation() {
-	_, _, conflict := widgetConflict()
+	conflict := widgetConflict().Conflict()
 	ex := conflict.Explanation()
 	fmt.Println(ex.Verdict.Action, ex.Verdict.Package)
 	for _, c := range ex.Derivation {

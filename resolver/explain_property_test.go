@@ -313,7 +313,7 @@ func TestConflictMinimal(t *testing.T) {
 		}
 		conflicts++
 		gc := c.MustBuild(t).Catalog
-		ex, err := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})
+		ex, err := explainOf(context.Background(), r, "ns", st, resolver.ExplainOptions{Budget: -1})
 		if err != nil {
 			t.Fatalf("seed %d: Explain: %v", seed, err)
 		}
@@ -421,8 +421,8 @@ func FuzzExplain(f *testing.F) {
 		if ce == nil {
 			return
 		}
-		ex1, err1 := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})
-		ex2, err2 := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})
+		ex1, err1 := explainOf(context.Background(), r, "ns", st, resolver.ExplainOptions{Budget: -1})
+		ex2, err2 := explainOf(context.Background(), r, "ns", st, resolver.ExplainOptions{Budget: -1})
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}

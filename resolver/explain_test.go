@@ -307,7 +307,7 @@ func TestExplainGolden(t *testing.T) {
 			if !errors.As(err, &ce) {
 				t.Fatalf("Resolve = %v, want a conflict", err)
 			}
-			ex, err := r.Explain(context.Background(), "ns", st, ce, resolver.ExplainOptions{Budget: -1})
+			ex, err := explainOf(context.Background(), r, "ns", st, resolver.ExplainOptions{Budget: -1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -338,8 +338,7 @@ func TestExplainGolden(t *testing.T) {
 				t.Errorf("decoded explanation reads\n%s\nwant\n%s", back.Full(), ex.Full())
 			}
 			// Stable: a second resolution explains in the same words.
-			_, err2 := r.Resolve(context.Background(), "ns", st)
-			ex2, _ := r.Explain(context.Background(), "ns", st, err2.(*resolver.ConflictError), resolver.ExplainOptions{Budget: -1})
+			ex2, _ := explainOf(context.Background(), r, "ns", st, resolver.ExplainOptions{Budget: -1})
 			if ex2.Full() != ex.Full() {
 				t.Errorf("second explanation differs:\n%s", resolvertest.Diff(ex.Full(), ex2.Full()))
 			}
@@ -438,7 +437,8 @@ func applySuggestion(t *testing.T, st *cluster.State, s resolver.Suggestion) *cl
 func checkSuggestions(t *testing.T, r *resolver.Resolver, st *cluster.State, ex *resolver.Explanation) {
 	t.Helper()
 	for _, s := range ex.Suggestions {
-		plan, err := r.Resolve(context.Background(), "ns", applySuggestion(t, st, s))
+		planRes, err := r.Resolve(context.Background(), "ns", applySuggestion(t, st, s))
+		plan := planRes.Plan()
 		if err != nil {
 			t.Errorf("suggestion %q does not resolve: %v", s.Change, err)
 			continue
@@ -468,7 +468,7 @@ func explainCommunity(tb testing.TB, r *resolver.Resolver, st *cluster.State, op
 	if !errors.As(err, &ce) {
 		tb.Fatalf("Resolve = %v, want a conflict", err)
 	}
-	ex, err := r.Explain(context.Background(), "ns", st, ce, opts)
+	ex, err := explainOf(context.Background(), r, "ns", st, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -497,8 +497,10 @@ func TestExplainOptions(t *testing.T) {
 	}
 	r, state := tc.build.setup(t)
 	st := state.State()
-	_, err := r.Resolve(context.Background(), "ns", st)
-	ce := err.(*resolver.ConflictError)
+	res, err := r.Resolve(context.Background(), "ns", st)
+	if res.Conflict() == nil {
+		t.Fatalf("Resolve = %v, want a conflict", err)
+	}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
 	tests := []struct {
@@ -517,7 +519,7 @@ func TestExplainOptions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ex, err := r.Explain(tt.ctx, "ns", st, ce, tt.opts)
+			ex, err := res.Explain(tt.ctx, tt.opts)
 			if !errors.Is(err, tt.wantErr) || (tt.wantErr == nil) != (err == nil) {
 				t.Fatalf("Explain error = %v, want %v", err, tt.wantErr)
 			}
@@ -526,8 +528,8 @@ func TestExplainOptions(t *testing.T) {
 			}
 		})
 	}
-	if _, err := r.Explain(context.Background(), "ns", st, nil, resolver.ExplainOptions{}); err == nil {
-		t.Error("Explain(nil conflict) succeeded")
+	if _, err := explainOf(context.Background(), r, "ns", resolvertest.NewState("ns").State(), resolver.ExplainOptions{}); err == nil {
+		t.Error("Explain of a namespace with a plan succeeded")
 	}
 }
 

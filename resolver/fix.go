@@ -12,7 +12,7 @@ import (
 )
 
 // The kinds of suggestions that fix predicted failures (see
-// Resolver.Fixes), in rank order after SuggestSwitchChannel.
+// Resolution.Fixes), in rank order after SuggestSwitchChannel.
 const (
 	// SuggestStartingCSV: set the subscription's spec.startingCSV to
 	// StartingCSV, a bundle of its channel that OLM is predicted to accept.
@@ -62,21 +62,30 @@ func planFailures(p *Plan) []failureKey {
 	return out
 }
 
-// Fixes suggests changes that make OLM's predicted failures of plan — the
-// plan Resolve returned for namespace and state — go away: a channel or a
-// startingCSV whose bundle OLM accepts, an OperatorGroup that serves the
-// namespace's operators, moving a subscription to another namespace (one
-// of the state whose OperatorGroup serves it, or a new one with its own
-// OperatorGroup). Each is applied to a copy of state and re-solved, and
-// kept only when the namespace's plan (and, for a move, the plan of the
-// namespace moved to) then has fewer predicted failures and none that
-// plan did not have. Suggestions are in rank order (SuggestSwitchChannel,
-// SuggestStartingCSV, SuggestOperatorGroup, SuggestMoveSubscription; within
-// a kind, in plan order), one per distinct resulting plan, at most
-// opts.MaxSuggestions among the first opts.MaxTries changes, as in
-// Explain. A plan with no predicted failure has no fixes. The fixes are
-// also set as plan.Fixes; state is not modified.
-func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.State, plan *Plan, opts ExplainOptions) ([]Suggestion, error) {
+// Fixes suggests changes that make OLM's predicted failures of the plan go
+// away: a channel or a startingCSV whose bundle OLM accepts, an
+// OperatorGroup that serves the namespace's operators, moving a
+// subscription to another namespace (one of the state whose OperatorGroup
+// serves it, or a new one with its own OperatorGroup). Each is applied to a
+// copy of the state and re-solved (in the context ResolveAll resolved the
+// namespace in, if it did), and kept only when the namespace's plan (and,
+// for a move, the plan of the namespace moved to) then has fewer predicted
+// failures and none that the plan did not have. Suggestions are in rank
+// order (SuggestSwitchChannel, SuggestStartingCSV, SuggestOperatorGroup,
+// SuggestMoveSubscription; within a kind, in plan order), one per distinct
+// resulting plan, at most opts.MaxSuggestions among the first opts.MaxTries
+// changes, as in Explain. A plan with no predicted failure, and a
+// namespace with no plan, have no fixes.
+func (s *Resolution) Fixes(ctx context.Context, opts ExplainOptions) ([]Suggestion, error) {
+	if s.plan == nil {
+		return nil, nil
+	}
+	return s.r.fixesOf(ctx, s.ns, s.state, s.plan, s.planned, opts)
+}
+
+// fixesOf is Fixes of plan, resolved from a state the resolver owns with
+// the APIs planned before.
+func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster.State, plan *Plan, planned predict.Planned, opts ExplainOptions) ([]Suggestion, error) {
 	if plan == nil || !plan.Failing() {
 		return nil, nil
 	}
@@ -90,7 +99,7 @@ func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.S
 	before := planFailures(plan)
 	var out []Suggestion
 	var seen []string
-	for i, f := range r.fixes(namespace, state, plan) {
+	for i, f := range r.fixes(namespace, state, plan, planned) {
 		if len(out) >= max || (tries > 0 && i >= tries) {
 			break
 		}
@@ -98,14 +107,14 @@ func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.S
 			return out, fmt.Errorf("fixes for namespace %q: %w", namespace, err)
 		}
 		st, shown := f.apply(state)
-		p, _, err := r.resolve(ctx, namespace, st, plan.planned)
+		p, err := r.solvePlan(ctx, namespace, st, planned)
 		if err != nil {
 			continue
 		}
 		after := planFailures(p)
 		target := p
 		if shown != namespace {
-			if target, _, err = r.resolve(ctx, shown, st, plan.planned); err != nil {
+			if target, err = r.solvePlan(ctx, shown, st, planned); err != nil {
 				continue
 			}
 			after = append(after, planFailures(target)...)
@@ -132,19 +141,18 @@ func (r *Resolver) Fixes(ctx context.Context, namespace string, state *cluster.S
 		}
 		out = append(out, s)
 	}
-	plan.Fixes = out
 	return out, nil
 }
 
 // fixes lists the candidate fixes of plan's failures, in rank order.
-func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan) []fix {
+func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan, planned predict.Planned) []fix {
 	byKind := map[SuggestionKind][]fix{}
 	add := func(f fix) {
 		if !slices.ContainsFunc(byKind[f.s.Kind], func(g fix) bool { return g.s.Change == f.s.Change }) {
 			byKind[f.s.Kind] = append(byKind[f.s.Kind], f)
 		}
 	}
-	pr := predict.New(ns, r.plat, state, plan.planned)
+	pr := predict.New(ns, r.plat, state, planned)
 	var subs []*cluster.Subscription
 	var failed []string // the bundles predicted to fail
 	for _, st := range plan.Steps {

@@ -12,7 +12,7 @@ import (
 
 // FuzzResolve resolves arbitrary cluster manifests against a small catalog:
 // Resolve must not panic, and must give the same answer twice; so must
-// ExplainHeldBack, and Why must answer for every step with its bundle.
+// HeldBack, and Why must answer for every step with its bundle.
 func FuzzResolve(f *testing.F) {
 	f.Add([]byte(`apiVersion: operators.coreos.com/v1alpha1
 kind: Subscription
@@ -49,8 +49,10 @@ status: {installedCSV: etcd.v1}
 		if err != nil {
 			return
 		}
-		p1, err1 := r.Resolve(context.Background(), "ns", state)
-		p2, err2 := r.Resolve(context.Background(), "ns", state)
+		p1Res, err1 := r.Resolve(context.Background(), "ns", state)
+		p1 := p1Res.Plan()
+		p2Res, err2 := r.Resolve(context.Background(), "ns", state)
+		p2 := p2Res.Plan()
 		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) || (p1 != nil && p1.String() != p2.String()) {
 			t.Fatalf("two resolutions differ: %v, %v / %v, %v", p1, err1, p2, err2)
 		}
@@ -61,17 +63,17 @@ status: {installedCSV: etcd.v1}
 		// that resolves, the same answer twice.
 		ctx := context.Background()
 		opts := resolver.HeldBackOptions{MaxTries: 2}
-		if err := r.ExplainHeldBack(ctx, "ns", state, p1, opts); err != nil {
-			t.Fatalf("ExplainHeldBack: %v", err)
+		if p1, err = p1Res.HeldBack(ctx, opts); err != nil {
+			t.Fatalf("HeldBack: %v", err)
 		}
-		if err := r.ExplainHeldBack(ctx, "ns", state, p2, opts); err != nil {
-			t.Fatalf("ExplainHeldBack: %v", err)
+		if p2, err = p2Res.HeldBack(ctx, opts); err != nil {
+			t.Fatalf("HeldBack: %v", err)
 		}
 		if p1.String() != p2.String() {
 			t.Fatalf("two held-back explanations differ:\n%s\n%s", p1, p2)
 		}
 		for _, st := range p1.Steps {
-			w, err := r.Why(ctx, "ns", state, st.Bundle, resolver.WhyOptions{})
+			w, err := whyOf(ctx, r, "ns", state, st.Bundle, resolver.WhyOptions{})
 			if err != nil || w.Selected == nil || w.Selected.Bundle != st.Bundle {
 				t.Fatalf("Why(%q) = %+v, %v: want the step's bundle", st.Bundle, w, err)
 			}

@@ -72,12 +72,12 @@ func (h *HeldBack) String() string {
 	return h.Reason + "; it moves with: " + h.Change.String()
 }
 
-// DefaultHeldBackTries is the number of candidate changes ExplainHeldBack
+// DefaultHeldBackTries is the number of candidate changes HeldBack
 // re-solves at most per held-back item, to find one that lets it move,
 // when HeldBackOptions.MaxTries is 0.
 const DefaultHeldBackTries = 8
 
-// HeldBackOptions tunes Resolver.ExplainHeldBack. The zero value asks the
+// HeldBackOptions tunes Resolution.HeldBack. The zero value asks the
 // solver once per held-back item (the reason) and re-solves at most
 // DefaultHeldBackTries candidate changes per item to find a confirmed one.
 type HeldBackOptions struct {
@@ -103,44 +103,52 @@ func (o HeldBackOptions) tries() int {
 	return cmp.Or(o.MaxTries, DefaultHeldBackTries)
 }
 
-// ExplainHeldBack sets the HeldBack of every step and unchanged operator of
-// plan that is held back — plan must be what Resolve returned for namespace
-// and state. It resolves once more to find what each choice passed over,
-// then solves once per held-back item with the passed-over candidate
-// forced, and re-solves at most opts.MaxTries changes per item (see
-// HeldBackOptions): a fixed number of solves per item, so the cost is
-// bounded and the result deterministic. Items are what Resolve chose below
-// its first preference: a subscription that stays or takes a later
+// HeldBack returns a copy of the plan with the HeldBack of every step and
+// unchanged operator that is held back set. Items are what Resolve chose
+// below its first preference: a subscription that stays or takes a later
 // candidate than its first, and a dependency below the head of its
-// channel.
+// channel. For each it solves once with the passed-over candidate forced,
+// and re-solves at most opts.MaxTries changes (see HeldBackOptions): a
+// fixed number of solves per item, so the cost is bounded and the result
+// deterministic. When every choice was its first preference it returns at
+// once. The answer is kept: asking again with the same options costs
+// nothing.
 //
-// When Resolve made plan from this very state and chose every first
-// preference, ExplainHeldBack knows it and returns at once.
-//
-// It modifies plan in place and not state. When ctx ends first it returns
-// an error e with errors.Is(e, ctx.Err()); the reasons found so far stay
-// set. It is safe for concurrent use on distinct plans.
-func (r *Resolver) ExplainHeldBack(ctx context.Context, namespace string, state *cluster.State, plan *Plan, opts HeldBackOptions) error {
-	if plan == nil {
-		return errors.New("explain held back: no plan")
-	}
-	if state != nil && plan.nothingHeld == state && plan.Namespace == namespace {
-		return ctx.Err() // Resolve found every choice its first preference
-	}
-	items, res, sol, err := r.heldBackItems(ctx, namespace, state)
-	if err != nil {
-		return err
+// It returns an error for a namespace without a plan, and an error e with
+// errors.Is(e, ctx.Err()) when ctx ends first.
+func (s *Resolution) HeldBack(ctx context.Context, opts HeldBackOptions) (*Plan, error) {
+	if s.plan == nil {
+		return nil, s.noPlan("explain held back")
 	}
 	tries := opts.tries()
+	s.use(ctx)
+	defer s.mu.Unlock()
+	if s.heldPlan != nil && s.heldTries == tries {
+		return s.heldPlan.Clone(), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	plan := s.plan.Clone()
 	at := newAttacher(plan)
-	for _, it := range items {
-		h, err := r.heldBack(ctx, namespace, state, res, sol, it, tries)
+	for _, it := range s.heldItems() {
+		h, err := s.r.heldBack(ctx, s.ns, s.state, s.res, s.sol, it, tries)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		at.attach(it, h)
 	}
-	return nil
+	s.heldPlan, s.heldTries = plan, tries
+	return plan.Clone(), nil
+}
+
+// heldItems returns the choices below their first preference, listed
+// once; s.mu is held.
+func (s *Resolution) heldItems() []heldItem {
+	if !s.heldDone {
+		s.held, s.heldDone = s.res.heldItems(s.sol), true
+	}
+	return s.held
 }
 
 // heldItem is one choice below its first preference.
@@ -186,21 +194,6 @@ func (a attacher) attach(it heldItem, h *HeldBack) {
 	if s := a.steps[[2]string{it.bundle, h.Package}]; it.bundle != "" && s != nil {
 		s.HeldBack = h
 	}
-}
-
-// heldBackItems resolves namespace and lists the choices below their first
-// preference: subscriptions in name order, then dependencies in variable
-// order.
-func (r *Resolver) heldBackItems(ctx context.Context, ns string, state *cluster.State) ([]heldItem, *resolution, *constraints.Solution[variable], error) {
-	res, err := r.prepare(ctx, ns, state, nil)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	sol, err := constraints.Solve(ctx, &res.p)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("explain held back in namespace %q: %w", ns, err)
-	}
-	return res.heldItems(sol), res, sol, nil
 }
 
 // heldItems lists the choices of sol below their first preference:
@@ -420,7 +413,7 @@ func (r *Resolver) heldBackChange(ctx context.Context, ns string, state *cluster
 		if c.sub == h.Subscription && c.edit == nil {
 			continue // removing the held subscription does not move it
 		}
-		plan, err := r.Resolve(ctx, ns, c.apply(ns, state))
+		plan, err := r.solvePlan(ctx, ns, c.apply(ns, state), nil)
 		if err != nil {
 			if ctx.Err() != nil {
 				return fmt.Errorf("explain held back %s in namespace %q: %w", h.Package, ns, ctx.Err())
@@ -449,15 +442,4 @@ func moves(plan *Plan, pkg string, cur semver.Version) bool {
 		}
 	}
 	return false
-}
-
-// writeHeldBack writes a held-back reason under a plan line, indented.
-func writeHeldBack(b *strings.Builder, h *HeldBack) {
-	if h == nil {
-		return
-	}
-	fmt.Fprintf(b, "   held back: %s\n", h.Reason)
-	if h.Change != nil {
-		fmt.Fprintf(b, "   it moves with: %s\n", h.Change)
-	}
 }

@@ -24,18 +24,19 @@ func heldBackCount(p *resolver.Plan) int {
 	return n
 }
 
-// benchHeldBack measures Resolve then ExplainHeldBack, reporting the
+// benchHeldBack measures Resolve then Resolution.HeldBack, reporting the
 // held-back items found.
 func benchHeldBack(b *testing.B, r *resolver.Resolver, st *cluster.State, opts resolver.HeldBackOptions) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	items := 0
 	for b.Loop() {
-		plan, err := r.Resolve(ctx, "ns", st)
+		planRes, err := r.Resolve(ctx, "ns", st)
+		plan := planRes.Plan()
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := r.ExplainHeldBack(ctx, "ns", st, plan, opts); err != nil {
+		if plan, err = planRes.HeldBack(ctx, opts); err != nil {
 			b.Fatal(err)
 		}
 		items = heldBackCount(plan)
@@ -60,7 +61,7 @@ func BenchmarkWhyCommunity(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := r.Why(ctx, "operators", st, "rabbitmq-cluster-operator", resolver.WhyOptions{}); err != nil {
+		if _, err := whyOf(ctx, r, "operators", st, "rabbitmq-cluster-operator", resolver.WhyOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

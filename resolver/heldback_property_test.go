@@ -28,18 +28,20 @@ func TestHeldBackProperties(t *testing.T) {
 		c := randomCatalog(rng)
 		r := resolvertest.NewResolver(t, resolver.Options{}, c)
 		state := randomRequest(rng, c)
-		plan, err := r.Resolve(ctx, "ns", state)
+		planRes, err := r.Resolve(ctx, "ns", state)
+		plan := planRes.Plan()
 		if err != nil {
 			continue
 		}
-		if err := r.ExplainHeldBack(ctx, "ns", state, plan, resolver.HeldBackOptions{}); err != nil {
-			t.Fatalf("seed %d: ExplainHeldBack: %v", seed, err)
+		if plan, err = planRes.HeldBack(ctx, resolver.HeldBackOptions{}); err != nil {
+			t.Fatalf("seed %d: HeldBack: %v", seed, err)
 		}
-		again, err := r.Resolve(ctx, "ns", state)
+		againRes, err := r.Resolve(ctx, "ns", state)
+		again := againRes.Plan()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := r.ExplainHeldBack(ctx, "ns", state, again, resolver.HeldBackOptions{}); err != nil {
+		if again, err = againRes.HeldBack(ctx, resolver.HeldBackOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		if plan.String() != again.String() {
@@ -54,7 +56,7 @@ func TestHeldBackProperties(t *testing.T) {
 			if st.HeldBack != nil {
 				hs = append(hs, st.HeldBack)
 			}
-			w, err := r.Why(ctx, "ns", state, st.Bundle, resolver.WhyOptions{})
+			w, err := whyOf(ctx, r, "ns", state, st.Bundle, resolver.WhyOptions{})
 			if err != nil || w.Selected == nil || w.Selected.Bundle != st.Bundle || w.Selected.Version != st.Version {
 				t.Errorf("seed %d: Why(%q) = %+v, %v: want the step's bundle", seed, st.Bundle, w, err)
 			}

@@ -80,7 +80,8 @@ func benchManySubscriptions(b *testing.B, run func(r *resolver.Resolver, st *clu
 // 20,000 subscriptions: the cost must grow about linearly.
 func BenchmarkResolveManySubscriptions(b *testing.B) {
 	benchManySubscriptions(b, func(r *resolver.Resolver, st *cluster.State, n int) error {
-		plan, err := r.Resolve(context.Background(), "ns", st)
+		planRes, err := r.Resolve(context.Background(), "ns", st)
+		plan := planRes.Plan()
 		if err == nil && len(plan.Steps) != n {
 			err = fmt.Errorf("%d steps, want %d", len(plan.Steps), n)
 		}
@@ -92,7 +93,7 @@ func BenchmarkResolveManySubscriptions(b *testing.B) {
 // of upgrades and installs, then nothing left).
 func BenchmarkRolloutManySubscriptions(b *testing.B) {
 	benchManySubscriptions(b, func(r *resolver.Resolver, st *cluster.State, _ int) error {
-		_, err := r.Rollout(context.Background(), "ns", st, 10)
+		_, err := r.Rollout(context.Background(), "ns", st, resolver.RolloutOptions{MaxRounds: 10})
 		return err
 	})
 }
@@ -111,7 +112,10 @@ func TestResolveCancel(t *testing.T) {
 		run  func(ctx context.Context) error
 	}{
 		{"Resolve", func(ctx context.Context) error { _, err := r.Resolve(ctx, "ns", st); return err }},
-		{"Rollout", func(ctx context.Context) error { _, err := r.Rollout(ctx, "ns", st, 10); return err }},
+		{"Rollout", func(ctx context.Context) error {
+			_, err := r.Rollout(ctx, "ns", st, resolver.RolloutOptions{MaxRounds: 10})
+			return err
+		}},
 	} {
 		for _, after := range []time.Duration{0, time.Millisecond, 10 * time.Millisecond} {
 			t.Run(fmt.Sprintf("%s/%v", tt.name, after), func(t *testing.T) {

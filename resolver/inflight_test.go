@@ -34,7 +34,8 @@ func TestInFlightErrors(t *testing.T) {
 		t.Errorf("Resolve of a failed upgrade = %v (%+v), want a *StuckError for etcd.v1 → etcd.v2", err, se)
 	}
 	forward := stuck().OperatorGroupStrategy("og", cluster.UpgradeStrategyUnsafeFailForward)
-	plan, err := r.Resolve(ctx, "ns", forward.State())
+	planRes, err := r.Resolve(ctx, "ns", forward.State())
+	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,8 @@ unchanged etcd.v3 0.3.0 (package etcd): subscription etcd
 		t.Run(tt.name, func(t *testing.T) {
 			s := resolvertest.NewState("ns")
 			tt.state(s)
-			plan, err := r.Resolve(context.Background(), "ns", s.State())
+			planRes, err := r.Resolve(context.Background(), "ns", s.State())
+			plan := planRes.Plan()
 			resolvertest.CheckResult(t, plan, err, tt.want)
 		})
 	}
@@ -115,7 +117,7 @@ func TestInFlightNeverSuggestedForRemoval(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("Resolve = %v, want a conflict between widgets and etcd", err)
 	}
-	ex, err := r.Explain(ctx, "ns", state, ce, resolver.ExplainOptions{MaxSuggestions: 10, Budget: -1})
+	ex, err := explainOf(ctx, r, "ns", state, resolver.ExplainOptions{MaxSuggestions: 10, Budget: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,10 +60,21 @@ type BundleLookup struct {
 	Properties       string     `json:"properties,omitempty"`
 }
 
-// InstallPlan returns the InstallPlan OLM would create for plan, which must
-// come from this resolver: the plan's steps that no InstallPlan in flight
-// already holds (see Step.Approval), or nil when every step is held by one
-// (OLM creates no second InstallPlan for them) or the plan has no step.
+// InstallPlan returns the InstallPlan OLM would create for the plan: the
+// plan's steps that no InstallPlan in flight already holds (see
+// Step.Approval), or nil when every step is held by one (OLM creates no
+// second InstallPlan for them) or the plan has no step. It returns an
+// error for a namespace without a plan.
+func (s *Resolution) InstallPlan() (*InstallPlan, error) {
+	if s.plan == nil {
+		return nil, s.noPlan("install plan")
+	}
+	return s.r.InstallPlan(s.plan)
+}
+
+// InstallPlan returns the InstallPlan OLM would create for plan, whose
+// steps are bundles of the resolver's catalogs (an error names a step that
+// is not): see Resolution.InstallPlan.
 func (r *Resolver) InstallPlan(plan *Plan) (*InstallPlan, error) {
 	if plan == nil {
 		return nil, errors.New("install plan: no plan")

@@ -13,7 +13,8 @@ import (
 func TestInstallPlan(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, manualCatalog())
 	ctx := context.Background()
-	plan, err := r.Resolve(ctx, "ns", manualState())
+	planRes, err := r.Resolve(ctx, "ns", manualState())
+	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,10 +37,11 @@ func TestInstallPlan(t *testing.T) {
 	// Steps an InstallPlan in flight holds are not planned again.
 	held := manualState()
 	held.InstallPlans = []cluster.InstallPlan{{Name: "install-1", Namespace: "ns", Approval: cluster.ApprovalManual, CSVNames: []string{"etcd.v2", "widgets.v1.0.0"}, Phase: cluster.PhaseRequiresApproval}}
-	plan, err = r.Resolve(ctx, "ns", held)
+	heldRes, err := r.Resolve(ctx, "ns", held)
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan = heldRes.Plan()
 	if ip, err := r.InstallPlan(plan); ip != nil || err != nil {
 		t.Errorf("InstallPlan with every step in flight = %+v, %v; want nil", ip, err)
 	}

@@ -2,24 +2,11 @@ package resolver
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver/predict"
 )
-
-// NamespaceResult is the outcome of one namespace in ResolveAll: its plan,
-// or the error Resolve returned for it (a *ConflictError when there is no
-// plan).
-type NamespaceResult struct {
-	Namespace string
-	Plan      *Plan
-	Err       error
-	// Fixes is for the caller to fill (Resolver.Fixes); ResolveAll leaves
-	// it empty.
-	Fixes []Suggestion
-}
 
 // Namespaces returns the namespaces of state that resolution concerns —
 // those with a subscription, an installed CSV that is not a copy, or an
@@ -46,33 +33,40 @@ func Namespaces(state *cluster.State) []string {
 
 // ResolveAll resolves every namespace of Namespaces(state), one after
 // another in name order, as OLM's catalog operator does, each with its own
-// OperatorGroup, and returns one result per namespace in that order. The
-// other namespaces serve as context, as in Resolve; besides, the APIs that
-// a namespace's plan installs (its steps not predicted to fail) count, for
-// the namespaces after it, as provided by its OperatorGroup, as OLM records
-// them in the group's olm.providedAPIs once the CSVs install. So of two new
-// operators in intersecting OperatorGroups that provide one API, the one in
-// the namespace later by name is predicted to fail with
+// OperatorGroup, and returns one Resolution per namespace in that order
+// (its Err says why a namespace has no plan). The other namespaces serve as
+// context, as in Resolve; besides, the APIs that a namespace's plan
+// installs (its steps not predicted to fail) count, for the namespaces
+// after it, as provided by its OperatorGroup, as OLM records them in the
+// group's olm.providedAPIs once the CSVs install. So of two new operators
+// in intersecting OperatorGroups that provide one API, the one in the
+// namespace later by name is predicted to fail with
 // InterOperatorGroupOwnerConflict (OLM fails whichever it reconciles
-// second). A namespace's error is in its result; ResolveAll itself returns
-// an error only when ctx ends (with the results so far).
-func (r *Resolver) ResolveAll(ctx context.Context, state *cluster.State) ([]NamespaceResult, error) {
-	if state == nil {
-		state = &cluster.State{}
+// second). Each Resolution's follow-ups (Fixes) re-solve in that context.
+// ResolveAll itself returns an error only when ctx ends (with the
+// resolutions so far). It copies state once: the caller may change it
+// afterwards.
+func (r *Resolver) ResolveAll(ctx context.Context, state *cluster.State) ([]*Resolution, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	var out []NamespaceResult
+	state, err := snapshot(ctx, state)
+	if err != nil {
+		return nil, err
+	}
+	var out []*Resolution
 	planned := predict.Planned{}
 	for _, ns := range Namespaces(state) {
 		if err := ctx.Err(); err != nil {
 			return out, err
 		}
-		plan, res, err := r.resolve(ctx, ns, state, planned)
-		if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		s, err := r.solve(ctx, ns, state, snapshotPlanned(planned))
+		if s == nil {
 			return out, err
 		}
-		out = append(out, NamespaceResult{Namespace: ns, Plan: plan, Err: err})
-		if res != nil {
-			planned.Add(res.pred, res.installs)
+		out = append(out, s)
+		if s.res != nil {
+			planned.Add(s.res.pred, s.res.installs)
 		}
 	}
 	return out, nil

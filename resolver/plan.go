@@ -52,17 +52,9 @@ type Plan struct {
 	// Excluded lists the invalid packages the resolution reached and left
 	// out (Options.AllowInvalid), by catalog then package.
 	Excluded []InvalidPackage `json:"excluded,omitempty"`
-	// Fixes, set by Resolver.Fixes, are the confirmed fixes of the plan's
+	// Fixes, set by Resolution.Fixes, are the confirmed fixes of the plan's
 	// predicted failures (nil when it was not asked or found none).
 	Fixes []Suggestion `json:"fixes,omitempty"`
-
-	// planned is the context ResolveAll resolved the plan in (the APIs
-	// earlier namespaces' plans install), which Fixes re-solves with.
-	planned predict.Planned
-	// nothingHeld is the state the plan was resolved from when every
-	// choice was its first preference: ExplainHeldBack on that state has
-	// nothing to explain and need not resolve again.
-	nothingHeld *cluster.State
 }
 
 // PlanApproval is the approval of a namespace's InstallPlan. As in OLM
@@ -86,6 +78,21 @@ func (a PlanApproval) MarshalJSON() ([]byte, error) {
 	p := plain(a)
 	p.Mode = cmp.Or(p.Mode, cluster.ApprovalAutomatic)
 	return json.Marshal(p)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes: "Automatic" is the empty
+// Mode again, so that a plan read back is the plan written.
+func (a *PlanApproval) UnmarshalJSON(b []byte) error {
+	type plain PlanApproval
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	if p.Mode == cluster.ApprovalAutomatic {
+		p.Mode = ""
+	}
+	*a = PlanApproval(p)
+	return nil
 }
 
 // Approval is what approval a step needs before OLM carries it out. The
@@ -184,7 +191,7 @@ type Step struct {
 	// the step is applied, failures before warnings (DESIGN §8); empty
 	// when nothing is predicted.
 	Predictions []predict.Prediction `json:"predictions,omitempty"`
-	// HeldBack, set by Resolver.ExplainHeldBack, says why the step goes
+	// HeldBack, set by Resolution.HeldBack, says why the step goes
 	// below its first preference (nil when it does not).
 	HeldBack *HeldBack `json:"heldBack,omitempty"`
 	// Approval is the approval the step needs (zero: Automatic).
@@ -272,7 +279,7 @@ type Unchanged struct {
 	// PackageDeprecated, ChannelDeprecated and BundleDeprecated conditions
 	// on the subscription), with the alternative to move to.
 	Deprecations []Deprecation `json:"deprecations,omitempty"`
-	// HeldBack, set by Resolver.ExplainHeldBack, says why it stays
+	// HeldBack, set by Resolution.HeldBack, says why it stays
 	// although its subscription has a successor (nil when it does not).
 	HeldBack *HeldBack `json:"heldBack,omitempty"`
 	// Approval is the approval the step needs (zero: Automatic).
@@ -282,80 +289,13 @@ type Unchanged struct {
 	Predictions []predict.Prediction `json:"predictions,omitempty"`
 }
 
-// String renders the plan as text, one line per step, then the unchanged
-// operators.
+// String renders the plan as `sextant resolve` prints it: WriteText with
+// the title "namespace NAME", then its notes and fixes.
 func (p *Plan) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "namespace %s: %d step(s)\n", p.Namespace, len(p.Steps))
-	if p.Approval.Mode == cluster.ApprovalManual {
-		fmt.Fprintf(&b, "approval Manual (subscription %s)", strings.Join(p.Approval.Subscriptions, ", "))
-		if p.Waits() {
-			b.WriteString(": waits for approval")
-		}
-		b.WriteString("\n")
-	}
-	for _, e := range p.InFlight {
-		fmt.Fprintf(&b, "in flight: %s\n", e.Text)
-	}
-	for _, x := range p.Excluded {
-		fmt.Fprintf(&b, "excluded, invalid: %s\n", x)
-	}
-	for i, s := range p.Steps {
-		fmt.Fprintf(&b, "%d. %s %s %s (package %s, channel %s, catalog %s)", i+1, s.Action, s.Bundle, s.Version, s.Package, s.Channel, s.Catalog)
-		if s.Replaces != "" {
-			fmt.Fprintf(&b, " replacing %s", s.Replaces)
-		}
-		fmt.Fprintf(&b, ": %s", s.Reason)
-		if s.Dependency {
-			b.WriteString("; creates a subscription")
-		}
-		if a := s.Approval.String(); a != "" {
-			b.WriteString("; approval " + a)
-		}
-		b.WriteString("\n")
-		for _, w := range s.Warnings {
-			fmt.Fprintf(&b, "   warning: %s\n", w)
-		}
-		writePredictions(&b, "   ", s.Predictions)
-		writeHeldBack(&b, s.HeldBack)
-	}
-	for _, u := range p.Unchanged {
-		fmt.Fprintf(&b, "unchanged %s", u.CSV)
-		if u.Version != "" {
-			fmt.Fprintf(&b, " %s", u.Version)
-		}
-		if u.Package != "" {
-			fmt.Fprintf(&b, " (package %s)", u.Package)
-		}
-		if u.Subscription != "" {
-			fmt.Fprintf(&b, ": subscription %s", u.Subscription)
-		}
-		b.WriteString("\n")
-		writePredictions(&b, "   ", u.Predictions)
-		for _, d := range u.Deprecations {
-			fmt.Fprintf(&b, "   deprecated: %s\n", d)
-		}
-		writeHeldBack(&b, u.HeldBack)
-	}
-	for _, n := range p.Notes {
-		fmt.Fprintf(&b, "note: %s\n", n)
-	}
+	p.WriteText(&b, "namespace "+p.Namespace)
+	p.writeFixes(&b, nil)
 	return b.String()
-}
-
-// writePredictions writes one line per prediction: "will fail: Reason:
-// message" or "warning: Reason: message", each after indent.
-func writePredictions(b *strings.Builder, indent string, ps []predict.Prediction) {
-	for _, p := range ps {
-		b.WriteString(indent)
-		if p.Severity == predict.SeverityFailure {
-			b.WriteString("will fail: ")
-		} else {
-			b.WriteString("warning: ")
-		}
-		b.WriteString(p.String())
-		b.WriteString("\n")
-	}
 }
 
 // chosenBy returns, per selected candidate of a subscription, the first
@@ -449,7 +389,6 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	plan.Steps = orderSteps(plan.Steps, after)
 	res.approve(plan)
 	plan.Notes = pr.Notes()
-	plan.planned = res.planned
 	slices.SortFunc(plan.Unchanged, func(a, b Unchanged) int { return cmp.Compare(a.CSV, b.CSV) })
 	return plan
 }

@@ -80,7 +80,8 @@ func BenchmarkPredictions(b *testing.B) {
 	} {
 		r, _ := communityResolverAs(b, "community", tc.opts)
 		ctx := context.Background()
-		plan, err := r.Resolve(ctx, "ns", tc.state)
+		planRes, err := r.Resolve(ctx, "ns", tc.state)
+		plan := planRes.Plan()
 		if err != nil {
 			b.Fatal(err)
 		}

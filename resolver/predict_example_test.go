@@ -23,7 +23,7 @@ func decodeExample(fbc string) *graph.Catalog {
 // the namespace's OperatorGroup targets all namespaces and the bundle
 // supports only OwnNamespace. Fixes finds changes that make the failure
 // go away, each re-solved.
-func ExampleResolver_Fixes() {
+func ExampleResolution_Fixes() {
 	r := newExampleResolver(decodeExample(`
 {"schema":"olm.package","name":"op","defaultChannel":"stable"}
 {"schema":"olm.channel","package":"op","name":"stable","entries":[{"name":"op.v1"}]}
@@ -36,7 +36,8 @@ func ExampleResolver_Fixes() {
 		OperatorGroups: []cluster.OperatorGroup{{Name: "global", Namespace: "operators"}},
 	}
 	ctx := context.Background()
-	plan, err := r.Resolve(ctx, "operators", state)
+	planRes, err := r.Resolve(ctx, "operators", state)
+	plan := planRes.Plan()
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -45,7 +46,7 @@ func ExampleResolver_Fixes() {
 	for _, p := range plan.Steps[0].Predictions {
 		fmt.Println(p.Reason)
 	}
-	fixes, _ := r.Fixes(ctx, "operators", state, plan, resolver.ExplainOptions{})
+	fixes, _ := planRes.Fixes(ctx, resolver.ExplainOptions{})
 	for _, f := range fixes {
 		fmt.Println(f.Kind, f.TargetNamespaces)
 	}
@@ -79,7 +80,8 @@ func ExampleResolver_ResolveAll() {
 	}
 	results, _ := r.ResolveAll(context.Background(), state)
 	for _, res := range results {
-		fmt.Printf("%s: %d step(s), failing %v\n", res.Namespace, len(res.Plan.Steps), res.Plan.Failing())
+		plan := res.Plan()
+		fmt.Printf("%s: %d step(s), failing %v\n", res.Namespace(), len(plan.Steps), plan.Failing())
 	}
 	// Output:
 	// alpha: 1 step(s), failing false

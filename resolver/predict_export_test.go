@@ -14,7 +14,7 @@ import (
 // returns their number: what the predictions cost a resolution, for
 // BenchmarkPredictions.
 func PredictionsOf(ctx context.Context, r *Resolver, namespace string, state *cluster.State) (func() int, error) {
-	plan, res, err := r.resolve(ctx, namespace, state, nil)
+	plan, res, _, err := r.resolve(ctx, namespace, state, nil)
 	if err != nil {
 		return nil, err
 	}

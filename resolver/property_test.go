@@ -98,7 +98,8 @@ func TestPlanProperties(t *testing.T) {
 			randomSubscription(rng, st, p)
 		}
 		state := st.State()
-		plan, err := r.Resolve(context.Background(), "ns", state)
+		planRes, err := r.Resolve(context.Background(), "ns", state)
+		plan := planRes.Plan()
 		if err != nil {
 			var ce *resolver.ConflictError
 			if !errors.As(err, &ce) || len(ce.Facts) == 0 {

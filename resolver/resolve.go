@@ -90,36 +90,16 @@ type resolution struct {
 	chosenFor *constraints.Solution[variable]
 }
 
-// Resolve computes the plan for namespace from state: its installed CSVs
-// and subscriptions (objects of other namespaces, and copied CSVs, are
-// ignored) and the
-// CatalogSources' priorities. Catalogs of namespace and of the global
-// namespace are visible, unless the namespace's OperatorGroup excludes the
-// global ones. It returns a *cluster.OperatorGroupError when state holds
-// OperatorGroups and the namespace has subscriptions but not exactly one
-// OperatorGroup (OLM does not resolve it), a *ConflictError when the subscriptions
-// and installed CSVs cannot be satisfied together, an error wrapping
-// ErrNoCEL (and errors.ErrUnsupported) for an olm.constraint cel rule it
-// would have to evaluate without Options.CEL, an error for a cel rule that
-// does not compile (as OLM), errors (*InvalidPackageError, one per finding)
-// for a package it reaches that opm serve would refuse — a bundle without
-// olm.package, a channel with no single head, … — unless
-// Options.AllowInvalid leaves such packages out (Plan.Excluded says which), and an error e with errors.Is(e, ctx.Err()) when ctx ends
-// first. State is not modified.
-func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster.State) (*Plan, error) {
-	plan, _, err := r.resolve(ctx, namespace, state, nil)
-	return plan, err
-}
-
-// resolve is Resolve with the APIs planned in namespaces resolved before
-// (ResolveAll); it also returns the resolution of a plan.
-func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster.State, planned predict.Planned) (*Plan, *resolution, error) {
+// resolve resolves namespace from state with the APIs planned in
+// namespaces resolved before (ResolveAll); it returns the plan, the
+// resolution and its solution.
+func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster.State, planned predict.Planned) (*Plan, *resolution, *constraints.Solution[variable], error) {
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	res, err := r.prepare(ctx, namespace, state, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	res.planned = planned
 	r.trace(Event{Kind: EventProblem, Namespace: namespace, Count: res.p.NumVars(), Constraints: res.p.Len()})
@@ -135,12 +115,12 @@ func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster
 			if r.opts.Tracer != nil {
 				r.trace(Event{Kind: EventSolved, Namespace: namespace, Message: ce.Error()})
 			}
-			return nil, nil, ce
+			return nil, nil, nil, ce
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil && !errors.Is(err, ctxErr) {
-			return nil, nil, fmt.Errorf("resolve namespace %q: %w", namespace, errors.Join(ctxErr, err))
+			return nil, nil, nil, fmt.Errorf("resolve namespace %q: %w", namespace, errors.Join(ctxErr, err))
 		}
-		return nil, nil, fmt.Errorf("resolve namespace %q: %w", namespace, err)
+		return nil, nil, nil, fmt.Errorf("resolve namespace %q: %w", namespace, err)
 	}
 	// The plan needs the variables and the solution, not the constraints:
 	// on a large namespace they are a tenth of what the plan's building
@@ -148,14 +128,11 @@ func (r *Resolver) resolve(ctx context.Context, namespace string, state *cluster
 	res.p.DropConstraints()
 	plan := res.plan(sol)
 	if err := ctx.Err(); err != nil {
-		return nil, nil, err // plan stops early when cancelled
+		return nil, nil, nil, err // plan stops early when cancelled
 	}
 	plan.Excluded = res.excludedList()
-	if len(res.heldItems(sol)) == 0 {
-		plan.nothingHeld = state
-	}
 	r.trace(Event{Kind: EventSolved, Namespace: namespace, Count: len(plan.Steps)})
-	return plan, res, nil
+	return plan, res, sol, nil
 }
 
 // prepare reads state and builds the solver input of namespace, with the

@@ -45,7 +45,8 @@ func (f fixture) setup(t *testing.T) (*resolver.Resolver, *resolvertest.State) {
 
 func TestCommunityTwentySubscriptions(t *testing.T) {
 	r, gc := communityResolver(t)
-	plan, err := r.Resolve(context.Background(), "ns", twentySubscriptions(t, gc).State())
+	planRes, err := r.Resolve(context.Background(), "ns", twentySubscriptions(t, gc).State())
+	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,8 @@ func TestCommunityTwentySubscriptions(t *testing.T) {
 func TestConcurrentResolve(t *testing.T) {
 	r, gc := communityResolver(t)
 	st := twentySubscriptions(t, gc).State()
-	want, err := r.Resolve(context.Background(), "ns", st)
+	wantRes, err := r.Resolve(context.Background(), "ns", st)
+	want := wantRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +81,8 @@ func TestConcurrentResolve(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, err := r.Resolve(context.Background(), "ns", st)
+			gotRes, err := r.Resolve(context.Background(), "ns", st)
+			got := gotRes.Plan()
 			if err != nil || got.String() != want.String() {
 				t.Errorf("concurrent Resolve = %v, %v", got, err)
 			}
@@ -173,7 +176,8 @@ func TestResolveRejectsObjectsWithoutNamespace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			plan, err := r.Resolve(context.Background(), tt.ns, &tt.state)
+			planRes, err := r.Resolve(context.Background(), tt.ns, &tt.state)
+			plan := planRes.Plan()
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("Resolve = %v, %v; want an error containing %q", plan, err, tt.wantErr)
 			}
@@ -285,7 +289,8 @@ unchanged legacy.v1 1.0.0
 		t.Run(tt.name, func(t *testing.T) {
 			state := resolvertest.NewState("ns")
 			tt.state(state)
-			plan, err := r.Resolve(context.Background(), "ns", state.State())
+			planRes, err := r.Resolve(context.Background(), "ns", state.State())
+			plan := planRes.Plan()
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("Resolve = %v, want an error containing %q", err, tt.wantErr)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
 )
 
 // ErrRoundLimit is wrapped by the error Rollout returns when the cluster has
@@ -39,53 +40,147 @@ type RolloutOptions struct {
 	Approve bool
 }
 
-// Rollout is RolloutWith with MaxRounds maxRounds, approving nothing.
-func (r *Resolver) Rollout(ctx context.Context, namespace string, state *cluster.State, maxRounds int) ([]Round, error) {
-	return r.RolloutWith(ctx, namespace, state, RolloutOptions{MaxRounds: maxRounds})
+// RolloutOutcome is how a rollout ends.
+type RolloutOutcome string
+
+// The outcomes of a rollout.
+const (
+	// RolloutSettled: a plan has nothing left to do.
+	RolloutSettled RolloutOutcome = "settled"
+	// RolloutWaiting: a plan waits for a person's approval
+	// (RolloutOptions.Approve is not set).
+	RolloutWaiting RolloutOutcome = "waiting"
+	// RolloutFailed: a round has no plan, or the rounds ran out
+	// (Rollout.Err says which).
+	RolloutFailed RolloutOutcome = "failed"
+)
+
+// Rollout is what a namespace goes through until it settles (see
+// Resolver.Rollout): the rounds that changed something, how it ended, and
+// the resolution of its last state, which answers the follow-ups (Last).
+type Rollout struct {
+	// Namespace is the namespace rolled out.
+	Namespace string
+	// Rounds are the rounds that changed something, in order, and a last
+	// Waiting round when the rollout waits for approval.
+	Rounds []Round
+	// Outcome is how it ended.
+	Outcome RolloutOutcome
+	// MaxRounds is the round limit it ran with.
+	MaxRounds int
+	err       error
+	last      *Resolution // of the final state; nil when the limit was reached
+	final     *cluster.State
 }
 
-// RolloutWith simulates what the cluster will go through: it resolves
-// namespace, applies the plan as OLM would (see [Resolver.Apply]) and
-// repeats until a plan changes nothing (no steps, nothing in flight to
-// finish) or opts.MaxRounds plans were applied. It returns the rounds that
-// changed something, in order (none when the state is already settled).
-// A plan that waits for approval stops the rollout unless opts.Approve is
-// set: it is returned as the last round, Waiting, with a nil error — a
-// cluster waiting for a person is a state, not a failure. When a
-// resolution fails, RolloutWith returns the rounds so far and that error;
-// when the limit is reached first (at once when MaxRounds <= 0 and there is
-// something to do), the rounds and an error wrapping ErrRoundLimit. state
-// is not modified; the caller owns the rounds.
-func (r *Resolver) RolloutWith(ctx context.Context, namespace string, state *cluster.State, opts RolloutOptions) ([]Round, error) {
-	if state == nil {
-		state = &cluster.State{}
-	}
-	var rounds []Round
-	cur := state
-	for {
-		plan, err := r.Resolve(ctx, namespace, cur)
-		if err != nil {
-			return rounds, err
+// Err returns why a failed rollout failed (the round's *ConflictError,
+// *StuckError, …, or an error wrapping ErrRoundLimit), or nil.
+func (ro *Rollout) Err() error { return ro.err }
+
+// Last returns the resolution of the last state the rollout reached: the
+// settled namespace's (with nothing to do), the plan that waits for
+// approval, or the round without a plan (Explain it). It is nil when the
+// round limit was reached.
+func (ro *Rollout) Last() *Resolution { return ro.last }
+
+// State returns a copy of the last state the rollout reached: the state of
+// the last round that changed something, the input state when none did.
+func (ro *Rollout) State() *cluster.State { return ro.final.Clone() }
+
+// Approvals counts the rounds that were approved (RolloutOptions.Approve).
+func (ro *Rollout) Approvals() int {
+	n := 0
+	for _, r := range ro.Rounds {
+		if r.Approved {
+			n++
 		}
+	}
+	return n
+}
+
+// Stops says where a settled rollout leaves subscriptions below their
+// channels' heads, and why (Resolution.Stops of its last state); nil when
+// it did not settle.
+func (ro *Rollout) Stops(ctx context.Context, opts HeldBackOptions) ([]Stop, error) {
+	if ro.Outcome != RolloutSettled || ro.last == nil {
+		return nil, nil
+	}
+	return ro.last.Stops(ctx, opts)
+}
+
+// Rollout simulates what the cluster will go through: it resolves
+// namespace, applies the plan as OLM would (see [Resolution.Apply]) and
+// repeats until a plan changes nothing (no steps, nothing in flight to
+// finish) or opts.MaxRounds plans were applied. Its Rounds are the rounds
+// that changed something, in order (none when the state is already
+// settled). A plan that waits for approval stops the rollout unless
+// opts.Approve is set: it is the last round, Waiting, and the outcome is
+// RolloutWaiting with a nil error — a cluster waiting for a person is a
+// state, not a failure. When a resolution fails, or the limit is reached
+// first (at once when MaxRounds <= 0 and there is something to do), the
+// outcome is RolloutFailed and Rollout returns the rollout so far and that
+// error (wrapping ErrRoundLimit for the limit). When ctx ends first it
+// returns a nil Rollout and an error e with errors.Is(e, ctx.Err()).
+// Rollout copies state: the caller may change it afterwards.
+func (r *Resolver) Rollout(ctx context.Context, namespace string, state *cluster.State, opts RolloutOptions) (*Rollout, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cur, err := snapshot(ctx, state)
+	if err != nil {
+		return nil, err
+	}
+	ro := &Rollout{Namespace: namespace, MaxRounds: opts.MaxRounds, final: cur}
+	fail := func(err error) (*Rollout, error) {
+		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
+			return nil, err
+		}
+		ro.Outcome, ro.err = RolloutFailed, err
+		ro.own()
+		return ro, err
+	}
+	for {
+		s, err := r.solve(ctx, namespace, cur, nil)
+		ro.last = s
+		if err != nil {
+			return fail(err)
+		}
+		plan := s.plan
 		if !changes(plan) {
-			return rounds, nil
+			ro.Outcome = RolloutSettled
+			ro.own()
+			return ro, nil
 		}
 		waits := plan.Waits()
 		if waits && !opts.Approve {
-			return append(rounds, Round{Plan: plan, State: cur, Waiting: true}), nil
+			ro.Rounds = append(ro.Rounds, Round{Plan: plan.Clone(), State: cur.Clone(), Waiting: true})
+			ro.Outcome = RolloutWaiting
+			return ro, nil
 		}
-		if len(rounds) >= opts.MaxRounds {
-			return rounds, fmt.Errorf("namespace %q: %w (%d)", namespace, ErrRoundLimit, opts.MaxRounds)
+		if len(ro.Rounds) >= opts.MaxRounds {
+			ro.last = nil
+			return fail(fmt.Errorf("namespace %q: %w (%d)", namespace, ErrRoundLimit, opts.MaxRounds))
 		}
-		next, err := r.Apply(cur, plan)
+		next, err := r.apply(cur, plan)
 		if err != nil {
-			return rounds, err
+			return fail(err)
 		}
 		if err := ctx.Err(); err != nil {
-			return rounds, err
+			return nil, err
 		}
-		rounds = append(rounds, Round{Plan: plan, State: next, Approved: waits})
+		// The rounds' plans and states are the caller's: only the last
+		// state is kept by a Resolution (Last), and it is copied below.
+		ro.Rounds = append(ro.Rounds, Round{Plan: plan, State: next, Approved: waits})
 		cur = next
+		ro.final = cur
+	}
+}
+
+// own gives the caller a last round of its own: its state is the one the
+// last Resolution keeps.
+func (ro *Rollout) own() {
+	if n := len(ro.Rounds); n > 0 && !ro.Rounds[n-1].Waiting {
+		ro.Rounds[n-1].State = ro.Rounds[n-1].State.Clone()
 	}
 }
 
@@ -110,7 +205,8 @@ func changes(plan *Plan) bool {
 	return false
 }
 
-// Apply returns a copy of state with plan applied as OLM would apply it:
+// Apply returns a copy of the state resolved with the plan applied as OLM
+// would apply it:
 // each step's bundle becomes an installed CSV (phase Succeeded, carrying the
 // bundle's properties in the operatorframework.io/properties annotation)
 // that takes the place of the CSV it replaces; the subscriptions that asked
@@ -121,16 +217,18 @@ func changes(plan *Plan) bool {
 // first: replaced CSVs are deleted, CSVs being installed succeed, a
 // subscription's existing currentCSV becomes its installedCSV, and
 // InstallPlans not finished complete. Apply approves: it is what happens
-// once the plan's InstallPlan runs. The plan must come from this resolver.
-// state is not modified.
-func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, error) {
-	if plan == nil {
-		return nil, errors.New("apply plan: no plan")
+// once the plan's InstallPlan runs. It returns an error for a namespace
+// without a plan.
+func (s *Resolution) Apply() (*cluster.State, error) {
+	if s.plan == nil {
+		return nil, s.noPlan("apply plan")
 	}
+	return s.r.apply(s.state, s.plan)
+}
+
+// apply returns a copy of state with plan, a plan of r, applied.
+func (r *Resolver) apply(state *cluster.State, plan *Plan) (*cluster.State, error) {
 	next := state.Clone()
-	if next == nil {
-		next = &cluster.State{}
-	}
 	ns := plan.Namespace
 	finish(next, plan)
 	// The namespace's subscriptions by name, installed CSV and package, so
@@ -155,17 +253,7 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 		if err != nil {
 			return nil, fmt.Errorf("apply plan: %w", err)
 		}
-		csv := cluster.CSV{
-			Name:        b.Name,
-			Namespace:   ns,
-			Version:     b.Version,
-			VersionText: b.VersionText,
-			Provides:    slices.Clone(b.Provides),
-			Requires:    slices.Clone(b.RequiresGVK),
-			Properties:  cluster.PropertiesOf(b),
-			Phase:       "Succeeded",
-			Replaces:    st.Replaces,
-		}
+		csv := installedCSV(ns, b, st.Replaces)
 		if st.Replaces != "" {
 			drop[st.Replaces] = true
 		}
@@ -207,6 +295,23 @@ func (r *Resolver) Apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 	next.Subscriptions = append(next.Subscriptions, deps...)
 	next.Sort()
 	return next, nil
+}
+
+// installedCSV is bundle b installed in namespace ns as OLM installs it:
+// phase Succeeded, its properties in the operatorframework.io/properties
+// annotation, replacing the CSV replaces.
+func installedCSV(ns string, b *graph.Bundle, replaces string) cluster.CSV {
+	return cluster.CSV{
+		Name:        b.Name,
+		Namespace:   ns,
+		Version:     b.Version,
+		VersionText: b.VersionText,
+		Provides:    slices.Clone(b.Provides),
+		Requires:    slices.Clone(b.RequiresGVK),
+		Properties:  cluster.PropertiesOf(b),
+		Phase:       "Succeeded",
+		Replaces:    replaces,
+	}
 }
 
 // finish completes in state what plan found in flight, as OLM goes on

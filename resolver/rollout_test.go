@@ -43,14 +43,15 @@ func TestRollout(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, rolloutCatalog("1.0.0", "2.0.0"))
 	state := startAt("app.v1").State()
 	before := state.Clone()
-	rounds, err := r.Rollout(context.Background(), "ns", state, 10)
+	ro, err := r.Rollout(context.Background(), "ns", state, resolver.RolloutOptions{MaxRounds: 10})
+	rounds := ro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(state, before) {
 		t.Error("Rollout modified its input state")
 	}
-	resolvertest.CheckText(t, resolvertest.FormatRollout("ns", state, rounds, err), `== round 1 ==
+	resolvertest.CheckText(t, resolvertest.FormatRollout(ro), `== round 1 ==
 namespace ns: 1 step(s)
 1. install app.v1 1.0.0 (package app, channel stable, catalog olm/community): subscription app
 == round 2 ==
@@ -81,8 +82,9 @@ subscription widgets-stable-community-olm: widgets.v2
 	// app stays at v2.
 	r2 := resolvertest.NewResolver(t, resolver.Options{}, rolloutCatalog("1.0.0"))
 	state2 := startAt("app.v2").State()
-	rounds, err = r2.Rollout(context.Background(), "ns", state2, 10)
-	resolvertest.CheckText(t, resolvertest.FormatRollout("ns", state2, rounds, err), `== round 1 ==
+	ro, err = r2.Rollout(context.Background(), "ns", state2, resolver.RolloutOptions{MaxRounds: 10})
+	rounds = ro.Rounds
+	resolvertest.CheckText(t, resolvertest.FormatRollout(ro), `== round 1 ==
 namespace ns: 2 step(s)
 1. install widgets.v1 1.0.0 (package widgets, channel stable, catalog olm/community): required by app.v2 (olm.gvk.required example.com/v1 Widget); creates a subscription
 2. install app.v2 2.0.0 (package app, channel stable, catalog olm/community): subscription app
@@ -96,7 +98,8 @@ subscription widgets-stable-community-olm: widgets.v1
 
 func TestRolloutRoundLimit(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, rolloutCatalog("1.0.0", "2.0.0"))
-	rounds, err := r.Rollout(context.Background(), "ns", startAt("app.v1").State(), 2)
+	ro, err := r.Rollout(context.Background(), "ns", startAt("app.v1").State(), resolver.RolloutOptions{MaxRounds: 2})
+	rounds := ro.Rounds
 	if !errors.Is(err, resolver.ErrRoundLimit) || len(rounds) != 2 {
 		t.Errorf("Rollout = %d rounds, %v; want 2 rounds and ErrRoundLimit", len(rounds), err)
 	}
@@ -104,7 +107,8 @@ func TestRolloutRoundLimit(t *testing.T) {
 
 func TestCommunityRollout(t *testing.T) {
 	r, gc := communityResolver(t)
-	rounds, err := r.Rollout(context.Background(), "ns", oldestInstalled(t, gc, "etcd").State(), 50)
+	ro, err := r.Rollout(context.Background(), "ns", oldestInstalled(t, gc, "etcd").State(), resolver.RolloutOptions{MaxRounds: 50})
+	rounds := ro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,6 @@ package resolver
 import (
 	"context"
 	"fmt"
-
-	"github.com/sextantdev/sextant/cluster"
 )
 
 // Stop is a subscription that a settled namespace leaves below the head of
@@ -33,21 +31,21 @@ func (s Stop) String() string {
 	return fmt.Sprintf("subscription %s stops at %s, below the head %s of channel %s: %s", s.Subscription, s.CSV, s.Head, s.Channel, s.Reason)
 }
 
-// Stops says where and why the subscriptions of namespace stop short of
-// their channels' heads in state — typically the last state of a rollout
-// (Rollout's last Round.State): for each subscription whose installed CSV
-// is not the head of its channel (the channel it names, else the package's
-// default channel, in its catalog, else in the first visible catalog that
-// has the package), one Stop, in subscription name order. It resolves once
-// and explains the held-back items as ExplainHeldBack does with opts; a
-// namespace that does not resolve returns the *ConflictError. State is not
-// modified.
-func (r *Resolver) Stops(ctx context.Context, namespace string, state *cluster.State, opts HeldBackOptions) ([]Stop, error) {
-	plan, err := r.Resolve(ctx, namespace, state)
-	if err != nil {
-		return nil, err
+// Stops says where and why the subscriptions of the namespace stop short
+// of their channels' heads in the state resolved — typically the last
+// state of a rollout (Rollout.Stops): for each subscription whose installed
+// CSV is not the head of its channel (the channel it names, else the
+// package's default channel, in its catalog, else in the first visible
+// catalog that has the package), one Stop, in subscription name order. It
+// explains the held-back items as HeldBack does with opts (the same answer:
+// asking both costs once). A namespace without a plan returns the
+// Resolution's error.
+func (s *Resolution) Stops(ctx context.Context, opts HeldBackOptions) ([]Stop, error) {
+	if s.err != nil {
+		return nil, s.err
 	}
-	if err := r.ExplainHeldBack(ctx, namespace, state, plan, opts); err != nil {
+	plan, err := s.HeldBack(ctx, opts)
+	if err != nil {
 		return nil, err
 	}
 	held := map[string]*HeldBack{}
@@ -61,26 +59,25 @@ func (r *Resolver) Stops(ctx context.Context, namespace string, state *cluster.S
 			held[st.Replaces] = st.HeldBack
 		}
 	}
-	res, err := r.prepare(ctx, namespace, state, nil)
-	if err != nil {
-		return nil, err
-	}
+	s.use(ctx)
+	defer s.mu.Unlock()
+	res := s.res
 	var out []Stop
-	for _, s := range res.subs {
-		if s.current == nil {
+	for _, sn := range res.subs {
+		if sn.current == nil {
 			continue
 		}
-		x := r.subscriptionChannel(res, s)
+		x := s.r.subscriptionChannel(res, sn)
 		if x == nil || len(x.cands) == 0 {
 			continue
 		}
 		head := x.cands[0]
-		csv := s.current.csv
+		csv := sn.current.csv
 		if head.Name == csv.Name {
 			continue
 		}
 		st := Stop{
-			Subscription: s.sub.Name, Package: x.pkg.pkg.Name, CSV: csv.Name, Version: csv.VersionText,
+			Subscription: sn.sub.Name, Package: x.pkg.pkg.Name, CSV: csv.Name, Version: csv.VersionText,
 			Channel: x.ch.Name, Catalog: x.pkg.cat.key, Head: head.Name, HeadVersion: head.VersionText,
 		}
 		switch h := held[csv.Name]; {

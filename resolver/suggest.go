@@ -3,7 +3,6 @@ package resolver
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
@@ -23,7 +22,7 @@ const (
 	DefaultMaxTries = 64
 )
 
-// ExplainOptions tunes Resolver.Explain. The zero value looks for up to
+// ExplainOptions tunes Resolution.Explain. The zero value looks for up to
 // DefaultMaxSuggestions suggestions among at most DefaultMaxTries candidate
 // changes, with no time bound but the context's, so its result is
 // deterministic.
@@ -156,32 +155,38 @@ func planSummary(p *Plan, focus []string) string {
 	return words.Join(parts, "and")
 }
 
-// Explain explains conflict — the *ConflictError that Resolve returned for
-// namespace and state — with its verdict, its derivation and suggestions:
-// changes to the state (see SuggestionKind) that Explain applied to a copy
-// of the state and re-solved with Resolve, keeping only those that give a
-// plan. Suggestions are ranked by kind (SuggestionKind lists them least
-// disruptive first), then by the order of the subscriptions in the facts,
-// the package's channel order (default first) and the catalogs'
-// preference; a change whose plan equals that of a better-ranked one is
-// left out. At most opts.MaxSuggestions are returned, found among the
-// first opts.MaxTries candidate changes (and within opts.Budget when set).
+// Explain explains why the namespace has no plan: the conflict's verdict,
+// its derivation and suggestions — changes to the state (see
+// SuggestionKind) that Explain applied to a copy of the state and
+// re-solved, keeping only those that give a plan. Suggestions are ranked
+// by kind (SuggestionKind lists them least disruptive first), then by the
+// order of the subscriptions in the facts, the package's channel order
+// (default first) and the catalogs' preference; a change whose plan equals
+// that of a better-ranked one is left out. At most opts.MaxSuggestions are
+// returned, found among the first opts.MaxTries candidate changes (and
+// within opts.Budget when set).
 //
 // Resolve pays nothing for suggestions (a plan costs what it did; a
 // conflict adds only its facts' notes): they cost only when Explain is
-// called, one Resolve per candidate change (typically a few per
-// subscription in the conflict), bounded by MaxTries.
+// called, one resolution per candidate change (typically a few per
+// subscription in the conflict), bounded by MaxTries. The resolver's
+// Tracer sees each.
 //
-// Each re-solve is an ordinary Resolve, which the resolver's Tracer sees.
-// Explain does not modify state. When ctx ends before the suggestions are
-// complete, it returns the explanation found so far and an error e with
-// errors.Is(e, ctx.Err()); reaching MaxTries or the Budget is not an
-// error. It is
-// safe for concurrent use.
-func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster.State, conflict *ConflictError, opts ExplainOptions) (*Explanation, error) {
+// It returns an error when the namespace has a plan or no conflict
+// (Resolution.Err is another error). When ctx ends before the suggestions
+// are complete, it returns the explanation found so far and an error e
+// with errors.Is(e, ctx.Err()); reaching MaxTries or the Budget is not an
+// error.
+func (s *Resolution) Explain(ctx context.Context, opts ExplainOptions) (*Explanation, error) {
+	conflict := s.Conflict()
 	if conflict == nil {
-		return nil, errors.New("explain: no conflict to explain")
+		return nil, fmt.Errorf("explain namespace %q: no conflict to explain", s.ns)
 	}
+	return s.r.explain(ctx, s.ns, s.state, conflict, opts)
+}
+
+// explain is Explain of a state the resolver owns.
+func (r *Resolver) explain(ctx context.Context, namespace string, state *cluster.State, conflict *ConflictError, opts ExplainOptions) (*Explanation, error) {
 	ex := conflict.Explanation()
 	max, tries := opts.limits()
 	if max < 0 {
@@ -208,7 +213,7 @@ func (r *Resolver) Explain(ctx context.Context, namespace string, state *cluster
 		if sctx.Err() != nil {
 			break
 		}
-		plan, err := r.Resolve(sctx, namespace, c.apply(namespace, state))
+		plan, err := r.solvePlan(sctx, namespace, c.apply(namespace, state), nil)
 		if err != nil {
 			continue
 		}

@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,7 +14,7 @@ import (
 // WhyKind says what a Why's name was found as.
 type WhyKind string
 
-// The kinds of names Resolver.Why answers for.
+// The kinds of names Resolution.Why answers for.
 const (
 	// WhySubscription: the name is a subscription of the namespace.
 	WhySubscription WhyKind = "subscription"
@@ -25,7 +24,7 @@ const (
 	WhyPackage WhyKind = "package"
 )
 
-// WhyOptions tunes Resolver.Why. The zero value forces one passed-over
+// WhyOptions tunes Resolution.Why. The zero value forces one passed-over
 // candidate (the first that ranks before the choice) to find why it was
 // excluded.
 type WhyOptions struct {
@@ -154,37 +153,30 @@ func (w *Why) text(max int) string {
 	return b.String()
 }
 
-// Why says why name — a subscription of namespace, a bundle or installed
-// CSV, or a package — is in the plan Resolve computes for namespace and
-// state, at its version, channel and catalog, or why it is not (see Why).
-// It resolves once, then forces at most opts.MaxForced passed-over
-// candidates (one solve each) to find what excluded them: a fixed number
-// of solves, so the cost is bounded and the answer deterministic.
+// Why says why name — a subscription of the namespace, a bundle or
+// installed CSV, or a package — is in the plan at its version, channel and
+// catalog, or why it is not (see Why). It reads the solution Resolve
+// found, then forces at most opts.MaxForced passed-over candidates (one
+// solve each) to find what excluded them: a fixed number of solves, so the
+// cost is bounded and the answer deterministic.
 //
-// It returns a *ConflictError when the namespace has no plan, and an error
-// when no subscription, bundle or package has that name. State is not
-// modified. It is safe for concurrent use.
-func (r *Resolver) Why(ctx context.Context, namespace string, state *cluster.State, name string, opts WhyOptions) (*Why, error) {
+// It returns the Resolution's error when the namespace has no plan (a
+// *ConflictError: Explain it), and an error when no subscription, bundle or
+// package has that name.
+func (s *Resolution) Why(ctx context.Context, name string, opts WhyOptions) (*Why, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	res, err := r.prepare(ctx, namespace, state, nil)
-	if err != nil {
-		return nil, err
-	}
-	sol, err := constraints.Solve(ctx, &res.p)
-	if err != nil {
-		var unsat *constraints.UnsatError[variable, reason]
-		if errors.As(err, &unsat) {
-			return nil, res.conflict(unsat.Core)
-		}
-		return nil, fmt.Errorf("why %q in namespace %q: %w", name, namespace, err)
+	if s.err != nil {
+		return nil, s.err
 	}
 	forced := opts.MaxForced
 	if forced == 0 {
 		forced = 1
 	}
-	wa := &whyAsk{r: r, ctx: ctx, state: state, res: res, sol: sol, forced: forced}
+	s.use(ctx)
+	defer s.mu.Unlock()
+	wa := &whyAsk{r: s.r, ctx: ctx, state: s.state, res: s.res, sol: s.sol, forced: forced}
 	return wa.why(name)
 }
 

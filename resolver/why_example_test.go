@@ -20,17 +20,18 @@ func exampleHeldBack() (*resolver.Resolver, *resolvertest.State) {
 	return newExampleResolver(rc.Catalog), state
 }
 
-// ExplainHeldBack says why an operator stays below its channel head, and
-// the change, re-solved and confirmed, that lets it move.
-func ExampleResolver_ExplainHeldBack() {
+// HeldBack says why an operator stays below its channel head, and the
+// change, re-solved and confirmed, that lets it move.
+func ExampleResolution_HeldBack() {
 	r, state := exampleHeldBack()
 	ctx := context.Background()
-	plan, err := r.Resolve(ctx, "operators", state.State())
+	res, err := r.Resolve(ctx, "operators", state.State())
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	if err := r.ExplainHeldBack(ctx, "operators", state.State(), plan, resolver.HeldBackOptions{}); err != nil {
+	plan, err := res.HeldBack(ctx, resolver.HeldBackOptions{})
+	if err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -47,9 +48,15 @@ func ExampleResolver_ExplainHeldBack() {
 
 // Why answers for a package, a bundle or a subscription: what put it in the
 // plan and what it passed over, or why it is not there.
-func ExampleResolver_Why() {
+func ExampleResolution_Why() {
 	r, state := exampleHeldBack()
-	w, err := r.Why(context.Background(), "operators", state.State(), "db-operator.v2.0.0", resolver.WhyOptions{})
+	ctx := context.Background()
+	res, err := r.Resolve(ctx, "operators", state.State())
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	w, err := res.Why(ctx, "db-operator.v2.0.0", resolver.WhyOptions{})
 	if err != nil {
 		fmt.Println(err)
 		return

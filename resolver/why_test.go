@@ -136,7 +136,7 @@ func TestWhy(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			r, state := c.build.setup(t)
-			w, err := r.Why(context.Background(), state.Namespace(), state.State(), c.ask, resolver.WhyOptions{})
+			w, err := whyOf(context.Background(), r, state.Namespace(), state.State(), c.ask, resolver.WhyOptions{})
 			got := ""
 			if err != nil {
 				got = "error: " + err.Error()
@@ -156,7 +156,7 @@ func TestWhyConflict(t *testing.T) {
 	state := resolvertest.NewState("operators")
 	state.Subscribe("app", "app").Source("olm", "community")
 	r := resolvertest.NewResolver(t, resolver.Options{}, c)
-	_, err := r.Why(context.Background(), "operators", state.State(), "app", resolver.WhyOptions{})
+	_, err := whyOf(context.Background(), r, "operators", state.State(), "app", resolver.WhyOptions{})
 	var ce *resolver.ConflictError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Why on an unresolvable namespace: %v, want a *ConflictError", err)
@@ -167,16 +167,19 @@ func TestWhyCancelled(t *testing.T) {
 	r, state := fixture(heldByRange).setup(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := r.Why(ctx, "operators", state.State(), "db-operator", resolver.WhyOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := whyOf(ctx, r, "operators", state.State(), "db-operator", resolver.WhyOptions{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Why with a cancelled context: %v, want context.Canceled", err)
 	}
-	plan := &resolver.Plan{Namespace: "operators"}
-	if err := r.ExplainHeldBack(ctx, "operators", state.State(), plan, resolver.HeldBackOptions{}); !errors.Is(err, context.Canceled) {
-		t.Errorf("ExplainHeldBack with a cancelled context: %v, want context.Canceled", err)
+	res, err := r.Resolve(context.Background(), "operators", state.State())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := res.HeldBack(ctx, resolver.HeldBackOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("HeldBack with a cancelled context: %v, want context.Canceled", err)
 	}
 }
 
-func TestExplainHeldBack(t *testing.T) {
+func TestHeldBack(t *testing.T) {
 	r, state := fixture(heldByRange).setup(t)
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -189,11 +192,12 @@ func TestExplainHeldBack(t *testing.T) {
 		{"no limit", resolver.HeldBackOptions{MaxTries: -1}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			plan, err := r.Resolve(ctx, "operators", state.State())
+			planRes, err := r.Resolve(ctx, "operators", state.State())
+			plan := planRes.Plan()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := r.ExplainHeldBack(ctx, "operators", state.State(), plan, tc.opts); err != nil {
+			if plan, err = planRes.HeldBack(ctx, tc.opts); err != nil {
 				t.Fatal(err)
 			}
 			if len(plan.Unchanged) != 1 || plan.Unchanged[0].HeldBack == nil {
@@ -222,7 +226,7 @@ func TestStops(t *testing.T) {
 	ctx := context.Background()
 	t.Run("held back", func(t *testing.T) {
 		r, state := fixture(heldByRange).setup(t)
-		stops, err := r.Stops(ctx, "operators", state.State(), resolver.HeldBackOptions{ReasonsOnly: true})
+		stops, err := stopsOf(ctx, r, "operators", state.State(), resolver.HeldBackOptions{ReasonsOnly: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -237,7 +241,7 @@ func TestStops(t *testing.T) {
 		state.CSV("a.v0", "0.5.0").Property("olm.package", `{"packageName":"a","version":"0.5.0"}`)
 		state.Subscribe("a", "a").Channel("stable").Source("olm", "community").Installed("a.v0")
 		r := resolvertest.NewResolver(t, resolver.Options{}, c)
-		stops, err := r.Stops(ctx, "operators", state.State(), resolver.HeldBackOptions{})
+		stops, err := stopsOf(ctx, r, "operators", state.State(), resolver.HeldBackOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -259,7 +263,8 @@ func TestStayDeprecations(t *testing.T) {
 	state.Install(v1)
 	state.Subscribe("app", "app").Channel("alpha").Source("olm", "community").Installed("app.v1")
 	r := resolvertest.NewResolver(t, resolver.Options{}, c)
-	plan, err := r.Resolve(context.Background(), "operators", state.State())
+	planRes, err := r.Resolve(context.Background(), "operators", state.State())
+	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +288,7 @@ func TestWhySkippedAndDeprecated(t *testing.T) {
 	state := resolvertest.NewState("operators")
 	state.Subscribe("a", "a").Source("olm", "community")
 	r := resolvertest.NewResolver(t, resolver.Options{}, c)
-	w, err := r.Why(context.Background(), "operators", state.State(), "a", resolver.WhyOptions{})
+	w, err := whyOf(context.Background(), r, "operators", state.State(), "a", resolver.WhyOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -205,14 +205,13 @@ func (in *input) resultV0(ctx context.Context) (string, error) {
 		return FormatApplication(app, err), nil
 	}
 	if in.rollout > 0 {
-		rounds, err := r.RolloutWith(ctx, in.namespace, in.state, resolver.RolloutOptions{MaxRounds: in.rollout, Approve: in.approve})
-		text := FormatRollout(in.namespace, in.state, rounds, err)
-		if err == nil && (len(rounds) == 0 || !rounds[len(rounds)-1].Waiting) {
-			final := in.state
-			if len(rounds) > 0 {
-				final = rounds[len(rounds)-1].State
-			}
-			stops, err := r.Stops(ctx, in.namespace, final, resolver.HeldBackOptions{})
+		ro, err := r.Rollout(ctx, in.namespace, in.state, resolver.RolloutOptions{MaxRounds: in.rollout, Approve: in.approve})
+		if ro == nil {
+			return "", err
+		}
+		text := FormatRollout(ro)
+		if ro.Outcome == resolver.RolloutSettled {
+			stops, err := ro.Stops(ctx, resolver.HeldBackOptions{})
 			if err != nil {
 				return text + FormatError(err), nil
 			}
@@ -221,43 +220,61 @@ func (in *input) resultV0(ctx context.Context) (string, error) {
 		return text, nil
 	}
 	if in.all {
-		results, err := r.ResolveAll(ctx, in.state)
+		all, err := r.ResolveAll(ctx, in.state)
 		if err != nil {
 			return "", err
 		}
-		for i := range results {
-			if err := in.explain(ctx, r, &results[i]); err != nil {
+		results := make([]Result, len(all))
+		for i, s := range all {
+			if results[i], err = explained(ctx, s); err != nil {
 				return "", err
 			}
 		}
 		return FormatAll(results), nil
 	}
 	before := in.state.Clone()
-	plan, err := r.Resolve(ctx, in.namespace, in.state)
+	s, err := r.Resolve(ctx, in.namespace, in.state)
 	if !reflect.DeepEqual(before, in.state) {
 		return "", errors.New("resolvertest: Resolve modified the cluster state it was given")
 	}
-	res := resolver.NamespaceResult{Namespace: in.namespace, Plan: plan, Err: err}
-	if err := in.explain(ctx, r, &res); err != nil {
+	if s == nil {
+		return FormatResult(nil, err), nil
+	}
+	res, err := explained(ctx, s)
+	if err != nil {
 		return "", err
 	}
 	return FormatResult(res.Plan, res.Err) + formatFixes(res.Fixes), nil
 }
 
-// explain adds to a plan its held-back reasons and, when OLM is predicted
-// to fail some of it, the fixes (Resolver.Fixes).
-func (in *input) explain(ctx context.Context, r *resolver.Resolver, res *resolver.NamespaceResult) error {
+// Result is one namespace's answer as FormatAll renders it: its plan with
+// the held-back reasons, and the fixes of its predicted failures, or the
+// error that leaves it without a plan.
+type Result struct {
+	Namespace string
+	Plan      *resolver.Plan
+	Err       error
+	Fixes     []resolver.Suggestion
+}
+
+// explained returns the answer of a resolution: its plan with the
+// held-back reasons and, when OLM is predicted to fail some of it, the
+// fixes (Resolution.Fixes).
+func explained(ctx context.Context, s *resolver.Resolution) (Result, error) {
+	res := Result{Namespace: s.Namespace(), Err: s.Err()}
 	if res.Err != nil {
-		return nil
+		return res, nil
 	}
-	if err := r.ExplainHeldBack(ctx, res.Namespace, in.state, res.Plan, resolver.HeldBackOptions{}); err != nil {
-		res.Err = err
-		return nil
-	}
-	fixes, err := r.Fixes(ctx, res.Namespace, in.state, res.Plan, resolver.ExplainOptions{})
+	plan, err := s.HeldBack(ctx, resolver.HeldBackOptions{})
 	if err != nil {
-		return err
+		res.Err = err
+		return res, nil
+	}
+	res.Plan = plan
+	fixes, err := s.Fixes(ctx, resolver.ExplainOptions{})
+	if err != nil {
+		return res, err
 	}
 	res.Fixes = fixes
-	return nil
+	return res, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // FormatResult renders the result of Resolver.Resolve as scenario text:
@@ -22,13 +23,13 @@ func FormatResult(plan *resolver.Plan, err error) string {
 	if plan == nil {
 		return "no plan\n"
 	}
-	return plan.String()
+	return FormatPlan(plan)
 }
 
 // FormatAll renders the results of Resolver.ResolveAll: per namespace, a
 // line "== namespace NAME ==", then its plan (with the fixes of predicted
 // failures, "fix: change: summary") or its conflict, as FormatResult.
-func FormatAll(results []resolver.NamespaceResult) string {
+func FormatAll(results []Result) string {
 	var b strings.Builder
 	for _, r := range results {
 		fmt.Fprintf(&b, "== namespace %s ==\n", r.Namespace)
@@ -74,7 +75,8 @@ func FormatError(err error) string {
 // the final state of the namespace: its installed CSVs and its
 // subscriptions' installed CSVs, by name. initial is the state the rollout
 // started from, shown when there are no rounds.
-func FormatRollout(namespace string, initial *cluster.State, rounds []resolver.Round, err error) string {
+func FormatRollout(ro *resolver.Rollout) string {
+	namespace, rounds, err := ro.Namespace, ro.Rounds, ro.Err()
 	var b strings.Builder
 	for i, r := range rounds {
 		switch {
@@ -87,10 +89,7 @@ func FormatRollout(namespace string, initial *cluster.State, rounds []resolver.R
 		}
 		b.WriteString(FormatResult(r.Plan, nil))
 	}
-	final := initial
-	if len(rounds) > 0 {
-		final = rounds[len(rounds)-1].State
-	}
+	final := ro.State()
 	switch {
 	case err == nil && len(rounds) > 0 && rounds[len(rounds)-1].Waiting:
 		fmt.Fprintf(&b, "== waiting for approval after %d round(s) ==\n", len(rounds)-1)
@@ -178,7 +177,7 @@ func FormatApplication(app *resolver.Application, err error) string {
 }
 
 // FormatStops renders where a settled rollout stops short of the channel
-// heads (Resolver.Stops): a line "stop: <Stop.String()>" per subscription,
+// heads (Resolution.Stops): a line "stop: <Stop.String()>" per subscription,
 // in order, and under it the confirmed change that lets it move, if any.
 func FormatStops(stops []resolver.Stop) string {
 	var b strings.Builder
@@ -189,4 +188,92 @@ func FormatStops(stops []resolver.Stop) string {
 		}
 	}
 	return b.String()
+}
+
+// FormatPlan renders a plan in the scenario format: a line per step, then
+// the unchanged operators, with their predictions, deprecations and
+// held-back reasons, then the notes.
+func FormatPlan(p *resolver.Plan) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "namespace %s: %d step(s)\n", p.Namespace, len(p.Steps))
+	if p.Approval.Mode == cluster.ApprovalManual {
+		fmt.Fprintf(&b, "approval Manual (subscription %s)", strings.Join(p.Approval.Subscriptions, ", "))
+		if p.Waits() {
+			b.WriteString(": waits for approval")
+		}
+		b.WriteString("\n")
+	}
+	for _, e := range p.InFlight {
+		fmt.Fprintf(&b, "in flight: %s\n", e.Text)
+	}
+	for _, x := range p.Excluded {
+		fmt.Fprintf(&b, "excluded, invalid: %s\n", x)
+	}
+	for i, s := range p.Steps {
+		fmt.Fprintf(&b, "%d. %s %s %s (package %s, channel %s, catalog %s)", i+1, s.Action, s.Bundle, s.Version, s.Package, s.Channel, s.Catalog)
+		if s.Replaces != "" {
+			fmt.Fprintf(&b, " replacing %s", s.Replaces)
+		}
+		fmt.Fprintf(&b, ": %s", s.Reason)
+		if s.Dependency {
+			b.WriteString("; creates a subscription")
+		}
+		if a := s.Approval.String(); a != "" {
+			b.WriteString("; approval " + a)
+		}
+		b.WriteString("\n")
+		for _, w := range s.Warnings {
+			fmt.Fprintf(&b, "   warning: %s\n", w)
+		}
+		writePredictions(&b, "   ", s.Predictions)
+		writeHeldBack(&b, s.HeldBack)
+	}
+	for _, u := range p.Unchanged {
+		fmt.Fprintf(&b, "unchanged %s", u.CSV)
+		if u.Version != "" {
+			fmt.Fprintf(&b, " %s", u.Version)
+		}
+		if u.Package != "" {
+			fmt.Fprintf(&b, " (package %s)", u.Package)
+		}
+		if u.Subscription != "" {
+			fmt.Fprintf(&b, ": subscription %s", u.Subscription)
+		}
+		b.WriteString("\n")
+		writePredictions(&b, "   ", u.Predictions)
+		for _, d := range u.Deprecations {
+			fmt.Fprintf(&b, "   deprecated: %s\n", d)
+		}
+		writeHeldBack(&b, u.HeldBack)
+	}
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	return b.String()
+}
+
+// writePredictions writes one line per prediction: "will fail: Reason:
+// message" or "warning: Reason: message", each after indent.
+func writePredictions(b *strings.Builder, indent string, ps []predict.Prediction) {
+	for _, p := range ps {
+		b.WriteString(indent)
+		if p.Severity == predict.SeverityFailure {
+			b.WriteString("will fail: ")
+		} else {
+			b.WriteString("warning: ")
+		}
+		b.WriteString(p.String())
+		b.WriteString("\n")
+	}
+}
+
+// writeHeldBack writes a held-back reason under a plan line, indented.
+func writeHeldBack(b *strings.Builder, h *resolver.HeldBack) {
+	if h == nil {
+		return
+	}
+	fmt.Fprintf(b, "   held back: %s\n", h.Reason)
+	if h.Change != nil {
+		fmt.Fprintf(b, "   it moves with: %s\n", h.Change)
+	}
 }

@@ -369,7 +369,8 @@ func TestNewResolver(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, community())
 	s := resolvertest.NewState("operators")
 	s.Subscribe("a", "a")
-	plan, err := r.Resolve(context.Background(), "operators", s.State())
+	planRes, err := r.Resolve(context.Background(), "operators", s.State())
+	plan := planRes.Plan()
 	resolvertest.CheckResult(t, plan, err, "namespace operators: 1 step(s)\n1. install a.v3 3.0.0 (package a, channel stable, catalog olm/community): subscription a\n")
 
 	bad := resolvertest.NewCatalog("olm", "bad")
@@ -409,7 +410,8 @@ func TestCheckResult(t *testing.T) {
 	}
 	s := resolvertest.NewState("operators")
 	s.Subscribe("a", "a")
-	plan, err := r.Resolve(context.Background(), "operators", s.State())
+	planRes, err := r.Resolve(context.Background(), "operators", s.State())
+	plan := planRes.Plan()
 	want := "namespace operators: 1 step(s)\n1. install a.v3 3.0.0 (package a, channel stable, catalog olm/community): subscription a\n"
 	if !resolvertest.CheckResult(t, plan, err, want) {
 		return

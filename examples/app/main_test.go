@@ -19,8 +19,8 @@ func TestRunShippedApplication(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"etcd.database.coreos.com/v1beta2 EtcdCluster (1 object(s)): package etcd (channel singlenamespace-alpha, catalog olm/community); subscription etcd to create",
-		"1. install etcdoperator.v0.9.4",
+		"etcd.database.coreos.com/v1beta2 EtcdCluster (demo/sessions): package etcd, subscription etcd to create\n      channel singlenamespace-alpha, catalog olm/community, head etcdoperator.v0.9.4",
+		" 1. install etcdoperator.v0.9.4",
 		"install strimzi-cluster-operator.v0.51.0",
 		"kafka.strimzi.io/v1beta2 Kafka: package strimzi-kafka-operator, channel stable (head strimzi-cluster-operator.v0.51.0)",
 	} {

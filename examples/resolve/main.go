@@ -65,21 +65,25 @@ func run(catalogPath, pkg, channel, installed string, rollout bool) error {
 
 	ctx := context.Background()
 	if !rollout {
-		plan, err := r.Resolve(ctx, ns, state)
+		planRes, err := r.Resolve(ctx, ns, state)
+		plan := planRes.Plan()
 		if err != nil {
 			return explain(err)
 		}
 		fmt.Print(plan)
 		return nil
 	}
-	rounds, err := r.Rollout(ctx, ns, state, 100)
-	for i, round := range rounds {
+	ro, err := r.Rollout(ctx, ns, state, resolver.RolloutOptions{MaxRounds: 100})
+	if ro == nil {
+		return err
+	}
+	for i, round := range ro.Rounds {
 		fmt.Printf("round %d — %s", i+1, round.Plan)
 	}
 	if err != nil {
 		return explain(err)
 	}
-	if len(rounds) == 0 {
+	if len(ro.Rounds) == 0 {
 		fmt.Println("nothing to do")
 	}
 	return nil

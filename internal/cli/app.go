@@ -13,6 +13,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -130,63 +131,35 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 	var unserved *resolver.UnservedError
 	if errors.As(err, &unserved) {
 		if f.output.value != "text" {
-			if err := writeEncoded(e.stdout, f.output.value, appJSON{Application: app}); err != nil {
-				return err
-			}
-			return errNo
+			return answered(true, writeEncoded(e.stdout, f.output.value, app))
 		}
 		ew := &errWriter{w: e.stdout}
-		writeAppText(ew, app)
-		fmt.Fprintf(ew, "no plan: nothing the namespace can see provides %s\n", plural(len(unserved.Kinds), "API"))
-		if ew.err != nil {
-			return ew.err
-		}
-		return errNo
+		app.WriteText(ew)
+		fmt.Fprintf(ew, "no plan: nothing the namespace can see provides %s\n", words.Plural(len(unserved.Kinds), "API"))
+		return answered(true, ew.err)
 	}
-	if app == nil {
+	if app == nil || app.Resolution == nil {
 		return in.resolveError(err)
 	}
 	// The plan (or the conflict) of the state with the new subscriptions,
 	// answered as resolve answers any: held-back reasons, predictions and
 	// their fixes, explanations.
-	in.state = app.State
-	a, err := in.answer(ctx, in.ns, app.Plan, err, f)
+	a, err := app.Answer(ctx, answerOptions(f.maxSuggestions))
 	if err != nil {
-		return err
+		return in.resolveError(err)
 	}
 	switch f.output.value {
 	case "json":
-		out := appJSON{Application: app}
-		switch v := a.json.(type) {
-		case *resolver.Plan:
-			out.Plan = v
-		case conflictJSON:
-			out.Error = v.Error
-		}
-		err = writeEncoded(e.stdout, "json", out)
+		err = writeEncoded(e.stdout, "json", app)
 	case "yaml":
 		err = writeSubscriptionsYAML(e.stdout, app.Subscriptions)
 	default:
 		ew := &errWriter{w: e.stdout}
-		writeAppText(ew, app)
-		io.WriteString(ew, a.text)
+		app.WriteText(ew)
+		a.WriteText(ew, in.textOptions(a, f))
 		err = ew.err
 	}
-	if err != nil {
-		return err
-	}
-	if a.no {
-		return errNo
-	}
-	return nil
-}
-
-// appJSON is resolve --for's JSON output: the library's Application, with
-// the plan or the error in resolve's JSON shapes.
-type appJSON struct {
-	*resolver.Application
-	Plan  *resolver.Plan `json:"plan,omitempty"`
-	Error *errorJSON     `json:"error,omitempty"`
+	return answered(a.No(), err)
 }
 
 // writeEncoded writes v as indented JSON (format "json") or as the same
@@ -205,77 +178,6 @@ func writeEncoded(w io.Writer, format string, v any) error {
 	}
 	_, err = w.Write(y)
 	return err
-}
-
-// writeAppText writes what serves each API of the application.
-func writeAppText(w io.Writer, app *resolver.Application) {
-	fmt.Fprintf(w, "application in namespace %s: %s, %s to create\n", app.Namespace, plural(len(app.Kinds), "API"), plural(len(app.Subscriptions), "subscription"))
-	for _, k := range app.Kinds {
-		fmt.Fprintf(w, "  %s", apiText(k.API))
-		if n := len(k.Objects); n > 0 {
-			fmt.Fprintf(w, " (%s)", strings.Join(quoteNames(limitNames(k.Objects, 3)), ", "))
-		}
-		fmt.Fprint(w, ": ")
-		switch k.Source {
-		case resolver.SourceBuiltIn:
-			fmt.Fprintln(w, "built into Kubernetes, needs nothing")
-		case resolver.SourceOLM:
-			fmt.Fprintln(w, "served by OLM itself, needs nothing")
-		case resolver.SourceInstalled:
-			fmt.Fprintf(w, "already served by installed CSV %s\n", k.CSV)
-		case resolver.SourceSubscribed:
-			fmt.Fprintf(w, "package %s, through existing subscription %s\n", k.Provider.Package, k.Subscription)
-			fmt.Fprintf(w, "      channel %s, catalog %s, head %s\n", k.Provider.Channel, k.Provider.Catalog, k.Provider.Bundle)
-		case resolver.SourceCatalog:
-			fmt.Fprintf(w, "package %s, subscription %s to create\n", k.Provider.Package, k.Subscription)
-			fmt.Fprintf(w, "      channel %s, catalog %s, head %s\n", k.Provider.Channel, k.Provider.Catalog, k.Provider.Bundle)
-		case resolver.SourceNone:
-			fmt.Fprintln(w, "nothing provides it")
-		}
-		if k.Why != "" {
-			fmt.Fprintf(w, "      chosen: %s\n", k.Why)
-		}
-		if len(k.Alternatives) > 0 {
-			alts := make([]string, len(k.Alternatives))
-			for i, p := range k.Alternatives {
-				alts[i] = p.String()
-			}
-			fmt.Fprintf(w, "      alternatives: %s\n", strings.Join(limitNames(alts, 5), "; "))
-		}
-		for _, m := range k.NearMisses {
-			fmt.Fprintf(w, "      near miss: %s\n", m)
-		}
-		for _, warning := range k.Warnings {
-			fmt.Fprintf(w, "      warning: %s\n", warning)
-		}
-	}
-}
-
-func quoteNames(s []string) []string {
-	out := make([]string, len(s))
-	for i, n := range s {
-		out[i] = n
-		if strings.ContainsAny(n, " \t\n\"") || strings.ContainsFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-			out[i] = fmt.Sprintf("%q", n)
-		}
-	}
-	return out
-}
-
-// limitNames keeps the first n names and counts the rest.
-func limitNames(s []string, n int) []string {
-	if len(s) <= n {
-		return s
-	}
-	return append(slices.Clone(s[:n]), fmt.Sprintf("%d more", len(s)-n))
-}
-
-// apiText names an API as "group/version Kind" ("v1 ConfigMap").
-func apiText(g graph.GVK) string {
-	if g.Group == "" {
-		return g.Version + " " + g.Kind
-	}
-	return g.Group + "/" + g.Version + " " + g.Kind
 }
 
 // writeSubscriptionsYAML writes subscriptions as Kubernetes manifests, one
@@ -447,7 +349,7 @@ func writeProvidesText(w io.Writer, q resolver.APIQuery, found []resolver.Provid
 			fmt.Fprintf(w, "catalog %s:\n", cat)
 		}
 		chans := byGroup[g]
-		fmt.Fprintf(w, "  %s: %s\n", apiText(g.api), g.pkg)
+		fmt.Fprintf(w, "  %s: %s\n", g.api.String(), g.pkg)
 		shown := chans
 		if !all && len(chans) > 1 {
 			shown = chans[:1]
@@ -468,7 +370,7 @@ func writeProvidesText(w io.Writer, q resolver.APIQuery, found []resolver.Provid
 			for _, c := range chans[len(shown):] {
 				names = append(names, c.Channel)
 			}
-			fmt.Fprintf(w, "    other channels (%d): %s (--all shows them)\n", rest, strings.Join(limitNames(names, 6), ", "))
+			fmt.Fprintf(w, "    other channels (%d): %s (--all shows them)\n", rest, strings.Join(words.Limit(names, 6), ", "))
 		}
 	}
 }

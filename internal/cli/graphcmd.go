@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
 )
 
 func newGraphCmd(e *env) *cobra.Command {
@@ -146,7 +147,7 @@ type graphView struct {
 	Deprecation    string // its message
 	Channels       []channelView
 	// Path, with --from, is the path a cluster at a bundle takes.
-	Path *pathView
+	Path *resolver.Path
 }
 
 type channelView struct {

@@ -12,11 +12,12 @@ import (
 // InstallPlan and the dependency Subscriptions. When an InstallPlan in
 // flight already holds every step, or there is no step, the List is empty
 // and a YAML comment says why.
-func (in *resolveInput) writeInstallPlan(w io.Writer, format string, plan *resolver.Plan) error {
-	ip, err := in.res.InstallPlan(plan)
+func (in *resolveInput) writeInstallPlan(w io.Writer, format string, res *resolver.Resolution) error {
+	ip, err := res.InstallPlan()
 	if err != nil {
 		return err
 	}
+	plan := res.Plan()
 	var m map[string]any
 	var note string
 	switch {
@@ -37,12 +38,4 @@ func (in *resolveInput) writeInstallPlan(w io.Writer, format string, plan *resol
 		return err
 	}
 	return writeEncoded(w, "yaml", m)
-}
-
-// isAre returns "is" for one, "are" for several.
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }

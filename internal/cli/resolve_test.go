@@ -162,7 +162,8 @@ func TestResolveMatchesLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, err := res.Resolve(context.Background(), "operators", state)
+	planRes, err := res.Resolve(context.Background(), "operators", state)
+	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +171,7 @@ func TestResolveMatchesLibrary(t *testing.T) {
 		t.Fatal("the example has nothing to do")
 	}
 	if plan.Failing() { // the CLI adds the fixes of predicted failures
-		if _, err := res.Fixes(context.Background(), "operators", state, plan, resolver.ExplainOptions{MaxSuggestions: resolver.DefaultMaxSuggestions, Budget: -1}); err != nil {
+		if plan.Fixes, err = planRes.Fixes(context.Background(), resolver.ExplainOptions{MaxSuggestions: resolver.DefaultMaxSuggestions, Budget: -1}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -201,7 +202,8 @@ func TestResolveMatchesLibrary(t *testing.T) {
 		t.Errorf("the plan read back from resolve -o json marshals as\n%s\nnot\n%s", again, lib)
 	}
 
-	rounds, err := res.Rollout(context.Background(), "operators", state, defaultMaxRounds)
+	lro, err := res.Rollout(context.Background(), "operators", state, resolver.RolloutOptions{MaxRounds: defaultMaxRounds})
+	rounds := lro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}

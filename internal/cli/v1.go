@@ -187,22 +187,28 @@ func writeV1Text(w io.Writer, res *olmv1.Resolution, full bool) error {
 	return res.WriteText(w, olmv1.TextOptions{Why: full})
 }
 
-// addV1 adds the answer for the ClusterExtensions to a v0 answer.
-func (in *resolveInput) addV1(ctx context.Context, a *nsAnswer, f *resolveFlags) error {
+// writeWithV1 writes a v0 answer with the answer for the ClusterExtensions
+// after it: JSON with the field "extensions" added, text with the v1
+// blocks after the v0 answer's.
+func (in *resolveInput) writeWithV1(ctx context.Context, e *env, a *resolver.Answer, f *resolveFlags) error {
 	res, err := in.v1.resolve(ctx, "")
 	if err != nil {
 		return err
 	}
-	if a.json, err = withExtensions(a.json, res); err != nil {
-		return err
+	if f.output.value != "text" {
+		js, err := withExtensions(a, res)
+		if err != nil {
+			return err
+		}
+		err = writeEncoded(e.stdout, f.output.value, js)
+		return answered(a.No() || res.Failed(), err)
 	}
-	var b strings.Builder
-	if err := writeV1Text(&b, res, f.full); err != nil {
-		return err
+	ew := &errWriter{w: e.stdout}
+	a.WriteText(ew, in.textOptions(a, f))
+	if ew.err == nil {
+		ew.err = writeV1Text(ew, res, f.full)
 	}
-	a.text += b.String()
-	a.no = a.no || res.Failed()
-	return nil
+	return answered(a.No() || res.Failed(), ew.err)
 }
 
 // providesV1 answers provides in OLM v1 terms: the catalogs are

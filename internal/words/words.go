@@ -2,7 +2,14 @@
 // of the library writes a list.
 package words
 
-import "strings"
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Join joins s into a phrase with conj before the last item: "a", "a or
 // b", "a, b or c"; "nothing" for an empty list.
@@ -14,4 +21,40 @@ func Join(s []string, conj string) string {
 		return s[0]
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " " + conj + " " + s[len(s)-1]
+}
+
+// Plural returns "1 word" or "n words".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// IsAre returns "is" for one, "are" for several.
+func IsAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// Safe returns s as it is, or quoted (Go syntax) when it holds a character
+// that is not printable or not valid UTF-8: a name read from input, shown
+// on a terminal.
+func Safe(s string) string {
+	for _, r := range s {
+		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != ' ') {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// Limit keeps the first n names and counts the rest: "a", "b", "3 more".
+func Limit(s []string, n int) []string {
+	if len(s) <= n {
+		return s
+	}
+	return append(slices.Clone(s[:n]), fmt.Sprintf("%d more", len(s)-n))
 }
