@@ -185,3 +185,40 @@ func ExampleReport_WriteMarkdown() {
 	//
 	// - error `upgrade-path-lost` channel `stable` `etcd.v0.9.0`: "etcd.v0.9.0" (0.9.0) is gone from the channel; it reached the channel head "etcd.v0.9.2" in the baseline (1 hop), and a cluster running it cannot reach the head "etcd.v0.9.2": no entry replaces it, skips it or has a skipRange containing its version
 }
+
+// Report.ByCatalog splits a report by catalog; its WriteText is the text
+// `sextant check` prints (its JSON form is `sextant check -o json`).
+func ExampleCatalogReports_WriteText() {
+	b := graph.NewBuilder()
+	b.AddPackage("widget", "stable")
+	for _, v := range []string{"1.0.0", "2.0.0"} {
+		if err := b.AddBundle("widget.v"+v, "widget", "quay.io/widget:"+v, graph.PackageProperty("widget", v)); err != nil {
+			panic(err)
+		}
+	}
+	b.AddChannel("widget", "stable",
+		graph.Entry{Name: "widget.v1.0.0", Replaces: "widget.v2.0.0"},
+		graph.Entry{Name: "widget.v2.0.0"},
+	)
+	cat, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	rep, err := check.Run(context.Background(), []check.Input{{Name: "mine", Catalog: cat}},
+		check.Options{Checks: []check.Check{check.Direction}})
+	if err != nil {
+		panic(err)
+	}
+	reports, err := rep.ByCatalog()
+	if err != nil {
+		panic(err)
+	}
+	if err := reports.WriteText(os.Stdout); err != nil {
+		panic(err)
+	}
+	// Output:
+	// catalog mine
+	//   widget
+	//     warning  downgrade-edge  channel stable, bundle widget.v1.0.0: "widget.v1.0.0" (1.0.0) replaces "widget.v2.0.0" (2.0.0): the upgrade goes to a lower version
+	// mine: 0 errors, 1 warning, 0 info in 1 of 1 package
+}

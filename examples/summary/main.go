@@ -1,6 +1,7 @@
 // Command summary loads a File-Based Catalog and prints a deterministic
 // summary: packages, channels, bundles, channel heads and the structural
-// findings by severity and code.
+// findings by severity and code, counted as `sextant check` counts them
+// (check.CountSeverities).
 //
 // Usage, from the repository root:
 //
@@ -13,12 +14,14 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 
+	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
 )
 
@@ -63,27 +66,18 @@ func run(w io.Writer, path string, list bool) error {
 	if s.others > 0 {
 		fmt.Fprintf(w, "other blobs: %d\n", s.others)
 	}
-	fs := cat.Validate()
-	bySev := map[graph.Severity]int{}
-	type key struct {
-		sev  graph.Severity
-		code string
+	rep, err := check.Run(context.Background(), []check.Input{{Name: path, Catalog: cat}}, check.Options{Checks: []check.Check{check.Structural}})
+	if err != nil {
+		return err
 	}
-	byCode := map[key]int{}
-	for _, f := range fs {
-		bySev[f.Severity]++
-		byCode[key{f.Severity, f.Code}]++
-	}
-	fmt.Fprintf(w, "findings: %d errors, %d warnings, %d infos\n",
-		bySev[graph.SeverityError], bySev[graph.SeverityWarning], bySev[graph.SeverityInfo])
-	keys := make([]key, 0, len(byCode))
-	for k := range byCode {
-		keys = append(keys, k)
-	}
+	fs := rep.Findings
+	n := check.CountSeverities(fs)
+	fmt.Fprintf(w, "findings: %d errors, %d warnings, %d infos\n", n.Error, n.Warning, n.Info)
+	counts := rep.Counts()
 	// Most severe first, then by code.
-	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(b.sev, a.sev), cmp.Compare(a.code, b.code)) })
-	for _, k := range keys {
-		fmt.Fprintf(w, "  %-8s %-28s %d\n", k.sev, k.code, byCode[k])
+	slices.SortStableFunc(counts, func(a, b check.CodeCount) int { return cmp.Compare(b.Severity, a.Severity) })
+	for _, c := range counts {
+		fmt.Fprintf(w, "  %-8s %-28s %d\n", c.Severity, c.Code, c.Count)
 	}
 	if rejected := rejectedPackages(fs); len(rejected) > 0 {
 		fmt.Fprintf(w, "packages with errors: %d\n", len(rejected))
@@ -129,10 +123,10 @@ func summarize(cat *graph.Catalog) summary {
 
 // rejectedPackages returns the packages with an error finding; findings
 // are sorted by package.
-func rejectedPackages(fs []graph.Finding) []string {
+func rejectedPackages(fs []check.Finding) []string {
 	var out []string
 	for _, f := range fs {
-		if f.Severity == graph.SeverityError && (len(out) == 0 || out[len(out)-1] != f.Package) {
+		if f.Severity >= graph.SeverityError && (len(out) == 0 || out[len(out)-1] != f.Package) {
 			out = append(out, f.Package)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -22,24 +21,12 @@ import (
 // graph's structural checks and the semantic ones of package check.
 var runChecks = check.Run
 
-// catalogReport is the result of checking one catalog.
-type catalogReport struct {
-	Path     string
-	Summary  check.CatalogSummary
-	Findings []check.Finding // sorted by package, channel, bundle, code
-	// Resolved holds the baseline's findings the catalog no longer has
-	// (with --baseline), in the report's order.
-	Resolved []check.Finding
-	// Suppressed holds the findings the suppressions file accepts.
-	Suppressed []check.Finding
-}
-
 // gatherFindings loads the catalogs at paths and runs the checks on them
-// (all checks when checks is empty), one report per path in order, and
-// returns the whole report too. With a baseline path (then paths holds one
+// (all checks when checks is empty), and returns the report, whole and
+// split by catalog (one per path, in order). With a baseline path (then paths holds one
 // catalog), the catalog is compared with the baseline. Every catalog that
 // cannot be read is reported, each naming its path.
-func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check, baseline string, sups []check.Suppression) ([]catalogReport, *check.Report, error) {
+func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check, baseline string, sups []check.Suppression) (*check.CatalogReports, *check.Report, error) {
 	inputs := make([]check.Input, 0, len(paths))
 	var errs []error
 	seen := map[string]bool{}
@@ -85,52 +72,11 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 	if err != nil {
 		return nil, nil, err
 	}
-	reports := make([]catalogReport, len(rep.Catalogs))
-	fs := rep.Findings
-	for i, sum := range rep.Catalogs {
-		n := 0
-		for n < len(fs) && fs[n].Catalog == sum.Name {
-			n++
-		}
-		reports[i] = catalogReport{Path: sum.Name, Summary: sum, Findings: fs[:n:n]}
-		for _, f := range rep.Resolved {
-			if f.Catalog == sum.Name {
-				reports[i].Resolved = append(reports[i].Resolved, f)
-			}
-		}
-		for _, f := range rep.Suppressed {
-			if f.Catalog == sum.Name {
-				reports[i].Suppressed = append(reports[i].Suppressed, f)
-			}
-		}
-		fs = fs[n:]
-	}
-	if len(fs) > 0 {
-		return nil, nil, fmt.Errorf("internal error: %d findings of catalog %q out of report order", len(fs), fs[0].Catalog)
+	reports, err := rep.ByCatalog()
+	if err != nil {
+		return nil, nil, fmt.Errorf("internal error: %w", err)
 	}
 	return reports, rep, nil
-}
-
-// checkSummary counts findings by severity.
-type checkSummary struct {
-	Error   int `json:"error"`
-	Warning int `json:"warning"`
-	Info    int `json:"info"`
-}
-
-func summarize(fs []check.Finding) checkSummary {
-	var s checkSummary
-	for _, f := range fs {
-		switch {
-		case f.Severity >= graph.SeverityError:
-			s.Error++
-		case f.Severity == graph.SeverityWarning:
-			s.Warning++
-		default:
-			s.Info++
-		}
-	}
-	return s
 }
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -218,13 +164,13 @@ catalog cannot be read or the command line is wrong.`,
 		}
 		switch output.value {
 		case "text":
-			err = writeCheckText(e.stdout, reports)
+			err = reports.WriteText(e.stdout)
 		case "markdown":
 			err = rep.WriteMarkdown(e.stdout)
 		case "sarif":
 			err = rep.WriteSARIF(e.stdout)
 		default:
-			err = writeCheckJSON(e.stdout, output.value, reports)
+			err = writeEncoded(e.stdout, output.value, reports)
 		}
 		if err != nil {
 			return err
@@ -233,7 +179,7 @@ catalog cannot be read or the command line is wrong.`,
 		if failOn.value == "warning" {
 			threshold = graph.SeverityWarning
 		}
-		for _, r := range reports {
+		for _, r := range reports.Catalogs {
 			for _, f := range r.Findings {
 				if f.Severity >= threshold && (!failOnNew || f.Status == check.StatusNew) {
 					return errNo
@@ -263,162 +209,6 @@ func joinErrors(errs []error) error {
 		}
 	}
 	return errors.Join(errs...)
-}
-
-// catalogJSON is one catalog in `check -o json`: its path and counts, and
-// the library's findings and code counts as encoding/json writes them.
-type catalogJSON struct {
-	Path     string            `json:"path"`
-	Packages int               `json:"packages"`
-	Channels int               `json:"channels"`
-	Bundles  int               `json:"bundles"`
-	Findings []check.Finding   `json:"findings"`
-	Summary  checkSummary      `json:"summary"`
-	Counts   []check.CodeCount `json:"counts"`
-	// Baseline compares the catalog with --baseline; left out without it.
-	Baseline *check.BaselineSummary `json:"baseline,omitempty"`
-	// Resolved lists the baseline's findings the catalog no longer has
-	// (with --baseline; left out when there are none).
-	Resolved []check.Finding `json:"resolved,omitempty"`
-	// Suppressed lists the findings the suppressions file accepts, each
-	// with its "suppression" (left out when there are none).
-	Suppressed []check.Finding `json:"suppressed,omitempty"`
-}
-
-// writeCheckJSON writes the reports in the JSON contract, as JSON or (format
-// "yaml") as YAML.
-func writeCheckJSON(w io.Writer, format string, reports []catalogReport) error {
-	out := struct {
-		Catalogs []catalogJSON `json:"catalogs"`
-	}{Catalogs: make([]catalogJSON, 0, len(reports))}
-	for _, r := range reports {
-		c := catalogJSON{
-			Path:       r.Path,
-			Packages:   r.Summary.Packages,
-			Channels:   r.Summary.Channels,
-			Bundles:    r.Summary.Bundles,
-			Findings:   r.Findings,
-			Summary:    summarize(r.Findings),
-			Counts:     r.Summary.Counts,
-			Baseline:   r.Summary.Baseline,
-			Resolved:   r.Resolved,
-			Suppressed: r.Suppressed,
-		}
-		if c.Findings == nil {
-			c.Findings = []check.Finding{}
-		}
-		if c.Counts == nil {
-			c.Counts = []check.CodeCount{}
-		}
-		out.Catalogs = append(out.Catalogs, c)
-	}
-	return writeEncoded(w, format, out)
-}
-
-// writeCheckText writes the findings of each catalog grouped by package,
-// one aligned line per finding (the further lines of a multi-line message
-// indented below it), then a summary line.
-func writeCheckText(w io.Writer, reports []catalogReport) error {
-	bw := &errWriter{w: w}
-	for i, r := range reports {
-		if i > 0 {
-			fmt.Fprintln(bw)
-		}
-		fmt.Fprintf(bw, "catalog %s\n", textName(r.Path))
-		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-		pkgs := 0
-		for j, f := range r.Findings {
-			if j == 0 || f.Package != r.Findings[j-1].Package {
-				pkgs++
-				name := textName(f.Package)
-				if name == "" {
-					name = "(catalog)"
-				}
-				// A line without tabs ends the tabwriter's column block, so
-				// columns align within a package.
-				fmt.Fprintf(tw, "  %s\n", name)
-			}
-			first, rest, _ := strings.Cut(findingText(f), "\n")
-			mark, pad := "", ""
-			if r.Summary.Baseline != nil {
-				mark, pad = "\t", "\t"
-				if f.Status == check.StatusNew {
-					mark = "new\t"
-				}
-			}
-			fmt.Fprintf(tw, "    %s%s\t%s\t%s\n", mark, f.Severity, f.Code, first)
-			for _, l := range strings.Split(rest, "\n") {
-				if l = strings.TrimRight(l, " \t"); l != "" {
-					fmt.Fprintf(tw, "%s\t\t  %s\n", pad, l)
-				}
-			}
-		}
-		if len(r.Resolved) > 0 {
-			fmt.Fprintf(tw, "  resolved: in the baseline, not any more\n")
-			for _, f := range r.Resolved {
-				first, _, _ := strings.Cut(findingText(f), "\n")
-				name := f.Package
-				if name == "" {
-					name = "(catalog)"
-				}
-				fmt.Fprintf(tw, "    \t%s\t%s\t%s: %s\n", f.Severity, f.Code, name, first)
-			}
-		}
-		if len(r.Suppressed) > 0 {
-			fmt.Fprintf(tw, "  suppressed: accepted in %s\n", r.Suppressed[0].Suppression.Pos.File)
-			for _, f := range r.Suppressed {
-				first, _, _ := strings.Cut(findingText(f), "\n")
-				s := f.Suppression
-				fmt.Fprintf(tw, "    \t%s\t%s\t%s: %s\n    \t\t\t  suppressed by line %d: %s\n", f.Severity, f.Code, f.Package, first, s.Pos.Line, s.Reason)
-			}
-		}
-		tw.Flush()
-		s := summarize(r.Findings)
-		suppressed := ""
-		if len(r.Suppressed) > 0 {
-			suppressed = fmt.Sprintf(" (%d suppressed)", len(r.Suppressed))
-		}
-		fmt.Fprintf(bw, "%s: %s, %s, %d info in %d of %s%s\n", r.Path,
-			plural(s.Error, "error"), plural(s.Warning, "warning"), s.Info,
-			pkgs, plural(r.Summary.Packages, "package"), suppressed)
-		if b := r.Summary.Baseline; b != nil {
-			regs := 0
-			for _, f := range r.Findings {
-				if check.IsRegression(f.Code) {
-					regs++
-				}
-			}
-			fmt.Fprintf(bw, "against the baseline: %s (%s), %d existing, %d resolved; packages +%d -%d, channels +%d -%d, bundles +%d -%d\n",
-				plural(b.New, "new finding"), plural(regs, "regression"), b.Existing, b.Resolved,
-				b.PackagesAdded, b.PackagesRemoved, b.ChannelsAdded, b.ChannelsRemoved, b.BundlesAdded, b.BundlesRemoved)
-			fmt.Fprint(bw, b.NamesAddedRemoved("  "))
-		}
-	}
-	return bw.err
-}
-
-// findingText is a finding's location, message and position: "channel C,
-// bundle B: message (file:line)". The position ends the message's first
-// line.
-func findingText(f check.Finding) string {
-	var where []string
-	if f.Channel != "" {
-		where = append(where, "channel "+f.Channel)
-	}
-	if f.Bundle != "" {
-		where = append(where, "bundle "+f.Bundle)
-	}
-	first, rest, multi := strings.Cut(f.Message, "\n")
-	if len(where) > 0 {
-		first = strings.Join(where, ", ") + ": " + first
-	}
-	if f.Pos.File != "" || f.Pos.Line > 0 {
-		first += " (" + f.Pos.String() + ")"
-	}
-	if multi {
-		return first + "\n" + rest
-	}
-	return first
 }
 
 func plural(n int, word string) string {

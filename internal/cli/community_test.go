@@ -58,7 +58,7 @@ func TestCheckCommunity(t *testing.T) {
 	if len(got) != len(rep.Findings) {
 		t.Fatalf("%d findings in the JSON, check.Run has %d", len(got), len(rep.Findings))
 	}
-	var sum checkSummary
+	var sum check.SeverityCounts
 	for i, f := range rep.Findings {
 		// The JSON finding is encoding/json of the library's, up to the
 		// catalog's name (the CLI names a catalog by its path).
@@ -85,7 +85,7 @@ func TestCheckCommunity(t *testing.T) {
 // catalogResult is one catalog of `check -o json`.
 type catalogResult struct {
 	Findings []check.Finding
-	Summary  checkSummary
+	Summary  check.SeverityCounts
 }
 
 // checkJSON runs `sextant check -o json` with flags on the community catalog

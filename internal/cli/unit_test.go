@@ -297,18 +297,18 @@ func FuzzLabels(f *testing.F) {
 }
 
 func TestWriteCheckText(t *testing.T) {
-	reports := []catalogReport{{
-		Path:    "cat.json",
-		Summary: check.CatalogSummary{Name: "cat.json", Packages: 3},
+	reports := &check.CatalogReports{Catalogs: []check.CatalogReport{{
+		Path:     "cat.json",
+		Packages: 3,
 		Findings: []check.Finding{
 			{Severity: graph.SeverityError, Code: "no-default-channel", Message: "a blob without package"},
 			{Severity: graph.SeverityError, Code: "head-not-installable", Package: "app", Channel: "stable", Bundle: "app.v2.0.0",
 				Message: "cannot be installed:\n  app.v2.0.0 requires db\n  no bundle provides db\n", Pos: graph.Position{File: "cat.json", Line: 7}},
 			{Severity: graph.SeverityInfo, Code: "x", Package: "app", Message: "short"},
 		},
-	}}
+	}}}
 	var b strings.Builder
-	if err := writeCheckText(&b, reports); err != nil {
+	if err := reports.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	want := `catalog cat.json
