@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/safetext"
 	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/resolver/predict"
 )
@@ -44,15 +45,15 @@ func (p *Plan) WriteText(w io.Writer, title string) error {
 	for i, s := range p.Steps {
 		fmt.Fprintf(ew, "%2d. %s", i+1, s.Action)
 		if s.Action == ActionUpgrade {
-			fmt.Fprintf(ew, " %s -> %s", words.Safe(s.Replaces), words.Safe(s.Bundle))
+			fmt.Fprintf(ew, " %s -> %s", safetext.Name(s.Replaces), safetext.Name(s.Bundle))
 		} else {
-			fmt.Fprintf(ew, " %s", words.Safe(s.Bundle))
+			fmt.Fprintf(ew, " %s", safetext.Name(s.Bundle))
 		}
 		if s.Dependency {
 			fmt.Fprint(ew, " (dependency: OLM creates a subscription)")
 		}
 		fmt.Fprintln(ew)
-		fmt.Fprintf(ew, "    package %s %s, channel %s, catalog %s\n", words.Safe(s.Package), words.Safe(s.Version), words.Safe(s.Channel), words.Safe(s.Catalog.String()))
+		fmt.Fprintf(ew, "    package %s %s, channel %s, catalog %s\n", safetext.Name(s.Package), safetext.Name(s.Version), safetext.Name(s.Channel), safetext.Name(s.Catalog.String()))
 		fmt.Fprintf(ew, "    reason: %s\n", s.Reason)
 		if a := s.Approval.String(); a != "" {
 			fmt.Fprintf(ew, "    approval: %s\n", a)
@@ -63,18 +64,18 @@ func (p *Plan) WriteText(w io.Writer, title string) error {
 		writePredictionLines(ew, "    ", s.Predictions)
 	}
 	for _, u := range p.Unchanged {
-		fmt.Fprintf(ew, "  = %s", words.Safe(u.CSV))
+		fmt.Fprintf(ew, "  = %s", safetext.Name(u.CSV))
 		if u.Version != "" {
-			fmt.Fprintf(ew, " %s", words.Safe(u.Version))
+			fmt.Fprintf(ew, " %s", safetext.Name(u.Version))
 		}
 		if u.Package != "" {
-			fmt.Fprintf(ew, " (package %s", words.Safe(u.Package))
+			fmt.Fprintf(ew, " (package %s", safetext.Name(u.Package))
 			if u.Subscription != "" {
-				fmt.Fprintf(ew, ", subscription %s", words.Safe(u.Subscription))
+				fmt.Fprintf(ew, ", subscription %s", safetext.Name(u.Subscription))
 			}
 			fmt.Fprint(ew, ")")
 		} else if u.Subscription != "" {
-			fmt.Fprintf(ew, " (subscription %s)", words.Safe(u.Subscription))
+			fmt.Fprintf(ew, " (subscription %s)", safetext.Name(u.Subscription))
 		}
 		fmt.Fprintln(ew, " unchanged")
 		writePredictionLines(ew, "      ", u.Predictions)

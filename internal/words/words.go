@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // Join joins s into a phrase with conj before the last item: "a", "a or
@@ -37,18 +35,6 @@ func IsAre(n int) string {
 		return "is"
 	}
 	return "are"
-}
-
-// Safe returns s as it is, or quoted (Go syntax) when it holds a character
-// that is not printable or not valid UTF-8: a name read from input, shown
-// on a terminal.
-func Safe(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || (!unicode.IsPrint(r) && r != ' ') {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
 
 // Limit keeps the first n names and counts the rest: "a", "b", "3 more".
