@@ -8,6 +8,7 @@ import (
 
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/safetext"
+	"github.com/sextantdev/sextant/internal/textio"
 )
 
 // SeverityCounts counts findings by severity. Its JSON form is
@@ -131,7 +132,7 @@ func (r *Report) ByCatalog() (*CatalogReports, error) {
 // suppressed findings, then a summary line and, with a baseline, the
 // comparison. It returns the first write error.
 func (c *CatalogReports) WriteText(w io.Writer) error {
-	bw := &errWriter{w: w}
+	bw := &textio.ErrWriter{W: w}
 	for i, r := range c.Catalogs {
 		if i > 0 {
 			fmt.Fprintln(bw)
@@ -198,7 +199,7 @@ func (c *CatalogReports) WriteText(w io.Writer) error {
 			fmt.Fprint(bw, b.NamesAddedRemoved("  "))
 		}
 	}
-	return bw.err
+	return bw.Err
 }
 
 // packageLabel names a finding's package in text; "(catalog)" for a
@@ -232,22 +233,4 @@ func findingText(f Finding) string {
 		return first + "\n" + rest
 	}
 	return first
-}
-
-// errWriter remembers the first write error so that printing code can
-// ignore errors and check once at the end.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
-	}
-	n, err := e.w.Write(p)
-	if err != nil {
-		e.err = err
-	}
-	return n, err
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/textio"
 )
 
 // Answer is the whole answer for one namespace, as `sextant resolve`
@@ -118,7 +119,7 @@ type TextOptions struct {
 // explanation (see Explanation.String and Full), the caller's notes and
 // what was in flight.
 func (a *Answer) WriteText(w io.Writer, opts TextOptions) error {
-	ew := &errWriter{w: w}
+	ew := &textio.ErrWriter{W: w}
 	switch {
 	case a.Plan != nil:
 		a.Plan.WriteText(ew, "namespace "+a.Plan.Namespace)
@@ -131,7 +132,7 @@ func (a *Answer) WriteText(w io.Writer, opts TextOptions) error {
 	case a.Error != nil:
 		fmt.Fprintf(ew, "no plan: %s\n", a.Error.Message)
 	}
-	return ew.err
+	return ew.Err
 }
 
 // writeText writes an explanation and the caller's notes.
@@ -176,19 +177,4 @@ func (as *Answers) WriteText(w io.Writer, opts func(*Answer) TextOptions) error 
 		}
 	}
 	return nil
-}
-
-// errWriter keeps the first write error, so that a renderer checks once.
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return len(p), nil
-	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, nil
 }

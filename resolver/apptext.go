@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/internal/words"
 )
 
@@ -13,9 +14,9 @@ import (
 // near misses and warnings; then nothing else (the plan is the
 // Resolution's to answer).
 func (app *Application) WriteText(w io.Writer) error {
-	ew := &errWriter{w: w}
+	ew := &textio.ErrWriter{W: w}
 	app.writeText(ew)
-	return ew.err
+	return ew.Err
 }
 
 func (app *Application) writeText(w io.Writer) {

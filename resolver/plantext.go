@@ -8,6 +8,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/internal/safetext"
+	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/resolver/predict"
 )
@@ -19,7 +20,7 @@ import (
 // warnings, predictions); the operators that stay as they are; then why
 // what is held back stays below its first preference.
 func (p *Plan) WriteText(w io.Writer, title string) error {
-	ew := &errWriter{w: w}
+	ew := &textio.ErrWriter{W: w}
 	if len(p.Steps) == 0 {
 		title += ": nothing to do"
 	} else {
@@ -84,7 +85,7 @@ func (p *Plan) WriteText(w io.Writer, title string) error {
 		}
 	}
 	p.writeHeldBack(ew)
-	return ew.err
+	return ew.Err
 }
 
 // failingCount counts the steps and unchanged CSVs predicted to fail.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/internal/words"
 )
 
@@ -94,10 +95,10 @@ func (a *RolloutAnswer) No() bool { return !a.Settled && !a.Waiting }
 // explanation of the round without a plan, the failure, the approval it
 // waits for, or how many rounds and approvals it took — and the stops.
 func (a *RolloutAnswer) WriteText(w io.Writer, opts TextOptions) error {
-	ew := &errWriter{w: w}
+	ew := &textio.ErrWriter{W: w}
 	if a.unresolved {
 		fmt.Fprintf(ew, "no plan: %s\n", a.Error.Message)
-		return ew.err
+		return ew.Err
 	}
 	a.writeSummary(ew)
 	for _, r := range a.Rounds {
@@ -113,7 +114,7 @@ func (a *RolloutAnswer) WriteText(w io.Writer, opts TextOptions) error {
 	}
 	a.writeEnd(ew, opts)
 	writeStops(ew, a.Stops)
-	return ew.err
+	return ew.Err
 }
 
 // explained reports a rollout that ended at a round whose conflict is

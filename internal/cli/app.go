@@ -13,6 +13,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -133,10 +134,10 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 		if f.output.value != "text" {
 			return answered(true, writeEncoded(e.stdout, f.output.value, app))
 		}
-		ew := &errWriter{w: e.stdout}
+		ew := &textio.ErrWriter{W: e.stdout}
 		app.WriteText(ew)
 		fmt.Fprintf(ew, "no plan: nothing the namespace can see provides %s\n", words.Plural(len(unserved.Kinds), "API"))
-		return answered(true, ew.err)
+		return answered(true, ew.Err)
 	}
 	if app == nil || app.Resolution == nil {
 		return in.resolveError(err)
@@ -154,10 +155,10 @@ func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
 	case "yaml":
 		err = writeSubscriptionsYAML(e.stdout, app.Subscriptions)
 	default:
-		ew := &errWriter{w: e.stdout}
+		ew := &textio.ErrWriter{W: e.stdout}
 		app.WriteText(ew)
 		a.WriteText(ew, in.textOptions(a, f))
-		err = ew.err
+		err = ew.Err
 	}
 	return answered(a.No(), err)
 }
@@ -303,10 +304,10 @@ input or usage.`,
 				return err
 			}
 		} else {
-			ew := &errWriter{w: e.stdout}
+			ew := &textio.ErrWriter{W: e.stdout}
 			writeProvidesText(ew, q, found, all, res.NearestKind(q))
-			if ew.err != nil {
-				return ew.err
+			if ew.Err != nil {
+				return ew.Err
 			}
 		}
 		if len(found) == 0 {

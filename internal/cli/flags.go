@@ -18,6 +18,7 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // choice is a flag value restricted to a fixed set of words. An invalid
@@ -382,13 +383,13 @@ func (e *env) readFolder(dir string) ([]input, error) {
 	}
 	var skipped []string
 	if otherFiles > 0 {
-		skipped = append(skipped, plural(otherFiles, "file")+" not named .yaml, .yml or .json")
+		skipped = append(skipped, words.Plural(otherFiles, "file")+" not named .yaml, .yml or .json")
 	}
 	if special > 0 {
-		skipped = append(skipped, plural(special, "file")+" that are not regular (FIFO, socket, device)")
+		skipped = append(skipped, words.Plural(special, "file")+" that are not regular (FIFO, socket, device)")
 	}
 	if subfolders > 0 {
-		skipped = append(skipped, plural(subfolders, "subfolder")+" (-R reads them)")
+		skipped = append(skipped, words.Plural(subfolders, "subfolder")+" (-R reads them)")
 	}
 	if len(skipped) > 0 && len(ins) > 0 {
 		e.notef("%s: skipped %s", dir, strings.Join(skipped, ", "))

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -104,7 +105,7 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 				v.SkipRangeLabels = v.diagramEdges() > maxDiagramEdges
 			}
 		}
-		bw := &errWriter{w: e.stdout}
+		bw := &textio.ErrWriter{W: e.stdout}
 		if fenced {
 			fmt.Fprintf(bw, "```%s\n", output.value)
 		}
@@ -119,7 +120,7 @@ use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
 		if fenced {
 			fmt.Fprintln(bw, "```")
 		}
-		return bw.err
+		return bw.Err
 	}
 	return cmd
 }

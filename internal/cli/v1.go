@@ -13,6 +13,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -203,12 +204,12 @@ func (in *resolveInput) writeWithV1(ctx context.Context, e *env, a *resolver.Ans
 		err = writeEncoded(e.stdout, f.output.value, js)
 		return answered(a.No() || res.Failed(), err)
 	}
-	ew := &errWriter{w: e.stdout}
+	ew := &textio.ErrWriter{W: e.stdout}
 	a.WriteText(ew, in.textOptions(a, f))
-	if ew.err == nil {
-		ew.err = writeV1Text(ew, res, f.full)
+	if ew.Err == nil {
+		ew.Err = writeV1Text(ew, res, f.full)
 	}
-	return answered(a.No() || res.Failed(), ew.err)
+	return answered(a.No() || res.Failed(), ew.Err)
 }
 
 // providesV1 answers provides in OLM v1 terms: the catalogs are
