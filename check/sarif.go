@@ -65,28 +65,25 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 		}
 		run.Results = append(run.Results, f.sarifResult(i, state))
 	}
-	for _, f := range r.Findings {
-		state := ""
-		if baseline {
-			state = "unchanged"
-			if f.Status == StatusNew {
-				state = "new"
-			}
+	// current is the baseline state of a finding still present: new or
+	// unchanged against the baseline, none without one.
+	current := func(f Finding) string {
+		switch {
+		case !baseline:
+			return ""
+		case f.Status == StatusNew:
+			return "new"
 		}
-		add(f, state)
+		return "unchanged"
+	}
+	for _, f := range r.Findings {
+		add(f, current(f))
 	}
 	for _, f := range r.Resolved {
 		add(f, "absent")
 	}
 	for _, f := range r.Suppressed {
-		state := ""
-		if baseline {
-			state = "unchanged"
-			if f.Status == StatusNew {
-				state = "new"
-			}
-		}
-		add(f, state)
+		add(f, current(f))
 	}
 	log := sarifLog{Schema: SARIFSchema, Version: "2.1.0", Runs: []sarifRun{run}}
 	enc := json.NewEncoder(w)
