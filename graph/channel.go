@@ -108,8 +108,22 @@ func carve[T any](buf *[]T, n int) []T {
 // Bundles are sorted.
 func (c *Channel) build(p *Package, a *arena) {
 	g := &c.g
+	nEdges := c.numberEntries(p, a)
+	counts := c.countIncoming(a, nEdges)
+	c.findHeads(counts, a)
+	c.orderEntries(a)
+	c.linkIncoming(counts, a)
+	a.scratch = counts[:0]
+	g.entries = a.entryGraph()
+}
+
+// numberEntries gives every entry its id (its index), marks the entries
+// that repeat an earlier name as duplicates, and looks up each entry's
+// bundle and version in p. It returns the number of replaces and skips
+// edges the entries list.
+func (c *Channel) numberEntries(p *Package, a *arena) (nEdges int) {
+	g := &c.g
 	n := len(c.Entries)
-	nEdges := 0
 	for i := range c.Entries {
 		e := &c.Entries[i]
 		nEdges += len(e.Skips)
@@ -137,35 +151,51 @@ func (c *Channel) build(p *Package, a *arena) {
 			g.vers[i] = &p.Bundles[bi].Version
 		}
 	}
-	// Number the names that edges mention and count incoming edges.
+	return nEdges
+}
+
+// countIncoming numbers the names that edges mention but no entry carries
+// (after the entries' ids) and returns, per id, how many edges of the
+// channel's non-duplicate entries point at it. The counts live in
+// a.scratch, grown as needed.
+func (c *Channel) countIncoming(a *arena, nEdges int) []int32 {
+	g := &c.g
+	n := len(c.Entries)
 	a.scratch = slices.Grow(a.scratch[:0], n+nEdges)[:n]
 	clear(a.scratch)
 	counts := a.scratch
-	id := func(name string) int32 {
-		if k, ok := g.ids.get(name); ok {
-			return k
-		}
-		k := int32(len(counts))
-		g.ids.set(name, k)
-		counts = append(counts, 0)
-		return k
-	}
 	for i := range c.Entries {
 		if g.isDup(i) {
 			continue
 		}
 		e := &c.Entries[i]
 		if e.Replaces != "" {
-			counts[id(e.Replaces)]++
+			counts[g.numberEdgeTarget(e.Replaces, &counts)]++
 		}
 		for _, s := range e.Skips {
-			counts[id(s)]++
+			counts[g.numberEdgeTarget(s, &counts)]++
 		}
 	}
-	ids := len(counts)
+	return counts
+}
 
-	// Heads: entries with no incoming edge, as opm counts them (an entry
-	// that replaces or skips itself is not a head).
+// numberEdgeTarget returns the id of name, giving it the next free id (and
+// a zero count) when no entry and no earlier edge named it.
+func (g *chanGraph) numberEdgeTarget(name string, counts *[]int32) int32 {
+	if k, ok := g.ids.get(name); ok {
+		return k
+	}
+	k := int32(len(*counts))
+	g.ids.set(name, k)
+	*counts = append(*counts, 0)
+	return k
+}
+
+// findHeads records the heads: entries with no incoming edge, as opm
+// counts them (an entry that replaces or skips itself is not a head),
+// sorted by name.
+func (c *Channel) findHeads(counts []int32, a *arena) {
+	g := &c.g
 	heads := a.scratchStr[:0]
 	for i := range c.Entries {
 		if !g.isDup(i) && counts[i] == 0 {
@@ -178,9 +208,14 @@ func (c *Channel) build(p *Package, a *arena) {
 		copy(g.heads, heads)
 		slices.Sort(g.heads)
 	}
+}
 
-	// Order starts with the chain: from the single head along replaces, to
-	// a missing entry or a cycle.
+// orderEntries computes the channel's order — the chain first, then the
+// other entries by descending version (no version last), then name — and
+// each entry's position in it.
+func (c *Channel) orderEntries(a *arena) {
+	g := &c.g
+	n := len(c.Entries)
 	nOrder := n
 	for i := range c.Entries {
 		if g.isDup(i) {
@@ -191,22 +226,7 @@ func (c *Channel) build(p *Package, a *arena) {
 	a.scratchOn = slices.Grow(a.scratchOn[:0], n)[:n]
 	onChain := a.scratchOn
 	clear(onChain)
-	if len(g.heads) == 1 {
-		k := g.ids.at(g.heads[0])
-		for int(k) < n && !onChain[k] {
-			onChain[k] = true
-			g.order = append(g.order, c.Entries[k].Name)
-			r := c.Entries[k].Replaces
-			if r == "" {
-				break
-			}
-			k = g.ids.at(r) // every replaces was numbered above
-		}
-		g.chain = g.order[:len(g.order):len(g.order)]
-	}
-
-	// Then the other entries by descending version (no version last), then
-	// name.
+	c.followChain(onChain)
 	rest := a.scratch2[:0]
 	for i := range c.Entries {
 		if !g.isDup(i) && !onChain[i] {
@@ -238,9 +258,36 @@ func (c *Channel) build(p *Package, a *arena) {
 	for pos, name := range g.order {
 		g.orderPos[g.ids.at(name)] = int32(pos)
 	}
+}
 
-	// Incoming edges in CSR form, each list by order position; entries
-	// with a valid skipRange, by order position.
+// followChain appends the chain to the (empty) order and marks its entries
+// in onChain: from the single head along replaces, to a missing entry or a
+// cycle. A channel with no head or several heads has no chain.
+func (c *Channel) followChain(onChain []bool) {
+	g := &c.g
+	if len(g.heads) != 1 {
+		return
+	}
+	n := len(c.Entries)
+	k := g.ids.at(g.heads[0])
+	for int(k) < n && !onChain[k] {
+		onChain[k] = true
+		g.order = append(g.order, c.Entries[k].Name)
+		r := c.Entries[k].Replaces
+		if r == "" {
+			break
+		}
+		k = g.ids.at(r) // every replaces was numbered by countIncoming
+	}
+	g.chain = g.order[:len(g.order):len(g.order)]
+}
+
+// linkIncoming stores the incoming edges in CSR form, each id's list by
+// order position, marks the skipped ids, and lists the entries with a valid
+// skipRange by order position. It uses counts as cursors, overwriting them.
+func (c *Channel) linkIncoming(counts []int32, a *arena) {
+	g := &c.g
+	ids := len(counts)
 	g.inStart = a.ints(ids + 1)
 	g.inStart[0] = 0
 	for k := 0; k < ids; k++ {
@@ -248,7 +295,7 @@ func (c *Channel) build(p *Package, a *arena) {
 	}
 	g.in = a.ints(int(g.inStart[ids]))
 	g.skipped = a.flags(ids)
-	fill := counts // the counts are no longer needed: reuse them as cursors
+	fill := counts
 	copy(fill, g.inStart[:ids])
 	nRanged := 0
 	for _, name := range g.order {
@@ -277,8 +324,6 @@ func (c *Channel) build(p *Package, a *arena) {
 			}
 		}
 	}
-	a.scratch = counts[:0]
-	g.entries = a.entryGraph()
 }
 
 // isDup reports whether entry i repeats an earlier entry's name.
