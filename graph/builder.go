@@ -187,11 +187,51 @@ func (b *Builder) Build() (*Catalog, error) {
 		return nil, errors.New("graph: Builder.Build called twice")
 	}
 	b.built = true
-	var errs []error
-
 	c := &Catalog{
 		byName: make(map[string]*Package, len(b.packages)),
 		others: b.others,
+	}
+	errs := b.collectPackages(c)
+	b.distribute(c)
+	c.bundles = make(map[BundleRef]*Bundle, len(b.bundles))
+	ar, chanNames := b.channelStorage()
+	var counts []int32
+	for _, p := range c.packages {
+		errs = p.dropDuplicates(errs)
+		if len(errs) > 0 {
+			continue
+		}
+		if b.ctx != nil && b.ctx.Err() != nil {
+			return nil, b.ctx.Err()
+		}
+		p.index()
+		for _, ch := range p.Channels {
+			ch.build(p, &ar)
+		}
+		chanNames, counts = p.listBundleChannels(chanNames, counts)
+		for _, bd := range p.Bundles {
+			c.bundles[bd.Ref()] = bd
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	c.invertIndexes(b.bundles)
+	return c, nil
+}
+
+// collectPackages fills c's packages, sorted by name: the olm.package blobs
+// added (a second blob with one name is a *DuplicateError, returned) and an
+// implicit package for every name that only channels, bundles or
+// deprecations mention. It counts each package's channels and bundles.
+func (b *Builder) collectPackages(c *Catalog) (errs []error) {
+	for _, p := range b.packages {
+		if q := c.byName[p.Name]; q != nil {
+			errs = append(errs, &DuplicateError{Schema: SchemaPackage, Package: p.Name, First: q.Pos, Second: p.Pos})
+			continue
+		}
+		c.byName[p.Name] = p
+		c.packages = append(c.packages, p)
 	}
 	pkgOf := func(name string) *Package {
 		if p := c.byName[name]; p != nil {
@@ -202,16 +242,6 @@ func (b *Builder) Build() (*Catalog, error) {
 		c.packages = append(c.packages, p)
 		return p
 	}
-	for _, p := range b.packages {
-		if q := c.byName[p.Name]; q != nil {
-			errs = append(errs, &DuplicateError{Schema: SchemaPackage, Package: p.Name, First: q.Pos, Second: p.Pos})
-			continue
-		}
-		c.byName[p.Name] = p
-		c.packages = append(c.packages, p)
-	}
-
-	// Count per package so each package's slices are carved at once.
 	for _, ch := range b.channels {
 		pkgOf(ch.Package).nch++
 	}
@@ -222,7 +252,13 @@ func (b *Builder) Build() (*Catalog, error) {
 		pkgOf(d.pkg)
 	}
 	slices.SortFunc(c.packages, func(x, y *Package) int { return strings.Compare(x.Name, y.Name) })
+	return errs
+}
 
+// distribute hands the channels, bundles and deprecations added to their
+// packages, in the order added. Each package's channels and bundles are
+// carved from one shared backing array per kind.
+func (b *Builder) distribute(c *Catalog) {
 	chanBack := make([]*Channel, len(b.channels))
 	bundleBack := make([]*Bundle, len(b.bundles))
 	off, boff := 0, 0
@@ -245,8 +281,12 @@ func (b *Builder) Build() (*Catalog, error) {
 		p.Deprecations = append(p.Deprecations, d.entries...)
 		p.depBlobs = append(p.depBlobs, d.pos)
 	}
+}
 
-	c.bundles = make(map[BundleRef]*Bundle, len(b.bundles))
+// channelStorage returns the arena for every channel graph of the catalog
+// and an empty slice with room for every entry's channel name (the backing
+// array of Bundle.Channels).
+func (b *Builder) channelStorage() (arena, []string) {
 	nEntries, nEdges := 0, 0
 	for _, ch := range b.channels {
 		nEntries += len(ch.Entries)
@@ -257,67 +297,65 @@ func (b *Builder) Build() (*Catalog, error) {
 			}
 		}
 	}
-	chanNames := make([]string, 0, nEntries)
-	var counts []int32
-	ar := newArena(len(b.channels), nEntries, nEdges)
-	for _, p := range c.packages {
-		// Stable sorts keep the first of two duplicates first, so the
-		// error and the model both name the first one added.
-		slices.SortStableFunc(p.Channels, func(x, y *Channel) int { return strings.Compare(x.Name, y.Name) })
-		slices.SortStableFunc(p.Bundles, func(x, y *Bundle) int { return strings.Compare(x.Name, y.Name) })
-		p.Channels = dedupe(p.Channels, func(x *Channel) string { return x.Name }, func(first, dup *Channel) {
-			errs = append(errs, &DuplicateError{Schema: SchemaChannel, Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
-		})
-		p.Bundles = dedupe(p.Bundles, func(x *Bundle) string { return x.Name }, func(first, dup *Bundle) {
-			errs = append(errs, &DuplicateError{Schema: SchemaBundle, Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
-		})
-		if len(errs) > 0 {
-			continue
-		}
-		if b.ctx != nil && b.ctx.Err() != nil {
-			return nil, b.ctx.Err()
-		}
-		p.index()
-		for _, ch := range p.Channels {
-			ch.build(p, &ar)
-		}
-		// Bundle.Channels: channels are sorted, so appending in channel
-		// order keeps every list sorted. Share one backing array.
-		counts = slices.Grow(counts[:0], len(p.Bundles))[:len(p.Bundles)]
-		clear(counts)
-		for _, ch := range p.Channels {
-			for _, bi := range ch.g.bundle {
-				if bi >= 0 {
-					counts[bi]++
-				}
+	return newArena(len(b.channels), nEntries, nEdges), make([]string, 0, nEntries)
+}
+
+// dropDuplicates sorts the package's channels and bundles by name and drops
+// the second of two with one name, appending a *DuplicateError for each to
+// errs.
+func (p *Package) dropDuplicates(errs []error) []error {
+	// Stable sorts keep the first of two duplicates first, so the
+	// error and the model both name the first one added.
+	slices.SortStableFunc(p.Channels, func(x, y *Channel) int { return strings.Compare(x.Name, y.Name) })
+	slices.SortStableFunc(p.Bundles, func(x, y *Bundle) int { return strings.Compare(x.Name, y.Name) })
+	p.Channels = dedupe(p.Channels, func(x *Channel) string { return x.Name }, func(first, dup *Channel) {
+		errs = append(errs, &DuplicateError{Schema: SchemaChannel, Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
+	})
+	p.Bundles = dedupe(p.Bundles, func(x *Bundle) string { return x.Name }, func(first, dup *Bundle) {
+		errs = append(errs, &DuplicateError{Schema: SchemaBundle, Package: p.Name, Name: dup.Name, First: first.Pos, Second: dup.Pos})
+	})
+	return errs
+}
+
+// listBundleChannels fills Bundle.Channels for the package's bundles, once
+// its channel graphs are built. Channels are sorted, so appending in
+// channel order keeps every list sorted. The lists are carved from
+// chanNames, which it returns grown; counts is scratch space, returned for
+// reuse.
+func (p *Package) listBundleChannels(chanNames []string, counts []int32) ([]string, []int32) {
+	counts = slices.Grow(counts[:0], len(p.Bundles))[:len(p.Bundles)]
+	clear(counts)
+	for _, ch := range p.Channels {
+		for _, bi := range ch.g.bundle {
+			if bi >= 0 {
+				counts[bi]++
 			}
-		}
-		for i, bd := range p.Bundles {
-			if n := int(counts[i]); n > 0 {
-				bd.Channels = chanNames[len(chanNames) : len(chanNames) : len(chanNames)+n]
-				chanNames = chanNames[:len(chanNames)+n]
-			}
-		}
-		for _, ch := range p.Channels {
-			for _, bi := range ch.g.bundle {
-				if bi >= 0 {
-					bd := p.Bundles[bi]
-					bd.Channels = append(bd.Channels, ch.Name)
-				}
-			}
-		}
-		for _, bd := range p.Bundles {
-			c.bundles[bd.Ref()] = bd
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	for i, bd := range p.Bundles {
+		if n := int(counts[i]); n > 0 {
+			bd.Channels = chanNames[len(chanNames) : len(chanNames) : len(chanNames)+n]
+			chanNames = chanNames[:len(chanNames)+n]
+		}
 	}
-	// Packages and their bundles are sorted, so every inverted list is
-	// sorted by package then name.
-	c.named = invert(c.packages, len(b.bundles), len(b.bundles), func(bd *Bundle, yield func(string)) { yield(bd.Name) })
+	for _, ch := range p.Channels {
+		for _, bi := range ch.g.bundle {
+			if bi >= 0 {
+				bd := p.Bundles[bi]
+				bd.Channels = append(bd.Channels, ch.Name)
+			}
+		}
+	}
+	return chanNames, counts
+}
+
+// invertIndexes builds the catalog's lookups by bundle name, provided API
+// and label. Packages and their bundles are sorted, so every inverted list
+// is sorted by package then name. bundles are all the bundles added.
+func (c *Catalog) invertIndexes(bundles []*Bundle) {
+	c.named = invert(c.packages, len(bundles), len(bundles), func(bd *Bundle, yield func(string)) { yield(bd.Name) })
 	nProvides, nLabels := 0, 0
-	for _, bd := range b.bundles {
+	for _, bd := range bundles {
 		nProvides += len(bd.Provides)
 		nLabels += len(bd.Labels)
 	}
@@ -331,7 +369,6 @@ func (b *Builder) Build() (*Catalog, error) {
 			yield(l)
 		}
 	})
-	return c, nil
 }
 
 // invert maps each key that keys yields for some bundle to the bundles that
