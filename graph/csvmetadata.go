@@ -191,9 +191,6 @@ func parseCSVMetadata(v []byte, in *interner) (*CSVMetadata, error) {
 		return m, fmt.Errorf("value is %s, want an object", jsonscan.Kind(c))
 	}
 	var errs []error
-	fieldErr := func(name string, err error) {
-		errs = append(errs, fmt.Errorf("field %q: %w", name, err))
-	}
 	if err := s.BeginObject(); err != nil {
 		return m, err
 	}
@@ -205,93 +202,122 @@ func parseCSVMetadata(v []byte, in *interner) (*CSVMetadata, error) {
 		if !more {
 			break
 		}
-		var ferr error
-		switch string(key) {
-		case "displayName":
-			m.DisplayName, ferr = scanString(&s, in)
-		case "minKubeVersion":
-			m.MinKubeVersion, ferr = scanString(&s, in)
-		case "maturity":
-			m.Maturity, ferr = scanString(&s, in)
-		case "installModes":
-			m.InstallModes, ferr = sharedList(&s, in, in.modesMap(), func(i int, list []InstallMode) ([]InstallMode, error) {
-				im, err := scanInstallMode(&s, in)
-				if list == nil {
-					list = make([]InstallMode, 0, 4) // CSVs list all four
-				}
-				list = append(list, im) // what could be read
-				if err != nil {
-					return list, fmt.Errorf("element %d: %w", i, err)
-				}
-				return list, nil
-			})
-		case "nativeAPIs":
-			m.NativeAPIs = nil
-			ferr = scanArray(&s, func(i int) error {
-				g, err := scanGVK(&s, in)
-				m.NativeAPIs = append(m.NativeAPIs, g)
-				if err != nil {
-					return fmt.Errorf("element %d: %w", i, err)
-				}
-				return nil
-			})
-		case "keywords":
-			m.Keywords, ferr = sharedList(&s, in, in.wordsMap(), func(i int, list []string) ([]string, error) {
-				k, err := scanString(&s, in)
-				if err != nil {
-					return list, fmt.Errorf("element %d: %w", i, err)
-				}
-				if list == nil {
-					list = make([]string, 0, 4)
-				}
-				return append(list, k), nil
-			})
-		case "provider":
-			m.Provider = AppLink{}
-			ferr = scanObject(&s, func(key []byte) (err error) {
-				switch string(key) {
-				case "name":
-					m.Provider.Name, err = scanString(&s, in)
-				case "url":
-					m.Provider.URL, err = scanString(&s, in)
-				default:
-					err = s.Skip()
-				}
-				return err
-			})
-		case "annotations", "labels":
-			start := s.Pos
-			annots := string(key) == "annotations"
-			if annots {
-				m.annotations = nil
-			} else {
-				m.labels = nil
-			}
-			ferr = scanObject(&s, func(key []byte) error {
-				if err := skipString(&s); err != nil {
-					return fmt.Errorf("key %q: %w", key, err)
-				}
-				return nil
-			})
-			if ferr == nil && v[start] != 'n' {
-				if annots {
-					m.annotations = v[start:s.Pos]
-				} else {
-					m.labels = v[start:s.Pos]
-				}
-			}
-		default:
-			ferr = s.Skip()
-		}
-		if ferr != nil {
+		if ferr := m.readField(&s, key, in); ferr != nil {
 			var syn *jsonscan.SyntaxError
 			if errors.As(ferr, &syn) {
 				return m, errors.Join(append(errs, ferr)...)
 			}
-			fieldErr(string(key), ferr)
+			errs = append(errs, fmt.Errorf("field %q: %w", key, ferr))
 		}
 	}
 	return m, errors.Join(errs...)
+}
+
+// readField reads the value of the metadata field key at s into m,
+// skipping fields it does not keep. A field read in part keeps what could
+// be read.
+func (m *CSVMetadata) readField(s *jsonscan.Scanner, key []byte, in *interner) (err error) {
+	switch string(key) {
+	case "displayName":
+		m.DisplayName, err = scanString(s, in)
+	case "minKubeVersion":
+		m.MinKubeVersion, err = scanString(s, in)
+	case "maturity":
+		m.Maturity, err = scanString(s, in)
+	case "installModes":
+		m.InstallModes, err = scanInstallModes(s, in)
+	case "nativeAPIs":
+		m.NativeAPIs, err = scanGVKs(s, in)
+	case "keywords":
+		m.Keywords, err = scanKeywords(s, in)
+	case "provider":
+		m.Provider, err = scanAppLink(s, in)
+	case "annotations":
+		m.annotations, err = scanStringMap(s)
+	case "labels":
+		m.labels, err = scanStringMap(s)
+	default:
+		err = s.Skip()
+	}
+	return err
+}
+
+// scanInstallModes reads an array of install modes, shared with earlier
+// equal arrays; on an error, the modes that could be read.
+func scanInstallModes(s *jsonscan.Scanner, in *interner) ([]InstallMode, error) {
+	return sharedList(s, in, in.modesMap(), func(i int, list []InstallMode) ([]InstallMode, error) {
+		im, err := scanInstallMode(s, in)
+		if list == nil {
+			list = make([]InstallMode, 0, 4) // CSVs list all four
+		}
+		list = append(list, im) // what could be read
+		if err != nil {
+			return list, fmt.Errorf("element %d: %w", i, err)
+		}
+		return list, nil
+	})
+}
+
+// scanGVKs reads an array of group/version/kind objects; on an error, the
+// elements up to and including the faulty one.
+func scanGVKs(s *jsonscan.Scanner, in *interner) (list []GVK, err error) {
+	err = scanArray(s, func(i int) error {
+		g, err := scanGVK(s, in)
+		list = append(list, g)
+		if err != nil {
+			return fmt.Errorf("element %d: %w", i, err)
+		}
+		return nil
+	})
+	return list, err
+}
+
+// scanKeywords reads an array of strings, shared with earlier equal
+// arrays; on an error, the strings before the faulty element.
+func scanKeywords(s *jsonscan.Scanner, in *interner) ([]string, error) {
+	return sharedList(s, in, in.wordsMap(), func(i int, list []string) ([]string, error) {
+		k, err := scanString(s, in)
+		if err != nil {
+			return list, fmt.Errorf("element %d: %w", i, err)
+		}
+		if list == nil {
+			list = make([]string, 0, 4)
+		}
+		return append(list, k), nil
+	})
+}
+
+// scanAppLink reads a {name, url} object, ignoring other keys.
+func scanAppLink(s *jsonscan.Scanner, in *interner) (l AppLink, err error) {
+	err = scanObject(s, func(key []byte) (err error) {
+		switch string(key) {
+		case "name":
+			l.Name, err = scanString(s, in)
+		case "url":
+			l.URL, err = scanString(s, in)
+		default:
+			err = s.Skip()
+		}
+		return err
+	})
+	return l, err
+}
+
+// scanStringMap checks that the value at s is an object of strings (or
+// null) and returns its raw text, to be decoded when asked for; nil for
+// null or on an error.
+func scanStringMap(s *jsonscan.Scanner) ([]byte, error) {
+	start := s.Pos
+	err := scanObject(s, func(key []byte) error {
+		if err := skipString(s); err != nil {
+			return fmt.Errorf("key %q: %w", key, err)
+		}
+		return nil
+	})
+	if err != nil || s.Data[start] == 'n' {
+		return nil, err
+	}
+	return s.Data[start:s.Pos], nil
 }
 
 // sharedList reads an array with elem, sharing the result with every
