@@ -28,106 +28,144 @@ import (
 func Encode(w io.Writer, c *Catalog) error {
 	e := encoder{w: w}
 	for _, p := range c.Packages() {
-		if p.declared {
-			e.start(SchemaPackage)
-			e.field("name", p.Name)
-			e.fieldOmit("defaultChannel", p.DefaultChannel)
-			e.end()
-		}
-		for _, ch := range p.Channels {
-			e.start(SchemaChannel)
-			e.field("package", ch.Package)
-			e.field("name", ch.Name)
-			e.beginList("entries")
-			for i, en := range ch.Entries {
-				e.item(i)
-				e.buf = append(e.buf, `{"name":`...)
-				e.buf = appendString(e.buf, en.Name)
-				e.fieldOmit("replaces", en.Replaces)
-				if len(en.Skips) > 0 {
-					e.beginList("skips")
-					for j, s := range en.Skips {
-						e.item(j)
-						e.buf = appendString(e.buf, s)
-					}
-					e.buf = append(e.buf, ']')
-				}
-				e.fieldOmit("skipRange", en.SkipRange.String())
-				e.buf = append(e.buf, '}')
-			}
-			e.buf = append(e.buf, ']')
-			e.end()
-		}
-		for _, b := range p.Bundles {
-			e.start(SchemaBundle)
-			e.field("name", b.Name)
-			e.field("package", b.Package)
-			e.fieldOmit("image", b.Image)
-			if len(b.Properties) > 0 {
-				e.beginList("properties")
-				for i, pr := range b.Properties {
-					e.item(i)
-					e.buf = append(e.buf, `{"type":`...)
-					e.buf = appendString(e.buf, pr.Type)
-					if pr.Value != nil {
-						e.buf = append(e.buf, `,"value":`...)
-						if err := e.raw(pr.Value); err != nil {
-							return fmt.Errorf("encode bundle %q of package %q: property %d (%s): %w", b.Name, b.Package, i, pr.Type, err)
-						}
-					}
-					e.buf = append(e.buf, '}')
-				}
-				e.buf = append(e.buf, ']')
-			}
-			if len(b.RelatedImages) > 0 {
-				e.beginList("relatedImages")
-				for i, r := range b.RelatedImages {
-					e.item(i)
-					e.buf = append(e.buf, `{"name":`...)
-					e.buf = appendString(e.buf, r.Name)
-					e.buf = append(e.buf, `,"image":`...)
-					e.buf = appendString(e.buf, r.Image)
-					e.buf = append(e.buf, '}')
-				}
-				e.buf = append(e.buf, ']')
-			}
-			e.end()
-		}
-		if len(p.Deprecations) > 0 || len(p.depBlobs) > 0 {
-			e.start(SchemaDeprecations)
-			e.field("package", p.Name)
-			e.beginList("entries")
-			for i, d := range p.Deprecations {
-				e.item(i)
-				e.buf = append(e.buf, `{"reference":{"schema":`...)
-				e.buf = appendString(e.buf, d.Reference.Schema)
-				e.fieldOmit("name", d.Reference.Name)
-				e.buf = append(e.buf, '}')
-				e.fieldOmit("message", d.Message)
-				e.buf = append(e.buf, '}')
-			}
-			e.buf = append(e.buf, ']')
-			e.end()
+		if err := e.pkg(p); err != nil {
+			return err
 		}
 		if e.err != nil {
 			return e.err
 		}
 	}
 	for _, m := range c.Others() {
-		if m.Blob == nil {
-			e.start(m.Schema)
-			e.fieldOmit("package", m.Package)
-			e.fieldOmit("name", m.Name)
-			e.end()
-			continue
+		if err := e.other(m); err != nil {
+			return err
 		}
-		if err := e.raw(m.Blob); err != nil {
-			return fmt.Errorf("encode %s blob %q: %w", m.Schema, m.Name, err)
-		}
-		e.buf = append(e.buf, '\n')
-		e.flush()
 	}
 	return e.err
+}
+
+// pkg writes the blobs of one package: olm.package, olm.channel,
+// olm.bundle, olm.deprecations. It returns a property value's error; w's
+// error stays in e.err.
+func (e *encoder) pkg(p *Package) error {
+	if p.declared {
+		e.start(SchemaPackage)
+		e.field("name", p.Name)
+		e.fieldOmit("defaultChannel", p.DefaultChannel)
+		e.end()
+	}
+	for _, ch := range p.Channels {
+		e.channel(ch)
+	}
+	for _, b := range p.Bundles {
+		if err := e.bundle(b); err != nil {
+			return err
+		}
+	}
+	if len(p.Deprecations) > 0 || len(p.depBlobs) > 0 {
+		e.deprecations(p)
+	}
+	return nil
+}
+
+// channel writes an olm.channel blob.
+func (e *encoder) channel(ch *Channel) {
+	e.start(SchemaChannel)
+	e.field("package", ch.Package)
+	e.field("name", ch.Name)
+	e.beginList("entries")
+	for i, en := range ch.Entries {
+		e.item(i)
+		e.buf = append(e.buf, `{"name":`...)
+		e.buf = appendString(e.buf, en.Name)
+		e.fieldOmit("replaces", en.Replaces)
+		if len(en.Skips) > 0 {
+			e.beginList("skips")
+			for j, s := range en.Skips {
+				e.item(j)
+				e.buf = appendString(e.buf, s)
+			}
+			e.buf = append(e.buf, ']')
+		}
+		e.fieldOmit("skipRange", en.SkipRange.String())
+		e.buf = append(e.buf, '}')
+	}
+	e.buf = append(e.buf, ']')
+	e.end()
+}
+
+// bundle writes an olm.bundle blob, failing when a property value is not
+// valid JSON.
+func (e *encoder) bundle(b *Bundle) error {
+	e.start(SchemaBundle)
+	e.field("name", b.Name)
+	e.field("package", b.Package)
+	e.fieldOmit("image", b.Image)
+	if len(b.Properties) > 0 {
+		e.beginList("properties")
+		for i, pr := range b.Properties {
+			e.item(i)
+			e.buf = append(e.buf, `{"type":`...)
+			e.buf = appendString(e.buf, pr.Type)
+			if pr.Value != nil {
+				e.buf = append(e.buf, `,"value":`...)
+				if err := e.raw(pr.Value); err != nil {
+					return fmt.Errorf("encode bundle %q of package %q: property %d (%s): %w", b.Name, b.Package, i, pr.Type, err)
+				}
+			}
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
+	if len(b.RelatedImages) > 0 {
+		e.beginList("relatedImages")
+		for i, r := range b.RelatedImages {
+			e.item(i)
+			e.buf = append(e.buf, `{"name":`...)
+			e.buf = appendString(e.buf, r.Name)
+			e.buf = append(e.buf, `,"image":`...)
+			e.buf = appendString(e.buf, r.Image)
+			e.buf = append(e.buf, '}')
+		}
+		e.buf = append(e.buf, ']')
+	}
+	e.end()
+	return nil
+}
+
+// deprecations writes the package's one olm.deprecations blob.
+func (e *encoder) deprecations(p *Package) {
+	e.start(SchemaDeprecations)
+	e.field("package", p.Name)
+	e.beginList("entries")
+	for i, d := range p.Deprecations {
+		e.item(i)
+		e.buf = append(e.buf, `{"reference":{"schema":`...)
+		e.buf = appendString(e.buf, d.Reference.Schema)
+		e.fieldOmit("name", d.Reference.Name)
+		e.buf = append(e.buf, '}')
+		e.fieldOmit("message", d.Message)
+		e.buf = append(e.buf, '}')
+	}
+	e.buf = append(e.buf, ']')
+	e.end()
+}
+
+// other writes a blob of another schema: as it was read, or, for one built
+// in code without a blob, its schema, package and name.
+func (e *encoder) other(m Meta) error {
+	if m.Blob == nil {
+		e.start(m.Schema)
+		e.fieldOmit("package", m.Package)
+		e.fieldOmit("name", m.Name)
+		e.end()
+		return nil
+	}
+	if err := e.raw(m.Blob); err != nil {
+		return fmt.Errorf("encode %s blob %q: %w", m.Schema, m.Name, err)
+	}
+	e.buf = append(e.buf, '\n')
+	e.flush()
+	return nil
 }
 
 // encoder builds one blob at a time and writes it.
