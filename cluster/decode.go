@@ -518,10 +518,24 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 		o.errorf("", "value is %s, want an object", kindOf(v))
 		return
 	}
+	apiVersion, kind, ok := d.typeMeta(o, m, defaultAPIVersion, defaultKind)
+	if !ok || !d.wanted(o, m, kind) {
+		return
+	}
+	if isListKind(kind, apiVersion) {
+		d.listItems(o, m, apiVersion, kind)
+		return
+	}
+	d.readObject(o, m, apiVersion, kind)
+}
+
+// typeMeta reads the object's apiVersion and kind, falling back to the
+// defaults its list gives; ok is false when either is not a string.
+func (d *decoder) typeMeta(o *object, m map[string]any, defaultAPIVersion, defaultKind string) (apiVersion, kind string, ok bool) {
 	apiVersion, ok1 := o.str(m, "apiVersion", "apiVersion")
 	kind, ok2 := o.str(m, "kind", "kind")
 	if !ok1 || !ok2 {
-		return
+		return "", "", false
 	}
 	if apiVersion == "" {
 		apiVersion = defaultAPIVersion
@@ -532,12 +546,16 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	if apiVersion == "" && d.kind != "" && (kind == KindClusterExtension || kind == KindClusterCatalog) {
 		apiVersion = APIGroupV1 + "/v1" // DecodeKind of typed objects
 	}
-	if kind == "" || (d.kind != "" && kind != d.kind && !strings.HasSuffix(kind, "List")) {
-		// Name the object as far as its metadata allows.
-		if meta, ok := m["metadata"].(map[string]any); ok {
-			o.name, _ = meta["name"].(string)
-			o.namespace, _ = meta["namespace"].(string)
-		}
+	return apiVersion, kind, true
+}
+
+// wanted reports whether an object of kind is read at all, reporting the
+// ones that are not: a File-Based Catalog's blob (once per file), an
+// object with no kind, and, for DecodeKind, an object of another kind.
+func (d *decoder) wanted(o *object, m map[string]any, kind string) bool {
+	otherKind := d.kind != "" && kind != d.kind && !strings.HasSuffix(kind, "List")
+	if kind == "" || otherKind {
+		o.nameFrom(m)
 	}
 	if schema, _ := m["schema"].(string); kind == "" && d.kind == "" && strings.HasPrefix(schema, "olm.") {
 		// A File-Based Catalog's blob: one line for the file, not one
@@ -547,82 +565,99 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 				d.fbcFiles = map[string]bool{}
 			}
 			d.fbcFiles[d.file] = true
-			d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("a File-Based Catalog (blobs of schema %s, …), not Kubernetes manifests: give it with --catalog", schema)})
+			d.errs = append(d.errs, &Error{File: d.file, Line: o.line, Err: fmt.Errorf("a File-Based Catalog (blobs of schema %s, …), not Kubernetes manifests: give it with --catalog", schema)})
 		}
-		return
+		return false
 	}
 	if kind == "" {
 		o.errorf("kind", "missing: every object must say its kind, as kubectl get -o yaml writes it")
-		return
+		return false
 	}
-	if d.kind != "" && kind != d.kind && !strings.HasSuffix(kind, "List") {
+	if otherKind {
 		o.kind = kind
 		o.errorf("kind", "is %q, want %q (the input is read as a list of %s objects)", kind, d.kind, d.kind)
+		return false
+	}
+	return true
+}
+
+// nameFrom names the object, for errors, as far as its metadata allows
+// (without reporting anything about the metadata).
+func (o *object) nameFrom(m map[string]any) {
+	if meta, ok := m["metadata"].(map[string]any); ok {
+		o.name, _ = meta["name"].(string)
+		o.namespace, _ = meta["namespace"].(string)
+	}
+}
+
+// listItems reads the items of a list of kind.
+func (d *decoder) listItems(o *object, m map[string]any, apiVersion, kind string) {
+	o.kind = kind
+	raw, present := m["items"]
+	if !present || raw == nil {
 		return
 	}
+	// A typed list (SubscriptionList) gives its items their kind and
+	// apiVersion; a plain List gives them nothing (but DecodeKind's
+	// kind).
+	itemAPIVersion, itemKind := "", d.kind
+	if kind != "List" {
+		itemAPIVersion, itemKind = apiVersion, strings.TrimSuffix(kind, "List")
+	}
+	line, prefix := o.line, o.prefix
+	read := func(i int, item any) {
+		d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), itemAPIVersion, itemKind)
+	}
+	switch items := raw.(type) {
+	case *streamedItems:
+		d.readItems(items, line, read)
+		return
+	case *jsonItems:
+		d.readJSONItems(items, line, read)
+		return
+	}
+	items, ok := as[[]any](o, raw, "items")
+	if !ok {
+		return
+	}
+	for i, item := range items {
+		read(i, item)
+	}
+}
+
+// readObject hands an object that is not a list to its reader: the caller's
+// (onObject), OLM v1's, the CRD reader or OLM v0's; objects of other API
+// groups are noted as ignored.
+func (d *decoder) readObject(o *object, m map[string]any, apiVersion, kind string) {
 	group, _, hasSlash := strings.Cut(apiVersion, "/")
 	if !hasSlash {
 		group = "" // the core group: "v1"
 	}
-	if isListKind(kind, apiVersion) {
-		o.kind = kind
-		raw, present := m["items"]
-		if !present || raw == nil {
-			return
-		}
-		// A typed list (SubscriptionList) gives its items their kind and
-		// apiVersion; a plain List gives them nothing (but DecodeKind's
-		// kind).
-		itemAPIVersion, itemKind := "", d.kind
-		if kind != "List" {
-			itemAPIVersion, itemKind = apiVersion, strings.TrimSuffix(kind, "List")
-		}
-		read := func(i int, item any) {
-			d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), itemAPIVersion, itemKind)
-		}
-		switch items := raw.(type) {
-		case *streamedItems:
-			d.readItems(items, line, read)
-			return
-		case *jsonItems:
-			d.readJSONItems(items, line, read)
-			return
-		}
-		items, ok := as[[]any](o, raw, "items")
-		if !ok {
-			return
-		}
-		for i, item := range items {
-			read(i, item)
-		}
-		return
-	}
-	if d.onObject != nil {
+	switch {
+	case d.onObject != nil:
 		d.onObject(o, apiVersion, kind, m)
-		return
-	}
-	if group == APIGroupV1 && (kind == KindClusterExtension || kind == KindClusterCatalog) {
-		d.v1(o, apiVersion, kind, m, line)
-		return
-	}
-	if kind == KindCRD && (group == crdAPIGroup || apiVersion == "") {
-		d.crd(o, apiVersion, m, line)
-		return
-	}
-	if apiVersion != "" && group != apiGroup {
+	case group == APIGroupV1 && (kind == KindClusterExtension || kind == KindClusterCatalog):
+		d.v1(o, apiVersion, kind, m, o.line)
+	case kind == KindCRD && (group == crdAPIGroup || apiVersion == ""):
+		d.crd(o, apiVersion, m, o.line)
+	case apiVersion != "" && group != apiGroup:
 		d.state.ignore(group, kind)
-		return
+	default:
+		d.v0(o, m, group, kind)
 	}
+}
+
+// v0 reads an object of OLM's v0 API group (or with no apiVersion): the
+// five kinds resolution uses, each by its own reader. Another kind of the
+// group is refused as kubectl refuses it; a kind of no group is ignored.
+func (d *decoder) v0(o *object, m map[string]any, group, kind string) {
 	switch kind {
 	case KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan:
 	default:
 		if group == apiGroup && !slices.Contains(otherKinds, kind) {
 			// kubectl refuses it: no such kind in OLM's API group.
 			o.kind = kind
-			if meta, ok := m["metadata"].(map[string]any); ok {
-				o.name, _ = meta["name"].(string)
-				o.namespace, _ = meta["namespace"].(string)
-			}
+			o.nameFrom(m)
 			o.errorf("kind", "%q is not a kind of %s%s", kind, apiGroup, suggest.Message(kind, v0Kinds))
 			return
 		}
@@ -646,7 +681,7 @@ func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind 
 	if o.namespace == "" {
 		o.errorf("metadata.namespace", "missing")
 	}
-	if o.name != "" && o.namespace != "" && !d.define(o, objectKey{kind, o.namespace, o.name}, line) {
+	if o.name != "" && o.namespace != "" && !d.define(o, objectKey{kind, o.namespace, o.name}, o.line) {
 		return
 	}
 	o.checkSchema(apiGroup, kind, m)
