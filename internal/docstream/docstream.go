@@ -370,93 +370,30 @@ func (j *JSON) Next() (Doc, error) {
 			j.off = 3
 		}
 	}
+	doc, err := j.start()
+	if err != nil {
+		return Doc{}, err
+	}
 	j.buf = j.buf[:0]
-	depth := 0
-	inStr, esc, started, scalar := false, false, false, false
-	var doc Doc
+	var v valueScan
 	for {
 		chunk, err := j.r.Peek(max(j.r.Buffered(), 1))
-		if len(chunk) == 0 {
+		if len(chunk) == 0 { // a value cut by the end of the stream
 			j.done = true
 			if err != nil && err != io.EOF {
 				return j.fatal(err)
 			}
-			if started {
-				doc.Text = j.buf
-				return doc, nil
-			}
-			return Doc{}, io.EOF
+			doc.Text = j.buf
+			return doc, nil
 		}
-		i := 0
-		end := false
-		for ; i < len(chunk); i++ {
-			c := chunk[i]
-			if IsBinary(c) {
-				return j.fatal(&BinaryError{Offset: j.off + int64(i), Line: j.line, Byte: c})
-			}
-			if c == '\n' {
-				j.line++
-			}
-			if !started {
-				if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-					continue
-				}
-				started = true
-				doc = Doc{Offset: j.off + int64(i), Line: j.line, TextOffset: j.off + int64(i), TextLine: j.line, JSON: true}
-				chunk = chunk[i:]
-				j.off += int64(i)
-				j.r.Discard(i)
-				i = 0
-			}
-			switch {
-			case inStr:
-				switch {
-				case esc:
-					esc = false
-				case c == '\\':
-					esc = true
-				case c == '"':
-					inStr = false
-					end = depth == 0
-				}
-			case c == '"':
-				if scalar {
-					end = true // a scalar ends where a string starts
-				} else {
-					inStr = true
-				}
-			case c == '{' || c == '[':
-				if scalar {
-					end = true
-				} else {
-					depth++
-				}
-			case c == '}' || c == ']':
-				depth--
-				end = depth <= 0 || scalar
-			case depth == 0 && (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ','):
-				end = true
-			case depth == 0:
-				scalar = true
-			}
-			if end {
-				if scalar && (c == '"' || c == '{' || c == '[' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
-					if c == '\n' {
-						j.line-- // counted again when read
-					}
-					// i stays: the byte begins what follows
-				} else {
-					i++
-				}
-				break
-			}
+		i, end, err := j.scan(chunk, &v)
+		if err != nil {
+			return j.fatal(err)
 		}
 		if j.max > 0 && int64(len(j.buf)+i) > j.max {
 			return j.fatal(&TooLargeError{What: "document", Limit: j.max, Offset: doc.Offset, Line: doc.Line})
 		}
-		if started {
-			j.buf = append(j.buf, chunk[:i]...)
-		}
+		j.buf = append(j.buf, chunk[:i]...)
 		j.off += int64(i)
 		j.r.Discard(i)
 		if end {
@@ -465,6 +402,104 @@ func (j *JSON) Next() (Doc, error) {
 		}
 	}
 }
+
+// start skips the white space before the next value and returns where the
+// value starts (Text not yet set); io.EOF when the stream ends first.
+func (j *JSON) start() (Doc, error) {
+	for {
+		chunk, err := j.r.Peek(max(j.r.Buffered(), 1))
+		if len(chunk) == 0 {
+			j.done = true
+			if err != nil && err != io.EOF {
+				return j.fatal(err)
+			}
+			return Doc{}, io.EOF
+		}
+		for i, c := range chunk {
+			if IsBinary(c) {
+				return j.fatal(&BinaryError{Offset: j.off + int64(i), Line: j.line, Byte: c})
+			}
+			if c == '\n' {
+				j.line++
+			}
+			if !isSpace(c) {
+				j.off += int64(i)
+				j.r.Discard(i)
+				return Doc{Offset: j.off, Line: j.line, TextOffset: j.off, TextLine: j.line, JSON: true}, nil
+			}
+		}
+		// White space counts against the limit one buffer at a time.
+		if j.max > 0 && int64(len(chunk)) > j.max {
+			return j.fatal(&TooLargeError{What: "document", Limit: j.max})
+		}
+		j.off += int64(len(chunk))
+		j.r.Discard(len(chunk))
+	}
+}
+
+// valueScan is where the scan of a JSON value stands: its bracket depth,
+// whether it is inside a string (just after a backslash), and whether it is
+// a scalar (a number, true, false or null).
+type valueScan struct {
+	depth              int
+	inStr, esc, scalar bool
+}
+
+// scan reads chunk, the next bytes of the value v, counting lines and
+// refusing binary bytes. It returns how many bytes of chunk belong to the
+// value and whether the value ends there. A scalar ends before the byte
+// that ends it, any other value after its last byte.
+func (j *JSON) scan(chunk []byte, v *valueScan) (n int, end bool, err error) {
+	for i, c := range chunk {
+		if IsBinary(c) {
+			return 0, false, &BinaryError{Offset: j.off + int64(i), Line: j.line, Byte: c}
+		}
+		if c == '\n' {
+			j.line++
+		}
+		switch {
+		case v.inStr:
+			switch {
+			case v.esc:
+				v.esc = false
+			case c == '\\':
+				v.esc = true
+			case c == '"':
+				v.inStr = false
+				end = v.depth == 0
+			}
+		case c == '"':
+			end = v.scalar // a scalar ends where a string starts
+			v.inStr = !v.scalar
+		case c == '{' || c == '[':
+			end = v.scalar
+			if !v.scalar {
+				v.depth++
+			}
+		case c == '}' || c == ']':
+			v.depth--
+			end = v.depth <= 0 || v.scalar
+		case v.depth == 0 && (isSpace(c) || c == ','):
+			end = true
+		case v.depth == 0:
+			v.scalar = true
+		}
+		if !end {
+			continue
+		}
+		if v.scalar && (c == '"' || c == '{' || c == '[' || c == ',' || isSpace(c)) {
+			if c == '\n' {
+				j.line-- // counted again when read
+			}
+			return i, true, nil // the byte begins what follows
+		}
+		return i + 1, true, nil
+	}
+	return len(chunk), false, nil
+}
+
+// isSpace reports whether c is JSON white space.
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func (j *JSON) fatal(err error) (Doc, error) {
 	j.done = true
