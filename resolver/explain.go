@@ -309,6 +309,25 @@ func (d *deriver) reason(v Verdict, others []string) string {
 		return r
 	}
 	// Dead ends: requirements nothing satisfies, deprecated bundles.
+	if r := d.unsatisfiedReason(v); r != "" {
+		return r
+	}
+	if r := d.deprecatedReason(v); r != "" {
+		return r
+	}
+	if rule := d.firstRule(); rule != "" {
+		if v.Action == VerdictKeep && len(d.installed) > 1 {
+			return "they conflict (" + rule + ")"
+		}
+		return "no choice of bundles meets every requirement (" + rule + ")"
+	}
+	return "no choice of bundles meets every requirement"
+}
+
+// unsatisfiedReason names the requirements nothing satisfies, counting the
+// verdict's candidates when several fail for different reasons; "" when
+// every requirement has a candidate.
+func (d *deriver) unsatisfiedReason(v Verdict) string {
 	var empties []*Fact
 	var names []string
 	nDeprecated := 0
@@ -324,28 +343,43 @@ func (d *deriver) reason(v Verdict, others []string) string {
 			nDeprecated++
 		}
 	}
-	nCands := 0
-	if cf := d.subFact(v.Subscription, FactSubscriptionCandidates); cf != nil && v.Subscription != "" {
-		for _, c := range cf.Candidates {
-			if !c.Installed {
-				nCands++
-			}
-		}
+	if len(empties) == 0 {
+		return ""
 	}
-	same := len(empties) > 0
+	nCands := d.newCandidates(v.Subscription)
+	same := true
 	for _, f := range empties {
 		same = same && f.Property == empties[0].Property && f.Value == empties[0].Value && f.FailureMessage == empties[0].FailureMessage
 	}
 	switch {
-	case len(empties) > 0 && (!same || nDeprecated > 0) && nCands > 1:
+	case (!same || nDeprecated > 0) && nCands > 1:
 		return fmt.Sprintf("none of its %d candidates can be installed", nCands)
-	case len(empties) > 0 && same && len(names) > 1 && len(names) == nCands:
+	case same && len(names) > 1 && len(names) == nCands:
 		return fmt.Sprintf("all %d of its candidates require %s, which nothing satisfies", nCands, requirementWords(empties[0]))
-	case len(empties) > 0 && same && len(names) > 1:
+	case same && len(names) > 1:
 		return fmt.Sprintf("%s and %d other bundle(s) require %s, which nothing satisfies", names[0], len(names)-1, requirementWords(empties[0]))
-	case len(empties) > 0:
-		return fmt.Sprintf("%s requires %s, which nothing satisfies", subjectName(empties[0]), requirementWords(empties[0]))
 	}
+	return fmt.Sprintf("%s requires %s, which nothing satisfies", subjectName(empties[0]), requirementWords(empties[0]))
+}
+
+// newCandidates counts the candidates of subscription sub that are not
+// installed; 0 for no subscription.
+func (d *deriver) newCandidates(sub string) int {
+	n := 0
+	if cf := d.subFact(sub, FactSubscriptionCandidates); cf != nil && sub != "" {
+		for _, c := range cf.Candidates {
+			if !c.Installed {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// deprecatedReason names the deprecation that leaves no choice: the one
+// installed CSV to keep, the subscription's candidates, or a requirement's
+// providers; "" when deprecations are not the dead end.
+func (d *deriver) deprecatedReason(v Verdict) string {
 	deprecated := map[node]bool{}
 	for i := range d.facts {
 		if f := &d.facts[i]; f.Kind == FactDeprecated {
@@ -377,13 +411,7 @@ func (d *deriver) reason(v Verdict, others []string) string {
 			return fmt.Sprintf("%s requires %s, which only deprecated bundles satisfy", subjectName(f), requirementWords(f))
 		}
 	}
-	if rule := d.firstRule(); rule != "" {
-		if v.Action == VerdictKeep && len(d.installed) > 1 {
-			return "they conflict (" + rule + ")"
-		}
-		return "no choice of bundles meets every requirement (" + rule + ")"
-	}
-	return "no choice of bundles meets every requirement"
+	return ""
 }
 
 // firstRule names the first uniqueness rule of the facts, in a few words.
