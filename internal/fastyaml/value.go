@@ -107,31 +107,8 @@ func jsonable(y any) (any, bool, error) {
 	case map[any]any:
 		out := make(map[string]any, len(y))
 		for k, e := range y {
-			var key string
-			switch k := k.(type) {
-			case string:
-				if !utf8.ValidString(k) {
-					return nil, false, nil
-				}
-				key = k
-			case int:
-				key = strconv.Itoa(k)
-			case int64:
-				key = strconv.FormatInt(k, 10)
-			case bool:
-				key = strconv.FormatBool(k)
-			case float64: // as sigs.k8s.io/yaml words it
-				switch {
-				case math.IsInf(k, 1):
-					key = ".inf"
-				case math.IsInf(k, -1):
-					key = "-.inf"
-				case math.IsNaN(k):
-					key = ".nan"
-				default:
-					key = strconv.FormatFloat(k, 'g', -1, 32)
-				}
-			default: // null and compound keys
+			key, ok := jsonKey(k)
+			if !ok || !utf8.ValidString(key) { // null, compound keys, text not UTF-8
 				return nil, false, nil
 			}
 			if _, dup := out[key]; dup {
