@@ -239,7 +239,7 @@ func TestToJSON(t *testing.T) {
 		"a: \"<b>&amp; \\u2028 \\u2029 \\t \\x01 \\x7f é 日本\"\nb: '\"quoted\" \\back'\n",
 		"z: 1\na: 2\nm:\n  y: [3, 4]\n  b: {}\n",
 		"schema: olm.bundle\nproperties:\n- type: olm.package\n  value:\n    packageName: etcd\n    version: 0.9.4\n",
-		"? [a]\n: 1\n? [b]\n: 2\n? [c]\n: 3\n",     // three errors: YAMLToJSON names one at random
+		"? [a]\n: 1\n? [b]\n: 2\n? [c]\n: 3\n",       // three errors: YAMLToJSON names one at random
 		"a: {1: x, 2: y}\nb: {? [c] : z}\nc: .inf\n", // errors in two entries
 	)
 	for _, f := range testcatalog.Manifests(t) {
