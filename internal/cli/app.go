@@ -214,15 +214,16 @@ func writeSubscriptionsYAML(w io.Writer, subs []cluster.Subscription) error {
 	return nil
 }
 
-// newProvidesCmd is `sextant provides`.
-func newProvidesCmd(e *env) *cobra.Command {
-	var catalogs []string
-	var globalNamespace string
-	var all bool
-	cmd := &cobra.Command{
-		Use:   "provides --catalog [NAME=]PATH... API",
-		Short: "List the catalog packages, channels and versions that provide an API",
-		Long: `Provides lists which packages of the catalogs provide an API (olm.gvk), per
+// providesFlags are the flags of provides.
+type providesFlags struct {
+	catalogs        []string // --catalog
+	globalNamespace string   // --global-namespace
+	all             bool     // --all
+	olm, output     *choice
+}
+
+// providesHelp is provides' long help.
+const providesHelp = `Provides lists which packages of the catalogs provide an API (olm.gvk), per
 catalog: the channels whose head provides it first, then package, API, the
 default channel first and channel name; for each, the bundle versions that
 provide it, head first.
@@ -248,74 +249,96 @@ error. JSON: [{"api": {...}, "package": "...", "bundle": "...", "version":
 "...", "catalog": "...", "error": "...", "provides": true, "catalogs": [...]}].
 
 Exit status: 0 when something provides it, 1 when nothing does, 2 for bad
-input or usage.`,
+input or usage.`
+
+// newProvidesCmd is `sextant provides`.
+func newProvidesCmd(e *env) *cobra.Command {
+	f := &providesFlags{}
+	cmd := &cobra.Command{
+		Use:   "provides --catalog [NAME=]PATH... API",
+		Short: "List the catalog packages, channels and versions that provide an API",
+		Long:  providesHelp,
 		Example: `  sextant provides --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz Kafka
   sextant provides --catalog index=catalog/ etcd.database.coreos.com/v1beta2/EtcdCluster -o json`,
 		Args: cobra.ExactArgs(1),
 	}
-	cmd.Flags().StringArrayVar(&catalogs, "catalog", nil, `a catalog, as [NAME=]PATH (repeatable, required); see resolve --help`)
-	cmd.Flags().StringVar(&globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the namespace the catalogs are in")
-	cmd.Flags().BoolVar(&all, "all", false, "text output: every channel, not only each package's first")
-	olm := addChoiceFlag(cmd, "olm", "", "the OLM whose terms the answer is in: v0 (channels and their heads) or v1 (what a ClusterExtension naming the package installs)", "v0", "v1")
-	output := addOutputFlag(cmd, "text", "json", "yaml")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		q, err := resolver.ParseAPIQuery(args[0])
-		if err != nil {
-			return usageErrorf("%v", err)
+	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil, `a catalog, as [NAME=]PATH (repeatable, required); see resolve --help`)
+	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the namespace the catalogs are in")
+	cmd.Flags().BoolVar(&f.all, "all", false, "text output: every channel, not only each package's first")
+	f.olm = addChoiceFlag(cmd, "olm", "", "the OLM whose terms the answer is in: v0 (channels and their heads) or v1 (what a ClusterExtension naming the package installs)", "v0", "v1")
+	f.output = addOutputFlag(cmd, "text", "json", "yaml")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runProvides(f, args[0]) }
+	return cmd
+}
+
+// runProvides is provides: the API query, the catalogs, and the channels
+// that provide the API in the terms and format asked for.
+func (e *env) runProvides(f *providesFlags, api string) error {
+	q, err := resolver.ParseAPIQuery(api)
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	if len(f.catalogs) == 0 {
+		return usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
+	}
+	cats, err := e.loadProvidesCatalogs(f.catalogs, f.globalNamespace)
+	if err != nil {
+		return err
+	}
+	if f.olm.value == "v1" {
+		return e.providesV1(q, api, cats, f.output.value)
+	}
+	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace})
+	if err != nil {
+		return err
+	}
+	found := res.Provides(q)
+	if f.output.value != "text" {
+		if found == nil {
+			found = []resolver.ProvidedAPI{}
 		}
-		if len(catalogs) == 0 {
-			return usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
-		}
-		var cats []resolver.Catalog
-		var errs []error
-		seen := map[string]string{}
-		for _, s := range catalogs {
-			spec, err := parseCatalogSpec(s)
-			if err != nil {
-				return err
-			}
-			if prev, ok := seen[spec.name]; ok {
-				return usageErrorf("two catalogs are named %q (%s and %s); name them apart with --catalog NAME=PATH", spec.name, prev, spec.path)
-			}
-			seen[spec.name] = spec.path
-			cat, err := e.loadCatalog(spec.path)
-			if err != nil {
-				errs = appendErrors(errs, err)
-				continue
-			}
-			cats = append(cats, resolver.Catalog{Key: resolver.CatalogKey{Namespace: globalNamespace, Name: spec.name}, Catalog: cat})
-		}
-		if len(errs) > 0 {
-			return joinErrors(errs)
-		}
-		if olm.value == "v1" {
-			return e.providesV1(q, args[0], cats, output.value)
-		}
-		res, err := resolver.New(cats, resolver.Options{GlobalNamespace: globalNamespace})
-		if err != nil {
+		if err := writeEncoded(e.stdout, f.output.value, found); err != nil {
 			return err
 		}
-		found := res.Provides(q)
-		if output.value != "text" {
-			if found == nil {
-				found = []resolver.ProvidedAPI{}
-			}
-			if err := writeEncoded(e.stdout, output.value, found); err != nil {
-				return err
-			}
-		} else {
-			ew := &textio.ErrWriter{W: e.stdout}
-			writeProvidesText(ew, q, found, all, res.NearestKind(q))
-			if ew.Err != nil {
-				return ew.Err
-			}
+	} else {
+		ew := &textio.ErrWriter{W: e.stdout}
+		writeProvidesText(ew, q, found, f.all, res.NearestKind(q))
+		if ew.Err != nil {
+			return ew.Err
 		}
-		if len(found) == 0 {
-			return errNo
-		}
-		return nil
 	}
-	return cmd
+	if len(found) == 0 {
+		return errNo
+	}
+	return nil
+}
+
+// loadProvidesCatalogs loads the catalogs of the --catalog values, each in
+// namespace ns; every catalog that cannot be read is reported.
+func (e *env) loadProvidesCatalogs(values []string, ns string) ([]resolver.Catalog, error) {
+	var cats []resolver.Catalog
+	var errs []error
+	seen := map[string]string{}
+	for _, s := range values {
+		spec, err := parseCatalogSpec(s)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := seen[spec.name]; ok {
+			return nil, usageErrorf("two catalogs are named %q (%s and %s); name them apart with --catalog NAME=PATH", spec.name, prev, spec.path)
+		}
+		seen[spec.name] = spec.path
+		cat, err := e.loadCatalog(spec.path)
+		if err != nil {
+			errs = appendErrors(errs, err)
+			continue
+		}
+		cats = append(cats, resolver.Catalog{Key: resolver.CatalogKey{Namespace: ns, Name: spec.name}, Catalog: cat})
+	}
+	if len(errs) > 0 {
+		return nil, joinErrors(errs)
+	}
+	return cats, nil
 }
 
 // writeProvidesText writes the providers grouped by catalog, package and

@@ -78,11 +78,41 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 	return reports, rep, nil
 }
 
+// checkFlags are the flags of check.
+type checkFlags struct {
+	output    *choice  // -o
+	failOn    *choice  // --fail-on
+	baseline  string   // --baseline
+	failOnNew bool     // --fail-on-new
+	config    string   // --config
+	checks    []string // --check
+}
+
 func newCheckCmd(e *env) *cobra.Command {
+	f := &checkFlags{}
 	cmd := &cobra.Command{
 		Use:   "check PATH... | check --baseline OLD NEW",
 		Short: "Check catalogs for problems that break installs and upgrades",
-		Long: `Check loads each catalog — an FBC file (.json, .yaml, .yml, optionally .gz),
+		Long:  checkHelp(),
+		Example: `  sextant check catalog/
+  sextant check -o json --fail-on warning index.json.gz
+  sextant check --check structural --check reachability catalog/
+  sextant check --baseline main/catalog --fail-on-new -o markdown catalog/`,
+		Args: cobra.MinimumNArgs(1),
+	}
+	f.output = addOutputFlag(cmd, "text", "json", "yaml", "markdown", "sarif")
+	f.failOn = addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
+	cmd.Flags().StringVar(&f.config, "config", "", "the suppressions file (default: .sextant.yaml in the catalog's folder or a folder above it, up to the git repository's top)")
+	cmd.Flags().StringVar(&f.baseline, "baseline", "", "the previous version of the catalog: report what the change does (one catalog argument); git:REF[:PATH] reads it from git history")
+	cmd.Flags().BoolVar(&f.failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
+	cmd.Flags().StringSliceVar(&f.checks, "check", nil, "run only these checks (repeatable or comma-separated): "+checkNames())
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runCheck(cmd, f, args) }
+	return cmd
+}
+
+// checkHelp is check's long help.
+func checkHelp() string {
+	return `Check loads each catalog — an FBC file (.json, .yaml, .yml, optionally .gz),
 a folder of them, or "-" for standard input — and runs the catalog checks on
 them: the structural rules opm validate enforces, and semantic checks beyond
 it (upgrade paths to the channel head, edges to lower versions, skipRanges
@@ -121,73 +151,79 @@ help, one result per finding at its file, line and column, the baseline state
 (new, unchanged, absent) with --baseline.
 
 Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 when a
-catalog cannot be read or the command line is wrong.`,
-		Example: `  sextant check catalog/
-  sextant check -o json --fail-on warning index.json.gz
-  sextant check --check structural --check reachability catalog/
-  sextant check --baseline main/catalog --fail-on-new -o markdown catalog/`,
-		Args: cobra.MinimumNArgs(1),
+catalog cannot be read or the command line is wrong.`
+}
+
+// runCheck is check: the checks asked for, run on the catalogs of args,
+// the report in the format asked for, and the answer no when a finding
+// reaches --fail-on.
+func (e *env) runCheck(cmd *cobra.Command, f *checkFlags, args []string) error {
+	checks, err := f.parse(len(args))
+	if err != nil {
+		return err
 	}
-	output := addOutputFlag(cmd, "text", "json", "yaml", "markdown", "sarif")
-	failOn := addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
-	var baseline string
-	var failOnNew bool
-	var config string
-	cmd.Flags().StringVar(&config, "config", "", "the suppressions file (default: .sextant.yaml in the catalog's folder or a folder above it, up to the git repository's top)")
-	cmd.Flags().StringVar(&baseline, "baseline", "", "the previous version of the catalog: report what the change does (one catalog argument); git:REF[:PATH] reads it from git history")
-	cmd.Flags().BoolVar(&failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
-	var checkFlags []string
-	cmd.Flags().StringSliceVar(&checkFlags, "check", nil, "run only these checks (repeatable or comma-separated): "+checkNames())
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		var checks []check.Check
-		for _, name := range checkFlags {
-			c, err := check.ParseCheck(name)
-			if err != nil {
-				return usageErrorf("--check: %w", err)
-			}
-			checks = append(checks, c)
-		}
-		if baseline != "" && len(args) != 1 {
-			return usageErrorf("--baseline compares one catalog with its previous version: give one catalog, not %d", len(args))
-		}
-		if failOnNew && baseline == "" {
-			return usageErrorf("--fail-on-new needs --baseline")
-		}
-		sups, err := e.readSuppressions(config, args[0])
-		if err != nil {
-			return err
-		}
-		reports, rep, err := e.gatherFindings(cmd.Context(), args, checks, baseline, sups)
-		if err != nil {
-			return err
-		}
-		switch output.value {
-		case "text":
-			err = reports.WriteText(e.stdout)
-		case "markdown":
-			err = rep.WriteMarkdown(e.stdout)
-		case "sarif":
-			err = rep.WriteSARIF(e.stdout)
-		default:
-			err = writeEncoded(e.stdout, output.value, reports)
-		}
-		if err != nil {
-			return err
-		}
-		threshold := graph.SeverityError
-		if failOn.value == "warning" {
-			threshold = graph.SeverityWarning
-		}
-		for _, r := range reports.Catalogs {
-			for _, f := range r.Findings {
-				if f.Severity >= threshold && (!failOnNew || f.Status == check.StatusNew) {
-					return errNo
-				}
-			}
-		}
-		return nil
+	sups, err := e.readSuppressions(f.config, args[0])
+	if err != nil {
+		return err
 	}
-	return cmd
+	reports, rep, err := e.gatherFindings(cmd.Context(), args, checks, f.baseline, sups)
+	if err != nil {
+		return err
+	}
+	switch f.output.value {
+	case "text":
+		err = reports.WriteText(e.stdout)
+	case "markdown":
+		err = rep.WriteMarkdown(e.stdout)
+	case "sarif":
+		err = rep.WriteSARIF(e.stdout)
+	default:
+		err = writeEncoded(e.stdout, f.output.value, reports)
+	}
+	if err != nil {
+		return err
+	}
+	if f.fails(reports) {
+		return errNo
+	}
+	return nil
+}
+
+// parse returns the checks of --check and reports the flags that go
+// against each other, for a command line of nargs catalogs.
+func (f *checkFlags) parse(nargs int) ([]check.Check, error) {
+	var checks []check.Check
+	for _, name := range f.checks {
+		c, err := check.ParseCheck(name)
+		if err != nil {
+			return nil, usageErrorf("--check: %w", err)
+		}
+		checks = append(checks, c)
+	}
+	if f.baseline != "" && nargs != 1 {
+		return nil, usageErrorf("--baseline compares one catalog with its previous version: give one catalog, not %d", nargs)
+	}
+	if f.failOnNew && f.baseline == "" {
+		return nil, usageErrorf("--fail-on-new needs --baseline")
+	}
+	return checks, nil
+}
+
+// fails reports whether a finding of reports reaches --fail-on (a new one,
+// with --fail-on-new).
+func (f *checkFlags) fails(reports *check.CatalogReports) bool {
+	threshold := graph.SeverityError
+	if f.failOn.value == "warning" {
+		threshold = graph.SeverityWarning
+	}
+	for _, r := range reports.Catalogs {
+		for _, finding := range r.Findings {
+			if finding.Severity >= threshold && (!f.failOnNew || finding.Status == check.StatusNew) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkNames lists the names --check accepts.

@@ -16,13 +16,37 @@ import (
 	"github.com/sextantdev/sextant/resolver"
 )
 
+// graphFlags are the flags of graph.
+type graphFlags struct {
+	pkgName, chName, from string
+	fenced                bool
+	output, skipRanges    *choice
+}
+
 func newGraphCmd(e *env) *cobra.Command {
-	var pkgName, chName, from string
-	var fenced bool
+	f := &graphFlags{}
 	cmd := &cobra.Command{
 		Use:   "graph PATH --package P [--channel C]",
 		Short: "Draw the upgrade graph of a package as Mermaid, Graphviz dot or text",
-		Long: `Graph draws the upgrade graph of one channel of a package, or of every
+		Long:  graphHelp(),
+		Example: `  sextant graph catalog/ --package etcd --channel alpha -o mermaid --fenced
+  sextant graph index.json.gz --package etcd -o dot | dot -Tsvg > etcd.svg`,
+		Args: cobra.ExactArgs(1),
+	}
+	f.output = addOutputFlag(cmd, "text", "mermaid", "dot")
+	f.skipRanges = addChoiceFlag(cmd, "skip-ranges", "", "how diagrams draw skipRanges and text lists them", "auto", "edges", "labels")
+	cmd.Flags().StringVar(&f.pkgName, "package", "", "the package to draw (required)")
+	cmd.Flags().StringVar(&f.chName, "channel", "", "the channel to draw (default: every channel of the package)")
+	cmd.Flags().StringVar(&f.from, "from", "", "mark the path a cluster at this bundle takes to the channel head (the rollout's hops) and where and why it stops short of it")
+	cmd.Flags().BoolVar(&f.fenced, "fenced", false, "wrap the output in a Markdown code fence named after the format, ready for a GitHub comment")
+	_ = cmd.MarkFlagRequired("package")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runGraph(cmd, f, args[0]) }
+	return cmd
+}
+
+// graphHelp is graph's long help.
+func graphHelp() string {
+	return `Graph draws the upgrade graph of one channel of a package, or of every
 channel (one box per channel), from the catalog at PATH — an FBC file or
 folder, or "-" for standard input.
 
@@ -49,80 +73,80 @@ the path stops short of the head.
 
 -o mermaid prints a raw Mermaid flowchart (a front matter title, then
 "graph LR"): paste it into a GitHub comment inside a ` + "```mermaid" + ` fence, or
-use --fenced to get the fence too. -o dot is for "dot -Tsvg".`,
-		Example: `  sextant graph catalog/ --package etcd --channel alpha -o mermaid --fenced
-  sextant graph index.json.gz --package etcd -o dot | dot -Tsvg > etcd.svg`,
-		Args: cobra.ExactArgs(1),
+use --fenced to get the fence too. -o dot is for "dot -Tsvg".`
+}
+
+// runGraph is graph: the view of the catalog at path that the flags ask
+// for, with --from's path, written in the format asked for.
+func (e *env) runGraph(cmd *cobra.Command, f *graphFlags, path string) error {
+	cat, err := e.loadCatalog(path)
+	if err != nil {
+		return err
 	}
-	output := addOutputFlag(cmd, "text", "mermaid", "dot")
-	skipRanges := addChoiceFlag(cmd, "skip-ranges", "", "how diagrams draw skipRanges and text lists them", "auto", "edges", "labels")
-	cmd.Flags().StringVar(&pkgName, "package", "", "the package to draw (required)")
-	cmd.Flags().StringVar(&chName, "channel", "", "the channel to draw (default: every channel of the package)")
-	cmd.Flags().StringVar(&from, "from", "", "mark the path a cluster at this bundle takes to the channel head (the rollout's hops) and where and why it stops short of it")
-	cmd.Flags().BoolVar(&fenced, "fenced", false, "wrap the output in a Markdown code fence named after the format, ready for a GitHub comment")
-	_ = cmd.MarkFlagRequired("package")
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		path := args[0]
-		cat, err := e.loadCatalog(path)
-		if err != nil {
+	name := path
+	if path == "-" {
+		name = stdinName
+	}
+	v, err := f.view(cat, name)
+	if err != nil {
+		return err
+	}
+	if f.from != "" {
+		catName := "stdin"
+		if path != "-" {
+			catName = defaultCatalogName(path)
+		}
+		if v.Path, err = buildPath(cmd.Context(), cat, name, catName, f.pkgName, f.chName, f.from); err != nil {
 			return err
 		}
-		name := path
-		if path == "-" {
-			name = stdinName
-		}
-		// Text and drawn skipRange edges need every edge; labels only the
-		// counts, so a skipRange over thousands of entries costs no memory
-		// per edge.
-		text := output.value == "text"
-		keep := skipRanges.value == "edges"
-		v, err := buildGraphViewKeep(cat, name, pkgName, chName, keep)
-		if err != nil {
-			return err
-		}
-		if !keep && skipRanges.value == "auto" && (text && v.skipRangeEdges() <= maxTextSkipRangeEdges || !text && v.diagramEdges() <= maxDiagramEdges) {
-			// A small diagram draws its skipRange edges: build them.
-			if v, err = buildGraphViewKeep(cat, name, pkgName, chName, true); err != nil {
-				return err
-			}
-		}
-		if from != "" {
-			catName := "stdin"
-			if path != "-" {
-				catName = defaultCatalogName(path)
-			}
-			if v.Path, err = buildPath(cmd.Context(), cat, name, catName, pkgName, chName, from); err != nil {
-				return err
-			}
-		}
-		switch skipRanges.value {
-		case "labels":
-			v.SkipRangeLabels = true
-		case "auto":
-			if text {
-				v.SkipRangeLabels = v.skipRangeEdges() > maxTextSkipRangeEdges
-			} else {
-				v.SkipRangeLabels = v.diagramEdges() > maxDiagramEdges
-			}
-		}
-		bw := &textio.ErrWriter{W: e.stdout}
-		if fenced {
-			fmt.Fprintf(bw, "```%s\n", output.value)
-		}
-		switch output.value {
-		case "mermaid":
-			writeMermaid(bw, v)
-		case "dot":
-			writeDot(bw, v)
-		default:
-			writeGraphText(bw, v)
-		}
-		if fenced {
-			fmt.Fprintln(bw, "```")
-		}
-		return bw.Err
 	}
-	return cmd
+	bw := &textio.ErrWriter{W: e.stdout}
+	if f.fenced {
+		fmt.Fprintf(bw, "```%s\n", f.output.value)
+	}
+	switch f.output.value {
+	case "mermaid":
+		writeMermaid(bw, v)
+	case "dot":
+		writeDot(bw, v)
+	default:
+		writeGraphText(bw, v)
+	}
+	if f.fenced {
+		fmt.Fprintln(bw, "```")
+	}
+	return bw.Err
+}
+
+// view builds the view of the package and channel asked for in cat (named
+// name in messages), with skipRanges drawn as --skip-ranges says.
+func (f *graphFlags) view(cat *graph.Catalog, name string) (*graphView, error) {
+	// Text and drawn skipRange edges need every edge; labels only the
+	// counts, so a skipRange over thousands of entries costs no memory
+	// per edge.
+	text := f.output.value == "text"
+	keep := f.skipRanges.value == "edges"
+	v, err := buildGraphViewKeep(cat, name, f.pkgName, f.chName, keep)
+	if err != nil {
+		return nil, err
+	}
+	if !keep && f.skipRanges.value == "auto" && (text && v.skipRangeEdges() <= maxTextSkipRangeEdges || !text && v.diagramEdges() <= maxDiagramEdges) {
+		// A small diagram draws its skipRange edges: build them.
+		if v, err = buildGraphViewKeep(cat, name, f.pkgName, f.chName, true); err != nil {
+			return nil, err
+		}
+	}
+	switch f.skipRanges.value {
+	case "labels":
+		v.SkipRangeLabels = true
+	case "auto":
+		if text {
+			v.SkipRangeLabels = v.skipRangeEdges() > maxTextSkipRangeEdges
+		} else {
+			v.SkipRangeLabels = v.diagramEdges() > maxDiagramEdges
+		}
+	}
+	return v, nil
 }
 
 // edgeKind is why one bundle upgrades to another: graph's kinds, strongest

@@ -156,98 +156,28 @@ type objectKey = cluster.Ref
 // names a given catalog, and indexes the catalogs. Every problem of the
 // inputs is reported, each naming its file.
 func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
-	if len(f.files) == 0 && len(f.forFiles) == 0 {
-		return nil, usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups)")
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	e.recursive = f.recursive
-	if f.globalNamespace == "" {
-		return nil, usageErrorf("--global-namespace is empty")
-	}
-	if f.all && f.namespace != "" {
-		return nil, usageErrorf("-A (--all-namespaces) and -n (--namespace) exclude each other")
-	}
-	if f.semverMajor && !f.semver {
-		return nil, usageErrorf("--semver-allow-major goes with --semver-upgrades")
-	}
-	if f.kubeVersion != "" {
-		if _, err := graph.ParseKubeVersion(f.kubeVersion, true); err != nil {
-			return nil, usageErrorf("--kube-version %q: %v (want major.minor.patch, e.g. 1.25.3)", f.kubeVersion, err)
-		}
-	}
-	if f.openShift != "" {
-		if _, err := semver.ParseTolerant(f.openShift); err != nil {
-			return nil, usageErrorf("--openshift-version %q: %v (want e.g. 4.16)", f.openShift, err)
-		}
-	}
-	var specs []catalogSpec
-	byName := map[string]string{}
-	for _, s := range f.catalogs {
-		spec, err := parseCatalogSpec(s)
-		if err != nil {
-			return nil, err
-		}
-		if prev, ok := byName[spec.name]; ok {
-			if prev == spec.path {
-				return nil, usageErrorf("catalog %s is given twice", spec.path)
-			}
-			return nil, usageErrorf("two catalogs are named %q (%s and %s); name them apart with --catalog NAME=PATH", spec.name, prev, spec.path)
-		}
-		byName[spec.name] = spec.path
-		specs = append(specs, spec)
-	}
-
-	// The manifests' problems come first: they are small, and their errors
-	// are the likeliest. The catalogs load meanwhile, on another core,
-	// unless one of the inputs is standard input (which input reads it is
-	// decided in order).
-	var cl catalogLoad
-	var done chan struct{} // nil: the catalogs load after the manifests
-	if !usesStdin(f.files) && !usesStdin(catalogPaths(specs)) {
-		done = make(chan struct{})
-		ce := *e
-		ce.stderr = &cl.notes
-		go func() {
-			defer close(done)
-			cl.load(&ce, specs)
-		}()
-	}
-	var errs []error
-	state, files, err := e.readState(f.files)
+	specs, err := parseCatalogSpecs(f.catalogs)
 	if err != nil {
-		errs = appendErrors(errs, err)
-	} else if ignored := state.IgnoredText(); ignored != "" {
-		e.notef("ignored: %s (kinds resolution does not read)", ignored)
+		return nil, err
 	}
-	if done != nil {
-		<-done
-		if _, err := e.stderr.Write(cl.notes.Bytes()); err != nil {
-			return nil, err
-		}
-	} else {
-		cl.load(e, specs)
+	state, files, cats, err := e.readResolveInputs(f.files, specs)
+	if err != nil {
+		return nil, err
 	}
-	cats := cl.cats
-	errs = append(errs, cl.errs...)
-	if len(errs) > 0 {
-		return nil, joinErrors(errs)
-	}
-	var v1 *v1Input
-	switch {
-	case f.olm != nil && f.olm.value == "v1":
+	if f.olm != nil && f.olm.value == "v1" {
 		return e.v1ForInput(f, state, cats, specs, files)
-	case len(state.ClusterExtensions) > 0 && len(f.forFiles) == 0:
-		if v1, err = e.loadV1(f, state, cats, specs, files); err != nil {
-			return nil, err
-		}
-		if len(state.Subscriptions) == 0 && len(state.CSVs) == 0 {
-			return &resolveInput{state: state, v1: v1}, nil
-		}
-	case len(state.ClusterExtensions) > 0:
-		e.notef("--for: the ClusterExtensions of the manifests are not resolved (--for answers for OLM v0 subscriptions)")
-	case len(state.ClusterCatalogs) > 0:
-		e.notef("ClusterCatalogs read but not used: the manifests hold no ClusterExtension")
 	}
-
+	v1, err := e.v1Beside(f, state, cats, specs, files)
+	if err != nil {
+		return nil, err
+	}
+	if v1 != nil && len(state.Subscriptions) == 0 && len(state.CSVs) == 0 {
+		return &resolveInput{state: state, v1: v1}, nil
+	}
 	// With --for, the application's namespace may hold nothing yet.
 	ns := "" // -A: every namespace
 	if !f.all {
@@ -263,6 +193,121 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if len(specs) == 0 {
 		return nil, usageErrorf("no catalog: give one or more --catalog [NAME=]PATH, or CatalogSources with spec.image for the subscriptions")
 	}
+	if err := e.placeCatalogs(f, state, ns, cats, specs, files); err != nil {
+		return nil, err
+	}
+	return e.newResolveInput(f, state, ns, cats, specs, v1)
+}
+
+// check reports the first flag of f that is wrong or goes against another.
+func (f *resolveFlags) check() error {
+	switch {
+	case len(f.files) == 0 && len(f.forFiles) == 0:
+		return usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups)")
+	case f.globalNamespace == "":
+		return usageErrorf("--global-namespace is empty")
+	case f.all && f.namespace != "":
+		return usageErrorf("-A (--all-namespaces) and -n (--namespace) exclude each other")
+	case f.semverMajor && !f.semver:
+		return usageErrorf("--semver-allow-major goes with --semver-upgrades")
+	}
+	if f.kubeVersion != "" {
+		if _, err := graph.ParseKubeVersion(f.kubeVersion, true); err != nil {
+			return usageErrorf("--kube-version %q: %v (want major.minor.patch, e.g. 1.25.3)", f.kubeVersion, err)
+		}
+	}
+	if f.openShift != "" {
+		if _, err := semver.ParseTolerant(f.openShift); err != nil {
+			return usageErrorf("--openshift-version %q: %v (want e.g. 4.16)", f.openShift, err)
+		}
+	}
+	return nil
+}
+
+// parseCatalogSpecs parses the --catalog values; two catalogs of one name
+// are a usage error.
+func parseCatalogSpecs(values []string) ([]catalogSpec, error) {
+	var specs []catalogSpec
+	byName := map[string]string{}
+	for _, s := range values {
+		spec, err := parseCatalogSpec(s)
+		if err != nil {
+			return nil, err
+		}
+		if prev, ok := byName[spec.name]; ok {
+			if prev == spec.path {
+				return nil, usageErrorf("catalog %s is given twice", spec.path)
+			}
+			return nil, usageErrorf("two catalogs are named %q (%s and %s); name them apart with --catalog NAME=PATH", spec.name, prev, spec.path)
+		}
+		byName[spec.name] = spec.path
+		specs = append(specs, spec)
+	}
+	return specs, nil
+}
+
+// readResolveInputs reads the manifests of files and loads the catalogs of
+// specs; every problem of both is reported.
+//
+// The manifests' problems come first: they are small, and their errors
+// are the likeliest. The catalogs load meanwhile, on another core,
+// unless one of the inputs is standard input (which input reads it is
+// decided in order).
+func (e *env) readResolveInputs(files []string, specs []catalogSpec) (*cluster.State, map[objectKey]string, []resolver.Catalog, error) {
+	var cl catalogLoad
+	var done chan struct{} // nil: the catalogs load after the manifests
+	if !usesStdin(files) && !usesStdin(catalogPaths(specs)) {
+		done = make(chan struct{})
+		ce := *e
+		ce.stderr = &cl.notes
+		go func() {
+			defer close(done)
+			cl.load(&ce, specs)
+		}()
+	}
+	var errs []error
+	state, objFiles, err := e.readState(files)
+	if err != nil {
+		errs = appendErrors(errs, err)
+	} else if ignored := state.IgnoredText(); ignored != "" {
+		e.notef("ignored: %s (kinds resolution does not read)", ignored)
+	}
+	if done != nil {
+		<-done
+		if _, err := e.stderr.Write(cl.notes.Bytes()); err != nil {
+			return nil, nil, nil, err
+		}
+	} else {
+		cl.load(e, specs)
+	}
+	errs = append(errs, cl.errs...)
+	if len(errs) > 0 {
+		return nil, nil, nil, joinErrors(errs)
+	}
+	return state, objFiles, cl.cats, nil
+}
+
+// v1Beside reads the ClusterExtensions of the manifests, when there are
+// some and --for is not given, for resolution beside the Subscriptions; it
+// notes the OLM v1 objects that are read but not used.
+func (e *env) v1Beside(f *resolveFlags, state *cluster.State, cats []resolver.Catalog, specs []catalogSpec, files map[objectKey]string) (*v1Input, error) {
+	switch {
+	case len(state.ClusterExtensions) > 0 && len(f.forFiles) == 0:
+		return e.loadV1(f, state, cats, specs, files)
+	case len(state.ClusterExtensions) > 0:
+		e.notef("--for: the ClusterExtensions of the manifests are not resolved (--for answers for OLM v0 subscriptions)")
+	case len(state.ClusterCatalogs) > 0:
+		e.notef("ClusterCatalogs read but not used: the manifests hold no ClusterExtension")
+	}
+	return nil, nil
+}
+
+// placeCatalogs gives each catalog its identity and priority in namespace
+// ns: it reads the OperatorGroups the CSVs' annotations name (without
+// --for), the global namespace where the manifests point (without
+// --global-namespace), and checks that every subscription names a
+// catalog given.
+func (e *env) placeCatalogs(f *resolveFlags, state *cluster.State, ns string, cats []resolver.Catalog, specs []catalogSpec, files map[objectKey]string) error {
 	if len(f.forFiles) == 0 {
 		e.inferOperatorGroups(state, ns)
 	}
@@ -270,15 +315,21 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 		f.globalNamespace = e.globalNamespace(state, f.globalNamespace)
 	}
 	if err := checkSources(state, ns, specs, files); err != nil {
-		return nil, err
+		return err
 	}
 	for i := range cats {
 		key, prio, err := catalogIdentity(cats[i].Key.Name, ns, f.globalNamespace, state, files)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		cats[i].Key, cats[i].Priority = key, prio
 	}
+	return nil
+}
+
+// newResolveInput indexes the catalogs, placed, for resolution with the
+// options of the flags.
+func (e *env) newResolveInput(f *resolveFlags, state *cluster.State, ns string, cats []resolver.Catalog, specs []catalogSpec, v1 *v1Input) (*resolveInput, error) {
 	if f.semver {
 		span := "within a major version"
 		if f.semverMajor {
