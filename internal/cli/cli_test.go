@@ -46,6 +46,7 @@ func TestCases(t *testing.T) {
 	if len(files) == 0 {
 		t.Fatal("no cases in testdata/cli/cases")
 	}
+	heavy := 0
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) {
@@ -58,6 +59,7 @@ func TestCases(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no args file", file)
 			}
+			sampleUnderRace(t, string(argsText), &heavy)
 			stdin, _ := a.Get("stdin")
 			stdout, stderr, code := run(string(stdin), strings.Fields(string(argsText))...)
 			got := map[string]string{"exit": strconv.Itoa(code) + "\n", "stdout": stdout, "stderr": stderr}

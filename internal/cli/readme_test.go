@@ -163,11 +163,13 @@ func TestReadme(t *testing.T) {
 	if len(cmds) < 5 {
 		t.Fatalf("found %d command blocks in README.md; the parser is broken", len(cmds))
 	}
+	heavy := 0
 	for _, c := range cmds {
 		t.Run(fmt.Sprintf("line%d", c.line), func(t *testing.T) {
 			if testing.Short() && strings.Contains(c.cmd, "community-operators-prod.declared") {
 				t.Skip("the 17 MB catalog's check: -short")
 			}
+			sampleUnderRace(t, c.cmd, &heavy)
 			var out, errb bytes.Buffer
 			Run(context.Background(), c.args, strings.NewReader(""), &out, &errb)
 			got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
