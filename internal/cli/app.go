@@ -223,33 +223,24 @@ type providesFlags struct {
 }
 
 // providesHelp is provides' long help.
-const providesHelp = `Provides lists which packages of the catalogs provide an API (olm.gvk), per
-catalog: the channels whose head provides it first, then package, API, the
-default channel first and channel name; for each, the bundle versions that
-provide it, head first.
+const providesHelp = `Provides lists which packages of the catalogs provide an API (olm.gvk), per catalog: the channels
+whose head provides it first, then package, API, the default channel first and channel name; for
+each, the bundle versions that provide it, head first. With --olm v1, the answer is in OLM v1
+terms: what a ClusterExtension naming only the package installs, and whether it provides the API.
 
-API is KIND (any group and version; case does not matter), GROUP/VERSION/KIND,
-VERSION/KIND (the core group), GROUP/KIND, GROUP (a name with a dot: every API
-of the group), or kubectl's KIND.GROUP / PLURAL.GROUP form.
+API is KIND (any group and version; case does not matter), GROUP/VERSION/KIND, VERSION/KIND (the
+core group), GROUP/KIND, GROUP (a name with a dot: every API of the group), or kubectl's
+KIND.GROUP / PLURAL.GROUP form; a bare plural (etcdclusters) too.
 
-Text output shows each package's default (or first) channel and counts the
-others (--all shows every channel). JSON output (-o json, a stable contract)
-is the list of channels:
+Text output shows each package's default (or first) channel and counts the others (--all shows
+every channel). JSON output (-o json, a stable contract) is the list of channels:
 
   [{"api": {"group": "...", "version": "...", "kind": "..."},
     "catalog": "NAMESPACE/NAME", "package": "...", "channel": "...",
     "defaultChannel": true, "head": "...", "headProvides": true,
     "versions": ["..."]}]
 
-With --olm v1 the answer is in OLM v1 terms: for each package providing the
-API, the bundle a ClusterExtension naming only that package installs (the
-highest version of every channel, across the catalogs, each a ClusterCatalog
-at priority 0), whether that bundle provides the API, or operator-controller's
-error. JSON: [{"api": {...}, "package": "...", "bundle": "...", "version":
-"...", "catalog": "...", "error": "...", "provides": true, "catalogs": [...]}].
-
-Exit status: 0 when something provides it, 1 when nothing does, 2 for bad
-input or usage.`
+Exit status: 0 when something provides it, 1 when nothing does, 2 for bad input or usage.`
 
 // newProvidesCmd is `sextant provides`.
 func newProvidesCmd(e *env) *cobra.Command {
@@ -262,13 +253,13 @@ func newProvidesCmd(e *env) *cobra.Command {
   sextant provides --catalog index=catalog/ etcd.database.coreos.com/v1beta2/EtcdCluster -o json`,
 		Args: cobra.ExactArgs(1),
 	}
-	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil, `a catalog, as [NAME=]PATH (repeatable, required); see resolve --help`)
-	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the namespace the catalogs are in")
+	addCatalogFlag(cmd, &f.catalogs, "repeatable, required")
+	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the namespace `NS` the catalogs are in")
 	cmd.Flags().BoolVar(&f.all, "all", false, "text output: every channel, not only each package's first")
-	f.olm = addChoiceFlag(cmd, "olm", "", "the OLM whose terms the answer is in: v0 (channels and their heads) or v1 (what a ClusterExtension naming the package installs)", "v0", "v1")
+	f.olm = addChoiceFlag(cmd, "olm", "", "answer in the terms of OLM", "v0", "v1")
 	f.output = addOutputFlag(cmd, "text", "json", "yaml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runProvides(f, args[0]) }
-	return cmd
+	return withTopics(cmd, "catalogs", "v1")
 }
 
 // runProvides is provides: the API query, the catalogs, and the channels

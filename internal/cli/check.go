@@ -101,57 +101,27 @@ func newCheckCmd(e *env) *cobra.Command {
 		Args: cobra.MinimumNArgs(1),
 	}
 	f.output = addOutputFlag(cmd, "text", "json", "yaml", "markdown", "sarif")
-	f.failOn = addChoiceFlag(cmd, "fail-on", "", "exit with status 1 when a finding is at least this severe", "error", "warning")
-	cmd.Flags().StringVar(&f.config, "config", "", "the suppressions file (default: .sextant.yaml in the catalog's folder or a folder above it, up to the git repository's top)")
-	cmd.Flags().StringVar(&f.baseline, "baseline", "", "the previous version of the catalog: report what the change does (one catalog argument); git:REF[:PATH] reads it from git history")
+	f.failOn = addChoiceFlag(cmd, "fail-on", "", "exit 1 at findings this severe or worse", "error", "warning")
+	cmd.Flags().StringVar(&f.config, "config", "", "the suppressions `FILE` (default: the nearest .sextant.yaml)")
+	cmd.Flags().StringVar(&f.baseline, "baseline", "", "the previous version of the catalog, a `PATH` or git:REF[:PATH]")
 	cmd.Flags().BoolVar(&f.failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
-	cmd.Flags().StringSliceVar(&f.checks, "check", nil, "run only these checks (repeatable or comma-separated): "+checkNames())
+	cmd.Flags().StringSliceVar(&f.checks, "check", nil, "run only these `CHECKS` (repeatable or comma-separated)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runCheck(cmd, f, args) }
-	return cmd
+	return withTopics(cmd, "catalogs", "check-output")
 }
 
 // checkHelp is check's long help.
 func checkHelp() string {
-	return `Check loads each catalog — an FBC file (.json, .yaml, .yml, optionally .gz),
-a folder of them, or "-" for standard input — and runs the catalog checks on
-them: the structural rules opm validate enforces, and semantic checks beyond
-it (upgrade paths to the channel head, edges to lower versions, skipRanges
-that match nothing, deprecations; with several catalogs, requirements only
-another catalog meets). --check selects some of them: ` + checkNames() + `.
+	return `Check loads each catalog (an FBC file or folder, "-" for standard input, or an image) and runs
+the catalog checks on them: the structural rules opm validate enforces, and semantic checks beyond
+it (upgrade paths to the channel head, edges to lower versions, skipRanges that match nothing,
+deprecations; with several catalogs, requirements only another catalog meets). --check selects
+some of them: ` + checkNames() + `.
+With --baseline OLD, the one catalog given is compared with its previous version: each finding is
+new or existing, and the regressions of the change are added.
 
-Text output groups the findings of each catalog by package, one line per
-finding (severity, code, channel and bundle, message, position), then a
-summary line. JSON output is:
-
-  {"catalogs": [{"path": "...", "packages": N, "channels": N, "bundles": N,
-    "findings": [{"severity": "error"|"warning"|"info", "code": "...",
-      "package": "...", "channel": "...", "bundle": "...", "message": "...",
-      "file": "...", "line": N}],
-    "summary": {"error": N, "warning": N, "info": N},
-    "counts": [{"code": "...", "severity": "...", "count": N}]}]}
-
-With --baseline each finding also has "status": "new"|"existing" and the
-catalog a "baseline" object: {"name", "new", "existing", "resolved",
-"packagesAdded", "packagesRemoved", "channelsAdded", "channelsRemoved",
-"bundlesAdded", "bundlesRemoved"}.
-
-With --baseline OLD, the one catalog given (NEW) is compared with OLD, its
-previous version: every finding is marked new or existing ("status" in JSON),
-and the regressions of the change are added — package-removed,
-channel-removed, default-channel-changed, head-removed, bundle-removed,
-channel-head-lowered, upgrade-path-lost, no-longer-installable,
-requirement-newly-unmet, deprecation-added; an upgrade edge the change adds
-that drops an API or an install mode is a new api-dropped-on-upgrade or
-install-mode-dropped. --fail-on-new applies --fail-on to the new findings
-only, so that CI fails on what a change introduces. -o markdown writes a
-pull-request comment: counts by severity and code, then the findings by
-package, new ones first, long lists folded. -o sarif writes a SARIF 2.1.0 log
-for code scanning (GitHub's upload-sarif): one rule per finding code with its
-help, one result per finding at its file, line and column, the baseline state
-(new, unchanged, absent) with --baseline.
-
-Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 when a
-catalog cannot be read or the command line is wrong.`
+Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 when a catalog cannot be
+read or the command line is wrong.`
 }
 
 // runCheck is check: the checks asked for, run on the catalogs of args,

@@ -53,7 +53,7 @@ func addChoiceFlag(cmd *cobra.Command, name, short, usage string, allowed ...str
 // addOutputFlag adds -o/--output with the given formats; the first is the
 // default.
 func addOutputFlag(cmd *cobra.Command, formats ...string) *choice {
-	return addChoiceFlag(cmd, "output", "o", "output format", formats...)
+	return addChoiceFlag(cmd, "output", "o", "format", formats...)
 }
 
 // addFilenameFlag adds the repeatable -f/--filename flag ("-" is standard
@@ -61,7 +61,7 @@ func addOutputFlag(cmd *cobra.Command, formats ...string) *choice {
 // that read manifests; read them with env.readInputs, with env.recursive
 // set from recursive.
 func addFilenameFlag(cmd *cobra.Command, files *[]string, recursive *bool, usage string) {
-	cmd.Flags().StringArrayVarP(files, "filename", "f", nil, usage+` (repeatable; "-" reads standard input; a folder, every .yaml, .yml and .json file in it)`)
+	cmd.Flags().StringArrayVarP(files, "filename", "f", nil, usage+": a `FILE`, a folder or \"-\" (repeatable)")
 	cmd.Flags().BoolVarP(recursive, "recursive", "R", false, "read the folders given with -f recursively")
 }
 
@@ -167,9 +167,9 @@ func (l limits) clusterLoader() cluster.Loader {
 // addLimitFlags adds the size limit flags, for every command.
 func addLimitFlags(root *cobra.Command, l *limits) {
 	root.PersistentFlags().Var(&l.input, "max-input-size",
-		fmt.Sprintf("largest catalog or manifest file read, uncompressed, e.g. 2GiB (default %s; -1 for no limit)", docstream.Size(graph.DefaultMaxBytes)))
+		fmt.Sprintf("largest file read, uncompressed (default %s; -1: no limit)", docstream.Size(graph.DefaultMaxBytes)))
 	root.PersistentFlags().Var(&l.document, "max-document-size",
-		fmt.Sprintf("largest JSON blob or YAML document read, e.g. 128MiB (default %s; -1 for no limit)", docstream.Size(graph.DefaultMaxBlob)))
+		fmt.Sprintf("largest blob or document read (default %s; -1: no limit)", docstream.Size(graph.DefaultMaxBlob)))
 }
 
 // sizeFlag is a byte count given as a number with an optional unit: B, KiB,

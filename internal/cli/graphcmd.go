@@ -34,46 +34,29 @@ func newGraphCmd(e *env) *cobra.Command {
 		Args: cobra.ExactArgs(1),
 	}
 	f.output = addOutputFlag(cmd, "text", "mermaid", "dot")
-	f.skipRanges = addChoiceFlag(cmd, "skip-ranges", "", "how diagrams draw skipRanges and text lists them", "auto", "edges", "labels")
-	cmd.Flags().StringVar(&f.pkgName, "package", "", "the package to draw (required)")
-	cmd.Flags().StringVar(&f.chName, "channel", "", "the channel to draw (default: every channel of the package)")
-	cmd.Flags().StringVar(&f.from, "from", "", "mark the path a cluster at this bundle takes to the channel head (the rollout's hops) and where and why it stops short of it")
-	cmd.Flags().BoolVar(&f.fenced, "fenced", false, "wrap the output in a Markdown code fence named after the format, ready for a GitHub comment")
+	f.skipRanges = addChoiceFlag(cmd, "skip-ranges", "", "how skipRanges are drawn", "auto", "edges", "labels")
+	cmd.Flags().StringVar(&f.pkgName, "package", "", "the `PACKAGE` to draw (required)")
+	cmd.Flags().StringVar(&f.chName, "channel", "", "the `CHANNEL` to draw (default: every channel of the package)")
+	cmd.Flags().StringVar(&f.from, "from", "", "mark the path a cluster at `BUNDLE` takes to the channel head")
+	cmd.Flags().BoolVar(&f.fenced, "fenced", false, "wrap the output in a Markdown code fence, for a GitHub comment")
 	_ = cmd.MarkFlagRequired("package")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runGraph(cmd, f, args[0]) }
-	return cmd
+	return withTopics(cmd, "catalogs", "diagrams")
 }
 
 // graphHelp is graph's long help.
 func graphHelp() string {
-	return `Graph draws the upgrade graph of one channel of a package, or of every
-channel (one box per channel), from the catalog at PATH — an FBC file or
-folder, or "-" for standard input.
+	return `Graph draws the upgrade graph of one channel of a package, or of every channel (one box per
+channel), from the catalog at PATH: an FBC file or folder, "-" for standard input, or an image.
 
-Nodes are bundles (name and version), in channel order, head first. An edge
-goes from a bundle to the entry that upgrades it: solid for replaces, dashed
-for skips, dotted and labelled with the range for skipRange. Diagrams draw
-one edge per pair of bundles, the first of replaces, skips, skipRange that
-holds; -o text lists every edge (but see --skip-ranges). Heads and deprecated bundles (olm.deprecated
-property or olm.deprecations entry) are marked, and names that an edge
-refers to but that are not in the channel are drawn dashed.
+Nodes are bundles (name and version), in channel order, head first. An edge goes from a bundle to
+the entry that upgrades it: solid for replaces, dashed for skips, dotted and labelled with the
+range for skipRange. Heads and deprecated bundles are marked. A diagram with more than ` + strconv.Itoa(maxDiagramEdges) + `
+edges writes skipRanges as labels instead (--skip-ranges). --from BUNDLE marks the path a cluster
+at BUNDLE takes to the channel head, and where and why it stops short of it. -o mermaid prints a
+Mermaid flowchart for a GitHub comment (--fenced adds the fence); -o dot is for "dot -Tsvg".
 
-A skipRange that spans many entries makes many edges. --skip-ranges labels
-writes each skipRange in its entry's box instead (with the number of entries
-it matches); auto, the default, does so only when the diagram would have more
-than ` + strconv.Itoa(maxDiagramEdges) + ` edges — Mermaid's default limit, past which GitHub shows an
-error instead of the chart — and says so in a comment. In text, labels give
-each skipRange the number of entries it matches instead of their names; auto
-does so past ` + strconv.Itoa(maxTextSkipRangeEdges) + ` skipRange edges, and says so in a note.
-
---from BUNDLE marks the path a cluster at BUNDLE takes to the channel head:
-the hops of a simulated rollout (the bundle installed and subscribed to the
-channel), drawn as thick edges labelled with their round, and where and why
-the path stops short of the head.
-
--o mermaid prints a raw Mermaid flowchart (a front matter title, then
-"graph LR"): paste it into a GitHub comment inside a ` + "```mermaid" + ` fence, or
-use --fenced to get the fence too. -o dot is for "dot -Tsvg".`
+Exit status: 0 drawn, 1 when the catalog has no such package or channel, 2 for bad input or usage.`
 }
 
 // runGraph is graph: the view of the catalog at path that the flags ask

@@ -33,10 +33,10 @@ type imageFlags struct {
 // addImageFlags adds the flags of catalog images, for every command.
 func addImageFlags(root *cobra.Command, f *imageFlags) {
 	pf := root.PersistentFlags()
-	pf.StringVar(&f.cacheDir, "cache-dir", "", "the cache of catalog images (default: sextant in the user's cache folder)")
+	pf.StringVar(&f.cacheDir, "cache-dir", "", "the catalog image cache `DIR` (default: in the user's cache folder)")
 	f.pull = &choice{value: "always", allowed: []string{"always", "missing", "never"}}
-	pf.Var(f.pull, "pull", "when to ask a registry: always (each tag once per run; a digest in the cache is not downloaded again), missing (only for what the cache lacks), never")
-	pf.StringArrayVar(&f.insecure, "insecure", nil, "a registry (HOST[:PORT]) reached over plain HTTP (repeatable)")
+	pf.Var(f.pull, "pull", "when to ask a registry: always|missing|never")
+	pf.StringArrayVar(&f.insecure, "insecure", nil, "a registry `HOST[:PORT]` reached over plain HTTP (repeatable)")
 	pf.BoolVar(&f.offline, "offline", false, "reach no registry: an image the cache lacks is an error naming it")
 }
 

@@ -33,54 +33,47 @@ type mirrorFlags struct {
 func newMirrorCmd(e *env) *cobra.Command {
 	f := &mirrorFlags{}
 	cmd := &cobra.Command{
-		Use:   "mirror --catalog [NAME=]PATH... (-f MANIFESTS... | --package NAME[:CHANNEL][@RANGE]...)",
-		Short: "The smallest set of bundles a disconnected cluster needs, as a filtered catalog, an oc-mirror ImageSetConfiguration or an image list",
-		Long: `Mirror computes the smallest set of catalog bundles with which a disconnected
-cluster does everything it would do with the full catalogs: install each
-subscription, take every upgrade hop from each installed version to its
-channel's head, and install every dependency at every version the resolver
-picks on the way. It rolls out every namespace of the manifests (and every
-package asked for) as rollout --approve does, keeps the bundle of every step,
-adds what keeps the filtered catalog valid with its edges unchanged (the
-chain entries between two kept ones, an entry that skips a kept one, the
-head of each default channel), and checks that the filtered catalog passes
-the structural check and that every rollout takes the same rounds against it.
+		Use:   "mirror --catalog [NAME=]PATH... (-f MANIFESTS... | --package PKG...)",
+		Short: "The smallest set of bundles a disconnected cluster needs",
+		Long: `Mirror computes the smallest set of catalog bundles with which a disconnected cluster does
+everything it would do with the full catalogs: install each subscription, take every upgrade hop
+from each installed version to its channel's head, and install every dependency at every version
+the resolver picks on the way. It rolls out every namespace of the manifests (and every package
+asked for) as rollout --approve does, keeps the bundle of every step, adds what keeps the filtered
+catalog valid with its edges unchanged, and checks that the filtered catalog passes the structural
+check and that every rollout takes the same rounds against it.
 
-What the cluster needs: its manifests (-f, all namespaces: Subscriptions,
-ClusterServiceVersions, CatalogSources, as kubectl get csv,sub,catsrc -A -o
-yaml prints them), or, for a cluster yet to be built, packages: --package
-NAME[:CHANNEL][@RANGE] (repeatable) or --package-file FILE (one such line
-each; # starts a comment). A package without a range is a new subscription
-(the channel's head, the default channel when none is named); with a range
-(a semver range, quoted: "cert-manager:stable@>=1.16.0 <1.17.0"), the
-cluster may start at any version of the channel in the range and upgrades
-while it stays in the range.
+What the cluster needs: its manifests (-f, every namespace: kubectl get csv,sub,catsrc -A -o yaml),
+or, for a cluster yet to be built, packages: --package NAME[:CHANNEL][@RANGE] or --package-file
+FILE (one such line each; # starts a comment). A package without a range is a new subscription
+(the channel's head, the default channel when none is named); with a range (a semver range,
+quoted: "cert-manager:stable@>=1.16.0 <1.17.0"), the cluster may start at any version of the
+channel in the range and upgrades while it stays in the range.
 
-Outputs (-o): text (default) lists per package the bundles kept and why, and
-what a whole-channel mirror would take; json and yaml the same as data;
-fbc the filtered File-Based Catalog (JSON stream; one catalog); images every
-bundle image and related image, sorted, one per line; imageset an oc-mirror
-v2 ImageSetConfiguration selecting the kept bundles, which needs each
-catalog's image (--catalog-image NAME=REF).
+Outputs (-o): text lists per package the bundles kept and why, and what a whole-channel mirror
+would take; json and yaml the same as data; fbc the filtered File-Based Catalog (one catalog);
+images every bundle image and related image, one per line; imageset an oc-mirror v2
+ImageSetConfiguration of the kept bundles (each catalog's image: --catalog-image NAME=REF). The
+README ("sextant mirror") says what is kept and why.
 
-Exit status: 0 the set is computed; 1 some rollout has no plan with the full
-catalogs (each is named); 2 bad input or usage.`,
-		Example: `  sextant mirror --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz -f testdata/examples/cluster.yaml
-  sextant mirror --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz --package cert-manager:stable -o images`,
+Exit status: 0 the set is computed; 1 some rollout has no plan with the full catalogs (each is
+named); 2 bad input or usage.`,
+		Example: `  sextant mirror --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz \
+    -f testdata/examples/cluster.yaml
+  sextant mirror --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz \
+    --package cert-manager:stable -o images`,
 		Args: cobra.NoArgs,
 	}
-	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
-		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, or NAME=- for standard input (repeatable, required)`)
-	addFilenameFlag(cmd, &f.files, &f.recursive, "the cluster's manifests, every namespace: Subscriptions, ClusterServiceVersions, CatalogSources (kubectl get csv,sub,catsrc -A -o yaml)")
-	cmd.Flags().StringArrayVar(&f.packages, "package", nil, "a package for a cluster yet to be built, as NAME[:CHANNEL][@RANGE] (repeatable)")
-	cmd.Flags().StringVar(&f.packageFile, "package-file", "", "a file of packages, one NAME[:CHANNEL][@RANGE] per line (# starts a comment)")
-	cmd.Flags().StringArrayVar(&f.catalogImages, "catalog-image", nil, "the image of a catalog, as NAME=REF, for -o imageset (repeatable)")
-	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace,
-		"the namespace whose catalogs serve every namespace (OLM's global catalog namespace; openshift-marketplace on OpenShift)")
-	cmd.Flags().IntVar(&f.maxRounds, "max-rounds", defaultMaxRounds, "the most rounds of each rollout")
+	addCatalogFlag(cmd, &f.catalogs, "repeatable, required")
+	addFilenameFlag(cmd, &f.files, &f.recursive, "every namespace's state")
+	cmd.Flags().StringArrayVar(&f.packages, "package", nil, "a package to install (`PKG`: NAME[:CHANNEL][@RANGE]; repeatable)")
+	cmd.Flags().StringVar(&f.packageFile, "package-file", "", "a `FILE` of packages, one NAME[:CHANNEL][@RANGE] per line")
+	cmd.Flags().StringArrayVar(&f.catalogImages, "catalog-image", nil, "the image of a catalog, as `NAME=REF`, for -o imageset (repeatable)")
+	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the global catalog namespace `NS`")
+	cmd.Flags().IntVar(&f.maxRounds, "max-rounds", defaultMaxRounds, "at most `N` rounds in each rollout")
 	f.output = addOutputFlag(cmd, "text", "json", "yaml", "fbc", "imageset", "images")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runMirror(cmd, f) }
-	return cmd
+	return withTopics(cmd, "catalogs", "manifests")
 }
 
 // runMirror reads the inputs, computes the set and writes it.

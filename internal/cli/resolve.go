@@ -13,91 +13,34 @@ import (
 	"github.com/sextantdev/sextant/resolver/predict"
 )
 
-// inputsHelp describes the inputs resolve and rollout share.
-const inputsHelp = `Catalogs are given with --catalog [NAME=]PATH, where PATH is an FBC file
-(.json, .yaml, .yml, optionally .gz), a folder of them, or "-" for standard
-input (then NAME is required); NAME defaults to the file or folder name
-without its extensions
-(community-operators-prod.v4.20-index.json.gz → community-operators-prod.v4.20-index).
-A CatalogSource of that name in the manifests gives the catalog its namespace
-and priority; without one, the namespace is the spec.sourceNamespace the
-subscriptions naming the catalog agree on, else the global namespace (olm),
-and the priority is 0.
-
-The manifests (-f) are any mix of Subscriptions, ClusterServiceVersions,
-CatalogSources, OperatorGroups and InstallPlans, as
-"kubectl get csv,sub,catsrc,og,ip -o yaml" (or -o json) prints them. The namespace (-n) defaults to the one the
-subscriptions share. As OLM, a namespace with subscriptions resolves only
-with exactly one OperatorGroup (none or several: no plan, exit 1); when the
-manifests hold no OperatorGroup at all, one plain OperatorGroup is assumed
-and a note says so. An OperatorGroup annotated
-olm.operatorframework.io/exclude-global-namespace-resolution: "true" leaves
-the global namespace's catalogs out.
-
-Approval and upgrades in flight are read as OLM v0.28 reads them: one
-subscription with installPlanApproval Manual makes the namespace's
-InstallPlan Manual, so every step waits for that approval (the plan says so
-and names the subscription); an InstallPlan not finished, a subscription
-whose currentCSV exists, a CSV another CSV replaces are listed as "in
-flight" and resolution goes on from them; an upgrade that failed stops the
-namespace (no plan, exit 1) unless the OperatorGroup's upgradeStrategy is
-TechPreviewUnsafeFailForward; a subscription whose installedCSV is not
-among the CSVs given is incomplete input (exit 2).`
-
 func newResolveCmd(e *env) *cobra.Command {
 	f := &resolveFlags{}
 	cmd := &cobra.Command{
 		Use:   "resolve --catalog [NAME=]PATH... -f MANIFESTS...",
 		Short: "Compute the install/upgrade plan of a namespace, or explain why there is none",
-		Long: `Resolve computes what OLM would install and upgrade in a namespace, from
-catalogs and the cluster state: an ordered plan, every bundle after the
-bundles it depends on; or, when no plan exists, an explanation — the verdict,
-the minimal set of facts that make resolution impossible as a derivation, and
-suggested changes that were re-solved and give a plan (--full prints the
-whole derivation).
+		Long: `Resolve computes what OLM would install and upgrade in a namespace, from catalogs (--catalog)
+and the cluster state (-f, as kubectl get csv,sub,catsrc,og,ip -o yaml prints it): an ordered
+plan, every bundle after the bundles it depends on; or, when no plan exists, an explanation — the
+verdict, the minimal set of facts that make resolution impossible, and suggested changes that were
+re-solved and give a plan (--full prints the whole derivation). --why NAME says why a package,
+bundle or subscription is in the plan, or why not; --for APP resolves what an application's kinds
+need; manifests holding ClusterExtensions resolve as OLM v1 does.
 
-` + inputsHelp + `
-
-JSON output (-o json; -o yaml is the same) is a stable contract, the
-resolver.Plan type (go doc ./resolver Plan): "namespace", "steps",
-"unchanged", "approval", "inFlight", "notes", "excluded" and "fixes", each
-step and unchanged operator with its "predictions" (and "approval",
-"heldBack", "deprecations" where they apply); with no plan,
-{"namespace": "...", "error": {"message", "verdict", "facts", "derivation",
-"suggestions"}}. The README ("sextant resolve and sextant rollout") shows
-every field.
-
--o installplan writes, as Kubernetes YAML (installplan-json: JSON), what OLM
-would create for the plan: the InstallPlan (generateName install-,
-spec.approval, spec.approved, spec.clusterServiceVersionNames, status.phase
-and status.bundleLookups with each bundle's image) and the Subscription of
-each dependency, named <package>-<channel>-<catalog>-<catalog namespace>.
-
---why NAME (a package, a bundle or installed CSV, or a subscription) prints,
-instead of the plan, why it is there at its version, channel and catalog —
-what put it there, the rules that chose them, the better-looking candidates
-passed over — or why it is not (--full: every alternative; -o json: the
-resolver.Why value).
-
-` + forHelp + `
-
-` + v1Help + `
-
-Exit status: 0 with a plan (one that waits for approval too), 1 with no
-plan, 2 for bad input or usage.`,
-		Example: `  sextant resolve --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz -f testdata/examples/cluster.yaml
-  kubectl get csv,sub,catsrc -n operators -o yaml | sextant resolve --catalog index=catalog/ -f - -o json`,
+Exit status: 0 with a plan (one that waits for approval too), 1 with no plan, 2 for bad input or
+usage.`,
+		Example: `  sextant resolve -f testdata/examples/cluster.yaml \
+    --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz
+  kubectl get csv,sub,catsrc,og -n operators -o yaml | sextant resolve --catalog catalog/ -f -`,
 		Args: cobra.NoArgs,
 	}
 	addResolveFlags(cmd, f, "installplan", "installplan-json")
 	var why string
 	addWhyFlag(cmd, &why)
-	cmd.Flags().StringArrayVar(&f.forFiles, "for", nil, `an application's manifests (custom resources…): resolve the operators that serve their kinds (repeatable; "-" reads standard input)`)
-	f.olm = addChoiceFlag(cmd, "olm", "", "with --for, the OLM whose terms the answer is in: v0 (subscriptions) or v1 (ClusterExtensions); manifests holding ClusterExtensions resolve in v1 mode by themselves", "v0", "v1")
-	cmd.Flags().BoolVarP(&f.all, "all-namespaces", "A", false,
-		"resolve every namespace of the manifests, one after another, each with its own OperatorGroup (one block per namespace; -o json gives {\"namespaces\": [...]})")
+	cmd.Flags().StringArrayVar(&f.forFiles, "for", nil, "an application's manifests `APP`: resolve what its kinds need")
+	f.olm = addChoiceFlag(cmd, "olm", "", "with --for, answer in the terms of OLM", "v0", "v1")
+	cmd.Flags().BoolVarP(&f.all, "all-namespaces", "A", false, "resolve every namespace of the manifests, one after another")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runResolve(cmd, f, why) }
-	return cmd
+	return withTopics(cmd, "catalogs", "manifests", "upgrades", "resolve-output", "for", "v1")
 }
 
 // runResolve is resolve: the mode of the flags (--for, --olm v1, --why,

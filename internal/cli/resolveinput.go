@@ -41,31 +41,32 @@ type resolveFlags struct {
 	cmd                *cobra.Command
 }
 
-// addResolveFlags declares the flags of resolve and rollout.
+// addResolveFlags declares the flags of resolve and rollout. Their
+// details are in the help topics (catalogs, manifests, upgrades).
 func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 	f.cmd = cmd
-	cmd.Flags().StringArrayVar(&f.catalogs, "catalog", nil,
-		`a catalog, as [NAME=]PATH: an FBC file (.json, .yaml, .yml, optionally .gz) or folder, NAME=- for standard input, or a catalog image: REGISTRY/REPO:TAG, REGISTRY/REPO@sha256:..., oci:DIR[:TAG], docker-archive:FILE; NAME defaults to the file or folder name without its extensions, or the image's repository (repeatable; without it, the subscriptions' CatalogSources' spec.image)`)
-	addFilenameFlag(cmd, &f.files, &f.recursive, "manifests: Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups and InstallPlans, as kubectl get csv,sub,catsrc,og,ip -o yaml prints them")
-	addNamespaceFlag(cmd, &f.namespace, "the namespace to resolve (default: the namespace the subscriptions share)")
-	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace,
-		"the namespace whose catalogs serve every namespace (OLM's global catalog namespace; openshift-marketplace on OpenShift); default: the one namespace the manifests' CatalogSources and subscriptions point to, else olm")
+	addCatalogFlag(cmd, &f.catalogs, "repeatable")
+	addFilenameFlag(cmd, &f.files, &f.recursive, "the cluster state")
+	addNamespaceFlag(cmd, &f.namespace, "the namespace `NS` to resolve (default: the subscriptions')")
+	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", "",
+		"the `NS` of the global catalogs (default: the manifests', else olm)")
 	cmd.Flags().IntVar(&f.maxSuggestions, "max-suggestions", resolver.DefaultMaxSuggestions,
-		"with no plan, the most suggestions to look for (0: none)")
+		"with no plan, look for at most `N` suggestions (0: none)")
 	cmd.Flags().BoolVar(&f.full, "full", false, "with no plan, print the whole derivation (text output)")
-	cmd.Flags().StringVar(&f.kubeVersion, "kube-version", "",
-		"the cluster's Kubernetes version (e.g. 1.25.3, as the API server reports it): steps whose minKubeVersion is above it will fail (RequirementsNotMet); default: not checked")
-	cmd.Flags().StringVar(&f.openShift, "openshift-version", "",
-		"the cluster's OpenShift version (e.g. 4.16): warn about operators whose olm.maxOpenShiftVersion blocks the next minor upgrade; default: not checked")
-	cmd.Flags().BoolVar(&f.semver, "semver-upgrades", false,
-		"beyond OLM: also upgrade an installed operator to any higher version of its channel within its major version, as if the catalog had that edge (DESIGN §7)")
-	cmd.Flags().BoolVar(&f.semverMajor, "semver-allow-major", false,
-		"with --semver-upgrades: let those upgrades cross major versions")
+	cmd.Flags().StringVar(&f.kubeVersion, "kube-version", "", "the cluster's Kubernetes version `X.Y.Z`: check minKubeVersion")
+	cmd.Flags().StringVar(&f.openShift, "openshift-version", "", "the cluster's OpenShift version `X.Y`: check maxOpenShiftVersion")
+	cmd.Flags().BoolVar(&f.semver, "semver-upgrades", false, "beyond OLM: upgrade to any higher version of the same major")
+	cmd.Flags().BoolVar(&f.semverMajor, "semver-allow-major", false, "with --semver-upgrades: let those upgrades cross major versions")
 	f.output = addOutputFlag(cmd, append([]string{"text", "json", "yaml"}, formats...)...)
 	cmd.Flags().BoolVar(&f.singleOwnNamespace, "single-own-namespace", false,
-		"OLM v1: operator-controller runs with its SingleOwnNamespaceInstallSupport feature gate (bundles without AllNamespaces install for spec.config.inline.watchNamespace)")
-	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false,
-		"resolve even when a package the resolution reaches is invalid as opm serve would refuse it (no olm.package, unparsable version, no single head, …): leave such packages out and say which")
+		"OLM v1: the SingleOwnNamespaceInstallSupport feature gate is on")
+	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false, "leave out the packages opm serve would refuse, and say which")
+}
+
+// addCatalogFlag adds the repeatable --catalog [NAME=]PATH flag (see the
+// catalogs help topic); more says more about it (repeatable, required).
+func addCatalogFlag(cmd *cobra.Command, catalogs *[]string, more string) {
+	cmd.Flags().StringArrayVar(catalogs, "catalog", nil, "a catalog, as `[NAME=]PATH` or an image ("+more+")")
 }
 
 // resolveInput is what resolve and rollout work on.
@@ -159,6 +160,9 @@ func (e *env) loadResolveInput(f *resolveFlags) (*resolveInput, error) {
 	if err := f.check(); err != nil {
 		return nil, err
 	}
+	if f.globalNamespace == "" {
+		f.globalNamespace = resolver.DefaultGlobalNamespace
+	}
 	e.recursive = f.recursive
 	specs, err := parseCatalogSpecs(f.catalogs)
 	if err != nil {
@@ -204,7 +208,7 @@ func (f *resolveFlags) check() error {
 	switch {
 	case len(f.files) == 0 && len(f.forFiles) == 0:
 		return usageErrorf("no manifests: give the cluster state with -f FILE (Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups)")
-	case f.globalNamespace == "":
+	case f.globalNamespace == "" && f.cmd.Flags().Changed("global-namespace"):
 		return usageErrorf("--global-namespace is empty")
 	case f.all && f.namespace != "":
 		return usageErrorf("-A (--all-namespaces) and -n (--namespace) exclude each other")

@@ -17,48 +17,33 @@ func newRolloutCmd(e *env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rollout --catalog [NAME=]PATH... -f MANIFESTS...",
 		Short: "Simulate the rounds of resolution a namespace goes through until it settles",
-		Long: `Rollout simulates what a namespace will go through: OLM moves one upgrade hop
-per resolution, so rollout resolves, applies the plan as OLM would (each
-bundle becomes an installed CSV, dependencies get a subscription), and
-repeats until a plan has nothing to do. It prints one block per round that
-changed something. When a round has no plan, it prints the rounds so far and
-the explanation; when --max-rounds rounds did not settle the namespace, it
-says so. A plan that waits for approval (a Manual InstallPlan: some
-subscription of the namespace is Manual) stops the rollout there, exit 0,
-unless --approve approves every such plan; each round says the approval it
-needed, and the last line how many approvals the rollout took.
+		Long: `Rollout simulates what a namespace will go through: OLM moves one upgrade hop per resolution,
+so rollout resolves, applies the plan as OLM would (each bundle becomes an installed CSV,
+dependencies get a subscription), and repeats until a plan has nothing to do. It prints one block
+per round that changed something. When a round has no plan, it prints the rounds so far and the
+explanation; when --max-rounds rounds did not settle the namespace, it says so. A plan that waits
+for approval (a Manual InstallPlan: some subscription of the namespace is Manual) stops the
+rollout there, exit 0, unless --approve approves every such plan; each round says the approval it
+needed, and the last line how many approvals the rollout took. Catalogs and manifests are given
+as for resolve.
 
-` + inputsHelp + `
-
-JSON output (-o json) is a stable contract; steps and unchanged are those of
-resolve:
-
-  {"namespace": "...",
-   "rounds": [{"round": 1, "approval": {...}, "approved": true,
-     "waiting": true, "steps": [...], "unchanged": [...]}],
-   "settled": true|false, "waiting": true,
-   "error": {"message": "...", ...}}
-
-"error" is present when the rollout did not settle: with the explanation's
-structured form (as in resolve) when a round has no plan, with the message
-alone when --max-rounds was reached.
-
-Exit status: 0 when the namespace settles or waits for approval, 1 when a
-round has no plan or the rounds run out, 2 for bad input or usage.`,
-		Example: `  sextant rollout --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz -f testdata/examples/cluster.yaml`,
-		Args:    cobra.NoArgs,
+Exit status: 0 when the namespace settles or waits for approval, 1 when a round has no plan or
+the rounds run out, 2 for bad input or usage.`,
+		Example: `  sextant rollout -f testdata/examples/cluster.yaml \
+    --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz`,
+		Args: cobra.NoArgs,
 	}
 	addResolveFlags(cmd, f)
-	cmd.Flags().IntVar(&maxRounds, "max-rounds", defaultMaxRounds, "the most rounds to simulate")
+	cmd.Flags().IntVar(&maxRounds, "max-rounds", defaultMaxRounds, "simulate at most `N` rounds")
 	var approve bool
-	cmd.Flags().BoolVar(&approve, "approve", false, "approve every plan that waits for approval (a Manual InstallPlan), as a person approving each one would; without it the rollout stops at the first")
+	cmd.Flags().BoolVar(&approve, "approve", false, "approve every plan that waits for approval, as a person would")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if maxRounds < 1 {
 			return usageErrorf("--max-rounds %d: want at least 1", maxRounds)
 		}
 		return e.runRollout(cmd.Context(), f, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: approve})
 	}
-	return cmd
+	return withTopics(cmd, "catalogs", "manifests", "upgrades", "rollout-output")
 }
 
 // runRollout rolls the namespace out and prints the answer

@@ -193,6 +193,7 @@ file, invalid catalog, unknown flag or value).`,
 		}
 		root.AddCommand(cmd)
 	}
+	addHelpTopics(root)
 	return root
 }
 

@@ -23,7 +23,7 @@ func heldBackOptions(maxSuggestions int) resolver.HeldBackOptions {
 
 // addWhyFlag adds resolve's --why.
 func addWhyFlag(cmd *cobra.Command, name *string) {
-	cmd.Flags().StringVar(name, "why", "", "instead of the plan, say why a package, bundle or subscription is in it (version, channel, catalog, what put it there, what was passed over) or why not; --full for every alternative, -o json for data")
+	cmd.Flags().StringVar(name, "why", "", "instead of the plan, say why `NAME` is in it as it is, or why not")
 }
 
 // runWhy answers resolve --why NAME: the Why as text (short, or whole with

@@ -1,0 +1,277 @@
+package cli
+
+import "strconv"
+
+// The texts of the help topics (see helpTopics). Each line is at most
+// helpWidth characters; TestHelpFits holds them to it.
+
+const catalogsTopic = `Catalogs: what --catalog (resolve, rollout, provides, mirror, migrate) and the PATH arguments of
+check and graph take.
+
+  --catalog [NAME=]PATH    (repeatable)
+
+PATH is a File-Based Catalog (FBC): a .json, .yaml or .yml file, optionally .gz (a .json file is
+JSON, the others YAML whose documents may be JSON), a folder of them read recursively, or "-" for
+standard input (then NAME is required: --catalog index=-). A path that does not exist may name a
+catalog image instead: REGISTRY/REPO:TAG, REGISTRY/REPO@sha256:..., oci:DIR[:TAG] (an OCI image
+layout), docker-archive:FILE (docker save, crane pull); images are read without a container
+runtime, and cached ("sextant help global-flags").
+
+NAME defaults to the file or folder name without its extensions
+(community-operators-prod.v4.20-index.json.gz → community-operators-prod.v4.20-index), or to the
+last element of the image's repository. For resolve, rollout, mirror and migrate, NAME is the name
+of the catalog's CatalogSource: a CatalogSource of that name in the manifests gives the catalog
+its namespace and priority; without one, the namespace is the spec.sourceNamespace the
+subscriptions naming the catalog agree on, else the global namespace, and the priority is 0.
+Without --catalog, a subscription's CatalogSource with spec.image is read from that image
+(resolve, rollout, migrate).
+
+The global catalog namespace (--global-namespace) is the namespace whose catalogs serve every
+namespace: OLM's olm, openshift-marketplace on OpenShift. Without the flag, resolve and rollout
+take the one namespace the manifests' CatalogSources and subscriptions point to, and say so in a
+note; with none or several, olm.
+
+A package a resolution reaches must be valid as opm serve requires (an olm.package property on
+every bundle, versions that parse, a single head per channel, ...): otherwise the resolution is an
+input error naming the file and object. --allow-invalid leaves such packages out, and says which.
+
+Not a catalog: Kubernetes manifests (objects with apiVersion and kind) are the cluster state, given
+with -f ("sextant help manifests"); a registry+v1 bundle (a folder with manifests/ and
+metadata/annotations.yaml) becomes a catalog with opm render (opm render BUNDLE-IMAGE -o yaml).`
+
+const manifestsTopic = `Manifests: what -f (resolve, rollout, mirror, migrate) and --for take.
+
+  -f FILE|FOLDER|-    (repeatable; -R reads folders recursively)
+
+The cluster state as "kubectl get csv,sub,catsrc,og,ip -o yaml" (or -o json) prints it: any mix
+of Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups and InstallPlans (migrate
+reads CustomResourceDefinitions too, with -A: kubectl get csv,sub,catsrc,og,ip,crd -A -o yaml;
+mirror reads every namespace), as single objects, several YAML documents, JSON or kind: List. "-"
+reads standard input; a folder, every .yaml, .yml and .json file in it. Manifests holding
+ClusterExtensions resolve as OLM v1 does ("sextant help v1").
+
+Read as strictly as kubectl apply --validate=strict: an object without kind, a kind the API group
+operators.coreos.com does not define, a field the object's schema does not have, a value of the
+wrong type are input errors naming file, line, object and field, with the nearest real name
+(did you mean "channel"?). status is not checked against the schema: kubectl get -o yaml output
+passes whole. Kinds that resolution does not read are listed in a note.
+
+The namespace (-n) defaults to the one the subscriptions share, else the one the installed CSVs
+share; with several, choose one with -n, or resolve each in turn with resolve -A.
+
+OperatorGroups, as OLM reads them: a namespace with subscriptions resolves only with exactly one
+OperatorGroup (none or several: no plan, exit 1). When the manifests hold no OperatorGroup at all,
+the annotations OLM puts on the CSVs it installs (olm.operatorGroup, olm.operatorNamespace,
+olm.targetNamespaces) give the group and its target namespaces, and a note says so; only a
+namespace nothing speaks of gets one plain OperatorGroup assumed, its targets unknown. An
+OperatorGroup annotated olm.operatorframework.io/exclude-global-namespace-resolution: "true"
+leaves the global namespace's catalogs out.`
+
+const upgradesTopic = `Upgrades: approval, upgrades in flight, and what resolve and rollout predict.
+
+Approval and upgrades in flight are read as OLM v0.28 reads them: one subscription with
+installPlanApproval Manual makes the namespace's InstallPlan Manual, so every step waits for that
+approval (the plan says so and names the subscription); an InstallPlan not finished, a
+subscription whose currentCSV exists, a CSV another CSV replaces are listed as "in flight" and
+resolution goes on from them; an upgrade that failed stops the namespace (no plan, exit 1) unless
+the OperatorGroup's upgradeStrategy is TechPreviewUnsafeFailForward; a subscription whose
+installedCSV is not among the CSVs given is incomplete input (exit 2). rollout stops at a plan
+that waits for approval (exit 0) unless --approve approves every such plan, as a person approving
+each one would.
+
+Predictions, on each step and operator left unchanged:
+  --kube-version V         the cluster's Kubernetes version, as the API server reports it
+                           (e.g. 1.25.3): steps whose bundle's minKubeVersion is above it will
+                           fail (RequirementsNotMet). Default: not checked.
+  --openshift-version V    the cluster's OpenShift version (e.g. 4.16): a warning for each
+                           operator whose olm.maxOpenShiftVersion blocks the next minor upgrade
+                           of OpenShift. Default: not checked.
+
+Beyond OLM: --semver-upgrades lets an installed operator also upgrade to any higher version of its
+channel within its major version, as if the catalog had that edge (DESIGN §7), and says so in a
+note; --semver-allow-major lets those upgrades cross major versions. OLM follows only the
+catalog's replaces, skips and skipRange edges.`
+
+const resolveOutputTopic = `What resolve prints.
+
+Text: the plan, an ordered list of steps (every bundle after the bundles it depends on), the
+operators left as they are, and notes; when no plan exists, an explanation: the verdict, the
+minimal set of facts that make resolution impossible, as a derivation, and suggested changes that
+were re-solved and give a plan (--full prints the whole derivation; --max-suggestions N bounds the
+suggestions looked for, 0 for none).
+
+JSON (-o json; -o yaml is the same) is a stable contract, the resolver.Plan type (go doc
+./resolver Plan): "namespace", "steps", "unchanged", "approval", "inFlight", "notes", "excluded"
+and "fixes", each step and unchanged operator with its "predictions" (and "approval", "heldBack",
+"deprecations" where they apply); with no plan, {"namespace": "...", "error": {"message",
+"verdict", "facts", "derivation", "suggestions"}}. The README ("sextant resolve and sextant
+rollout") shows every field.
+
+-A (--all-namespaces) resolves every namespace of the manifests, one after another, each with its
+own OperatorGroup: one block per namespace; -o json gives {"namespaces": [...]}.
+
+-o installplan writes, as Kubernetes YAML (installplan-json: JSON), what OLM would create for the
+plan: the InstallPlan (generateName install-, spec.approval, spec.approved,
+spec.clusterServiceVersionNames, status.phase and status.bundleLookups with each bundle's image)
+and the Subscription of each dependency, named <package>-<channel>-<catalog>-<catalog namespace>.
+
+--why NAME (a package, a bundle or installed CSV, or a subscription) prints, instead of the plan,
+why it is there at its version, channel and catalog — what put it there, the rules that chose
+them, the better-looking candidates passed over — or why it is not (--full: every alternative;
+-o json: the resolver.Why value).`
+
+const rolloutOutputTopic = `What rollout prints.
+
+Text: one block per round that changed something, then how the rollout ended (settled, waiting
+for approval, no plan with its explanation, or out of rounds) and how many approvals it took.
+
+JSON (-o json; -o yaml is the same) is a stable contract; steps and unchanged are those of resolve
+("sextant help resolve-output"):
+
+  {"namespace": "...",
+   "rounds": [{"round": 1, "approval": {...}, "approved": true,
+     "waiting": true, "steps": [...], "unchanged": [...]}],
+   "settled": true|false, "waiting": true,
+   "error": {"message": "...", ...}}
+
+"error" is present when the rollout did not settle: with the explanation's structured form (as in
+resolve) when a round has no plan, with the message alone when --max-rounds was reached.`
+
+const forTopic = `resolve --for APP: the operators an application needs.
+
+With --for APP (repeatable: files, folders or "-"), resolve works from an application instead: for
+every apiVersion/kind of APP's objects that Kubernetes or OLM does not serve itself, it finds an
+installed CSV of the namespace that provides it, else a package an existing subscription asks
+for, else the catalog package whose channel head provides it (in the order OLM prefers a
+dependency's providers: catalog priority, the namespace's catalogs before the global ones,
+catalog name, the default channel, package name), creates the subscriptions a person would create
+and resolves them with the state of -f (optional with --for). The namespace defaults to the one
+APP's objects share. OLM objects in APP (an OperatorGroup, say) join the cluster state.
+
+-o yaml writes the subscriptions to create, ready for kubectl apply; -o json the whole answer. A
+kind nothing provides makes the answer no (exit 1), with near misses. --olm v1 answers in OLM v1
+terms ("sextant help v1").`
+
+const v1Topic = `OLM v1: ClusterExtensions (resolve, provides --olm v1, resolve --for --olm v1).
+
+Manifests that hold ClusterExtensions (olm.operatorframework.io/v1) are resolved as
+operator-controller resolves them, each extension on its own (no dependencies, no SAT): the
+catalogs its selector picks, the channels it names (all when none), its version range (Masterminds
+syntax), the successors of status.install.bundle unless upgradeConstraintPolicy is SelfCertified;
+deprecated bundles last, the highest version, the highest catalog priority. Each --catalog
+NAME=PATH is the ClusterCatalog NAME; a ClusterCatalog object of that name in -f gives its labels,
+priority, availabilityMode and Serving condition, and a catalog without one is Available, priority
+0, with only the olm.operatorframework.io/metadata.name label. Manifests may hold Subscriptions
+too: they are resolved as OLM v0 does, the ClusterExtensions as v1 does, in one answer.
+--single-own-namespace: operator-controller runs with its SingleOwnNamespaceInstallSupport feature
+gate (bundles without AllNamespaces install for spec.config.inline.watchNamespace).
+
+Text: one block per ClusterExtension (the choice, why, the bundles passed over — --full lists
+every one —, the next upgrades, predictions). JSON (-o json; -o yaml is the same) is a stable
+contract, one entry per ClusterExtension, by name:
+
+  {"extensions": [{"name": "...", "package": "...",
+     "bundle": "...", "version": "...", "catalog": "CLUSTERCATALOG",
+     | "error": "operator-controller's message, word for word",
+     "installed": {"name": "...", "version": "..."},
+     "action": "install"|"upgrade"|"downgrade"|"stay", "reason": "...",
+     "defaultChannelHead": {"bundle": "...", "version": "...", "channel": "..."},
+     "passedOver": [{"bundle": "...", "version": "...", "catalog": "...",
+       "reason": "channel"|"version-range"|"not-successor"|"deprecated"|
+         "invalid-version"|"lower-version"|"same-version"|"other-catalog",
+       "detail": "..."}],
+     "skippedCatalogs": [{"catalog": "...", "reason": "..."}],
+     "deprecations": ["..."],
+     "predictions": [{"reason": "InstallMode"|"MinKubeVersion"|
+       "MaxOpenShiftVersion"|"SingleOwnership", "severity": "failure"|"warning",
+       "bundle": "...", "message": "...", "other": "..."}],
+     "next": [{"bundle": "...", "version": "...", "catalog": "..."} | {"error": "..."}]}]}
+
+With Subscriptions too, the v0 answer's object gains the "extensions" field. Exit status: 0 when
+every extension gets a bundle with no predicted failure (and v0 has a plan), 1 otherwise, 2 for
+unusable input.
+
+resolve --for APP --olm v1 answers an application in v1 terms: for each API, the ClusterExtension
+that serves it (one of -f, or one to create naming only the package) or why none would, then the
+resolution with the extensions to create (-o json: olmv1.Application, {"apis": [...], "create":
+[...], "resolution": {"extensions": [...]}}).
+
+provides --olm v1 API: for each package providing the API, the bundle a ClusterExtension naming
+only that package installs (the highest version of every channel, across the catalogs, each a
+ClusterCatalog at priority 0), whether that bundle provides the API, or operator-controller's
+error. JSON: [{"api": {...}, "package": "...", "bundle": "...", "version": "...", "catalog":
+"...", "error": "...", "provides": true, "catalogs": [...]}].`
+
+const checkOutputTopic = `What check prints, and --baseline.
+
+Text groups the findings of each catalog by package, one line per finding (severity, code,
+channel and bundle, message, position), then a summary line. JSON (-o json; -o yaml is the same):
+
+  {"catalogs": [{"path": "...", "packages": N, "channels": N, "bundles": N,
+    "findings": [{"severity": "error"|"warning"|"info", "code": "...",
+      "package": "...", "channel": "...", "bundle": "...", "message": "...",
+      "file": "...", "line": N}],
+    "summary": {"error": N, "warning": N, "info": N},
+    "counts": [{"code": "...", "severity": "...", "count": N}]}]}
+
+With --baseline OLD, the one catalog given (NEW) is compared with OLD, its previous version (a
+path, or git:REF[:PATH] read from git history): every finding is marked new or existing ("status":
+"new"|"existing" in JSON), and the regressions of the change are added — package-removed,
+channel-removed, default-channel-changed, head-removed, bundle-removed, channel-head-lowered,
+upgrade-path-lost, no-longer-installable, requirement-newly-unmet, deprecation-added; an upgrade
+edge the change adds that drops an API or an install mode is a new api-dropped-on-upgrade or
+install-mode-dropped. The catalog gains a "baseline" object: {"name", "new", "existing",
+"resolved", "packagesAdded", "packagesRemoved", "channelsAdded", "channelsRemoved",
+"bundlesAdded", "bundlesRemoved"}. --fail-on-new applies --fail-on to the new findings only, so
+that CI fails on what a change introduces.
+
+-o markdown writes a pull-request comment: counts by severity and code, then the findings by
+package, new ones first, long lists folded. -o sarif writes a SARIF 2.1.0 log for code scanning
+(GitHub's upload-sarif): one rule per finding code with its help, one result per finding at its
+file, line and column, the baseline state (new, unchanged, absent) with --baseline.
+
+Suppressions: --config FILE, by default the .sextant.yaml in the catalog's folder or a folder above
+it, up to the git repository's top (named on standard error when found). The README ("sextant
+check") describes its format and every finding code (CHECKS.md).`
+
+// diagramsTopic describes how graph draws.
+var diagramsTopic = `How graph draws an upgrade graph.
+
+Nodes are bundles (name and version), in channel order, head first. An edge goes from a bundle to
+the entry that upgrades it: solid for replaces, dashed for skips, dotted and labelled with the
+range for skipRange. Diagrams draw one edge per pair of bundles, the first of replaces, skips,
+skipRange that holds; -o text lists every edge (but see --skip-ranges). Heads and deprecated
+bundles (olm.deprecated property or olm.deprecations entry) are marked, and names that an edge
+refers to but that are not in the channel are drawn dashed.
+
+A skipRange that spans many entries makes many edges. --skip-ranges labels writes each skipRange
+in its entry's box instead (with the number of entries it matches); auto, the default, does so
+only when the diagram would have more than ` + strconv.Itoa(maxDiagramEdges) + ` edges — Mermaid's default limit, past which
+GitHub shows an error instead of the chart — and says so in a comment. In text, labels give each
+skipRange the number of entries it matches instead of their names; auto does so past ` + strconv.Itoa(maxTextSkipRangeEdges) + `
+skipRange edges, and says so in a note. --skip-ranges edges always draws them.
+
+--from BUNDLE marks the path a cluster at BUNDLE takes to the channel head: the hops of a
+simulated rollout (the bundle installed and subscribed to the channel), drawn as thick edges
+labelled with their round, and where and why the path stops short of the head.
+
+-o mermaid prints a raw Mermaid flowchart (a front matter title, then "graph LR"): paste it into a
+GitHub comment inside a ` + "```mermaid" + ` fence, or use --fenced to get the fence too. -o dot is for
+"dot -Tsvg".`
+
+const globalFlagsText = `Flags every command takes.`
+
+const globalFlagsDetails = `Catalog images ("sextant help catalogs") are kept by digest in the cache (--cache-dir; by
+default sextant in the user's cache folder, ~/.cache/sextant on Linux). --pull always (the
+default) resolves each tag on its registry once per run and downloads only digests not in the
+cache; --pull missing asks the registry only for what the cache lacks (a tag read before is not
+resolved again); --pull never reads only the cache. --offline reaches no registry: an image the
+cache lacks is an error naming what would be pulled. Registries are reached over HTTPS only;
+--insecure HOST[:PORT] (repeatable) allows plain HTTP to the registries it names. Credentials are
+read as crane, skopeo and podman read them (the Docker config file, its credential helpers, else
+podman's auth.json).
+
+Every catalog and manifest file is read one document at a time, within --max-input-size per file
+(uncompressed; for a .gz, what it expands to) and --max-document-size per JSON blob or YAML
+document; both take a number of bytes with an optional unit (KiB, MiB, GiB), or -1 for no limit.
+Binary data stops a file at its first byte.`
