@@ -38,9 +38,9 @@ type AppLink struct {
 // of the bundle's ClusterServiceVersion that opm copies into the catalog
 // and that matter after resolution (install modes, minKubeVersion, native
 // APIs) or to people choosing an operator (display name, keywords, provider,
-// maturity, annotations, labels). Descriptions, links, maintainers, icons
-// and the CRD and API service descriptions are not modelled: they stay in
-// the raw property.
+// maturity, annotations, labels), and the API services it serves or needs.
+// Descriptions, links, maintainers, icons and the CRD descriptions are not
+// modelled: they stay in the raw property.
 //
 // A CSVMetadata is immutable once its bundle is built and safe for
 // concurrent use. Its slices are shared and must not be modified.
@@ -57,6 +57,12 @@ type CSVMetadata struct {
 	Keywords   []string
 	Maturity   string
 	Provider   AppLink
+	// APIServiceDefinitions is the CSV's spec.apiservicedefinitions as the
+	// metadata records it (apiServiceDefinitions); nil when the metadata has
+	// no such field. opm writes the field for every bundle it renders, empty
+	// or not, so nil means the catalog does not say (a catalog built by
+	// other tools may leave it out), not that the operator owns none.
+	APIServiceDefinitions *APIServiceDefinitions
 
 	annotations []byte // the raw annotations object, checked; nil when none
 	labels      []byte // the raw labels object, checked; nil when none
@@ -236,6 +242,8 @@ func (m *CSVMetadata) readField(s *jsonscan.Scanner, key []byte, in *interner) (
 		m.annotations, err = scanStringMap(s)
 	case "labels":
 		m.labels, err = scanStringMap(s)
+	case "apiServiceDefinitions":
+		m.APIServiceDefinitions, err = scanAPIServiceDefinitions(s, in)
 	default:
 		err = s.Skip()
 	}

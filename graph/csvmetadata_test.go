@@ -63,6 +63,22 @@ func TestCSVMetadata(t *testing.T) {
 		{name: "not an object", value: `[]`, wantErr: "value is an array, want an object"},
 		{name: "syntax error", value: `{"maturity":"a",`, want: CSVMetadata{Maturity: "a"}, wantErr: "unexpected end"},
 		{
+			name: "API service definitions",
+			value: `{"apiServiceDefinitions":{"owned":[{"name":"v1beta1.metrics.example.com","group":"metrics.example.com","version":"v1beta1",
+				"kind":"Metric","deploymentName":"adapter","displayName":"x","containerPort":443}],"required":[{"group":"g","version":"v1","kind":"K","name":null}]}}`,
+			want: CSVMetadata{APIServiceDefinitions: &APIServiceDefinitions{
+				Owned:    []APIServiceDescription{{Name: "v1beta1.metrics.example.com", Group: "metrics.example.com", Version: "v1beta1", Kind: "Metric", DeploymentName: "adapter"}},
+				Required: []APIServiceDescription{{Group: "g", Version: "v1", Kind: "K"}},
+			}},
+		},
+		{name: "API service definitions recorded empty, as opm writes them", value: `{"apiServiceDefinitions":{}}`, want: CSVMetadata{APIServiceDefinitions: &APIServiceDefinitions{}}},
+		{
+			name:    "API service definition of the wrong type",
+			value:   `{"apiServiceDefinitions":{"owned":[{"name":7,"kind":"K"}]}}`,
+			want:    CSVMetadata{APIServiceDefinitions: &APIServiceDefinitions{Owned: []APIServiceDescription{{Kind: "K"}}}},
+			wantErr: `field "apiServiceDefinitions": field "owned": element 0: field "name": value is a number, want a string`,
+		},
+		{
 			name:  "repeated key: the last wins",
 			value: `{"keywords":["a"],"keywords":["b"]}`,
 			want:  CSVMetadata{Keywords: []string{"b"}},
@@ -269,6 +285,10 @@ func refCSVMetadata(v []byte) (CSVMetadata, map[string]string, map[string]string
 				}
 				m.NativeAPIs = append(m.NativeAPIs, g)
 			}
+		case "apiServiceDefinitions":
+			d := new(APIServiceDefinitions)
+			err = json.Unmarshal(raw, d)
+			m.APIServiceDefinitions = d
 		case "annotations", "labels":
 			var sm map[string]*string
 			err = json.Unmarshal(raw, &sm)
@@ -329,6 +349,7 @@ func FuzzCSVMetadata(f *testing.F) {
 		`{"annotations":{"a":"b\u00e9"},"labels":{},"keywords":["x",null]}`,
 		`{"provider":{"name":"n","url":null,"x":[1]},"nativeAPIs":[{"kind":"Pod","version":"v1"}]}`,
 		`{"installModes":[{"supported":"no"}]}`, `{"maturity":1}`, `null`, `{}`,
+		`{"apiServiceDefinitions":{"owned":[{"name":"n","group":"g","version":"v1","kind":"K","deploymentName":"d"}],"required":null}}`,
 	} {
 		f.Add([]byte(v))
 	}
@@ -345,7 +366,7 @@ func FuzzCSVMetadata(f *testing.F) {
 // encoding/json, and every bundle of the community index has install modes.
 func TestCSVMetadataRealCatalogs(t *testing.T) {
 	forEachShipped(t, 0, func(t *testing.T, sc shippedCatalog, cat *Catalog) {
-		n, withModes, maxOCP := 0, 0, 0
+		n, withModes, maxOCP, withAPIServices := 0, 0, 0, 0
 		var invalid []string
 		for _, p := range cat.Packages() {
 			for _, b := range p.Bundles {
@@ -359,6 +380,9 @@ func TestCSVMetadataRealCatalogs(t *testing.T) {
 					n++
 					if len(b.CSVMetadata.InstallModes) > 0 {
 						withModes++
+					}
+					if b.CSVMetadata.APIServiceDefinitions != nil {
+						withAPIServices++
 					}
 				}
 				if m := b.MaxOpenShiftVersion; m != nil {
@@ -378,6 +402,12 @@ func TestCSVMetadataRealCatalogs(t *testing.T) {
 		}
 		if len(invalid) != wantInvalid {
 			t.Errorf("%d bundles with an invalid olm.maxOpenShiftVersion, want %d", len(invalid), wantInvalid)
+		}
+		// The shipped catalogs were rendered from the bundles' CSVs without
+		// their API service definitions: none records any, so no prediction
+		// about API services can come from them.
+		if withAPIServices != 0 {
+			t.Errorf("%d bundles record apiServiceDefinitions; the shipped catalogs record none", withAPIServices)
 		}
 		if sc.name() == "community-operators-prod.v4.20-index" && (n == 0 || withModes != n) {
 			t.Errorf("%d bundles with olm.csv.metadata, %d of them with install modes", n, withModes)

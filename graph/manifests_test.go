@@ -1,0 +1,80 @@
+package graph
+
+import (
+	"encoding/base64"
+	"reflect"
+	"testing"
+
+	"github.com/sextantdev/sextant/internal/testcatalog"
+)
+
+// bundleObject returns an olm.bundle.object property carrying doc.
+func bundleObject(doc string) Property {
+	return prop(TypeBundleObject, `{"data":"`+base64.StdEncoding.EncodeToString([]byte(doc))+`"}`)
+}
+
+func TestManifests(t *testing.T) {
+	const csvJSON = `{"apiVersion":"operators.coreos.com/v1alpha1","kind":"ClusterServiceVersion","metadata":{"name":"op.v1.0.0"},
+		"spec":{"installModes":[{"type":"AllNamespaces","supported":true}],
+		"apiservicedefinitions":{"owned":[{"name":"v1.m.example.com","group":"m.example.com","version":"v1","kind":"M","deploymentName":"d"}]},
+		"webhookdefinitions":[{"type":"ConversionWebhook","generateName":"c.example.com","deploymentName":"d","conversionCRDs":["as.example.com"]},
+			{"type":"ValidatingAdmissionWebhook","generateName":"v.example.com","deploymentName":"d","rules":[{"apiGroups":["*"],"resources":["pods"]}]}],
+		"install":{"strategy":"deployment","spec":{"deployments":[{"name":"d","spec":{}}]}},
+		"customresourcedefinitions":{"owned":[{"name":"as.example.com","kind":"A","version":"v1"}]}}}`
+	const crdYAML = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: as.example.com\nspec:\n  group: example.com\n"
+	tests := []struct {
+		name    string
+		props   []Property
+		want    *BundleManifests
+		wantErr string
+	}{
+		{name: "no object", props: []Property{PackageProperty("p", "1.0.0")}},
+		{
+			name:  "a CSV in JSON, a CRD in YAML",
+			props: []Property{PackageProperty("p", "1.0.0"), bundleObject(csvJSON), bundleObject(crdYAML)},
+			want: &BundleManifests{
+				Objects: []ObjectRef{
+					{APIVersion: "operators.coreos.com/v1alpha1", Kind: "ClusterServiceVersion", Name: "op.v1.0.0"},
+					{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "as.example.com"},
+				},
+				CSV: &CSVManifest{
+					Name:         "op.v1.0.0",
+					InstallModes: []InstallMode{{InstallModeAllNamespaces, true}},
+					APIServiceDefinitions: APIServiceDefinitions{Owned: []APIServiceDescription{
+						{Name: "v1.m.example.com", Group: "m.example.com", Version: "v1", Kind: "M", DeploymentName: "d"}}},
+					Webhooks: []WebhookDefinition{
+						{Type: WebhookConversion, GenerateName: "c.example.com", DeploymentName: "d", ConversionCRDs: []string{"as.example.com"}},
+						{Type: WebhookValidating, GenerateName: "v.example.com", DeploymentName: "d", Rules: []WebhookRule{{APIGroups: []string{"*"}, Resources: []string{"pods"}}}},
+					},
+					Deployments: []string{"d"},
+					OwnedCRDs:   []string{"as.example.com"},
+				},
+			},
+		},
+		{
+			name:    "bad objects are reported, the others read",
+			props:   []Property{prop(TypeBundleObject, `{"data":"not base64!"}`), bundleObject(crdYAML), bundleObject("kind: [")},
+			want:    &BundleManifests{Objects: []ObjectRef{{APIVersion: "apiextensions.k8s.io/v1", Kind: "CustomResourceDefinition", Name: "as.example.com"}}},
+			wantErr: "property 0 (olm.bundle.object): value: illegal base64 data at input byte 3\nproperty 2 (olm.bundle.object): data: yaml:",
+		},
+		{
+			name:    "a CSV whose spec has the wrong shape",
+			props:   []Property{bundleObject(`{"kind":"ClusterServiceVersion","metadata":{"name":"x"},"spec":{"installModes":"all"}}`)},
+			want:    &BundleManifests{Objects: []ObjectRef{{Kind: "ClusterServiceVersion", Name: "x"}}},
+			wantErr: `property 0 (olm.bundle.object): ClusterServiceVersion "x": json: cannot unmarshal`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ParseProperties(tt.props)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := b.Manifests()
+			testcatalog.WantErr(t, err, tt.wantErr)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("Manifests() = %+v\nwant %+v", got, tt.want)
+			}
+		})
+	}
+}
