@@ -247,9 +247,9 @@ func (b *builder) blocks(e *Entry, s *cluster.Subscription, csv *cluster.CSV, in
 		b.dependencies(e, inst, "the installed bundle")
 	}
 	b.installModes(e, s, csv, inst)
-	if csv != nil && len(csv.APIServices) > 0 {
+	if name, apis := ownedAPIServices(s, csv, inst); len(apis) > 0 {
 		e.Blocks = append(e.Blocks, Block{Kind: BlockAPIServices,
-			Message:  fmt.Sprintf("%s owns API services (%s): v1 installs no aggregated API server", csv.Name, gvkWords(csv.APIServices)),
+			Message:  fmt.Sprintf("%s owns API services (%s): v1 installs no aggregated API server", name, gvkWords(apis)),
 			V1Reason: "unsupported bundle: apiServiceDefintions are not supported"})
 	}
 	if others := othersOf(b.byPackage[s.Package], s); len(others) > 0 {
@@ -260,6 +260,32 @@ func (b *builder) blocks(e *Entry, s *cluster.Subscription, csv *cluster.CSV, in
 	if s.GeneratedBy != "" {
 		e.Blocks = append(e.Blocks, Block{Kind: BlockDependencySubscription, Message: b.dependencySubscription(s)})
 	}
+}
+
+// ownedAPIServices returns the API services the installed operator owns,
+// with the name of what says so: the installed CSV's
+// spec.apiservicedefinitions.owned, else what the catalog records of its
+// bundle (olm.csv.metadata's apiServiceDefinitions, or the CSV manifest of
+// an olm.bundle.object).
+func ownedAPIServices(s *cluster.Subscription, csv *cluster.CSV, inst *graph.Bundle) (string, []graph.GVK) {
+	if csv != nil && len(csv.APIServices) > 0 {
+		return csv.Name, csv.APIServices
+	}
+	if inst == nil {
+		return "", nil
+	}
+	var owned []graph.APIServiceDescription
+	if m, _ := inst.Manifests(); m != nil && m.CSV != nil {
+		owned = m.CSV.APIServiceDefinitions.Owned
+	} else if md := inst.CSVMetadata; md != nil && md.APIServiceDefinitions != nil {
+		owned = md.APIServiceDefinitions.Owned
+	}
+	var apis []graph.GVK
+	for _, d := range owned {
+		apis = append(apis, d.GVK())
+	}
+	slices.SortFunc(apis, graph.GVK.Compare)
+	return s.InstalledCSV, slices.Compact(apis)
 }
 
 // dependencies adds a block when bundle bd (what describes it) declares

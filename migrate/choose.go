@@ -39,7 +39,11 @@ func (b *builder) choose(e *Entry, ext *cluster.ClusterExtension, cat *graph.Cat
 	e.V1Now = Pick{Bundle: res.Bundle, Version: res.Version, Catalog: res.Catalog, Error: res.Error}
 	for _, p := range res.Predictions {
 		if p.Severity == olmv1.SeverityFailure {
-			e.V1Now.Failures = append(e.V1Now.Failures, string(p.Reason)+": "+p.Message)
+			msg := p.Message
+			if p.V1Message != "" {
+				msg = p.V1Message
+			}
+			e.V1Now.Failures = append(e.V1Now.Failures, string(p.Reason)+": "+msg)
 		}
 	}
 	if res.Error != "" {

@@ -52,15 +52,28 @@ type successors struct {
 	vr   versionRelease
 }
 
-func newSuccessors(in *cluster.InstalledBundle) (*successors, error) {
-	var vr versionRelease
-	var err error
+// installedVersion reads an installed bundle's version and release as
+// operator-controller does: apart when status.install.bundle.release is
+// set, else the release in the version's build metadata.
+func installedVersion(in *cluster.InstalledBundle) (versionRelease, error) {
 	if in.Release == nil {
-		if vr, err = parseLegacyVersion(in.Version); err != nil {
-			return nil, fmt.Errorf("failed to get version and release of installed bundle: %w", err)
+		vr, err := parseLegacyVersion(in.Version)
+		if err != nil {
+			return vr, fmt.Errorf("failed to get version and release of installed bundle: %w", err)
 		}
-	} else if vr, err = parseExplicitRelease(in.Version, *in.Release); err != nil {
-		return nil, fmt.Errorf("failed to parse installed bundle version and release: %w", err)
+		return vr, nil
+	}
+	vr, err := parseExplicitRelease(in.Version, *in.Release)
+	if err != nil {
+		return vr, fmt.Errorf("failed to parse installed bundle version and release: %w", err)
+	}
+	return vr, nil
+}
+
+func newSuccessors(in *cluster.InstalledBundle) (*successors, error) {
+	vr, err := installedVersion(in)
+	if err != nil {
+		return nil, err
 	}
 	v, err := semver.Parse(in.Version)
 	if err != nil {

@@ -27,8 +27,9 @@ type PredictionReason string
 
 // The reasons of a [Prediction].
 const (
-	// ReasonInstallMode: the bundle's install modes and the extension's
-	// watchNamespace do not fit what operator-controller supports.
+	// ReasonInstallMode: the bundle's install modes are not ones
+	// operator-controller installs (AllNamespaces, or OwnNamespace or
+	// SingleNamespace with its SingleOwnNamespaceInstallSupport gate).
 	ReasonInstallMode PredictionReason = "InstallMode"
 	// ReasonMinKubeVersion: the bundle's minKubeVersion is above the
 	// cluster's Kubernetes version (OLM v1 never checks it).
@@ -47,7 +48,13 @@ type Prediction struct {
 	Reason   PredictionReason `json:"reason"`
 	Severity Severity         `json:"severity"`
 	Bundle   string           `json:"bundle"`
-	Message  string           `json:"message"`
+	// Message says in Sextant's words what will happen and why.
+	Message string `json:"message"`
+	// V1Message is operator-controller's own message for a refusal it
+	// makes itself, word for word as it writes it in the extension's
+	// Progressing condition; empty for what it never checks and for what
+	// Sextant predicts between extensions.
+	V1Message string `json:"v1Message,omitempty"`
 	// Other names the other extension of a SingleOwnership prediction.
 	Other string `json:"other,omitempty"`
 }
@@ -57,16 +64,17 @@ func (p Prediction) String() string {
 	return fmt.Sprintf("%s: %s: %s", p.Severity, p.Reason, p.Message)
 }
 
-// predict returns what operator-controller will do with b for ext.
-func (r *Resolver) predict(ext *cluster.ClusterExtension, b *graph.Bundle) []Prediction {
+// predict returns what operator-controller will do with b for ext; version
+// is b's version as operator-controller records it.
+func (r *Resolver) predict(ext *cluster.ClusterExtension, b *graph.Bundle, version string) []Prediction {
 	var out []Prediction
 	add := func(reason PredictionReason, sev Severity, format string, args ...any) {
 		out = append(out, Prediction{Reason: reason, Severity: sev, Bundle: b.Name, Message: fmt.Sprintf(format, args...)})
 	}
+	if p := r.installRefusal(ext, b, version); p != nil {
+		out = append(out, *p)
+	}
 	if m := b.CSVMetadata; m != nil {
-		if msg := r.installModeRefusal(ext, m); msg != "" {
-			add(ReasonInstallMode, SeverityFailure, "%s", msg)
-		}
 		if r.kube != nil {
 			if v, ok, err := m.MinKube(); ok && err != nil {
 				add(ReasonMinKubeVersion, SeverityWarning, "%v; OLM v1 does not check it", err)
@@ -84,34 +92,6 @@ func (r *Resolver) predict(ext *cluster.ClusterExtension, b *graph.Bundle) []Pre
 		}
 	}
 	return out
-}
-
-// installModeRefusal returns operator-controller's refusal of a bundle
-// with metadata m for ext ("" when it accepts it): without the
-// SingleOwnNamespace switch, only bundles supporting AllNamespaces
-// install, watching every namespace; with it, watchNamespace chooses
-// OwnNamespace (the install namespace) or SingleNamespace (another one).
-func (r *Resolver) installModeRefusal(ext *cluster.ClusterExtension, m *graph.CSVMetadata) string {
-	all, own, single := m.Supports(graph.InstallModeAllNamespaces), m.Supports(graph.InstallModeOwnNamespace), m.Supports(graph.InstallModeSingleNamespace)
-	if !r.opts.SingleOwnNamespace && !all {
-		return "unsupported bundle: bundle does not support AllNamespaces install mode"
-	}
-	if !all && !own && !single {
-		return "unsupported bundle: bundle must support at least one of [AllNamespaces SingleNamespace OwnNamespace] install modes"
-	}
-	ws := ext.WatchNamespace
-	switch {
-	case ws == "" && !all && r.opts.SingleOwnNamespace:
-		return "the bundle does not support AllNamespaces: spec.config.inline.watchNamespace must name the namespace it watches"
-	case ws == "":
-	case !r.opts.SingleOwnNamespace:
-		return "spec.config.inline.watchNamespace needs operator-controller's SingleOwnNamespaceInstallSupport feature gate"
-	case ws == ext.Namespace && !own:
-		return fmt.Sprintf("watchNamespace %q is the install namespace, and the bundle does not support OwnNamespace", ws)
-	case ws != ext.Namespace && !single:
-		return fmt.Sprintf("watchNamespace %q is not the install namespace %q, and the bundle does not support SingleNamespace", ws, ext.Namespace)
-	}
-	return ""
 }
 
 // ownership predicts, between the extensions that got a bundle, the ones

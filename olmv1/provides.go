@@ -72,7 +72,7 @@ func (r *Resolver) Provides(match func(graph.GVK) bool) []Provider {
 			p.Bundle, p.Catalog, p.Provides = b.Name, cat, slices.Contains(b.Provides, k.api)
 			f := r.packageFacts(r.packageIn(cat, k.pkg))
 			if i := slices.Index(r.packageIn(cat, k.pkg).Bundles, b); i >= 0 {
-				p.Version = f[i].vr.String()
+				p.Version, _ = f[i].vr.recorded(r.opts.BundleRelease)
 			}
 		}
 		out = append(out, p)

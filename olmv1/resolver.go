@@ -37,6 +37,18 @@ type Options struct {
 	// AllNamespaces install mode installs for the namespace that
 	// spec.config.inline.watchNamespace names.
 	SingleOwnNamespace bool
+	// BundleRelease is operator-controller's BundleReleaseSupport feature
+	// gate (alpha, off by default): with it, the release field of a
+	// bundle's olm.package property, when present (even empty), is the
+	// bundle's release and its version keeps its build metadata; the
+	// version and release are recorded apart (Result.Version,
+	// Result.Release), as status.install.bundle records them.
+	BundleRelease bool
+	// NoWebhookProvider runs operator-controller with its two webhook
+	// certificate providers off (the feature gates
+	// WebhookProviderCertManager and WebhookProviderOpenshiftServiceCA, GA
+	// and on by default): a bundle that defines webhooks is then refused.
+	NoWebhookProvider bool
 	// MaxHops bounds the upgrades [Resolver.Resolve] looks ahead for each
 	// extension (0: DefaultMaxHops; negative: none).
 	MaxHops int
@@ -108,7 +120,7 @@ func (r *Resolver) packageFacts(p *graph.Package) []bundleFacts {
 	}
 	f = make([]bundleFacts, len(p.Bundles))
 	for i, b := range p.Bundles {
-		f[i].vr, f[i].vrErr = bundleVersion(b)
+		f[i].vr, f[i].vrErr = bundleVersion(b, r.opts.BundleRelease)
 		f[i].deprecated = len(p.Deprecations) > 0 && len(p.DeprecationsOf(graph.SchemaBundle, b.Name)) > 0
 	}
 	r.mu.Lock()
@@ -146,7 +158,7 @@ func (r *Resolver) Resolve(ctx context.Context, state *cluster.State) (*Resoluti
 func (r *Resolver) ResolveExtension(ext *cluster.ClusterExtension) Result {
 	res := Result{Name: ext.Name, Package: ext.Package, Installed: ext.Installed}
 	c := r.choose(ext, ext.Installed, true)
-	res.setChoice(c)
+	res.setChoice(c, r.opts.BundleRelease)
 	if c.err != nil {
 		return res
 	}
@@ -154,7 +166,7 @@ func (r *Resolver) ResolveExtension(ext *cluster.ClusterExtension) Result {
 	res.Reason = c.reason(ext)
 	res.DefaultHead = r.defaultHead(ext, c)
 	res.Deprecations = deprecations(ext, c)
-	res.Predictions = r.predict(ext, c.bundle)
+	res.Predictions = r.predict(ext, c.bundle, res.Version)
 	res.Next = r.hops(ext, c)
 	return res
 }

@@ -44,6 +44,11 @@ type Result struct {
 	Version string `json:"version,omitempty"`
 	Catalog string `json:"catalog,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// Release is the bundle's release as operator-controller records it in
+	// status.install.bundle.release: only with BundleReleaseSupport
+	// (Options.BundleRelease), when the bundle has one; without it, a
+	// release is Version's build metadata.
+	Release *string `json:"release,omitempty"`
 
 	// Installed is the extension's status.install.bundle, nil for a fresh
 	// install.
@@ -154,8 +159,10 @@ type SkippedCatalog struct {
 type Hop struct {
 	Bundle  string `json:"bundle,omitempty"`
 	Version string `json:"version,omitempty"`
-	Catalog string `json:"catalog,omitempty"`
-	Error   string `json:"error,omitempty"`
+	// Release is as in Result.
+	Release *string `json:"release,omitempty"`
+	Catalog string  `json:"catalog,omitempty"`
+	Error   string  `json:"error,omitempty"`
 	// Predictions are what operator-controller will do with the hop's
 	// bundle (see Result.Predictions; single ownership is not looked at).
 	Predictions []Prediction `json:"predictions,omitempty"`
@@ -208,8 +215,9 @@ func detailAgainst(why Exclusion, b *graph.Bundle, f *bundleFacts, w *graph.Bund
 	return fmt.Sprintf("below %s (%s)", versionText(w, wf), w.Name)
 }
 
-// setChoice records v1's answer.
-func (r *Result) setChoice(c *choice) {
+// setChoice records v1's answer; bundleRelease is
+// Options.BundleRelease.
+func (r *Result) setChoice(c *choice, bundleRelease bool) {
 	slices.SortStableFunc(c.passed, func(a, b PassedOver) int {
 		return cmp.Or(cmp.Compare(a.Catalog, b.Catalog), comparePassed(&b, &a), cmp.Compare(a.Bundle, b.Bundle))
 	})
@@ -218,7 +226,8 @@ func (r *Result) setChoice(c *choice) {
 		r.Error = c.err.Error()
 		return
 	}
-	r.Bundle, r.Version, r.Catalog = c.bundle.Name, c.facts.vr.String(), c.catalog.Name
+	r.Bundle, r.Catalog = c.bundle.Name, c.catalog.Name
+	r.Version, r.Release = c.facts.vr.recorded(bundleRelease)
 }
 
 // comparePassed orders passed-over bundles by version, those without a
@@ -243,7 +252,7 @@ func action(in *cluster.InstalledBundle, c *choice) Action {
 	if in.Name == c.bundle.Name {
 		return ActionStay
 	}
-	if cur, err := parseLegacyVersion(in.Version); err == nil && c.facts.vr.compare(cur) < 0 {
+	if cur, err := installedVersion(in); err == nil && c.facts.vr.compare(cur) < 0 {
 		return ActionDowngrade
 	}
 	return ActionUpgrade
@@ -330,7 +339,11 @@ func (r *Resolver) hops(ext *cluster.ClusterExtension, c *choice) []Hop {
 	}
 	var out []Hop
 	seen := map[string]bool{c.bundle.Name: true}
-	cur := &cluster.InstalledBundle{Name: c.bundle.Name, Version: c.facts.vr.String()}
+	installed := func(b *graph.Bundle, vr versionRelease) *cluster.InstalledBundle {
+		v, rel := vr.recorded(r.opts.BundleRelease)
+		return &cluster.InstalledBundle{Name: b.Name, Version: v, Release: rel}
+	}
+	cur := installed(c.bundle, c.facts.vr)
 	for len(out) < limit {
 		next := r.choose(ext, cur, false)
 		if next.err != nil {
@@ -340,12 +353,12 @@ func (r *Resolver) hops(ext *cluster.ClusterExtension, c *choice) []Hop {
 		if next.bundle.Name == cur.Name {
 			break
 		}
-		out = append(out, Hop{Bundle: next.bundle.Name, Version: next.facts.vr.String(), Catalog: next.catalog.Name, Predictions: r.predict(ext, next.bundle)})
+		cur = installed(next.bundle, next.facts.vr)
+		out = append(out, Hop{Bundle: cur.Name, Version: cur.Version, Release: cur.Release, Catalog: next.catalog.Name, Predictions: r.predict(ext, next.bundle, cur.Version)})
 		if seen[next.bundle.Name] {
 			break
 		}
 		seen[next.bundle.Name] = true
-		cur = &cluster.InstalledBundle{Name: next.bundle.Name, Version: next.facts.vr.String()}
 	}
 	return out
 }

@@ -74,6 +74,9 @@ func (x *Result) writeText(w *bufio.Writer, opts TextOptions) {
 			word = "warning"
 		}
 		fmt.Fprintf(w, "  %s: %s: %s\n", word, p.Reason, p.Message)
+		if p.V1Message != "" {
+			fmt.Fprintf(w, "    operator-controller: %s\n", strings.ReplaceAll(p.V1Message, "\n", "\n      "))
+		}
 	}
 	if x.Error == "" {
 		x.writeNext(w)

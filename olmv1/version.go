@@ -20,6 +20,10 @@ import (
 type versionRelease struct {
 	v   semver.Version
 	rel []semver.PRVersion
+	// explicit: the release was given apart from the version (an
+	// olm.package release field read with BundleReleaseSupport, or an
+	// installed bundle's status.install.bundle.release), even empty.
+	explicit bool
 }
 
 // compare orders versions, then releases: no release is below any release,
@@ -104,21 +108,58 @@ func parseExplicitRelease(version, release string) (versionRelease, error) {
 	if err != nil {
 		return versionRelease{}, fmt.Errorf("error parsing release %q: %w", release, err)
 	}
-	return versionRelease{v: v, rel: rel}, nil
+	return versionRelease{v: v, rel: rel, explicit: true}, nil
+}
+
+// recorded returns the version and release as operator-controller records
+// them in status.install.bundle: without BundleReleaseSupport, the release
+// as the version's build metadata and no release; with it, the version
+// (with its own build metadata) and the release apart, nil when there is
+// none.
+func (a versionRelease) recorded(bundleRelease bool) (version string, release *string) {
+	if !bundleRelease {
+		return a.String(), nil
+	}
+	if len(a.rel) > 0 || a.explicit {
+		parts := make([]string, len(a.rel))
+		for i, p := range a.rel {
+			parts[i] = p.String()
+		}
+		r := strings.Join(parts, ".")
+		release = &r
+	}
+	return a.v.String(), release
 }
 
 // bundleVersion reads a bundle's version as OLM v1 does: from its first
-// olm.package property, strictly (graph reads it tolerantly).
-func bundleVersion(b *graph.Bundle) (versionRelease, error) {
+// olm.package property, strictly (graph reads it tolerantly). With
+// bundleRelease (BundleReleaseSupport), a release field, even empty, is the
+// release and the version keeps its build metadata; otherwise the build
+// metadata is the release when it reads as one.
+func bundleVersion(b *graph.Bundle, bundleRelease bool) (versionRelease, error) {
 	for _, p := range b.Properties {
 		if p.Type != graph.SchemaPackage {
 			continue
 		}
-		var pkg struct {
-			Version string `json:"version"`
+		// Package is the olm.package property as OLM v1 decodes it: the
+		// type's name is part of encoding/json's errors, which v1 reports.
+		type Package struct {
+			PackageName string `json:"packageName"`
+			Version     string `json:"version"`
+			Release     string `json:"release,omitzero"`
 		}
+		var pkg Package
 		if err := json.Unmarshal(p.Value, &pkg); err != nil {
 			return versionRelease{}, fmt.Errorf("error unmarshalling package property: %w", err)
+		}
+		var rel struct {
+			Release *string `json:"release"`
+		}
+		if err := json.Unmarshal(p.Value, &rel); err != nil {
+			return versionRelease{}, fmt.Errorf("error unmarshalling package release field: %w", err)
+		}
+		if bundleRelease && rel.Release != nil {
+			return parseExplicitRelease(pkg.Version, *rel.Release)
 		}
 		return parseLegacyVersion(pkg.Version)
 	}

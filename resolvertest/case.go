@@ -126,8 +126,8 @@ type input struct {
 	app       []cluster.Object
 	approve   bool
 	all       bool
-	// singleOwnNamespace is the olmv1 option (OLM v1 scenarios).
-	singleOwnNamespace bool
+	// v1 are the olmv1 options (OLM v1 scenarios).
+	v1 olmv1.Options
 }
 
 // defaultCEL is the cel evaluator of cases and scenarios that name none.
@@ -164,7 +164,7 @@ func (in *input) resultV1(ctx context.Context) (string, error) {
 		}
 		cats = append(cats, olmv1.Catalog{ClusterCatalog: cc, Content: c.Catalog})
 	}
-	r, err := olmv1.New(cats, olmv1.Options{KubeVersion: in.opts.KubeVersion, OpenShiftVersion: in.opts.OpenShiftVersion, SingleOwnNamespace: in.singleOwnNamespace})
+	r, err := olmv1.New(cats, in.v1)
 	if err != nil {
 		return "", err
 	}

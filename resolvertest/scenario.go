@@ -19,6 +19,7 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/txtar"
+	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -85,6 +86,11 @@ type scenarioOptions struct {
 	// SingleOwnNamespace is the olmv1 option of the same name (OLM v1
 	// scenarios: operator-controller's SingleOwnNamespaceInstallSupport).
 	SingleOwnNamespace bool `json:"singleOwnNamespace,omitempty"`
+	// BundleRelease and NoWebhookProvider are the olmv1 options of the
+	// same names (operator-controller's BundleReleaseSupport; its webhook
+	// certificate providers off).
+	BundleRelease     bool `json:"bundleRelease,omitempty"`
+	NoWebhookProvider bool `json:"noWebhookProvider,omitempty"`
 }
 
 // scenario is a parsed scenario file.
@@ -195,10 +201,11 @@ func (s *scenario) input() (in *input, clusterErr error, err error) {
 			OpenShiftVersion: s.opts.OpenShiftVersion,
 			AllowInvalid:     s.opts.AllowInvalid,
 		},
-		all:                s.opts.AllNamespaces,
-		noCEL:              s.opts.NoCEL,
-		singleOwnNamespace: s.opts.SingleOwnNamespace,
-		state:              &cluster.State{},
+		all:   s.opts.AllNamespaces,
+		noCEL: s.opts.NoCEL,
+		v1: olmv1.Options{SingleOwnNamespace: s.opts.SingleOwnNamespace, BundleRelease: s.opts.BundleRelease,
+			NoWebhookProvider: s.opts.NoWebhookProvider, KubeVersion: s.opts.KubeVersion, OpenShiftVersion: s.opts.OpenShiftVersion},
+		state: &cluster.State{},
 	}
 	keys := make([]resolver.CatalogKey, 0, len(s.catalogs))
 	for k := range s.catalogs {
