@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -137,25 +136,4 @@ func BenchmarkCommunityResolve(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(cases)), "calls/op")
-}
-
-// TestCommunitySweepTime keeps the whole sweep (operator-controller's choice
-// for every package and every entry) well under the 2 s goal.
-func TestCommunitySweepTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
-	}
-	_, gc := communityResolver(t)
-	cases := sweep(gc)
-	start := time.Now()
-	r, err := olmv1.New([]olmv1.Catalog{catalog("community", 0, gc)}, olmv1.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range cases {
-		r.Choose(&cases[i].ext, cases[i].installed)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("sweep of %d calls took %v, want under 2s", len(cases), d)
-	}
 }

@@ -41,10 +41,13 @@
 // [Resolver.Resolve] also returns, for each extension, every bundle passed
 // over and the filter that excluded it, the upgrades that will follow on
 // the next catalog polls, predictions of what operator-controller refuses
-// at install (install modes; a CRD of the state that the bundle would
-// update dropping a version it stores, which its CRD upgrade safety check
-// refuses) or never checks (minKubeVersion, olm.maxOpenShiftVersion), and
-// which of two extensions that install the
+// at install — in its own words (Prediction.V1Message) beside Sextant's:
+// owned API services, webhooks without a certificate provider, install
+// modes, spec.config.inline against the configuration schema it derives
+// from them, the renderer's checks of a CSV manifest the catalog carries, a
+// CRD of the state whose stored version the bundle drops (its CRD upgrade
+// safety check) — or never checks (minKubeVersion,
+// olm.maxOpenShiftVersion), and which of two extensions that install the
 // same package or the same API fails. [Resolution.WriteText] renders it;
 // its JSON form is documented on [Resolution].
 package olmv1

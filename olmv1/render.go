@@ -142,9 +142,7 @@ func webhookNameDuplicates(whs []graph.WebhookDefinition) []error {
 	by := webhooksByType(whs)
 	var errs []error
 	for _, t := range slices.Sorted(maps.Keys(by)) {
-		for _, e := range duplicates(by[t], "duplicate webhook '%s' of type '"+string(t)+"'") {
-			errs = append(errs, e)
-		}
+		errs = append(errs, duplicates(by[t], "duplicate webhook '%s' of type '"+string(t)+"'")...)
 	}
 	return errs
 }

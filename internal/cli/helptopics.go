@@ -163,17 +163,21 @@ NAME=PATH is the ClusterCatalog NAME; a ClusterCatalog object of that name in -f
 priority, availabilityMode and Serving condition, and a catalog without one is Available, priority
 0, with only the olm.operatorframework.io/metadata.name label. Manifests may hold Subscriptions
 too: they are resolved as OLM v0 does, the ClusterExtensions as v1 does, in one answer.
---single-own-namespace: operator-controller runs with its SingleOwnNamespaceInstallSupport feature
-gate (bundles without AllNamespaces install for spec.config.inline.watchNamespace).
+Operator-controller's feature gates, off unless said: --single-own-namespace
+(SingleOwnNamespaceInstallSupport: bundles without AllNamespaces install for
+spec.config.inline.watchNamespace), --bundle-release (BundleReleaseSupport: an olm.package release
+field is the bundle's release, recorded apart as "release"), --no-webhook-provider (turns off
+WebhookProviderCertManager and WebhookProviderOpenshiftServiceCA, which are on: bundles with
+webhooks are then refused).
 
 Text: one block per ClusterExtension (the choice, why, the bundles passed over — --full lists
 every one —, the next upgrades, predictions). JSON (-o json; -o yaml is the same) is a stable
 contract, one entry per ClusterExtension, by name:
 
   {"extensions": [{"name": "...", "package": "...",
-     "bundle": "...", "version": "...", "catalog": "CLUSTERCATALOG",
+     "bundle": "...", "version": "...", "release": "...", "catalog": "CLUSTERCATALOG",
      | "error": "operator-controller's message, word for word",
-     "installed": {"name": "...", "version": "..."},
+     "installed": {"name": "...", "version": "...", "release": "..."},
      "action": "install"|"upgrade"|"downgrade"|"stay", "reason": "...",
      "defaultChannelHead": {"bundle": "...", "version": "...", "channel": "..."},
      "passedOver": [{"bundle": "...", "version": "...", "catalog": "...",
@@ -182,10 +186,17 @@ contract, one entry per ClusterExtension, by name:
        "detail": "..."}],
      "skippedCatalogs": [{"catalog": "...", "reason": "..."}],
      "deprecations": ["..."],
-     "predictions": [{"reason": "InstallMode"|"MinKubeVersion"|
-       "MaxOpenShiftVersion"|"SingleOwnership", "severity": "failure"|"warning",
-       "bundle": "...", "message": "...", "other": "..."}],
-     "next": [{"bundle": "...", "version": "...", "catalog": "..."} | {"error": "..."}]}]}
+     "predictions": [{"reason": "APIServices"|"Webhooks"|"InstallMode"|"Configuration"|
+       "BundleValidation"|"CRDUpgradeSafety"|"SingleOwnership"|"MinKubeVersion"|
+       "MaxOpenShiftVersion", "severity": "failure"|"warning", "bundle": "...",
+       "message": "Sextant's words", "v1Message": "operator-controller's, word for word",
+       "other": "..."}],
+     "next": [{"bundle": "...", "version": "...", "release": "...", "catalog": "...",
+       "predictions": [...]} | {"error": "..."}]}]}
+
+"release" appears only with --bundle-release. "v1Message" is the Progressing condition's message
+of a refusal operator-controller makes itself at install ("error for resolved bundle ..."); it is
+absent for what it never checks and for single ownership.
 
 With Subscriptions too, the v0 answer's object gains the "extensions" field. Exit status: 0 when
 every extension gets a bundle with no predicted failure (and v0 has a plan), 1 otherwise, 2 for

@@ -35,8 +35,12 @@ type resolveFlags struct {
 	all             bool     // -A (resolve only)
 	semver          bool     // --semver-upgrades
 	semverMajor     bool     // --semver-allow-major
-	// singleOwnNamespace is --single-own-namespace (OLM v1).
+	// singleOwnNamespace, bundleRelease and noWebhookProvider are
+	// --single-own-namespace, --bundle-release and --no-webhook-provider
+	// (OLM v1: operator-controller's feature gates).
 	singleOwnNamespace bool
+	bundleRelease      bool
+	noWebhookProvider  bool
 	olm                *choice // --olm (resolve): v1 answers --for in OLM v1 terms
 	cmd                *cobra.Command
 }
@@ -60,6 +64,10 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 	f.output = addOutputFlag(cmd, append([]string{"text", "json", "yaml"}, formats...)...)
 	cmd.Flags().BoolVar(&f.singleOwnNamespace, "single-own-namespace", false,
 		"OLM v1: the SingleOwnNamespaceInstallSupport feature gate is on")
+	cmd.Flags().BoolVar(&f.bundleRelease, "bundle-release", false,
+		"OLM v1: the BundleReleaseSupport feature gate is on")
+	cmd.Flags().BoolVar(&f.noWebhookProvider, "no-webhook-provider", false,
+		"OLM v1: both WebhookProvider* feature gates are off")
 	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false, "leave out the packages opm serve would refuse, and say which")
 }
 

@@ -113,7 +113,8 @@ func (e *env) loadV1(f *resolveFlags, state *cluster.State, cats []resolver.Cata
 	if len(unstated) > 0 {
 		e.notef("ClusterCatalog(s) %s have no Serving condition (no status): taken as served", strings.Join(unstated, ", "))
 	}
-	res, err := olmv1.New(v1cats, olmv1.Options{KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift, SingleOwnNamespace: f.singleOwnNamespace})
+	res, err := olmv1.New(v1cats, olmv1.Options{KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift,
+		SingleOwnNamespace: f.singleOwnNamespace, BundleRelease: f.bundleRelease, NoWebhookProvider: f.noWebhookProvider})
 	if err != nil {
 		return nil, err
 	}
