@@ -49,6 +49,19 @@ type Error struct {
 	Err   error
 }
 
+// NotManifestsError reports a File-Based Catalog where manifests are
+// read: its blobs have a "schema" (olm.package, olm.channel, …), not an
+// apiVersion and a kind. It is the Err of an *Error at the first blob of
+// the file, one per file.
+type NotManifestsError struct {
+	// Schema is the schema of the first blob.
+	Schema string
+}
+
+func (e *NotManifestsError) Error() string {
+	return fmt.Sprintf("a File-Based Catalog (blobs of schema %s, …), not Kubernetes manifests", e.Schema)
+}
+
 // Error returns "file:line: Kind namespace/name: field path: message".
 func (e *Error) Error() string {
 	var b strings.Builder
@@ -565,7 +578,7 @@ func (d *decoder) wanted(o *object, m map[string]any, kind string) bool {
 				d.fbcFiles = map[string]bool{}
 			}
 			d.fbcFiles[d.file] = true
-			d.errs = append(d.errs, &Error{File: d.file, Line: o.line, Err: fmt.Errorf("a File-Based Catalog (blobs of schema %s, …), not Kubernetes manifests: give it with --catalog", schema)})
+			d.errs = append(d.errs, &Error{File: d.file, Line: o.line, Err: &NotManifestsError{Schema: schema}})
 		}
 		return false
 	}

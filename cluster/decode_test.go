@@ -649,3 +649,20 @@ func TestDecodeBoundedErrors(t *testing.T) {
 		t.Errorf("the other kind of problem is missing:\n%v", err)
 	}
 }
+
+// TestDecodeCatalog: a File-Based Catalog given as manifests is one
+// *NotManifestsError per file, at its first blob, not one error per blob.
+func TestDecodeCatalog(t *testing.T) {
+	in := `{"schema": "olm.package", "name": "p"}
+{"schema": "olm.channel", "package": "p", "name": "c"}
+{"schema": "olm.bundle", "package": "p", "name": "p.v1"}
+`
+	_, err := cluster.Decode(strings.NewReader(in), "catalog.json")
+	var nm *cluster.NotManifestsError
+	if !errors.As(err, &nm) || nm.Schema != "olm.package" {
+		t.Fatalf("error %v, want a *NotManifestsError for olm.package", err)
+	}
+	if want := "catalog.json:1: a File-Based Catalog (blobs of schema olm.package, …), not Kubernetes manifests"; err.Error() != want {
+		t.Errorf("error:\n%v\nwant:\n%s", err, want)
+	}
+}

@@ -124,6 +124,11 @@ type decoder struct {
 	// name are known.
 	pending []pendingErr
 
+	// The NotCatalogError of the manifests of file manifestsFile, which
+	// counts their objects.
+	manifests     *NotCatalogError
+	manifestsFile string
+
 	// The olm.bundle blobs whose properties a goroutine of their own is
 	// typing (see typeBundle); nil until the first.
 	typing *bundleTyper
@@ -540,6 +545,10 @@ const keepChunk = 1 << 20
 type blob struct {
 	schema, name, pkg, defaultChannel, image string
 	hasSchema                                bool
+	// kind and apiVersion are a Kubernetes object's, read only as strings:
+	// a blob with both and no schema is a manifest (NotCatalogError).
+	kind       string
+	apiVersion bool
 	// Raw spans of entries, properties and relatedImages met before the
 	// schema.
 	entries, properties, relatedRaw []byte
@@ -617,6 +626,11 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 		sub := jsonscan.Scanner{Data: d.data, Pos: f.relOff}
 		f.related, _ = d.relatedImages(&sub)
 	}
+	if !f.hasSchema && f.kind != "" && f.apiVersion {
+		d.pending = d.pending[:0]
+		d.notCatalog(start, f.kind)
+		return nil
+	}
 	if !f.hasSchema {
 		d.blobErr(start, errors.New(`blob has no "schema"`))
 	}
@@ -664,6 +678,15 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 			f.defaultChannel, err = d.str(s, fieldPath{key: "defaultChannel"}, true)
 		case "image":
 			f.image, err = d.str(s, fieldPath{key: "image"}, false)
+		case "kind":
+			if s.Peek() == '"' {
+				f.kind, err = d.str(s, fieldPath{key: "kind"}, true)
+			} else {
+				err = s.Skip()
+			}
+		case "apiVersion":
+			f.apiVersion = s.Peek() == '"'
+			err = s.Skip()
 		case "entries":
 			f.entries = nil // the last of duplicate keys wins
 			switch f.schema {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -126,14 +127,26 @@ func (l Loader) LoadFile(ctx context.Context, path string) (*Catalog, error) {
 // socket or device, or a link to one) is an error naming it, and is not
 // opened. Errors are as for Decode: every problem of every file is
 // reported, positions naming each file by its path.
+//
+// A registry+v1 bundle (a folder whose metadata/annotations.yaml names the
+// bundle media type), or its manifests/ folder, is not read: the error is a
+// *NotCatalogError.
 func (l Loader) LoadDir(ctx context.Context, dir string) (*Catalog, error) {
-	return l.loadTree(ctx, dir, filepath.WalkDir, os.Stat, func(name string) (fs.File, error) { return os.Open(name) })
+	open := func(name string) (fs.File, error) { return os.Open(name) }
+	if bundle, ok := bundleOf(dir, filepath.Join, filepath.Dir, filepath.Base, open); ok {
+		return nil, &DecodeError{File: dir, Offset: -1, Err: &NotCatalogError{What: NotCatalogBundle, Bundle: bundle, InManifests: bundle != dir}}
+	}
+	return l.loadTree(ctx, dir, filepath.WalkDir, os.Stat, open)
 }
 
 // LoadFS is LoadDir on a file system: it reads every catalog file below
 // root (a slash-separated path in fsys; "." for all of it). Positions name
-// files by their path in fsys.
+// files by their path in fsys. A registry+v1 bundle is refused as by
+// LoadDir.
 func (l Loader) LoadFS(ctx context.Context, fsys fs.FS, root string) (*Catalog, error) {
+	if bundle, ok := bundleOf(root, path.Join, path.Dir, path.Base, fsys.Open); ok {
+		return nil, &DecodeError{File: root, Offset: -1, Err: &NotCatalogError{What: NotCatalogBundle, Bundle: bundle, InManifests: bundle != root}}
+	}
 	walk := func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(fsys, root, fn) }
 	stat := func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }
 	return l.loadTree(ctx, root, walk, stat, fsys.Open)

@@ -101,7 +101,8 @@ func (e *env) decodeManifests(in input) (*cluster.State, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return e.limits.clusterLoader().Decode(e.context(), r, in.Name)
+	s, err := e.limits.clusterLoader().Decode(e.context(), r, in.Name)
+	return s, advise(err, manifestsAdvice)
 }
 
 // decodeObjects reads every object of one input (see cluster.DecodeObjects).
@@ -264,7 +265,7 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 			return nil, err
 		}
 		if cat, err = e.limits.catalogLoader().Decode(e.context(), r, stdinName); err != nil {
-			return nil, naming(err, stdinName)
+			return nil, advise(naming(err, stdinName), e.catalogAdvice)
 		}
 	} else {
 		ref, isImage, err := imageReference(path)
@@ -280,14 +281,14 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 			return nil, pathError(path, err)
 		}
 		if cat, err = e.limits.catalogLoader().Load(e.context(), path); err != nil {
-			return nil, naming(err, path)
+			return nil, advise(naming(err, path), e.catalogAdvice)
 		}
 		if fi.IsDir() && len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
 			return nil, fmt.Errorf("%s: no catalog in the folder (no .json, .yaml or .yml file, plain or .gz, with a blob)", path)
 		}
 	}
 	if len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
-		return nil, fmt.Errorf("%s: the catalog is empty (no blob)", name)
+		return nil, fmt.Errorf("%s: the catalog is empty: no blob in it (olm.package, olm.channel, olm.bundle, …)", name)
 	}
 	return cat, nil
 }

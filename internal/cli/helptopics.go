@@ -54,7 +54,8 @@ Read as strictly as kubectl apply --validate=strict: an object without kind, a k
 operators.coreos.com does not define, a field the object's schema does not have, a value of the
 wrong type are input errors naming file, line, object and field, with the nearest real name
 (did you mean "channel"?). status is not checked against the schema: kubectl get -o yaml output
-passes whole. Kinds that resolution does not read are listed in a note.
+passes whole. Kinds that resolution does not read are listed in a note. An empty file, and a
+File-Based Catalog given with -f, are errors that say so.
 
 The namespace (-n) defaults to the one the subscriptions share, else the one the installed CSVs
 share; with several, choose one with -n, or resolve each in turn with resolve -A.

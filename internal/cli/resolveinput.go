@@ -422,6 +422,12 @@ func (e *env) readState(names []string) (*cluster.State, map[objectKey]string, e
 			errs = appendErrors(errs, naming(err, in.Name))
 			continue
 		}
+		if len(s.Refs()) == 0 && len(s.Ignored) == 0 {
+			if err := emptyManifests(in); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
 		for _, k := range s.Refs() {
 			if prev, ok := files[k]; ok {
 				where := "twice"

@@ -1,0 +1,136 @@
+package cli
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+)
+
+// Misplaced input: the libraries say what an input holds instead of what
+// was asked for (graph.NotCatalogError, cluster.NotManifestsError); the
+// command line says where it goes, in its own flags.
+
+// advised is a problem with the command line's advice on it.
+type advised struct {
+	err    error
+	advice string
+}
+
+func (a *advised) Error() string { return a.err.Error() + ": " + a.advice }
+
+func (a *advised) Unwrap() error { return a.err }
+
+// advise adds to each problem of err (joined errors each on their own) the
+// advice that advice gives it, if any.
+func advise(err error, advice func(error) string) error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs := j.Unwrap()
+		out := make([]error, len(errs))
+		for i, e := range errs {
+			out[i] = advise(e, advice)
+		}
+		return errors.Join(out...)
+	}
+	if err == nil {
+		return nil
+	}
+	if a := advice(err); a != "" {
+		return &advised{err: err, advice: a}
+	}
+	return err
+}
+
+// manifestCommands are the commands that read manifests with -f.
+var manifestCommands = []string{"sextant resolve", "sextant rollout", "sextant mirror", "sextant migrate"}
+
+// catalogAdvice says where an input given as a catalog that is not one
+// goes: manifests to -f, a bundle through opm render.
+func (e *env) catalogAdvice(err error) string {
+	var nc *graph.NotCatalogError
+	if !errors.As(err, &nc) {
+		return ""
+	}
+	switch nc.What {
+	case graph.NotCatalogBundle:
+		return fmt.Sprintf("opm render %s prints its olm.bundle blob, which a catalog holds beside its package's olm.package and olm.channel blobs", nc.Bundle)
+	case graph.NotCatalogManifests:
+		advice := "the cluster state goes to -f"
+		if !slices.Contains(manifestCommands, e.cmdPath) {
+			advice = "the cluster state goes to sextant resolve -f; " + strings.TrimPrefix(e.cmdPath, "sextant ") + " reads catalogs"
+		}
+		if nc.Kind == cluster.KindCSV && nc.Objects == 1 {
+			advice += "; a bundle's ClusterServiceVersion becomes an olm.bundle blob with opm render of the bundle"
+		}
+		return advice
+	}
+	return ""
+}
+
+// manifestsAdvice says where a catalog given as manifests goes.
+func manifestsAdvice(err error) string {
+	var nm *cluster.NotManifestsError
+	if errors.As(err, &nm) {
+		return "give it with --catalog"
+	}
+	return ""
+}
+
+// emptyManifests returns the error for an input that decoded to no object
+// at all when it is empty — nothing but white space, comments and document
+// markers — and nil otherwise (an empty List says what it is).
+func emptyManifests(in input) error {
+	r, err := in.open()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	blank, err := isBlank(r)
+	if err != nil || !blank {
+		return err
+	}
+	what := "the file"
+	if in.Name == stdinName {
+		what = "standard input"
+	}
+	return fmt.Errorf("%s: %s is empty: no Kubernetes object in it (the cluster state is what kubectl get csv,sub,catsrc,og -o yaml prints)", in.Name, what)
+}
+
+// isBlank reports whether r holds nothing but white space, comment lines
+// and YAML document markers ("---", "...").
+func isBlank(r io.Reader) (bool, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	inComment := false // in a comment line longer than the buffer
+	for first := true; ; first = false {
+		chunk, isPrefix, err := br.ReadLine()
+		if err == io.EOF {
+			return true, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		if first {
+			chunk = bytes.TrimPrefix(chunk, []byte("\xef\xbb\xbf"))
+		}
+		if !inComment {
+			t := bytes.TrimSpace(chunk)
+			switch {
+			case len(t) == 0:
+			case t[0] == '#':
+				inComment = isPrefix
+			case !isPrefix && (string(t) == "---" || string(t) == "..."):
+			default:
+				return false, nil
+			}
+		}
+		if !isPrefix {
+			inComment = false
+		}
+	}
+}
