@@ -37,8 +37,10 @@ func TestNotCatalog(t *testing.T) {
 			message: `m.yaml:1: Kubernetes manifests (3 objects, the first of kind ClusterServiceVersion), not a File-Based Catalog (whose blobs have a "schema")`,
 		},
 		{
-			name:    "a List in JSON",
-			load:    func() (*Catalog, error) { return Decode(strings.NewReader(`{"apiVersion": "v1", "kind": "List", "items": []}`), "m.json") },
+			name: "a List in JSON",
+			load: func() (*Catalog, error) {
+				return Decode(strings.NewReader(`{"apiVersion": "v1", "kind": "List", "items": []}`), "m.json")
+			},
 			want:    NotCatalogError{What: NotCatalogManifests, Kind: "List", Objects: 1},
 			errs:    1,
 			message: `m.json:1: a Kubernetes List (as kubectl get prints it), not a File-Based Catalog (whose blobs have a "schema")`,
