@@ -48,16 +48,16 @@ func (x *Result) writeText(w *bufio.Writer, opts TextOptions) {
 	if x.Error != "" {
 		fmt.Fprintf(w, "clusterextension %s: error: %s\n", x.Name, x.Error)
 		if x.Installed != nil {
-			fmt.Fprintf(w, "  installed: %s %s\n", x.Installed.Name, x.Installed.Version)
+			fmt.Fprintf(w, "  installed: %s %s\n", x.Installed.Name, versionWords(x.Installed.Version, x.Installed.Release))
 		}
 	} else {
-		what := fmt.Sprintf("%s %s %s", x.Action, x.Bundle, x.Version)
+		what := fmt.Sprintf("%s %s %s", x.Action, x.Bundle, versionWords(x.Version, x.Release))
 		if x.Action == ActionStay {
-			what = fmt.Sprintf("stay at %s %s", x.Bundle, x.Version)
+			what = fmt.Sprintf("stay at %s %s", x.Bundle, versionWords(x.Version, x.Release))
 		}
 		fmt.Fprintf(w, "clusterextension %s: %s (package %s, catalog %s)\n", x.Name, what, x.Package, x.Catalog)
 		if x.Installed != nil && x.Action != ActionStay {
-			fmt.Fprintf(w, "  installed: %s %s\n", x.Installed.Name, x.Installed.Version)
+			fmt.Fprintf(w, "  installed: %s %s\n", x.Installed.Name, versionWords(x.Installed.Version, x.Installed.Release))
 		}
 		fmt.Fprintf(w, "  why: %s\n", x.Reason)
 	}
@@ -152,7 +152,7 @@ func (x *Result) writeNext(w *bufio.Writer) {
 			parts = append(parts, "error: "+h.Error)
 			continue
 		}
-		part := fmt.Sprintf("%s %s (catalog %s)", h.Bundle, h.Version, h.Catalog)
+		part := fmt.Sprintf("%s %s (catalog %s)", h.Bundle, versionWords(h.Version, h.Release), h.Catalog)
 		for _, p := range h.Predictions {
 			word := "will fail"
 			if p.Severity == SeverityWarning {
@@ -163,4 +163,13 @@ func (x *Result) writeNext(w *bufio.Writer) {
 		parts = append(parts, part)
 	}
 	fmt.Fprintf(w, "  next: %s\n", strings.Join(parts, " → "))
+}
+
+// versionWords writes a version recorded with its release apart (with
+// BundleReleaseSupport) as "1.1.0 release 3"; without one, the version.
+func versionWords(version string, release *string) string {
+	if release == nil {
+		return version
+	}
+	return fmt.Sprintf("%s release %q", version, *release)
 }
