@@ -98,6 +98,8 @@ type decoder struct {
 	// doc is the position of the YAML document being decoded; nil for a
 	// JSON stream, whose positions come from byte offsets in data.
 	doc *Position
+	// yaml converts YAML documents to the JSON in data.
+	yaml fastyaml.Converter
 	// Lazy line counting for JSON streams: line is the 1-based line of
 	// byte lineOff of data.
 	lineOff int
@@ -1081,17 +1083,17 @@ func (d *decoder) decodeYAML() {
 		}
 		pos := Position{File: d.file, Line: doc.Line, Column: 1, Offset: doc.Offset}
 		d.doc = &pos
-		j, err := fastyaml.ToJSON(doc.Text)
+		j, err := d.yaml.Convert(doc.Text)
 		if err != nil {
 			lastLine := doc.TextLine + bytes.Count(bytes.TrimRight(doc.Text, " \t\r\n"), newline)
 			d.errs = append(d.errs, yamlError(pos, doc.TextLine, lastLine, err))
 			continue
 		}
-		j = bytes.TrimSpace(j)
 		if len(j) == 0 || string(j) == "null" {
 			continue // an empty document
 		}
-		d.data, d.base, d.keep, d.backOff = j, 0, false, -1
+		// j is the converter's, reused for the next document: keep copies.
+		d.data, d.base, d.keep, d.backOff = j, 0, true, -1
 		if j[0] != '{' {
 			d.errorAt(0, "", fmt.Errorf("document is %s, want a mapping", jsonscan.Kind(j[0])))
 			continue

@@ -13,21 +13,61 @@ import (
 
 // ToJSON converts one YAML document to JSON exactly as
 // sigs.k8s.io/yaml.YAMLToJSON does, byte for byte and error for error: a
-// document Fast takes is written from its value as encoding/json writes it
-// (object keys sorted, HTML characters escaped), any other is parsed by
-// the parser YAMLToJSON uses and converted as YAMLToJSON converts it. A
-// panic in the YAML library (it has had some on hostile input) becomes an
-// error.
+// document in the subset Fast reads is written straight from the parse as
+// encoding/json writes its value (object keys sorted, HTML characters
+// escaped), any other is parsed by the parser YAMLToJSON uses and converted
+// as YAMLToJSON converts it. A panic in the YAML library (it has had some
+// on hostile input) becomes an error.
 //
 // Where YAMLToJSON's answer is a coin toss, ToJSON's is not. A mapping
 // with a key written two ways (0 and "0", or 0 and ! 0) is one object key
 // twice to JSON: YAMLToJSON keeps whichever value its map iteration meets
 // last, ToJSON gives the error Value gives. Two errors in one document
 // (two compound keys, say) are met in key order, not at random.
-func ToJSON(doc []byte) (j []byte, err error) {
-	if v, ok := Fast(doc); ok {
-		return appendJSON(make([]byte, 0, len(doc)+len(doc)/4), v), nil
+func ToJSON(doc []byte) ([]byte, error) {
+	var c Converter
+	c.w.out = make([]byte, 0, len(doc)+len(doc)/4)
+	return c.Convert(doc)
+}
+
+// A Converter converts YAML documents to JSON as ToJSON does, reusing its
+// memory from one document to the next, and tells where in the document
+// each JSON object of the last one comes from (Object). The zero value is
+// ready to use; a Converter is not safe for concurrent use.
+type Converter struct {
+	p parser
+	w jsonWriter
+}
+
+// Convert converts doc as ToJSON does. The JSON is valid until the next
+// call.
+func (c *Converter) Convert(doc []byte) ([]byte, error) {
+	c.w.reset()
+	if c.p.parse(doc, &c.w) {
+		c.w.finish()
+		return c.w.out, nil
 	}
+	c.w.reset()
+	return libraryJSON(doc)
+}
+
+// Object returns where the JSON object whose '{' is at byte off of the
+// last JSON Convert gave comes from in the document: the 0-based line, the
+// 1-based column in characters and the byte offset of the mapping's first
+// key (or of its "{}"). ok is false when off starts no object, or the
+// document went the library's way, which keeps no positions.
+func (c *Converter) Object(off int) (line, col, docOff int, ok bool) {
+	objs := c.w.objs
+	i, found := slices.BinarySearchFunc(objs, off, func(o objectPos, off int) int { return o.json - off })
+	if !found {
+		return 0, 0, 0, false
+	}
+	m := objs[i].at
+	return m.line, m.col, m.off, true
+}
+
+// libraryJSON is ToJSON by the YAML library.
+func libraryJSON(doc []byte) (j []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			j, err = nil, fmt.Errorf("yaml: %v", r)
@@ -126,67 +166,4 @@ func jsonKey(k any) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-// appendJSON appends the JSON of v, a value Fast gives (nil, bool, string,
-// json.Number, []any, map[string]any), as encoding/json.Marshal writes it.
-func appendJSON(b []byte, v any) []byte {
-	switch v := v.(type) {
-	case nil:
-		return append(b, "null"...)
-	case bool:
-		if v {
-			return append(b, "true"...)
-		}
-		return append(b, "false"...)
-	case string:
-		return appendString(b, v)
-	case json.Number:
-		return append(b, v...)
-	case []any:
-		b = append(b, '[')
-		for i, e := range v {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendJSON(b, e)
-		}
-		return append(b, ']')
-	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, k)
-			b = append(b, ':')
-			b = appendJSON(b, v[k])
-		}
-		return append(b, '}')
-	}
-	panic(fmt.Sprintf("fastyaml: a value of type %T", v)) // Fast gives none
-}
-
-// appendString appends s as encoding/json writes a string: the printable
-// ASCII that needs no escape as it is, anything else by encoding/json.
-func appendString(b []byte, s string) []byte {
-	if strings.IndexFunc(s, needsEscape) < 0 {
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	q, _ := json.Marshal(s) // a string always marshals
-	return append(b, q...)
-}
-
-// needsEscape reports whether encoding/json may write r otherwise than as
-// itself: control characters, quotes, backslashes, HTML characters and
-// everything beyond ASCII (U+2028, U+2029, invalid UTF-8).
-func needsEscape(r rune) bool {
-	return r < 0x20 || r >= 0x7f || r == '"' || r == '\\' || r == '<' || r == '>' || r == '&'
 }

@@ -1,11 +1,12 @@
 // Package fastyaml reads YAML documents into the value Kubernetes' reading
 // gives them (sigs.k8s.io/yaml.YAMLToJSON, then encoding/json with
-// UseNumber), and into that JSON text itself, fast: the plain block style
-// that kubectl and the YAML libraries print is parsed directly (Fast),
-// anything else by the YAML library, converted without the JSON round trip
-// where the conversion is exact. Package cluster reads manifests with it,
-// package graph YAML catalogs. It also splits the List documents `kubectl
-// get -o yaml` prints into their items (ListItems).
+// UseNumber), and into that JSON text itself, fast: the block style that
+// kubectl and the YAML libraries print is parsed directly, into the value
+// (Fast) or straight into the JSON text (Converter), anything else by the
+// YAML library, converted without the JSON round trip where the conversion
+// is exact. Package cluster reads manifests with it, package graph YAML
+// catalogs. It also splits the List documents `kubectl get -o yaml` prints
+// into their items (ListItems).
 package fastyaml
 
 import (

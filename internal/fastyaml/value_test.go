@@ -133,8 +133,30 @@ var fastYAMLCases = []struct {
 	{"numbers", "a: 1.5\nb: 012\nc: 0x1F\nd: 1e3\ne: 123456789012345678901\n", false},
 	{"flow", "a: [1, 2]\nb: {c: d}\n", false},
 	{"anchor", "a: &x 1\nb: *x\n", false},
-	{"folded", "a: >\n  folded\n", false},
-	{"escapes", "a: \"tab\\there\"\n", false},
+	{"folded", "a: >\n  folded\n", true},
+	{"escapes", "a: \"tab\\there\"\n", true},
+	// What the YAML writers print for long or odd strings.
+	{"plain over lines", "a: one two\n  three\n\n  four\n\n\n  five\nb:\n- six\n  seven\n- k: eight\n    nine\n", true},
+	{"plain over lines, then a comment", "a: one\n  # not text\nb: 2\n", true},
+	{"plain over lines with a dash", "a: one\n  - two\n", true},
+	{"plain over lines with a colon", "a: one\n  two: three\n", false},
+	{"single quotes over lines", "a: 'one ''two''\n  three   \n\n    four'\nb: '\n  x\n  '\n", true},
+	{"single quote at the key's indentation", "a: 'one\ntwo'\n", false},
+	{"double quotes over lines", "a: \"one \\\n   two\\\n\n  three \\t\\x41\\u00e9\\U0001F600\\N\\_\\L\\P\\0\\e\\/\"\n", false},
+	{"double quotes, every escape", "a: \"\\0\\a\\b\\t\\n\\v\\f\\r\\e\\ \\\"\\'\\\\\\N\\_\\L\\P\\x41\\u00e9\\U0001F600\"\nb: \"x \\\n   y\\\n\n  z\"\n", true},
+	{"double quotes, an escaped space last", "a: \"x\\ \n  y\"\nb: \"z\\ \"\n", true},
+	{"double quotes, a surrogate", "a: \"\\ud800\"\n", false},
+	{"literal, keep", "a: |+\n  x\n\n\nb: |2-\n    indented\n   less\nc: |\n\n  after a blank line\n", true},
+	{"literal in a sequence", "- |\n  x\n  y\n- >-\n  a\n  b\n\n  c\n   more\n  d\n", true},
+	{"folded, every chomping", "a: >\n  one\n  two\n\n  three\n    more indented\n  four\n\nb: >-\n  x\nc: >+\n  y\n\n", true},
+	{"block, spaces past the indentation", "a: |\n  x\n     \n  y\n", true},
+	{"block, deeper blank line first", "a: |\n      \n  x\n", false},
+	{"block with a comment", "a: | # c\n  x\n", false},
+	{"not a timestamp", "createdAt: 2022-07-20T12:49:19UTC\nb: 2022-13-01x\n", true},
+	{"a timestamp", "a: 2022-07-20T12:49:19Z\n", false},
+	{"a date", "a: 2002-12-14\n", false},
+	{"keys out of order", "b: 1\na: {}\nc:\n  z: 1\n  x: [a]\n  w: 2\n", false},
+	{"keys out of order, nested", "b: 1\na: {}\nc:\n  z: 1\n  x:\n    q: 1\n    p: 2\n  w: 2\n", true},
 	{"version", "version: 0.0.1\nv: 1.0.0-beta\nw: 2.x\n", true},
 	{"words as keys", "yes: 1\n", false},
 	{"empty", "", true},
@@ -263,4 +285,56 @@ func FuzzToJSON(f *testing.F) {
 			checkToJSON(t, doc)
 		}
 	})
+}
+
+// TestConverterObjects: Object tells where each JSON object of a converted
+// document comes from, after the keys of the mappings around it were
+// sorted, and nothing for a document the library converted.
+func TestConverterObjects(t *testing.T) {
+	doc := "schema: olm.channel\n" +
+		"name: é\n" + // a character of two bytes before the entries: columns count characters
+		"entries:\n" +
+		"- name: b\n" +
+		"  replaces: a\n" +
+		"  z:\n" +
+		"    x: {}\n" +
+		"    w: 1\n" +
+		"-   \n" +
+		"  name: a\n" +
+		"package: p\n"
+	var c Converter
+	j, err := c.Convert([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := yamlToJSON([]byte(doc))
+	if !bytes.Equal(j, want) {
+		t.Fatalf("Convert gives\n%s\nYAMLToJSON\n%s", j, want)
+	}
+	for _, o := range []struct {
+		json      string // the object's JSON text starts so
+		line, col int
+		yaml      string // and its mapping's text
+	}{
+		{`{"entries":`, 0, 1, "schema:"},
+		{`{"name":"b"`, 3, 3, "name: b"},
+		{`{"w":1,"x":{}}`, 6, 5, "x: {}"},
+		{`{}`, 6, 8, "{}"},
+		{`{"name":"a"}`, 9, 3, "name: a"},
+	} {
+		off := bytes.Index(j, []byte(o.json))
+		line, col, docOff, ok := c.Object(off)
+		if !ok || line != o.line || col != o.col || !strings.HasPrefix(doc[docOff:], o.yaml) {
+			t.Errorf("Object(%d) for %s = %d, %d, %q, %v; want %d, %d, %q", off, o.json, line, col, doc[docOff:], ok, o.line, o.col, o.yaml)
+		}
+	}
+	if _, _, _, ok := c.Object(bytes.Index(j, []byte(`"name"`))); ok {
+		t.Errorf("Object of a key: ok")
+	}
+	if _, err := c.Convert([]byte("a: &x {b: 1}\nc: *x\n")); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, ok := c.Object(0); ok {
+		t.Errorf("Object of a document the library converted: ok")
+	}
 }
