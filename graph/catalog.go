@@ -27,8 +27,10 @@ type Channel struct {
 }
 
 // EntryPos returns where the entry named name is in the source (the
-// first, if the channel lists it twice): its own line and column in a JSON
-// stream; the channel's position for YAML (a document's objects are
+// first, if the channel lists it twice): its own line and column, in a
+// JSON stream (its '{') and in a YAML document (its first key); the
+// channel's position for a YAML document in a style the YAML library reads
+// in Sextant's stead (flow collections, anchors, tags: its objects are
 // located at the document's start), for a channel built in code, and for a
 // name that is not an entry.
 func (c *Channel) EntryPos(name string) Position {

@@ -98,8 +98,12 @@ type decoder struct {
 	// doc is the position of the YAML document being decoded; nil for a
 	// JSON stream, whose positions come from byte offsets in data.
 	doc *Position
-	// yaml converts YAML documents to the JSON in data.
-	yaml fastyaml.Converter
+	// yaml converts YAML documents to the JSON in data, and tells where
+	// each of its objects is in the document, whose text starts at byte
+	// docText of the file, on line docLine.
+	yaml    fastyaml.Converter
+	docText int64
+	docLine int
 	// Lazy line counting for JSON streams: line is the 1-based line of
 	// byte lineOff of data.
 	lineOff int
@@ -197,6 +201,21 @@ func (d *decoder) posAt(off int) Position {
 	}
 	d.advance(off)
 	return Position{File: d.file, Line: d.line, Column: d.col, Offset: d.base + int64(off)}
+}
+
+// objectAt returns the position of the object whose '{' is at byte off of
+// d.data: posAt's for a JSON stream; for a YAML document, the line and
+// column of the mapping it was converted from (its first key), when the
+// converter knows it, else the document's start.
+func (d *decoder) objectAt(off int) Position {
+	if d.doc == nil {
+		return d.posAt(off)
+	}
+	line, col, docOff, ok := d.yaml.Object(off)
+	if !ok {
+		return *d.doc
+	}
+	return Position{File: d.file, Line: d.docLine + line, Column: col, Offset: d.docText + int64(docOff)}
 }
 
 // advance counts the lines and columns up to byte off of d.data (at or
@@ -880,7 +899,7 @@ func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 	d.entryPos = d.entryPos[:0]
 	err := d.objects(s, "entries", func(field fieldPath) error {
 		var e Entry
-		d.entryPos = append(d.entryPos, d.posAt(s.Pos-1)) // the entry's '{'
+		d.entryPos = append(d.entryPos, d.objectAt(s.Pos-1)) // the entry's '{'
 		err := d.fields(s, func(key []byte) (err error) {
 			switch string(key) {
 			case "name":
@@ -1082,7 +1101,7 @@ func (d *decoder) decodeYAML() {
 			continue
 		}
 		pos := Position{File: d.file, Line: doc.Line, Column: 1, Offset: doc.Offset}
-		d.doc = &pos
+		d.doc, d.docText, d.docLine = &pos, doc.TextOffset, doc.TextLine
 		j, err := d.yaml.Convert(doc.Text)
 		if err != nil {
 			lastLine := doc.TextLine + bytes.Count(bytes.TrimRight(doc.Text, " \t\r\n"), newline)

@@ -291,6 +291,67 @@ func TestDecodePositions(t *testing.T) {
 	}
 }
 
+// TestDecodeYAMLEntryPositions: a YAML catalog's channel entries point at
+// their own line and column (the entry's first key), as a JSON catalog's
+// do, and so do the findings about them; a document the YAML library reads
+// (here: an anchor) points its entries at the document.
+func TestDecodeYAMLEntryPositions(t *testing.T) {
+	path := filepath.Join("testdata", "decode", "etcd.yaml")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alpha := mustLoad(t, path).Package("etcd").Channel("alpha")
+	for _, e := range []struct {
+		name      string
+		line, col int
+		text      string
+	}{
+		// The document's keys are not in JSON's order (schema, package,
+		// name, entries): the entries move when its object is sorted.
+		{"etcdoperator.v0.9.4", 15, 5, "name: etcdoperator.v0.9.4\n"},
+		{"etcdoperator.v0.9.2", 20, 5, "name: etcdoperator.v0.9.2\n"},
+		{"etcdoperator.v0.9.3", 21, 5, "name: etcdoperator.v0.9.3\n"},
+	} {
+		got := alpha.EntryPos(e.name)
+		if got.File != path || got.Line != e.line || got.Column != e.col || !bytes.HasPrefix(text[got.Offset:], []byte(e.text)) {
+			t.Errorf("EntryPos(%q) = %+v (%q), want line %d, column %d, %q", e.name, got, text[got.Offset:min(got.Offset+30, int64(len(text)))], e.line, e.col, e.text)
+		}
+	}
+
+	const doc = "schema: olm.package\nname: p\ndefaultChannel: stable\n---\n" +
+		"schema: olm.channel\npackage: p\nname: stable\nentries:\n" +
+		"- name: p.v1\n- name: p.v2\n  replaces: p.v1\n  skips:\n  - p.v0\n" +
+		"---\nschema: olm.bundle\nname: p.v1\npackage: p\nimage: example.com/p:v1\nproperties:\n- type: olm.package\n  value:\n    packageName: p\n    version: 1.0.0\n" +
+		"---\nschema: olm.bundle\nname: p.v2\npackage: p\nimage: example.com/p:v2\nproperties:\n- type: olm.package\n  value:\n    packageName: p\n    version: 2.0.0\n"
+	c, err := Decode(strings.NewReader(doc), "p.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, f := range c.Validate() {
+		if f.Code == CodeDanglingSkip {
+			found = true
+			if want := (Position{File: "p.yaml", Line: 10, Column: 3, Offset: int64(strings.Index(doc, "name: p.v2"))}); f.Pos != want {
+				t.Errorf("finding %q at %+v, want the entry's %+v", f.Message, f.Pos, want)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no %s finding", CodeDanglingSkip)
+	}
+
+	anchored := "schema: olm.channel\npackage: p\nname: stable\nentries:\n- &e {name: p.v1}\n"
+	c, err = Decode(strings.NewReader(anchored), "a.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := c.Package("p").Channel("stable")
+	if got := ch.EntryPos("p.v1"); got != ch.Pos || got.Line != 1 {
+		t.Errorf("entry of a document the library reads at %+v, want the document's %+v", got, ch.Pos)
+	}
+}
+
 func TestLoadDirAndFS(t *testing.T) {
 	dir := filepath.Join("testdata", "decode", "dir")
 	want := `package "a" default "stable" declared true

@@ -121,8 +121,8 @@ func (r Range) Contains(v semver.Version) bool { return r.match != nil && r.matc
 
 // Position locates an object in its source: the file (empty for a stream
 // with no name), the 1-based line, the 1-based column in characters (0 when
-// unknown; 1 for a YAML document, whose objects are located at the
-// document's start), and the byte offset of the object's start.
+// unknown; 1 for a blob of a YAML document, located at the document's
+// start), and the byte offset of the object's start.
 type Position struct {
 	File   string
 	Line   int
