@@ -463,12 +463,12 @@ func communityConflict(tb testing.TB) (*resolver.Resolver, *cluster.State) {
 
 // explainCommunity resolves the community conflict and explains it.
 func explainCommunity(tb testing.TB, r *resolver.Resolver, st *cluster.State, opts resolver.ExplainOptions) *resolver.Explanation {
-	_, err := r.Resolve(context.Background(), "ns", st)
+	res, err := r.Resolve(context.Background(), "ns", st)
 	var ce *resolver.ConflictError
 	if !errors.As(err, &ce) {
 		tb.Fatalf("Resolve = %v, want a conflict", err)
 	}
-	ex, err := explainOf(context.Background(), r, "ns", st, opts)
+	ex, err := res.Explain(context.Background(), opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 	}
 	before := planFailures(plan)
 	var out []Suggestion
-	var seen []string
+	var kept planKeys // the target plans of the fixes kept
 	for i, f := range r.fixes(namespace, state, plan, planned) {
 		if len(out) >= max || (tries > 0 && i >= tries) {
 			break
@@ -129,11 +129,9 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 				continue
 			}
 		}
-		text := shown + "\n" + target.String()
-		if slices.Contains(seen, text) {
+		if !kept.add(shown, target) {
 			continue
 		}
-		seen = append(seen, text)
 		s := f.s
 		s.Plan, s.Summary = target, planSummary(target, nil)
 		if shown != namespace {

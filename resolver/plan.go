@@ -226,16 +226,25 @@ type Reason struct {
 
 // String returns "subscription foo" or
 // "required by bar.v1.2.0 (olm.gvk.required example.com/v1 Widget)".
-func (r Reason) String() string {
+func (r Reason) String() string { return string(r.appendText(make([]byte, 0, 128))) }
+
+// appendText appends the reason as String words it.
+func (r Reason) appendText(b []byte) []byte {
 	switch {
 	case r.Subscription != "":
-		return "subscription " + r.Subscription
+		b = append(b, "subscription "...)
+		b = append(b, r.Subscription...)
 	case r.RequiredBy != "" && r.Requirement != "":
-		return "required by " + r.RequiredBy + " (" + r.Requirement + ")"
+		b = append(b, "required by "...)
+		b = append(b, r.RequiredBy...)
+		b = append(b, " ("...)
+		b = append(b, r.Requirement...)
+		b = append(b, ')')
 	case r.RequiredBy != "":
-		return "required by " + r.RequiredBy
+		b = append(b, "required by "...)
+		b = append(b, r.RequiredBy...)
 	}
-	return ""
+	return b
 }
 
 // MarshalText writes the reason as String words it: JSON holds

@@ -204,7 +204,7 @@ func (r *Resolver) explain(ctx context.Context, namespace string, state *cluster
 		sctx, cancel = context.WithTimeout(ctx, opts.Budget)
 		defer cancel()
 	}
-	var seen []string // plan texts of the suggestions kept
+	var kept planKeys // the plans of the suggestions kept
 	focus := factPackages(ex.Facts)
 	for i, c := range r.changes(namespace, state, ex) {
 		if len(ex.Suggestions) >= max || (tries > 0 && i >= tries) {
@@ -217,11 +217,9 @@ func (r *Resolver) explain(ctx context.Context, namespace string, state *cluster
 		if err != nil {
 			continue
 		}
-		text := plan.String()
-		if slices.Contains(seen, text) {
+		if !kept.add("", plan) {
 			continue
 		}
-		seen = append(seen, text)
 		s := c.s
 		s.Plan, s.Summary = plan, planSummary(plan, focus)
 		ex.Suggestions = append(ex.Suggestions, s)
