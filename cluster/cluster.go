@@ -13,6 +13,7 @@ package cluster
 
 import (
 	"cmp"
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -351,6 +352,51 @@ func (s *State) Clone() *State {
 	}
 	cloneCSVs(c.CSVs)
 	return c
+}
+
+// CloneContext is Clone made a chunk of CSVs and subscriptions at a time,
+// so that it stops soon after ctx ends (a state of many thousand objects
+// takes a while to copy); it returns ctx's error then. Each list is copied
+// once, into an array of its exact size.
+func (s *State) CloneContext(ctx context.Context) (*State, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if s == nil {
+		return nil, nil
+	}
+	rest := *s
+	rest.CSVs, rest.Subscriptions = nil, nil
+	c := rest.Clone()
+	var err error
+	if c.Subscriptions, err = copyChunked(ctx, s.Subscriptions); err != nil {
+		return nil, err
+	}
+	if c.CSVs, err = copyChunked(ctx, s.CSVs); err != nil {
+		return nil, err
+	}
+	cloneCSVs(c.CSVs)
+	return c, nil
+}
+
+// cloneChunk is the number of objects CloneContext copies between two
+// looks at the context.
+const cloneChunk = 512
+
+// copyChunked returns a copy of s (nil for nil), made cloneChunk elements
+// at a time, or ctx's error once it ends.
+func copyChunked[T any](ctx context.Context, s []T) ([]T, error) {
+	if s == nil {
+		return nil, nil
+	}
+	c := make([]T, 0, len(s))
+	for i := 0; i < len(s); i += cloneChunk {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c = append(c, s[i:min(i+cloneChunk, len(s))]...)
+	}
+	return c, nil
 }
 
 // cloneCSVs gives csvs copies of their slices (the read properties

@@ -80,46 +80,16 @@ func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster
 	return r.solve(ctx, namespace, snap, nil)
 }
 
-// snapshotChunk is the number of CSVs or subscriptions copied between two
-// looks at the context.
-const snapshotChunk = 512
-
-// snapshot returns a deep copy of state (cluster.State.Clone), made a
-// chunk of CSVs and subscriptions at a time so that it stops soon after
-// ctx ends: a state of many thousand CSVs takes a while to copy.
+// snapshot returns a deep copy of state (cluster.State.CloneContext: it
+// stops soon after ctx ends), an empty state for nil.
 func snapshot(ctx context.Context, state *cluster.State) (*cluster.State, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	if state == nil {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		return &cluster.State{}, nil
 	}
-	if len(state.CSVs)+len(state.Subscriptions) <= snapshotChunk {
-		return state.Clone(), nil
-	}
-	rest := *state
-	rest.CSVs, rest.Subscriptions = nil, nil
-	c := rest.Clone()
-	if state.Subscriptions != nil {
-		c.Subscriptions = make([]cluster.Subscription, 0, len(state.Subscriptions))
-	}
-	for i := 0; i < len(state.Subscriptions); i += snapshotChunk {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		c.Subscriptions = append(c.Subscriptions, state.Subscriptions[i:min(i+snapshotChunk, len(state.Subscriptions))]...)
-	}
-	if state.CSVs != nil {
-		c.CSVs = make([]cluster.CSV, 0, len(state.CSVs))
-	}
-	for i := 0; i < len(state.CSVs); i += snapshotChunk {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		part := &cluster.State{CSVs: state.CSVs[i:min(i+snapshotChunk, len(state.CSVs))]}
-		c.CSVs = append(c.CSVs, part.Clone().CSVs...)
-	}
-	return c, nil
+	return state.CloneContext(ctx)
 }
 
 // solve is Resolve of a state the resolver owns (a copy no caller holds),

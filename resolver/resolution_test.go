@@ -94,11 +94,19 @@ func TestResolutionOwnsItsState(t *testing.T) {
 	want := answers(mustResolve(t, r, state.Clone()))
 	res := mustResolve(t, r, state)
 	// Edit the caller's state in place: the subscription now names another
-	// package and the installed CSVs are gone.
+	// package, the installed CSVs provide other APIs and are gone.
 	state.Subscriptions[0].Package = "widgets"
 	state.Subscriptions[0].InstalledCSV = ""
+	provided := 0
 	for i := range state.CSVs {
 		state.CSVs[i].Name = "gone"
+		for k := range state.CSVs[i].Provides {
+			state.CSVs[i].Provides[k].Kind = "Gone"
+			provided++
+		}
+	}
+	if provided == 0 {
+		t.Fatal("no installed CSV provides an API: the test edits none")
 	}
 	state.CSVs = state.CSVs[:0]
 	if got := answers(res); got != want {
