@@ -270,6 +270,33 @@ func (res *resolution) serve(k *AppKind, subByPkg map[string]string, taken map[s
 	if err != nil {
 		return err
 	}
+	provs := res.servers(k, cands)
+	switch {
+	case k.Source == SourceInstalled:
+		return nil
+	case len(provs) == 0:
+		k.Source = SourceNone
+		k.NearMisses = res.nearMissesFor(k.API, cands)
+		return nil
+	}
+	p := res.chooseServer(k, provs)
+	if k.Source == SourceSubscribed {
+		return nil
+	}
+	k.Source = SourceCatalog
+	if name, ok := subByPkg[p.Package]; ok {
+		k.Subscription = name
+		return nil
+	}
+	k.Subscription = app.subscribe(res.ns, p, subByPkg, taken)
+	return nil
+}
+
+// servers returns the candidates of k's API that may serve it, a head of
+// its channel not deprecated, one per package and catalog (of its most
+// preferred channel); or, when an installed CSV provides it, records that
+// in k (Source installed) and returns nil.
+func (res *resolution) servers(k *AppKind, cands []variable) []variable {
 	var heads []variable
 	for _, v := range cands {
 		switch v.kind {
@@ -286,7 +313,6 @@ func (res *resolution) serve(k *AppKind, subByPkg map[string]string, taken map[s
 	if k.Source == SourceInstalled {
 		return nil
 	}
-	// One provider per package and catalog: its most preferred channel.
 	type pc struct {
 		pkg string
 		cat CatalogKey
@@ -300,13 +326,13 @@ func (res *resolution) serve(k *AppKind, subByPkg map[string]string, taken map[s
 			provs = append(provs, v)
 		}
 	}
-	if len(provs) == 0 {
-		k.Source = SourceNone
-		k.NearMisses = res.nearMissesFor(k.API, cands)
-		return nil
-	}
-	// A package a subscription of the namespace already asks for serves
-	// it first.
+	return provs
+}
+
+// chooseServer records in k which of provs serves its API, the others as
+// alternatives, and why: a package a subscription of the namespace
+// already asks for first (Source subscribed), else the most preferred.
+func (res *resolution) chooseServer(k *AppKind, provs []variable) Provider {
 	chosen := 0
 	for i, v := range provs {
 		if s := res.subscriptionFor(v); s != "" {
@@ -330,26 +356,24 @@ func (res *resolution) serve(k *AppKind, subByPkg map[string]string, taken map[s
 			k.Why = res.preference(v, provs[1])
 		}
 	}
-	if k.Source == SourceSubscribed {
-		return nil
-	}
-	k.Source = SourceCatalog
-	if name, ok := subByPkg[p.Package]; ok {
-		k.Subscription = name
-		return nil
-	}
+	return p
+}
+
+// subscribe adds to app a subscription of namespace ns to p, named after
+// its package (with a number when the name is taken), and returns its
+// name.
+func (app *Application) subscribe(ns string, p Provider, subByPkg map[string]string, taken map[string]bool) string {
 	name := p.Package
 	for n := 2; taken[name]; n++ {
 		name = fmt.Sprintf("%s-%d", p.Package, n)
 	}
 	taken[name] = true
 	subByPkg[p.Package] = name
-	k.Subscription = name
 	app.Subscriptions = append(app.Subscriptions, cluster.Subscription{
-		Name: name, Namespace: res.ns, Package: p.Package, Channel: p.Channel,
+		Name: name, Namespace: ns, Package: p.Package, Channel: p.Channel,
 		Source: p.Catalog.Name, SourceNamespace: p.Catalog.Namespace,
 	})
-	return nil
+	return name
 }
 
 func provider(v variable) Provider {

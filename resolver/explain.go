@@ -467,94 +467,120 @@ func missingWords(f *Fact) string {
 // rest in fact order. Runs of facts that say the same of consecutive
 // bundles of one channel are merged into one clause.
 func (d *deriver) derive(v Verdict) []Clause {
-	used := make([]bool, len(d.facts))
-	var out []Clause
-	emit := func(text string, ids ...int) {
-		for _, i := range ids {
-			used[i] = true
-		}
-		out = append(out, Clause{Text: text, Facts: ids})
-	}
-	// reach queues candidates and states at once, in one clause, which of
-	// them are deprecated.
-	var queue []node
-	reach := func(cs []Candidate) {
-		set := make(map[node]bool, len(cs))
-		for _, c := range cs {
-			n := candidateNode(c)
-			queue = append(queue, n)
-			set[n] = true
-		}
-		var ids []int
-		for i := range d.facts {
-			if f := &d.facts[i]; !used[i] && f.Kind == FactDeprecated && set[subjectNode(f)] {
-				ids = append(ids, i)
-			}
-		}
-		if len(ids) > 0 {
-			emit(d.subjectClause(ids), ids...)
-		}
-	}
-	// Roots.
-	for _, s := range d.subs {
-		ids := d.bySub[s]
-		emit(d.subscriptionClause(s), ids...)
-		if f := d.subFact(s, FactSubscriptionCandidates); f != nil {
-			reach(f.Candidates)
-		}
-	}
-	for i := range d.facts {
-		if f := &d.facts[i]; f.Kind == FactInstalled {
-			emit(fmt.Sprintf("%s%s has no subscription, so it must stay as it is", d.csvName(f.CSV), versionSuffix(f.Version)), i)
-			queue = append(queue, node{csv: f.CSV})
-		}
-	}
-	// Facts about reached bundles, breadth first.
-	seen := map[node]bool{}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
-		if seen[n] {
-			continue
-		}
-		seen[n] = true
-		for i := range d.facts {
-			f := &d.facts[i]
-			if used[i] || !isSubjectKind(f.Kind) || subjectNode(f) != n {
-				continue
-			}
-			ids := d.run(i, used)
-			emit(d.subjectClause(ids), ids...)
-			reach(f.Candidates)
-		}
-	}
-	// Uniqueness rules, then anything left.
-	for _, pass := range []func(FactKind) bool{
-		func(k FactKind) bool { return k == FactOnePerAPI || k == FactOnePerPackage },
-		func(FactKind) bool { return true },
-	} {
-		for i := range d.facts {
-			if used[i] || !pass(d.facts[i].Kind) {
-				continue
-			}
-			f := &d.facts[i]
-			ids := []int{i}
-			if isSubjectKind(f.Kind) {
-				ids = d.run(i, used)
-				emit(d.subjectClause(ids), ids...)
-				continue
-			}
-			emit(d.ruleClause(f), i)
-		}
-	}
+	pr := &proof{d: d, used: make([]bool, len(d.facts))}
+	pr.roots()
+	pr.reached()
+	pr.rest()
+	out := pr.out
 	for i := range out {
 		out[i].Connective = "and"
 	}
 	if len(out) > 0 {
 		out[0].Connective = "because"
 	}
-	out = append(out, Clause{Connective: "so", Text: d.conclusion(v)})
-	return out
+	return append(out, Clause{Connective: "so", Text: d.conclusion(v)})
+}
+
+// proof is a derivation being written: the clauses so far, the facts they
+// use, and the bundles and CSVs reached whose facts are still to come.
+type proof struct {
+	d     *deriver
+	used  []bool
+	out   []Clause
+	queue []node
+}
+
+// emit adds a clause of the facts ids.
+func (pr *proof) emit(text string, ids ...int) {
+	for _, i := range ids {
+		pr.used[i] = true
+	}
+	pr.out = append(pr.out, Clause{Text: text, Facts: ids})
+}
+
+// reach queues candidates and states at once, in one clause, which of them
+// are deprecated.
+func (pr *proof) reach(cs []Candidate) {
+	set := make(map[node]bool, len(cs))
+	for _, c := range cs {
+		n := candidateNode(c)
+		pr.queue = append(pr.queue, n)
+		set[n] = true
+	}
+	var ids []int
+	for i := range pr.d.facts {
+		if f := &pr.d.facts[i]; !pr.used[i] && f.Kind == FactDeprecated && set[subjectNode(f)] {
+			ids = append(ids, i)
+		}
+	}
+	if len(ids) > 0 {
+		pr.emit(pr.d.subjectClause(ids), ids...)
+	}
+}
+
+// roots states each subscription and each installed CSV without one, and
+// reaches their candidates.
+func (pr *proof) roots() {
+	d := pr.d
+	for _, s := range d.subs {
+		ids := d.bySub[s]
+		pr.emit(d.subscriptionClause(s), ids...)
+		if f := d.subFact(s, FactSubscriptionCandidates); f != nil {
+			pr.reach(f.Candidates)
+		}
+	}
+	for i := range d.facts {
+		if f := &d.facts[i]; f.Kind == FactInstalled {
+			pr.emit(fmt.Sprintf("%s%s has no subscription, so it must stay as it is", d.csvName(f.CSV), versionSuffix(f.Version)), i)
+			pr.queue = append(pr.queue, node{csv: f.CSV})
+		}
+	}
+}
+
+// reached states the facts about the bundles and CSVs reached, breadth
+// first, reaching their candidates in turn.
+func (pr *proof) reached() {
+	d := pr.d
+	seen := map[node]bool{}
+	for len(pr.queue) > 0 {
+		n := pr.queue[0]
+		pr.queue = pr.queue[1:]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		for i := range d.facts {
+			f := &d.facts[i]
+			if pr.used[i] || !isSubjectKind(f.Kind) || subjectNode(f) != n {
+				continue
+			}
+			ids := d.run(i, pr.used)
+			pr.emit(d.subjectClause(ids), ids...)
+			pr.reach(f.Candidates)
+		}
+	}
+}
+
+// rest states the uniqueness rules, then anything left, in fact order.
+func (pr *proof) rest() {
+	d := pr.d
+	for _, pass := range []func(FactKind) bool{
+		func(k FactKind) bool { return k == FactOnePerAPI || k == FactOnePerPackage },
+		func(FactKind) bool { return true },
+	} {
+		for i := range d.facts {
+			if pr.used[i] || !pass(d.facts[i].Kind) {
+				continue
+			}
+			f := &d.facts[i]
+			if isSubjectKind(f.Kind) {
+				ids := d.run(i, pr.used)
+				pr.emit(d.subjectClause(ids), ids...)
+				continue
+			}
+			pr.emit(d.ruleClause(f), i)
+		}
+	}
 }
 
 func isSubjectKind(k FactKind) bool {

@@ -144,32 +144,70 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 
 // fixes lists the candidate fixes of plan's failures, in rank order.
 func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan, planned predict.Planned) []fix {
-	byKind := map[SuggestionKind][]fix{}
-	add := func(f fix) {
-		if !slices.ContainsFunc(byKind[f.s.Kind], func(g fix) bool { return g.s.Change == f.s.Change }) {
-			byKind[f.s.Kind] = append(byKind[f.s.Kind], f)
+	var set fixSet
+	subs, failed := failingSubscriptions(ns, state, plan)
+	r.subscriptionFixes(&set, ns, state, subs, failed, predict.New(ns, r.plat, state, planned))
+	operatorGroupFixes(&set, ns, state)
+	for _, s := range subs {
+		for _, m := range r.moveTargets(ns, s, state) {
+			set.add(m)
 		}
 	}
-	pr := predict.New(ns, r.plat, state, planned)
-	var subs []*cluster.Subscription
-	var failed []string // the bundles predicted to fail
+	return set.ranked()
+}
+
+// fixSet holds candidate fixes by kind, each change once.
+type fixSet struct{ byKind map[SuggestionKind][]fix }
+
+// add adds f, unless a fix of its kind makes the same change.
+func (fs *fixSet) add(f fix) {
+	if fs.byKind == nil {
+		fs.byKind = map[SuggestionKind][]fix{}
+	}
+	if !slices.ContainsFunc(fs.byKind[f.s.Kind], func(g fix) bool { return g.s.Change == f.s.Change }) {
+		fs.byKind[f.s.Kind] = append(fs.byKind[f.s.Kind], f)
+	}
+}
+
+// ranked returns the fixes in rank order: kind by kind, each in the order
+// added.
+func (fs *fixSet) ranked() []fix {
+	var out []fix
+	for _, k := range []SuggestionKind{SuggestSwitchChannel, SuggestStartingCSV, SuggestOperatorGroup, SuggestMoveSubscription} {
+		out = append(out, fs.byKind[k]...)
+	}
+	return out
+}
+
+// failingSubscriptions returns the subscriptions of ns whose step or
+// staying CSV plan predicts to fail, each once, and the bundles of the
+// failing steps.
+func failingSubscriptions(ns string, state *cluster.State, plan *Plan) (subs []*cluster.Subscription, failed []string) {
+	add := func(name string) {
+		if s := state.Subscription(ns, name); s != nil && !slices.Contains(subs, s) {
+			subs = append(subs, s)
+		}
+	}
 	for _, st := range plan.Steps {
 		if !predict.Failing(st.Predictions) || st.Reason.Subscription == "" {
 			continue
 		}
 		failed = append(failed, st.Bundle)
-		if s := state.Subscription(ns, st.Reason.Subscription); s != nil && !slices.Contains(subs, s) {
-			subs = append(subs, s)
-		}
+		add(st.Reason.Subscription)
 	}
 	for _, u := range plan.Unchanged {
-		if !predict.Failing(u.Predictions) || u.Subscription == "" {
-			continue
-		}
-		if s := state.Subscription(ns, u.Subscription); s != nil && !slices.Contains(subs, s) {
-			subs = append(subs, s)
+		if predict.Failing(u.Predictions) && u.Subscription != "" {
+			add(u.Subscription)
 		}
 	}
+	return subs, failed
+}
+
+// subscriptionFixes adds the fixes that edit a failing subscription: each
+// other channel of its package, and, for one not installed yet, the
+// startingCSV of a bundle the predictor pr accepts that is not among the
+// failed.
+func (r *Resolver) subscriptionFixes(set *fixSet, ns string, state *cluster.State, subs []*cluster.Subscription, failed []string, pr *predict.Predictor) {
 	editSub := func(name string, edit func(*cluster.Subscription)) func(*cluster.State) (*cluster.State, string) {
 		return func(state *cluster.State) (*cluster.State, string) {
 			c := change{sub: name, edit: edit}
@@ -182,54 +220,52 @@ func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan, planned pr
 			if chName == s.Channel {
 				continue
 			}
-			add(fix{s: Suggestion{Kind: SuggestSwitchChannel, Subscription: name, Channel: chName,
+			set.add(fix{s: Suggestion{Kind: SuggestSwitchChannel, Subscription: name, Channel: chName,
 				Change: fmt.Sprintf("switch subscription %s to channel %s", name, chName)},
 				apply: editSub(name, func(x *cluster.Subscription) { x.Channel = chName })})
 		}
 		if installed := s.InstalledCSV != "" && state.CSV(ns, s.InstalledCSV) != nil; !installed {
 			if b := r.acceptedBundle(ns, s, pr); b != nil && b.Name != s.StartingCSV && !slices.Contains(failed, b.Name) {
 				bundle := b.Name
-				add(fix{s: Suggestion{Kind: SuggestStartingCSV, Subscription: name, StartingCSV: bundle,
+				set.add(fix{s: Suggestion{Kind: SuggestStartingCSV, Subscription: name, StartingCSV: bundle,
 					Change: fmt.Sprintf("set the startingCSV of subscription %s to %s", name, bundle)},
 					apply: editSub(name, func(x *cluster.Subscription) { x.StartingCSV = bundle })})
 			}
 		}
 	}
-	if groups := state.OperatorGroupsIn(ns); len(groups) == 1 {
-		g := groups[0]
-		cur := predict.TargetsOf(g)
-		for _, tns := range [][]string{{ns}, nil} {
-			t := predict.Targets{Known: true, Namespaces: tns}
-			if tns == nil {
-				t = predict.AllNamespaces("")
-			}
-			if cur.Known && slices.Equal(cur.Namespaces, t.Namespaces) {
-				continue
-			}
-			change := fmt.Sprintf("make OperatorGroup %s/%s target %s (%s)", g.Namespace, g.Name, t.Words(ns), targetSpec(tns))
-			add(fix{s: Suggestion{Kind: SuggestOperatorGroup, OperatorGroup: g.Namespace + "/" + g.Name, TargetNamespaces: tns, Change: change},
-				apply: func(state *cluster.State) (*cluster.State, string) {
-					st := *state
-					st.OperatorGroups = slices.Clone(state.OperatorGroups)
-					for i := range st.OperatorGroups {
-						if x := &st.OperatorGroups[i]; x.Namespace == g.Namespace && x.Name == g.Name {
-							x.TargetNamespaces, x.Selector, x.StatusNamespaces = slices.Clone(tns), nil, nil
-						}
+}
+
+// operatorGroupFixes adds the fixes that make the namespace's one
+// OperatorGroup target the namespace alone, or all namespaces, where it
+// does not already.
+func operatorGroupFixes(set *fixSet, ns string, state *cluster.State) {
+	groups := state.OperatorGroupsIn(ns)
+	if len(groups) != 1 {
+		return
+	}
+	g := groups[0]
+	cur := predict.TargetsOf(g)
+	for _, tns := range [][]string{{ns}, nil} {
+		t := predict.Targets{Known: true, Namespaces: tns}
+		if tns == nil {
+			t = predict.AllNamespaces("")
+		}
+		if cur.Known && slices.Equal(cur.Namespaces, t.Namespaces) {
+			continue
+		}
+		change := fmt.Sprintf("make OperatorGroup %s/%s target %s (%s)", g.Namespace, g.Name, t.Words(ns), targetSpec(tns))
+		set.add(fix{s: Suggestion{Kind: SuggestOperatorGroup, OperatorGroup: g.Namespace + "/" + g.Name, TargetNamespaces: tns, Change: change},
+			apply: func(state *cluster.State) (*cluster.State, string) {
+				st := *state
+				st.OperatorGroups = slices.Clone(state.OperatorGroups)
+				for i := range st.OperatorGroups {
+					if x := &st.OperatorGroups[i]; x.Namespace == g.Namespace && x.Name == g.Name {
+						x.TargetNamespaces, x.Selector, x.StatusNamespaces = slices.Clone(tns), nil, nil
 					}
-					return &st, ns
-				}})
-		}
+				}
+				return &st, ns
+			}})
 	}
-	for _, s := range subs {
-		for _, m := range r.moveTargets(ns, s, state) {
-			add(m)
-		}
-	}
-	var out []fix
-	for _, k := range []SuggestionKind{SuggestSwitchChannel, SuggestStartingCSV, SuggestOperatorGroup, SuggestMoveSubscription} {
-		out = append(out, byKind[k]...)
-	}
-	return out
 }
 
 // targetSpec renders target namespaces as the spec that gives them.
