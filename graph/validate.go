@@ -226,72 +226,103 @@ func (p *Package) validateDeprecations(fs []Finding) []Finding {
 
 // validate appends the channel's findings to fs.
 func (c *Channel) validate(p *Package, fs []Finding) []Finding {
-	// A finding about an entry points at the entry; others at the channel.
-	add := func(sev Severity, code, bundle, format string, args ...any) {
-		pos := c.Pos
-		if bundle != "" {
-			pos = c.EntryPos(bundle)
-		}
-		fs = append(fs, Finding{Severity: sev, Code: code, Package: c.Package, Channel: c.Name, Bundle: bundle, Message: fmt.Sprintf(format, args...), Pos: pos})
-	}
-	where := channelWhere{c}
+	cf := channelFindings{c: c, fs: fs, where: channelWhere{c}}
 	if c.Name == "" {
-		add(SeverityError, CodeMissingChannelName, "", "package %q has a channel with no name", c.Package)
+		cf.add(SeverityError, CodeMissingChannelName, "", "package %q has a channel with no name", c.Package)
 	}
 	if len(c.Entries) == 0 {
-		add(SeverityError, CodeEmptyChannel, "", "%s has no entries", where)
-		return fs
+		cf.add(SeverityError, CodeEmptyChannel, "", "%s has no entries", cf.where)
+		return cf.fs
 	}
-	g := &c.g
 	for i := range c.Entries {
-		e := &c.Entries[i]
-		if g.isDup(i) {
-			add(SeverityError, CodeDuplicateEntry, e.Name, "%s lists entry %q more than once", where, e.Name)
-			continue
-		}
-		if g.bundle[i] < 0 {
-			add(SeverityError, CodeUnknownBundle, e.Name, "entry %q of %s names no olm.bundle of the package", e.Name, where)
-		}
-		if e.Replaces != "" && c.entryIndex(e.Replaces) < 0 {
-			add(SeverityWarning, CodeDanglingReplaces, e.Name, "entry %q of %s replaces %q, which is not an entry of the channel", e.Name, where, e.Replaces)
-		}
-		var dangling []string
-		for k, s := range e.Skips {
-			switch {
-			case s == "":
-				add(SeverityError, CodeEmptySkip, e.Name, "entry %q of %s: skips[%d] is empty", e.Name, where, k)
-			case c.entryIndex(s) < 0:
-				dangling = append(dangling, s)
-			}
-		}
-		switch len(dangling) {
-		case 0:
-		case 1:
-			add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %q, which is not an entry of the channel", e.Name, where, dangling[0])
-		default:
-			add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %d names that are not entries of the channel: %s", e.Name, where, len(dangling), strings.Join(dangling, ", "))
-		}
-		if e.SkipRange.String() != "" && !e.SkipRange.Valid() {
-			add(SeverityWarning, CodeInvalidSkipRange, e.Name, "entry %q of %s has skipRange %q, which is not a semver range", e.Name, where, e.SkipRange.String())
-		}
+		cf.entry(i)
 	}
 	for _, cyc := range c.cycles() {
-		add(SeverityError, CodeCycle, "", "%s has a cycle through replaces and skips: %s", where, strings.Join(cyc, " -> "))
+		cf.add(SeverityError, CodeCycle, "", "%s has a cycle through replaces and skips: %s", cf.where, strings.Join(cyc, " -> "))
 	}
-	switch len(g.heads) {
+	if cf.oneHead() {
+		cf.stranded()
+	}
+	return cf.fs
+}
+
+// channelFindings are the findings of a channel being validated.
+type channelFindings struct {
+	c     *Channel
+	fs    []Finding
+	where channelWhere
+}
+
+// add adds a finding: about an entry, it points at the entry; others at
+// the channel.
+func (cf *channelFindings) add(sev Severity, code, bundle, format string, args ...any) {
+	c := cf.c
+	pos := c.Pos
+	if bundle != "" {
+		pos = c.EntryPos(bundle)
+	}
+	cf.fs = append(cf.fs, Finding{Severity: sev, Code: code, Package: c.Package, Channel: c.Name, Bundle: bundle, Message: fmt.Sprintf(format, args...), Pos: pos})
+}
+
+// entry checks entry i: listed once, naming a bundle, replacing and
+// skipping entries of the channel, with a skipRange that parses.
+func (cf *channelFindings) entry(i int) {
+	c, where := cf.c, cf.where
+	e := &c.Entries[i]
+	if c.g.isDup(i) {
+		cf.add(SeverityError, CodeDuplicateEntry, e.Name, "%s lists entry %q more than once", where, e.Name)
+		return
+	}
+	if c.g.bundle[i] < 0 {
+		cf.add(SeverityError, CodeUnknownBundle, e.Name, "entry %q of %s names no olm.bundle of the package", e.Name, where)
+	}
+	if e.Replaces != "" && c.entryIndex(e.Replaces) < 0 {
+		cf.add(SeverityWarning, CodeDanglingReplaces, e.Name, "entry %q of %s replaces %q, which is not an entry of the channel", e.Name, where, e.Replaces)
+	}
+	var dangling []string
+	for k, s := range e.Skips {
+		switch {
+		case s == "":
+			cf.add(SeverityError, CodeEmptySkip, e.Name, "entry %q of %s: skips[%d] is empty", e.Name, where, k)
+		case c.entryIndex(s) < 0:
+			dangling = append(dangling, s)
+		}
+	}
+	switch len(dangling) {
 	case 0:
-		add(SeverityError, CodeNoHead, "", "%s has no head: every entry is replaced or skipped by another", where)
-		return fs
 	case 1:
+		cf.add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %q, which is not an entry of the channel", e.Name, where, dangling[0])
 	default:
-		add(SeverityError, CodeMultipleHeads, "", "%s has %d heads (entries that nothing replaces or skips): %s", where, len(g.heads), strings.Join(g.heads, ", "))
-		return fs
+		cf.add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %d names that are not entries of the channel: %s", e.Name, where, len(dangling), strings.Join(dangling, ", "))
 	}
-	// Stranded, as opm defines it: entries neither on the replaces chain
-	// from the head nor skipped by any entry of the channel. opm stops at
-	// a cycle on the chain; so do we (the cycle is reported above).
+	if e.SkipRange.String() != "" && !e.SkipRange.Valid() {
+		cf.add(SeverityWarning, CodeInvalidSkipRange, e.Name, "entry %q of %s has skipRange %q, which is not a semver range", e.Name, where, e.SkipRange.String())
+	}
+}
+
+// oneHead reports whether the channel has exactly one head, adding a
+// finding when it has none or several.
+func (cf *channelFindings) oneHead() bool {
+	heads := cf.c.g.heads
+	switch len(heads) {
+	case 0:
+		cf.add(SeverityError, CodeNoHead, "", "%s has no head: every entry is replaced or skipped by another", cf.where)
+	case 1:
+		return true
+	default:
+		cf.add(SeverityError, CodeMultipleHeads, "", "%s has %d heads (entries that nothing replaces or skips): %s", cf.where, len(heads), strings.Join(heads, ", "))
+	}
+	return false
+}
+
+// stranded adds a finding naming the stranded entries, as opm defines
+// them: entries neither on the replaces chain from the head nor skipped by
+// any entry of the channel. opm stops at a cycle on the chain; so do we
+// (the cycle is reported on its own).
+func (cf *channelFindings) stranded() {
+	c, g := cf.c, &cf.c.g
 	if last := g.chain[len(g.chain)-1]; slices.Contains(g.chain, c.Entries[g.ids.at(last)].Replaces) {
-		return fs
+		return
 	}
 	var stranded []string
 	onChain := make(map[string]bool, len(g.chain))
@@ -305,9 +336,8 @@ func (c *Channel) validate(p *Package, fs []Finding) []Finding {
 	}
 	if len(stranded) > 0 {
 		slices.Sort(stranded)
-		add(SeverityError, CodeStrandedBundles, "", "%s has %d stranded entries, neither on the replaces chain from head %q nor skipped: %s", where, len(stranded), g.heads[0], strings.Join(stranded, ", "))
+		cf.add(SeverityError, CodeStrandedBundles, "", "%s has %d stranded entries, neither on the replaces chain from head %q nor skipped: %s", cf.where, len(stranded), g.heads[0], strings.Join(stranded, ", "))
 	}
-	return fs
 }
 
 // cycles returns the cycles of the channel's replaces and skips edges: one
@@ -315,8 +345,6 @@ func (c *Channel) validate(p *Package, fs []Finding) []Finding {
 // each as a closed walk starting at its smallest name (sorted, so the
 // result is deterministic).
 func (c *Channel) cycles() [][]string {
-	g := &c.g
-	n := len(c.Entries)
 	// Edges: entry → the entries it replaces or skips.
 	succ := func(i int, yield func(int)) {
 		e := &c.Entries[i]
@@ -329,78 +357,109 @@ func (c *Channel) cycles() [][]string {
 			}
 		}
 	}
-	// Tarjan's algorithm, iterative.
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack []int
 	var out [][]string
-	next := 0
-	type frame struct {
-		v    int
-		succ []int
-		k    int
-	}
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 || g.isDup(root) {
-			continue
+	for _, comp := range components(len(c.Entries), c.g.isDup, succ) {
+		selfEdge := false
+		if len(comp) == 1 {
+			v := comp[0]
+			succ(v, func(j int) { selfEdge = selfEdge || j == v })
 		}
-		var frames []frame
-		push := func(v int) {
-			index[v], low[v] = next, next
-			next++
-			stack = append(stack, v)
-			onStack[v] = true
-			var ss []int
-			succ(v, func(j int) { ss = append(ss, j) })
-			frames = append(frames, frame{v: v, succ: ss})
-		}
-		push(root)
-		for len(frames) > 0 {
-			f := &frames[len(frames)-1]
-			if f.k < len(f.succ) {
-				w := f.succ[f.k]
-				f.k++
-				if index[w] < 0 {
-					push(w)
-				} else if onStack[w] {
-					low[f.v] = min(low[f.v], index[w])
-				}
-				continue
-			}
-			v := f.v
-			frames = frames[:len(frames)-1]
-			if len(frames) > 0 {
-				u := frames[len(frames)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] != index[v] {
-				continue
-			}
-			var comp []int
-			for {
-				w := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				onStack[w] = false
-				comp = append(comp, w)
-				if w == v {
-					break
-				}
-			}
-			selfEdge := false
-			if len(comp) == 1 {
-				succ(v, func(j int) { selfEdge = selfEdge || j == v })
-			}
-			if len(comp) > 1 || selfEdge {
-				out = append(out, c.cycleWalk(comp, succ))
-			}
+		if len(comp) > 1 || selfEdge {
+			out = append(out, c.cycleWalk(comp, succ))
 		}
 	}
 	slices.SortFunc(out, func(a, b []string) int { return slices.Compare(a, b) })
 	return out
+}
+
+// components returns the strongly connected components of the graph of n
+// nodes whose edges succ yields, as found by Tarjan's algorithm
+// (iterative) from every node not yet visited that skip does not report:
+// each component as its nodes, in the order the algorithm closes them.
+func components(n int, skip func(int) bool, succ func(int, func(int))) [][]int {
+	t := tarjan{index: make([]int, n), low: make([]int, n), onStack: make([]bool, n), succ: succ}
+	for i := range t.index {
+		t.index[i] = -1
+	}
+	for root := 0; root < n; root++ {
+		if t.index[root] < 0 && !skip(root) {
+			t.visit(root)
+		}
+	}
+	return t.out
+}
+
+// tarjan is the state of Tarjan's algorithm over a graph of numbered
+// nodes.
+type tarjan struct {
+	index, low []int // per node: its visit number (-1 before), the lowest reached
+	onStack    []bool
+	stack      []int
+	next       int
+	succ       func(int, func(int))
+	frames     []tarjanFrame
+	out        [][]int
+}
+
+// tarjanFrame is a node being visited and the successors still to see.
+type tarjanFrame struct {
+	v    int
+	succ []int
+	k    int
+}
+
+// push starts the visit of v.
+func (t *tarjan) push(v int) {
+	t.index[v], t.low[v] = t.next, t.next
+	t.next++
+	t.stack = append(t.stack, v)
+	t.onStack[v] = true
+	var ss []int
+	t.succ(v, func(j int) { ss = append(ss, j) })
+	t.frames = append(t.frames, tarjanFrame{v: v, succ: ss})
+}
+
+// visit visits everything reachable from root not yet visited, closing
+// the components it completes.
+func (t *tarjan) visit(root int) {
+	t.push(root)
+	for len(t.frames) > 0 {
+		f := &t.frames[len(t.frames)-1]
+		if f.k < len(f.succ) {
+			w := f.succ[f.k]
+			f.k++
+			if t.index[w] < 0 {
+				t.push(w)
+			} else if t.onStack[w] {
+				t.low[f.v] = min(t.low[f.v], t.index[w])
+			}
+			continue
+		}
+		v := f.v
+		t.frames = t.frames[:len(t.frames)-1]
+		if len(t.frames) > 0 {
+			u := t.frames[len(t.frames)-1].v
+			t.low[u] = min(t.low[u], t.low[v])
+		}
+		if t.low[v] == t.index[v] {
+			t.close(v)
+		}
+	}
+}
+
+// close pops the component whose root is v off the stack.
+func (t *tarjan) close(v int) {
+	var comp []int
+	for {
+		w := t.stack[len(t.stack)-1]
+		t.stack = t.stack[:len(t.stack)-1]
+		t.onStack[w] = false
+		comp = append(comp, w)
+		if w == v {
+			break
+		}
+	}
+	t.out = append(t.out, comp)
 }
 
 // cycleWalk returns a cycle inside the strongly connected component comp:
