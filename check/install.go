@@ -137,15 +137,7 @@ func installJobs(ctx context.Context, ci int, in Input, opts Options, all func()
 // the first channel b heads, or else its first channel, and returns the
 // finding when b cannot be installed.
 func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bundle) (*Finding, error) {
-	channel, head := b.Channels[0], false
-	for _, name := range b.Channels {
-		if c := p.Channel(name); c != nil {
-			if h, ok := channelHead(c); ok && h == b.Name {
-				channel, head = name, true
-				break
-			}
-		}
-	}
+	channel, head := installChannel(p, b)
 	sub := cluster.Subscription{
 		Name:            b.Name,
 		Namespace:       installNamespace,
@@ -155,10 +147,12 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 		Source:          ins.key.Name,
 		SourceNamespace: ins.key.Namespace,
 	}
+	installs := func(res *resolver.Resolution) bool {
+		return slices.ContainsFunc(res.Plan().Steps, func(s resolver.Step) bool { return s.Bundle == b.Name && s.Package == b.Package })
+	}
 	res, err := ins.r.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}})
 	if err == nil {
-		plan := res.Plan()
-		if !slices.ContainsFunc(plan.Steps, func(s resolver.Step) bool { return s.Bundle == b.Name && s.Package == b.Package }) {
+		if !installs(res) {
 			return nil, fmt.Errorf("catalog %q: bundle %q: the resolver's plan does not install it", ins.name, b.Name)
 		}
 		return nil, nil
@@ -171,29 +165,54 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 		if aerr != nil {
 			return nil, aerr
 		}
-		if res, aerr := all.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}}); aerr == nil &&
-			slices.ContainsFunc(res.Plan().Steps, func(s resolver.Step) bool { return s.Bundle == b.Name && s.Package == b.Package }) {
+		if res, aerr := all.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}}); aerr == nil && installs(res) {
 			return nil, nil // installable with the other catalogs
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("check: %w", ctxErr)
 		}
 	}
+	return ins.notInstallable(b, channel, head, installExplanation(err, sub.Name)), nil
+}
+
+// installChannel returns the channel check subscribes b in: the first that
+// b heads (head true), or else its first.
+func installChannel(p *graph.Package, b *graph.Bundle) (channel string, head bool) {
+	for _, name := range b.Channels {
+		if c := p.Channel(name); c != nil {
+			if h, ok := channelHead(c); ok && h == b.Name {
+				return name, true
+			}
+		}
+	}
+	return b.Channels[0], false
+}
+
+// installExplanation explains err, the resolution of the subscription
+// named sub: the facts of a conflict but the subscription's own (all of
+// them when nothing else is left), or the error's text.
+func installExplanation(err error, sub string) *Explanation {
 	ex := &Explanation{}
 	var conflict *resolver.ConflictError
-	if errors.As(err, &conflict) {
-		for _, f := range conflict.Facts {
-			if f.Subscription == sub.Name && (f.Kind == resolver.FactSubscription || f.Kind == resolver.FactSubscriptionCandidates) {
-				continue
-			}
-			ex.Facts = append(ex.Facts, f)
-		}
-		if len(ex.Facts) == 0 {
-			ex.Facts = conflict.Facts
-		}
-	} else {
+	if !errors.As(err, &conflict) {
 		ex.Error = err.Error()
+		return ex
 	}
+	for _, f := range conflict.Facts {
+		if f.Subscription == sub && (f.Kind == resolver.FactSubscription || f.Kind == resolver.FactSubscriptionCandidates) {
+			continue
+		}
+		ex.Facts = append(ex.Facts, f)
+	}
+	if len(ex.Facts) == 0 {
+		ex.Facts = conflict.Facts
+	}
+	return ex
+}
+
+// notInstallable is the finding that b, subscribed in channel (which it
+// heads, or not), cannot be installed, for the reason ex.
+func (ins *installer) notInstallable(b *graph.Bundle, channel string, head bool, ex *Explanation) *Finding {
 	f := &Finding{
 		Severity:    graph.SeverityWarning,
 		Code:        CodeNotInstallable,
@@ -204,11 +223,9 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 		Pos:         b.Pos,
 		Explanation: ex,
 	}
-	if head {
-		f.Severity, f.Code = graph.SeverityError, CodeHeadNotInstallable
-	}
 	what := fmt.Sprintf("%q", b.Name)
 	if head {
+		f.Severity, f.Code = graph.SeverityError, CodeHeadNotInstallable
 		what = fmt.Sprintf("%q, the head of channel %q,", b.Name, channel)
 	}
 	f.Message = fmt.Sprintf("%s cannot be installed on an empty cluster from this catalog alone:", what)
@@ -223,7 +240,7 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 			f.Message += "\n- " + ex.Facts[i].String()
 		}
 	}
-	return f, nil
+	return f
 }
 
 func isInstallCode(code string) bool {
