@@ -262,45 +262,61 @@ func (s *solver[V, R]) searchFast() (bool, error) {
 		if accepted {
 			continue
 		}
-		// The conflict set of this choice: the entry that queued it,
-		// the entries its earlier rejected candidates depend on, and
-		// those of each candidate's failed test (tested again, now
-		// that they are needed: propagation gives the same result).
-		s.eset = append(s.eset[:0], s.sets[c.blo:c.bhi]...)
-		if c.by >= 0 {
-			s.eset = append(s.eset, c.by)
+		if err := s.conflictSet(c, note); err != nil {
+			return false, err
 		}
-		for i, n := c.next, s.ncand(c); i < n; i++ {
-			v := s.cand(c, i)
-			r := e.test(v.Pos())
-			if r == -1 {
-				return false, fmt.Errorf("%w: a failed test succeeds when repeated", errInternal)
-			}
-			e.explain(r, v.Pos(), note)
-			e.untest()
-		}
-		// Dead end: the entries of the conflict set cannot all stay, so
-		// the latest one, k, is refuted by the others; every path
-		// between them fails too.
+		// Dead end: the entries of the conflict set cannot all stay.
 		if len(s.eset) == 0 {
 			return false, nil
 		}
 		if budget--; budget < 0 || len(s.sets) > 1<<22 {
 			return false, errFallback
 		}
-		slices.Sort(s.eset)
-		s.eset = slices.Compact(s.eset)
-		k := s.eset[len(s.eset)-1]
-		rest := s.eset[:len(s.eset)-1]
-		s.resetHead()
-		for int32(len(s.stack)) > k+1 {
-			s.pop(false)
-		}
-		s.pop(true)
-		h := &s.q[s.qh]
-		lo := int32(len(s.sets))
-		s.sets = append(s.sets, s.sets[h.blo:h.bhi]...)
-		s.sets = append(s.sets, rest...)
-		h.blo, h.bhi = lo, int32(len(s.sets))
+		s.leaveDeadEnd()
 	}
+}
+
+// conflictSet puts in s.eset the conflict set of choice c, none of whose
+// candidates is accepted: the entry that queued it, the entries its
+// earlier rejected candidates depend on, and those of each candidate's
+// failed test (tested again, now that they are needed: propagation gives
+// the same result), which note adds.
+func (s *solver[V, R]) conflictSet(c choice, note func(z.Var)) error {
+	e := s.e
+	s.eset = append(s.eset[:0], s.sets[c.blo:c.bhi]...)
+	if c.by >= 0 {
+		s.eset = append(s.eset, c.by)
+	}
+	for i, n := c.next, s.ncand(c); i < n; i++ {
+		v := s.cand(c, i)
+		r := e.test(v.Pos())
+		if r == -1 {
+			return fmt.Errorf("%w: a failed test succeeds when repeated", errInternal)
+		}
+		e.explain(r, v.Pos(), note)
+		e.untest()
+	}
+	return nil
+}
+
+// leaveDeadEnd leaves a dead end whose conflict set s.eset is not empty: the
+// latest entry of the set, k, is refuted by the others, so every path
+// between them fails too; the search resumes at k with its next
+// candidate, the rest of the set kept as the reason k's candidate was
+// rejected.
+func (s *solver[V, R]) leaveDeadEnd() {
+	slices.Sort(s.eset)
+	s.eset = slices.Compact(s.eset)
+	k := s.eset[len(s.eset)-1]
+	rest := s.eset[:len(s.eset)-1]
+	s.resetHead()
+	for int32(len(s.stack)) > k+1 {
+		s.pop(false)
+	}
+	s.pop(true)
+	h := &s.q[s.qh]
+	lo := int32(len(s.sets))
+	s.sets = append(s.sets, s.sets[h.blo:h.bhi]...)
+	s.sets = append(s.sets, rest...)
+	h.blo, h.bhi = lo, int32(len(s.sets))
 }

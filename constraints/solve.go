@@ -134,34 +134,53 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode 
 		done: ctx.Done(),
 	}
 	s.actBase = z.Var(nv + 1)
-	if only != nil {
-		// A subset gets its own dense numbering: activation literals
-		// first, then the variables it mentions.
-		s.nc = int32(len(only))
-		s.actBase = 1
-		s.vmap = make([]int32, nv)
-		s.top = z.Var(s.nc)
-		see := func(v int32) {
-			if s.vmap[v] == 0 {
-				s.top++
-				s.vmap[v] = int32(s.top)
-			}
-		}
-		for _, j := range only {
-			c := &p.cons[j]
-			if c.kind == KindDependency {
-				see(c.subj)
-			}
-			for _, v := range p.ints[c.lo:c.hi] {
-				see(v)
-			}
-		}
-	} else if acts {
+	switch {
+	case only != nil:
+		s.numberSubset()
+	case acts:
 		s.top += z.Var(nc)
-	} else if mode == modeGini {
+	case mode == modeGini:
 		s.top++ // the single activation literal
 	}
-	// Estimate auxiliary variables and literals to size gini once.
+	s.initBackend(mode)
+	s.mark = make([]uint32, nv)
+	s.clause = make([]z.Lit, 0, 16)
+	if acts {
+		return s
+	}
+	s.initSearch()
+	return s
+}
+
+// numberSubset gives the subset of constraints s.only its own dense
+// numbering: activation literals first, then the variables it mentions.
+func (s *solver[V, R]) numberSubset() {
+	p := s.p
+	s.nc = int32(len(s.only))
+	s.actBase = 1
+	s.vmap = make([]int32, s.nv)
+	s.top = z.Var(s.nc)
+	see := func(v int32) {
+		if s.vmap[v] == 0 {
+			s.top++
+			s.vmap[v] = int32(s.top)
+		}
+	}
+	for _, j := range s.only {
+		c := &p.cons[j]
+		if c.kind == KindDependency {
+			see(c.subj)
+		}
+		for _, v := range p.ints[c.lo:c.hi] {
+			see(v)
+		}
+	}
+}
+
+// initBackend makes the engine (modeEngine) or gini, sized once from an
+// estimate of the auxiliary variables and literals the constraints need.
+func (s *solver[V, R]) initBackend(mode int) {
+	p := s.p
 	aux, lits := 0, 0
 	for pos := range s.nc {
 		c := &p.cons[s.index(pos)]
@@ -175,27 +194,27 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode 
 		}
 		lits += k + 3
 	}
-	// gini preallocates per-literal watch lists up to its capacity hint
-	// but grows lazily beyond it: start small and grow once to the
-	// largest variable with a tautology (which gini drops).
 	if mode == modeEngine {
 		s.e = &engine{
 			start: make([]int32, 1, len(p.cons)+aux+1),
 			lits:  make([]z.Lit, 0, lits),
 		}
-	} else {
-		s.g = gini.NewVc(0, lits/4+16) // gini reserves 5 literals per unit of hint
-		maxVar := (s.top + z.Var(aux) + 1).Pos()
-		s.g.Add(maxVar)
-		s.g.Add(maxVar.Not())
-		s.g.Add(z.LitNull)
+		return
 	}
-	s.mark = make([]uint32, nv)
-	s.clause = make([]z.Lit, 0, 16)
-	if acts {
-		return s
-	}
-	// Search structures. Adjacency of Dependency constraints by subject.
+	// gini preallocates per-literal watch lists up to its capacity hint
+	// but grows lazily beyond it: start small and grow once to the
+	// largest variable with a tautology (which gini drops).
+	s.g = gini.NewVc(0, lits/4+16) // gini reserves 5 literals per unit of hint
+	maxVar := (s.top + z.Var(aux) + 1).Pos()
+	s.g.Add(maxVar)
+	s.g.Add(maxVar.Not())
+	s.g.Add(z.LitNull)
+}
+
+// initSearch builds the search structures: the Dependency constraints by
+// subject (adjacency), and the choice per variable.
+func (s *solver[V, R]) initSearch() {
+	p, nv := s.p, s.nv
 	s.adjOff = make([]int32, nv+1)
 	for j := range p.cons {
 		if c := &p.cons[j]; c.kind == KindDependency {
@@ -215,7 +234,6 @@ func newSolver[V comparable, R any](ctx context.Context, p *Problem[V, R], mode 
 		}
 	}
 	s.chosen = make([]bool, nv)
-	return s
 }
 
 // cancelled reports, every 64 search steps, whether the context has ended;
