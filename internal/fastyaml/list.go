@@ -44,52 +44,8 @@ func ListItems(text []byte) (header []byte, items []ListItem, ok bool) {
 	if anchored(text) || !yamlText(text) {
 		return nil, nil, false // an anchor, or text the parser refuses (in a comment, say)
 	}
-	indent := -1 // of the items' dashes
-	col := -1    // where the current item's node starts, -1 before its first line
-	end := len(lines)
-	var cur *ListItem
-	for i := start + 1; i < len(lines); i++ {
-		l := lines[i]
-		content := bytes.TrimLeft(l, " ")
-		n := len(l) - len(content)
-		if len(bytes.Trim(content, " \t\r")) == 0 || content[0] == '#' {
-			continue // blank or comment: belongs to whatever it is in
-		}
-		if bytes.IndexByte(l[:n+1], '\t') >= 0 {
-			return nil, nil, false
-		}
-		if indent < 0 {
-			if !isDash(content) {
-				return nil, nil, false // items: is not a block sequence here
-			}
-			indent = n
-		}
-		switch {
-		case n == indent && isDash(content):
-			items = append(items, ListItem{First: i})
-			cur = &items[len(items)-1]
-			cur.last = i
-			col = itemColumn(l, n)
-		case n > indent+1:
-			if col < 0 {
-				col = n // the item's node starts on this line
-			} else if n < col {
-				// Inside the item but left of its node ("-  kind: a"
-				// then "  b"): the whole parse refuses it, or reads it
-				// otherwise than the item alone.
-				return nil, nil, false
-			}
-			cur.last = i
-		case n == 0:
-			end = i // the next key of the header
-		default:
-			return nil, nil, false
-		}
-		if end != len(lines) {
-			break
-		}
-	}
-	if len(items) == 0 {
+	items, indent, end, ok := listItems(lines, start)
+	if !ok || len(items) == 0 {
 		return nil, nil, false
 	}
 	// The header: every line outside the items, the items' lines blanked
@@ -106,6 +62,56 @@ func ListItems(text []byte) (header []byte, items []ListItem, ok bool) {
 		it.lines, it.indent = lines[it.First:it.last+1], indent
 	}
 	return h.Bytes(), items, true
+}
+
+// listItems finds the items of the sequence under "items:" on line start:
+// each item's first and last line, the items' indentation, and the line
+// where the header goes on (len(lines) when the items end the document).
+// ok is false when a line breaks the layout ListItems splits.
+func listItems(lines [][]byte, start int) (items []ListItem, indent, end int, ok bool) {
+	indent = -1 // of the items' dashes
+	col := -1   // where the current item's node starts, -1 before its first line
+	end = len(lines)
+	var cur *ListItem
+	for i := start + 1; i < len(lines) && end == len(lines); i++ {
+		l := lines[i]
+		content := bytes.TrimLeft(l, " ")
+		n := len(l) - len(content)
+		if len(bytes.Trim(content, " \t\r")) == 0 || content[0] == '#' {
+			continue // blank or comment: belongs to whatever it is in
+		}
+		if bytes.IndexByte(l[:n+1], '\t') >= 0 {
+			return nil, 0, 0, false
+		}
+		if indent < 0 {
+			if !isDash(content) {
+				return nil, 0, 0, false // items: is not a block sequence here
+			}
+			indent = n
+		}
+		switch {
+		case n == indent && isDash(content):
+			items = append(items, ListItem{First: i})
+			cur = &items[len(items)-1]
+			cur.last = i
+			col = itemColumn(l, n)
+		case n > indent+1:
+			if col < 0 {
+				col = n // the item's node starts on this line
+			} else if n < col {
+				// Inside the item but left of its node ("-  kind: a"
+				// then "  b"): the whole parse refuses it, or reads it
+				// otherwise than the item alone.
+				return nil, 0, 0, false
+			}
+			cur.last = i
+		case n == 0:
+			end = i // the next key of the header
+		default:
+			return nil, 0, 0, false
+		}
+	}
+	return items, indent, end, true
 }
 
 // itemColumn returns the column where the node of the item whose dash is
