@@ -74,13 +74,16 @@ type installFacts struct {
 	ownedAPIs  []graph.APIServiceDescription
 	csv        *graph.CSVManifest // nil: webhooks, deployments and owned CRDs are not known
 	crds       []string           // the names of the bundle's CRD manifests (with csv)
+	manErr     error              // why some olm.bundle.object did not decode
 }
 
 // readInstallFacts reads b's install facts; what the catalog does not
 // record stays unknown.
 func readInstallFacts(b *graph.Bundle) installFacts {
 	var f installFacts
-	if man, _ := b.Manifests(); man != nil && man.CSV != nil {
+	man, err := b.Manifests()
+	f.manErr = err
+	if man != nil && man.CSV != nil {
 		f.csv = man.CSV
 		f.modes, f.modesKnown = v1Modes(man.CSV.InstallModes), true
 		f.ownedAPIs = man.CSV.APIServiceDefinitions.Owned
@@ -109,6 +112,10 @@ func readInstallFacts(b *graph.Bundle) installFacts {
 // renderer's checks of the manifests.
 func (r *Resolver) installRefusal(ext *cluster.ClusterExtension, b *graph.Bundle, version string) *Prediction {
 	f := readInstallFacts(b)
+	if f.manErr != nil {
+		return &Prediction{Reason: ReasonBundleValidation, Severity: SeverityWarning, Bundle: b.Name,
+			Message: fmt.Sprintf("the bundle's manifests (olm.bundle.object) do not decode, so its install checks are not predicted: %v", f.manErr)}
+	}
 	p := &Prediction{Severity: SeverityFailure, Bundle: b.Name}
 	refuse := func(reason PredictionReason, v1 string, format string, args ...any) *Prediction {
 		p.Reason = reason

@@ -102,6 +102,7 @@ func TestInstallRefusals(t *testing.T) {
 				"conversion webhook 'c.example.com' references custom resource definition 'as.example.com' not owned bundle\n" +
 				"webhook \"v.example.com\" contains forbidden rule: admission webhook rules cannot reference API group \"*\""},
 		{name: "nothing recorded, nothing predicted", props: nil},
+		{name: "manifests that do not decode", props: []string{"{type: olm.bundle.object, value: {data: bm90IGpzb24=}}"}, reason: olmv1.ReasonBundleValidation},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,6 +123,12 @@ func TestInstallRefusals(t *testing.T) {
 				if p.V1Message != "" {
 					got = &res.Predictions[i]
 				}
+			}
+			if tt.v1 == "" && tt.reason != "" {
+				if len(res.Predictions) != 1 || res.Predictions[0].Reason != tt.reason || res.Predictions[0].Severity != olmv1.SeverityWarning {
+					t.Errorf("predictions %v, want one %s warning", res.Predictions, tt.reason)
+				}
+				return
 			}
 			switch {
 			case tt.v1 == "" && got != nil:
