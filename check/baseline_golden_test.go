@@ -32,8 +32,9 @@ func TestGoldenBaselineOutputs(t *testing.T) {
 	old := editedShipped(t, communityIndex, goldenSubset)
 	cur := editedShipped(t, communityIndex, append([]edit{goldenSubset}, goldenEdits...)...)
 	rep := runBaselinePair(t, old, cur)
+	checkText(t, rep)
 	var txt, md strings.Builder
-	if err := rep.WriteText(&txt); err != nil {
+	if err := rep.WriteText(&txt, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := rep.WriteMarkdown(&md); err != nil {

@@ -765,17 +765,18 @@ channel lib stable
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := rep.WriteText(&b); err != nil {
+	if err := rep.WriteText(&b, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
 	for _, want := range []string{
 		// Installable on a cluster that sees the three catalogs: no error
 		// in the same report that says where the requirement is met.
-		"catalog one: 1 package, 1 channel, 1 bundle: 0 errors, 0 warnings, 1 info\n\npackage app\n" +
-			"  info    satisfied-by-other-catalog app.v1: \"app.v1\" requires olm.label.required \"l\": no candidate of catalog \"one\" meets it, catalog \"three\" (\"lib.v1\") does\n\n",
-		"catalog two: 1 package, 1 channel, 1 bundle: 0 errors, 0 warnings, 1 info\n",
-		"catalog three: 1 package, 1 channel, 1 bundle: 0 errors, 0 warnings, 0 info\n",
+		"catalog one: 1 package, 1 channel, 1 bundle\napp\n" +
+			"  info     satisfied-by-other-catalog  app.v1: requires olm.label.required \"l\": no candidate of catalog \"one\" meets it, catalog \"three\" (\"lib.v1\") does\n" +
+			"one: 0 errors, 0 warnings, 1 info in 1 of 1 package\n",
+		"catalog two: 1 package, 1 channel, 1 bundle\n",
+		"catalog three: 1 package, 1 channel, 1 bundle\nthree: 0 errors, 0 warnings, 0 info in 0 of 1 package\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("text lacks %q:\n%s", want, got)

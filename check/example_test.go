@@ -40,7 +40,8 @@ func Example() {
 	// warning no-upgrade-path etcd/stable etcd.v0.9.0: "etcd.v0.9.0" cannot upgrade to the channel head "etcd.v0.9.4" (the channel has 2 heads): no entry replaces it, skips it or has a skipRange containing its version
 }
 
-// Report.WriteText groups the findings by package and counts them per code.
+// Report.WriteText lists the findings by package, then the upgrade paths
+// and the counts per code.
 func ExampleReport_WriteText() {
 	b := graph.NewBuilder()
 	b.AddPackage("widget", "stable")
@@ -62,20 +63,17 @@ func ExampleReport_WriteText() {
 	if err != nil {
 		panic(err)
 	}
-	if err := rep.WriteText(os.Stdout); err != nil {
+	if err := rep.WriteText(os.Stdout, check.TextOptions{}); err != nil {
 		panic(err)
 	}
 	// Output:
-	// catalog mine: 1 package, 1 channel, 2 bundles: 0 errors, 1 warning, 0 info
-	//
-	// package widget
-	//   warning downgrade-edge stable widget.v1.0.0: "widget.v1.0.0" (1.0.0) replaces "widget.v2.0.0" (2.0.0): the upgrade goes to a lower version
-	//
-	// upgrade paths (mine): 1 entry below a channel head, 0 stranded; the longest takes 1 hop (package widget)
-	//
-	// counts (mine):
-	//   warning downgrade-edge                   1
-	//
+	// catalog mine: 1 package, 1 channel, 2 bundles
+	// widget
+	//   warning  downgrade-edge  stable widget.v1.0.0: "widget.v1.0.0" (1.0.0) replaces "widget.v2.0.0" (2.0.0): the upgrade goes to a lower version
+	// mine: 0 errors, 1 warning, 0 info in 1 of 1 package
+	// upgrade paths: 1 entry below a channel head, 0 stranded; the longest takes 1 hop (package widget)
+	// counts:
+	//   warning  downgrade-edge  1
 }
 
 // Installability resolves each bundle on an empty cluster; a failure carries
@@ -187,25 +185,29 @@ func ExampleReport_WriteMarkdown() {
 }
 
 // Report.ByCatalog splits a report by catalog; its WriteText is the text
-// `sextant check` prints (its JSON form is `sextant check -o json`).
+// `sextant check` prints (its JSON form is `sextant check -o json`). The
+// three bundles that need a package the catalog lacks are one error (the
+// channel's head) and one line for the other two, whose cause is the same.
 func ExampleCatalogReports_WriteText() {
 	b := graph.NewBuilder()
 	b.AddPackage("widget", "stable")
-	for _, v := range []string{"1.0.0", "2.0.0"} {
-		if err := b.AddBundle("widget.v"+v, "widget", "quay.io/widget:"+v, graph.PackageProperty("widget", v)); err != nil {
+	for _, v := range []string{"1.0.0", "1.1.0", "1.10.0"} {
+		if err := b.AddBundle("widget.v"+v, "widget", "quay.io/widget:"+v,
+			graph.PackageProperty("widget", v), graph.RequiredPackageProperty("gadget", ">=1.0.0")); err != nil {
 			panic(err)
 		}
 	}
 	b.AddChannel("widget", "stable",
-		graph.Entry{Name: "widget.v1.0.0", Replaces: "widget.v2.0.0"},
-		graph.Entry{Name: "widget.v2.0.0"},
+		graph.Entry{Name: "widget.v1.10.0", Replaces: "widget.v1.1.0"},
+		graph.Entry{Name: "widget.v1.1.0", Replaces: "widget.v1.0.0"},
+		graph.Entry{Name: "widget.v1.0.0"},
 	)
 	cat, err := b.Build()
 	if err != nil {
 		panic(err)
 	}
 	rep, err := check.Run(context.Background(), []check.Input{{Name: "mine", Catalog: cat}},
-		check.Options{Checks: []check.Check{check.Direction}})
+		check.Options{Checks: []check.Check{check.Installability}})
 	if err != nil {
 		panic(err)
 	}
@@ -213,12 +215,16 @@ func ExampleCatalogReports_WriteText() {
 	if err != nil {
 		panic(err)
 	}
-	if err := reports.WriteText(os.Stdout); err != nil {
+	if err := reports.WriteText(os.Stdout, check.TextOptions{}); err != nil {
 		panic(err)
 	}
+	g := reports.Catalogs[0].Groups[0]
+	fmt.Printf("group: %d findings of %s, %s to %s\n", g.Count, g.Code, g.First, g.Last)
 	// Output:
-	// catalog mine
-	//   widget
-	//     warning  downgrade-edge  channel stable, bundle widget.v1.0.0: "widget.v1.0.0" (1.0.0) replaces "widget.v2.0.0" (2.0.0): the upgrade goes to a lower version
-	// mine: 0 errors, 1 warning, 0 info in 1 of 1 package
+	// catalog mine: 1 package, 1 channel, 3 bundles
+	// widget
+	//   warning  not-installable       stable, 2 bundles widget.v1.0.0 … v1.1.0: requires olm.package.required gadget >=1.0.0, which nothing satisfies
+	//   error    head-not-installable  stable widget.v1.10.0: requires olm.package.required gadget >=1.0.0, which nothing satisfies
+	// mine: 1 error, 2 warnings, 0 info in 1 of 1 package
+	// group: 2 findings of not-installable, widget.v1.0.0 to widget.v1.1.0
 }

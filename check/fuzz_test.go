@@ -78,7 +78,7 @@ func genCatalog(t *testing.T, data []byte) *graph.Catalog {
 // does not depend on the number of workers nor on the installability fast
 // path; path statistics add up; an entry is reported stranded exactly when
 // graph.Channel.ShortestPath finds no path to its head; every finding names
-// objects that exist.
+// objects that exist; the text forms hold every finding (checkText).
 func FuzzChecks(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{4, 1, 2, 0, 3, 1, 0, 9, 2, 1, 7, 3, 3, 1, 0, 0, 2, 5, 1, 1, 2, 4, 0, 1, 3, 2, 2, 8, 1, 0})
@@ -127,6 +127,7 @@ func FuzzChecks(f *testing.F) {
 				stranded[[3]string{f.Package, f.Channel, f.Bundle}] = true
 			}
 		}
+		checkText(t, rep)
 		for _, p := range cat.Packages() {
 			for _, c := range p.Channels {
 				head, ok := channelHead(c)

@@ -200,12 +200,20 @@ func TestInstallabilityExplanation(t *testing.T) {
 	if back.Explanation.String() != f.Explanation.String() {
 		t.Errorf("round trip: explanation %q, want %q", back.Explanation, f.Explanation)
 	}
-	var text strings.Builder
-	if err := rep.WriteText(&text); err != nil {
+	// The full text lists the facts below the finding; the short form
+	// gives the explanation on the finding's line.
+	var full, short strings.Builder
+	if err := rep.WriteText(&full, TextOptions{Full: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text.String(), "alone:\n          - bundle app.v1 requires olm.package.required") {
-		t.Errorf("text output lacks the explanation:\n%s", text.String())
+	if !strings.Contains(full.String(), "alone:\n"+strings.Repeat(" ", 35)+"- bundle app.v1 requires olm.package.required") {
+		t.Errorf("full text output lacks the explanation:\n%s", full.String())
+	}
+	if err := rep.WriteText(&short, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(short.String(), "  error    head-not-installable  stable app.v1: requires olm.package.required dep") {
+		t.Errorf("short text output lacks the explanation:\n%s", short.String())
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/safetext"
 )
 
 // Limits of WriteMarkdown, so that a report fits a pull-request comment
@@ -20,8 +21,8 @@ const (
 	// mdOpen is how many findings of one package are listed outside a
 	// <details> block.
 	mdOpen = 5
-	// mdMessage is the longest message written, in bytes; longer ones are
-	// cut with "…".
+	// mdMessage is the longest message written, in characters; longer
+	// ones keep their start and end around "…" (safetext.Shorten).
 	mdMessage = 400
 )
 
@@ -169,56 +170,76 @@ func writeMarkdownCounts(w *bufio.Writer, fs []Finding, baseline bool) {
 	w.WriteString("\n")
 }
 
-// writeMarkdownFindings writes findings grouped by package, the packages
-// with the most severe findings first (then by name), each package's
-// findings most severe first, until the budget of bytes is spent.
+// writeMarkdownFindings writes findings by package, the packages with the
+// most severe findings first (then by name), each package's findings most
+// severe first — the findings of a Group as one item — until the budget
+// of bytes is spent.
 func writeMarkdownFindings(w *bufio.Writer, fs []Finding, budget *int) {
-	type group struct {
-		pkg string
-		max graph.Severity
-		fs  []Finding
+	type item struct {
+		sev  graph.Severity
+		text string
 	}
-	var groups []*group
-	byPkg := map[string]*group{}
-	for _, f := range fs {
-		g := byPkg[f.Package]
-		if g == nil {
-			g = &group{pkg: f.Package, max: f.Severity}
-			byPkg[f.Package] = g
-			groups = append(groups, g)
+	type pkgItems struct {
+		pkg   string
+		max   graph.Severity
+		fs    []Finding
+		items []item
+	}
+	lead, member := map[int]*Group{}, map[int]bool{}
+	groups := GroupFindings(fs)
+	for gi := range groups {
+		g := &groups[gi]
+		for _, i := range g.Findings {
+			member[i] = true
 		}
-		g.max = max(g.max, f.Severity)
-		g.fs = append(g.fs, f)
+		lead[slices.Min(g.Findings)] = g
 	}
-	slices.SortStableFunc(groups, func(a, b *group) int { return cmp.Compare(b.max, a.max) })
+	var pkgs []*pkgItems
+	byPkg := map[string]*pkgItems{}
+	for i, f := range fs {
+		p := byPkg[f.Package]
+		if p == nil {
+			p = &pkgItems{pkg: f.Package, max: f.Severity}
+			byPkg[f.Package] = p
+			pkgs = append(pkgs, p)
+		}
+		p.max = max(p.max, f.Severity)
+		p.fs = append(p.fs, f)
+		switch g := lead[i]; {
+		case g != nil:
+			p.items = append(p.items, item{f.Severity, markdownGroup(fs[g.Findings[0]], g)})
+		case !member[i]:
+			p.items = append(p.items, item{f.Severity, markdownFinding(f)})
+		}
+	}
+	slices.SortStableFunc(pkgs, func(a, b *pkgItems) int { return cmp.Compare(b.max, a.max) })
 	left := len(fs)
-	for gi, g := range groups {
+	for pi, p := range pkgs {
 		if *budget <= 0 {
 			fmt.Fprintf(w, "… and %s in %s more (`sextant check` lists them all).\n\n",
-				plural(left, "finding", "findings"), plural(len(groups)-gi, "package", "packages"))
+				plural(left, "finding", "findings"), plural(len(pkgs)-pi, "package", "packages"))
 			return
 		}
-		slices.SortStableFunc(g.fs, func(a, b Finding) int { return cmp.Compare(b.Severity, a.Severity) })
-		name := g.pkg
+		slices.SortStableFunc(p.items, func(a, b item) int { return cmp.Compare(b.sev, a.sev) })
+		name := p.pkg
 		if name == "" {
 			name = "(catalog)"
 		}
-		folded := len(g.fs) > mdOpen
+		folded := len(p.items) > mdOpen
 		if folded {
-			fmt.Fprintf(w, "<details><summary><b>%s</b>: %s</summary>\n\n", mdHTML(name), severityCounts(g.fs))
+			fmt.Fprintf(w, "<details><summary><b>%s</b>: %s</summary>\n\n", mdHTML(name), severityCounts(p.fs))
 		} else {
 			fmt.Fprintf(w, "**%s**\n\n", mdText(name))
 		}
-		for i, f := range g.fs {
+		for i, it := range p.items {
 			if *budget <= 0 {
-				fmt.Fprintf(w, "- … and %d more of this package\n", len(g.fs)-i)
+				fmt.Fprintf(w, "- … and %d more of this package\n", len(p.items)-i)
 				break
 			}
-			item := markdownFinding(f)
-			*budget -= len(item)
-			w.WriteString(item)
+			*budget -= len(it.text)
+			w.WriteString(it.text)
 		}
-		left -= len(g.fs)
+		left -= len(p.fs)
 		w.WriteString("\n")
 		if folded {
 			w.WriteString("</details>\n\n")
@@ -227,36 +248,59 @@ func writeMarkdownFindings(w *bufio.Writer, fs []Finding, budget *int) {
 }
 
 // markdownFinding returns one finding as a list item: severity, code,
-// channel and bundle, message; the further lines of a message (the facts
-// of an installability finding) as a nested list.
+// channel and bundle, the message without the words that name them (see
+// WriteText) and the position; the further lines of a message (the facts
+// of an installability finding) as a nested list. A message is cut to
+// about 400 characters, in the middle.
 func markdownFinding(f Finding) string {
 	var w strings.Builder
 	first, rest, _ := strings.Cut(f.Message, "\n")
 	fmt.Fprintf(&w, "- %s `%s`", f.Severity.String(), f.Code)
+	if obj := markdownObject(f, nil); obj != "" {
+		fmt.Fprintf(&w, " %s", obj)
+	}
+	fmt.Fprintf(&w, ": %s", mdText(safetext.Shorten(subjectless(first, f.Package, f.Channel, f.Bundle), mdMessage)))
+	writeMarkdownPos(&w, f.Pos)
+	w.WriteString("\n")
+	for _, line := range factLines(rest) {
+		fmt.Fprintf(&w, "  - %s\n", mdText(safetext.Shorten(line, mdMessage)))
+	}
+	return w.String()
+}
+
+// markdownGroup returns the findings of group g (f the first, in name
+// order) as one list item: "N bundles FIRST … LAST" and their shared
+// message (see WriteText), at the first's position.
+func markdownGroup(f Finding, g *Group) string {
+	var w strings.Builder
+	fmt.Fprintf(&w, "- %s `%s` %s: %s", f.Severity.String(), f.Code, markdownObject(f, g),
+		mdText(safetext.Shorten(shortMessage(f, g), mdMessage)))
+	writeMarkdownPos(&w, f.Pos)
+	w.WriteString("\n")
+	return w.String()
+}
+
+// markdownObject names the channel and bundle of a finding, or the bundles
+// of a group.
+func markdownObject(f Finding, g *Group) string {
 	var where []string
 	if f.Channel != "" {
 		where = append(where, "channel `"+mdCode(f.Channel)+"`")
 	}
-	if f.Bundle != "" {
+	switch {
+	case g != nil:
+		where = append(where, fmt.Sprintf("%d bundles `%s` … `%s`", g.Count, mdCode(g.First), mdCode(g.Last)))
+	case f.Bundle != "":
 		where = append(where, "`"+mdCode(f.Bundle)+"`")
 	}
-	if len(where) > 0 {
-		fmt.Fprintf(&w, " %s", strings.Join(where, " "))
+	return strings.Join(where, " ")
+}
+
+// writeMarkdownPos writes " (`file:line`)" when the position is known.
+func writeMarkdownPos(w *strings.Builder, p graph.Position) {
+	if p.File != "" && p.Line > 0 {
+		fmt.Fprintf(w, " (`%s`)", mdCode(p.String()))
 	}
-	fmt.Fprintf(&w, ": %s", mdText(cut(first, mdMessage)))
-	if f.Pos.File != "" && f.Pos.Line > 0 {
-		fmt.Fprintf(&w, " (`%s`)", mdCode(f.Pos.String()))
-	}
-	w.WriteString("\n")
-	if rest != "" {
-		for _, line := range strings.Split(rest, "\n") {
-			line = strings.TrimPrefix(strings.TrimSpace(line), "- ")
-			if line != "" {
-				fmt.Fprintf(&w, "  - %s\n", mdText(cut(line, mdMessage)))
-			}
-		}
-	}
-	return w.String()
 }
 
 // severityCounts returns "2 errors, 1 warning" for the findings.
@@ -284,19 +328,6 @@ func severityCounts(fs []Finding) string {
 	}
 	return strings.Join(parts, ", ")
 }
-
-// cut shortens s to at most n bytes, at a rune boundary, ending in "…".
-func cut(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !isRuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 
 // mdText escapes what Markdown or HTML would interpret in running text:
 // tags (a skipRange "<v2.3.1"), emphasis and code marks, table pipes.

@@ -100,8 +100,9 @@ channel app stable
 			t.Errorf("a suppressed finding is counted: %+v", c)
 		}
 	}
+	checkText(t, rep)
 	var text, md, js, sarif bytes.Buffer
-	if err := rep.WriteText(&text); err != nil {
+	if err := rep.WriteText(&text, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := rep.WriteMarkdown(&md); err != nil {

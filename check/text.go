@@ -1,119 +1,464 @@
 package check
 
 import (
-	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/safetext"
+	"github.com/sextantdev/sextant/internal/textio"
 )
 
-// WriteText writes the report for people: per catalog, a summary line, the
-// findings grouped by package (each with its channel and bundle; the
-// further lines of a message, such as the facts of an installability
-// finding, indented below it; "new" before those a change introduced, when
-// the catalog has a baseline), a summary of the upgrade paths, the
-// comparison with the baseline and the counts per code. It returns the
-// first write error.
-func (r *Report) WriteText(w io.Writer) error {
-	bw := bufio.NewWriter(w)
-	i := 0
-	for _, s := range r.Catalogs {
-		var errs, warns, infos int
-		for _, c := range s.Counts {
-			switch c.Severity {
-			case graph.SeverityError:
-				errs += c.Count
-			case graph.SeverityWarning:
-				warns += c.Count
-			default:
-				infos += c.Count
-			}
-		}
-		fmt.Fprintf(bw, "catalog %s: %s, %s, %s: %s, %s, %d info\n", safetext.Name(s.Name),
-			plural(s.Packages, "package", "packages"), plural(s.Channels, "channel", "channels"), plural(s.Bundles, "bundle", "bundles"),
-			plural(errs, "error", "errors"), plural(warns, "warning", "warnings"), infos)
-		pkg := "\x00"
-		for ; i < len(r.Findings) && r.Findings[i].Catalog == s.Name; i++ {
-			f := r.Findings[i]
-			if f.Package != pkg {
-				pkg = f.Package
-				name := safetext.Name(pkg)
-				if name == "" {
-					name = "(no package)"
-				}
-				fmt.Fprintf(bw, "\npackage %s\n", name)
-			}
-			obj := f.Channel
-			if f.Bundle != "" {
-				if obj != "" {
-					obj += " "
-				}
-				obj += f.Bundle
-			}
-			if obj != "" {
-				obj = " " + obj
-			}
-			first, rest, _ := strings.Cut(f.Message, "\n")
-			mark, indent := "", ""
-			if s.Baseline != nil {
-				mark, indent = "    ", "    "
-				if f.Status == StatusNew {
-					mark = "new "
-				}
-			}
-			fmt.Fprintf(bw, "  %s%-7s %s%s: %s\n", mark, f.Severity.String(), f.Code, obj, first)
-			if rest != "" {
-				for _, line := range strings.Split(rest, "\n") {
-					fmt.Fprintf(bw, "          %s%s\n", indent, line)
-				}
-			}
-		}
-		var entries, stranded, longest int
-		var longestPkg string
-		for _, p := range r.Paths {
-			if p.Catalog != s.Name {
-				continue
-			}
-			entries += p.Entries
-			stranded += p.Stranded
-			if h := p.MaxHops(); h > longest {
-				longest, longestPkg = h, p.Package
-			}
-		}
-		if entries > 0 {
-			fmt.Fprintf(bw, "\nupgrade paths (%s): %s below a channel head, %d stranded", s.Name, plural(entries, "entry", "entries"), stranded)
-			if longest > 0 {
-				fmt.Fprintf(bw, "; the longest takes %s (package %s)", plural(longest, "hop", "hops"), safetext.Name(longestPkg))
-			}
-			bw.WriteString("\n")
-		}
-		writeSuppressed(bw, r.Suppressed, s.Name)
-		if b := s.Baseline; b != nil {
-			fmt.Fprintf(bw, "\nbaseline (%s): %s\n%s", s.Name, b.describe(r.regressions(s.Name)), b.NamesAddedRemoved("  "))
-		}
-		if len(s.Counts) > 0 {
-			fmt.Fprintf(bw, "\ncounts (%s):\n", s.Name)
-			for _, c := range s.Counts {
-				fmt.Fprintf(bw, "  %-7s %-32s %d\n", c.Severity.String(), c.Code, c.Count)
-			}
-		}
-		fmt.Fprintln(bw)
-	}
-	return bw.Flush()
+// TextOptions tunes WriteText. The zero value writes the short form, each
+// line within 160 characters.
+type TextOptions struct {
+	// Full writes every finding on its own, with its whole message (the
+	// further lines of a multi-line message below it) and its position as
+	// file:line — no line is shortened and nothing is grouped.
+	Full bool
+	// Width is the most characters a line of the short form takes (a line
+	// is longer only when the names it must show take more); zero or less
+	// means DefaultWidth.
+	Width int
 }
 
-// regressions counts the regression findings of catalog name.
-func (r *Report) regressions(name string) int {
-	n := 0
-	for _, f := range r.Findings {
-		if f.Catalog == name && IsRegression(f.Code) {
-			n++
+// DefaultWidth is the width of the short form of WriteText.
+const DefaultWidth = 160
+
+// minMessage is the fewest characters of a message the short form shows,
+// however long the names before it.
+const minMessage = 60
+
+func (o TextOptions) width() int {
+	if o.Width > 0 {
+		return o.Width
+	}
+	return DefaultWidth
+}
+
+// WriteText writes the report for people: per catalog, a line naming it,
+// the findings by package (a line with the package's name, then its
+// findings), the findings the change resolved and the suppressed ones, a
+// summary line, the comparison with the baseline, then — what Report has
+// and CatalogReports has not — the upgrade paths and the counts per code.
+// See CatalogReports.WriteText for the finding lines. It returns the first
+// write error, or an error when the findings are not in report order.
+func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
+	c, err := r.ByCatalog()
+	if err != nil {
+		return err
+	}
+	t := newTextReport(w, opts, c.Catalogs)
+	for i := range c.Catalogs {
+		if i > 0 {
+			fmt.Fprintln(t.w)
+		}
+		cr := &c.Catalogs[i]
+		t.catalog(cr)
+		t.paths(r.Paths, cr.Path)
+		if len(cr.Counts) > 0 {
+			fmt.Fprintf(t.w, "counts:\n")
+			for _, n := range cr.Counts {
+				fmt.Fprintf(t.w, "  %-7s  %-*s  %d\n", n.Severity, t.codeWidth, n.Code, n.Count)
+			}
 		}
 	}
-	return n
+	return t.w.Err
+}
+
+// WriteText writes the reports as `sextant check` prints them. Per
+// catalog: "catalog PATH: N packages, N channels, N bundles"; the findings
+// by package, a line with the package's name (quoted when it holds
+// characters a terminal would act on) and one line per finding; the
+// findings the change resolved
+// ("resolved: …") and the suppressed ones ("suppressed: …", each with the
+// reason that accepts it), in the same form; a summary line; and with a
+// baseline the comparison and what was added and removed.
+//
+// A finding's line is
+//
+//	SEVERITY  [new]  CODE  CHANNEL BUNDLE: MESSAGE (POSITION)
+//
+// with severity, status (with a baseline: "new" for what the change
+// introduced) and code in columns aligned over the whole report. In the
+// short form (the default) a line takes at most opts.Width characters: the
+// message leaves out the words that name the finding's own object, which
+// the line shows already ("entry "B" of channel "C" of package "P""), the
+// facts of a multi-line message follow on the line, and a message that
+// still does not fit keeps its start and its end around " … " (never
+// cutting a character or an escape); the position is the file relative to
+// the catalog ("line 25" in a one-file catalog). Findings of one Group are
+// one line: "CHANNEL, N bundles FIRST … LAST: MESSAGE", the message with
+// the bundles' names as "…", at the place of the first. opts.Full writes
+// every finding whole instead. It returns the first write error.
+func (c *CatalogReports) WriteText(w io.Writer, opts TextOptions) error {
+	t := newTextReport(w, opts, c.Catalogs)
+	for i := range c.Catalogs {
+		if i > 0 {
+			fmt.Fprintln(t.w)
+		}
+		t.catalog(&c.Catalogs[i])
+	}
+	return t.w.Err
+}
+
+// textReport writes reports as text; it holds what every line shares.
+type textReport struct {
+	w    *textio.ErrWriter
+	opts TextOptions
+	// codeWidth is the width of the code column: the longest code of the
+	// whole report.
+	codeWidth int
+	// status: some catalog has a baseline, so lines have a status column.
+	status bool
+}
+
+func newTextReport(w io.Writer, opts TextOptions, cs []CatalogReport) *textReport {
+	t := &textReport{w: &textio.ErrWriter{W: w}, opts: opts}
+	for _, c := range cs {
+		t.status = t.status || c.Baseline != nil
+		for _, fs := range [][]Finding{c.Findings, c.Resolved, c.Suppressed} {
+			for _, f := range fs {
+				t.codeWidth = max(t.codeWidth, len(f.Code))
+			}
+		}
+	}
+	return t
+}
+
+// catalog writes one catalog's report.
+func (t *textReport) catalog(r *CatalogReport) {
+	fmt.Fprintf(t.w, "catalog %s: %s, %s, %s\n", safetext.Name(r.Path),
+		plural(r.Packages, "package", "packages"), plural(r.Channels, "channel", "channels"), plural(r.Bundles, "bundle", "bundles"))
+	t.findings(r.Findings, r.Path, lineFinding)
+	if len(r.Resolved) > 0 {
+		fmt.Fprintf(t.w, "resolved: in the baseline, not any more\n")
+		t.findings(r.Resolved, r.Path, lineResolved)
+	}
+	if len(r.Suppressed) > 0 {
+		fmt.Fprintf(t.w, "suppressed: accepted in %s\n", safetext.Name(r.Suppressed[0].Suppression.Pos.File))
+		t.findings(r.Suppressed, r.Path, lineSuppressed)
+	}
+	pkgs := 0
+	for i, f := range r.Findings {
+		if i == 0 || f.Package != r.Findings[i-1].Package {
+			pkgs++
+		}
+	}
+	s := CountSeverities(r.Findings)
+	suppressed := ""
+	if len(r.Suppressed) > 0 {
+		suppressed = fmt.Sprintf(" (%d suppressed)", len(r.Suppressed))
+	}
+	fmt.Fprintf(t.w, "%s: %s, %s, %d info in %d of %s%s\n", safetext.Name(r.Path),
+		plural(s.Error, "error", "errors"), plural(s.Warning, "warning", "warnings"), s.Info,
+		pkgs, plural(r.Packages, "package", "packages"), suppressed)
+	if b := r.Baseline; b != nil {
+		regs := 0
+		for _, f := range r.Findings {
+			if IsRegression(f.Code) {
+				regs++
+			}
+		}
+		fmt.Fprintf(t.w, "against the baseline: %s\n", b.describe(regs))
+		for _, l := range strings.SplitAfter(b.NamesAddedRemoved("  "), "\n") {
+			if l != "" {
+				fmt.Fprintf(t.w, "%s\n", t.fit(strings.TrimSuffix(l, "\n")))
+			}
+		}
+	}
+}
+
+// fit shortens a line of the short form to the width; the full form
+// keeps it.
+func (t *textReport) fit(line string) string {
+	if t.opts.Full {
+		return line
+	}
+	return safetext.Shorten(line, t.opts.width())
+}
+
+// paths writes the upgrade path statistics of catalog name.
+func (t *textReport) paths(ps []PathStats, name string) {
+	var entries, stranded, longest int
+	var longestPkg string
+	for _, p := range ps {
+		if p.Catalog != name {
+			continue
+		}
+		entries += p.Entries
+		stranded += p.Stranded
+		if h := p.MaxHops(); h > longest {
+			longest, longestPkg = h, p.Package
+		}
+	}
+	if entries == 0 {
+		return
+	}
+	fmt.Fprintf(t.w, "upgrade paths: %s below a channel head, %d stranded", plural(entries, "entry", "entries"), stranded)
+	if longest > 0 {
+		fmt.Fprintf(t.w, "; the longest takes %s (package %s)", plural(longest, "hop", "hops"), safetext.Name(longestPkg))
+	}
+	fmt.Fprintln(t.w)
+}
+
+// lineKind says which list a finding line belongs to.
+type lineKind int
+
+const (
+	lineFinding    lineKind = iota // the catalog's findings
+	lineResolved                   // the baseline's, resolved
+	lineSuppressed                 // accepted by a suppression
+)
+
+// findings writes fs (in report order) by package; in the short form each
+// group is one line, at the place of its first finding.
+func (t *textReport) findings(fs []Finding, catalog string, kind lineKind) {
+	lead := map[int]*Group{} // the first finding of each group
+	member := map[int]bool{}
+	if !t.opts.Full {
+		groups := GroupFindings(fs)
+		for gi := range groups {
+			g := &groups[gi]
+			first := g.Findings[0]
+			for _, i := range g.Findings {
+				member[i] = true
+				first = min(first, i)
+			}
+			lead[first] = g
+		}
+	}
+	pkg, printed := "", false
+	for i, f := range fs {
+		g := lead[i]
+		if member[i] && g == nil {
+			continue
+		}
+		if !printed || f.Package != pkg {
+			pkg, printed = f.Package, true
+			fmt.Fprintf(t.w, "%s\n", packageLabel(safetext.Name(pkg)))
+		}
+		if g != nil {
+			t.line(fs[g.Findings[0]], g, catalog, kind)
+		} else {
+			t.line(f, nil, catalog, kind)
+		}
+	}
+}
+
+// line writes the line of one finding, or of group g (whose first
+// finding, in name order, is f): in the full form with the further lines
+// of its message below it.
+func (t *textReport) line(f Finding, g *Group, catalog string, kind lineKind) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "  %-7s  ", f.Severity)
+	if t.status {
+		st := ""
+		if f.Status == StatusNew && kind == lineFinding {
+			st = "new"
+		}
+		fmt.Fprintf(&b, "%-3s  ", st)
+	}
+	fmt.Fprintf(&b, "%-*s  ", t.codeWidth, f.Code)
+	indent := strings.Repeat(" ", b.Len()+2)
+	if obj := object(f, g); obj != "" {
+		b.WriteString(obj + ": ")
+	}
+	if !t.opts.Full {
+		msg := shortMessage(f, g)
+		if s := f.Suppression; kind == lineSuppressed && s != nil {
+			msg = fmt.Sprintf("by line %d: %s", s.Pos.Line, strings.ReplaceAll(s.Reason, "\n", " "))
+		}
+		pos := shortPos(f.Pos, catalog)
+		if pos != "" {
+			pos = " (" + pos + ")"
+		}
+		room := max(t.opts.width()-safetext.Width(b.String())-safetext.Width(pos), minMessage)
+		fmt.Fprintf(t.w, "%s%s%s\n", b.String(), safetext.Shorten(msg, room), pos)
+		return
+	}
+	first, rest, _ := strings.Cut(f.Message, "\n")
+	b.WriteString(first)
+	if pos := fullPos(f.Pos); pos != "" {
+		b.WriteString(" (" + pos + ")")
+	}
+	fmt.Fprintf(t.w, "%s\n", b.String())
+	for _, l := range strings.Split(rest, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			fmt.Fprintf(t.w, "%s%s\n", indent, l)
+		}
+	}
+	if s := f.Suppression; kind == lineSuppressed && s != nil {
+		fmt.Fprintf(t.w, "%ssuppressed by %s: %s\n", indent, s.Pos, s.Reason)
+	}
+}
+
+// object names what a finding line is about: "CHANNEL BUNDLE", or for a
+// group "CHANNEL, N bundles FIRST … LAST" (LAST without the package's name
+// when both start with it); the package is the heading.
+func object(f Finding, g *Group) string {
+	var parts []string
+	if f.Channel != "" {
+		parts = append(parts, safetext.Name(f.Channel))
+	}
+	switch {
+	case g != nil:
+		if len(parts) > 0 {
+			parts[0] += ","
+		}
+		last := g.Last
+		for _, sep := range []string{".", "-", "_"} {
+			if p := g.Package + sep; g.Package != "" && strings.HasPrefix(g.First, p) && strings.HasPrefix(last, p) {
+				last = last[len(p):]
+				break
+			}
+		}
+		parts = append(parts, fmt.Sprintf("%d bundles %s … %s", g.Count, safetext.Name(g.First), safetext.Name(last)))
+	case f.Bundle != "":
+		parts = append(parts, safetext.Name(f.Bundle))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shortMessage is a finding's message on one line, without the words that
+// name the object the line names already; an installability finding's is
+// its explanation (its code says it cannot be installed). For a group, the
+// first finding's, with the bundle's name as "…".
+func shortMessage(f Finding, g *Group) string {
+	var text string
+	if ex := f.Explanation; ex != nil && isInstallCode(f.Code) {
+		text = explanationText(ex, f.Bundle)
+	} else {
+		first, rest, _ := strings.Cut(f.Message, "\n")
+		text = subjectless(first, f.Package, f.Channel, f.Bundle)
+		if facts := factLines(rest); len(facts) > 0 {
+			text += " " + strings.Join(facts, "; ")
+		}
+	}
+	if g != nil {
+		text = maskName(text, f.Bundle)
+	}
+	return text
+}
+
+// explanationText is an explanation on one line: the resolver's error, or
+// its facts, each without "bundle B" when B is the bundle the finding is
+// about.
+func explanationText(ex *Explanation, bundle string) string {
+	if ex.Error != "" {
+		return ex.Error
+	}
+	facts := make([]string, len(ex.Facts))
+	for i := range ex.Facts {
+		s := ex.Facts[i].String()
+		if r, ok := strings.CutPrefix(s, "bundle "+bundle+" "); ok && ex.Facts[i].Bundle == bundle && r != "" {
+			s = r
+		}
+		facts[i] = s
+	}
+	return strings.Join(facts, "; ")
+}
+
+// factLines returns the further lines of a message ("- fact"), without the
+// dash.
+func factLines(rest string) []string {
+	var facts []string
+	for _, l := range strings.Split(rest, "\n") {
+		if l = strings.TrimPrefix(strings.TrimSpace(l), "- "); l != "" {
+			facts = append(facts, l)
+		}
+	}
+	return facts
+}
+
+// subjectless returns msg without the words it starts with to name the
+// finding's own object — as graph's and this package's messages name
+// it: `entry "B" of channel "C" of package "P"`, `bundle "B" of package
+// "P"`, `"B", the head of channel "C",`, `"B"`, `channel "C" of package
+// "P"`, `channel "C" of "P"`, `package "P"` — when a word follows (a
+// version in parentheses after a name stays with it).
+func subjectless(msg, pkg, channel, bundle string) string {
+	var subjects []string
+	if bundle != "" {
+		subjects = append(subjects,
+			fmt.Sprintf("entry %q of channel %q of package %q", bundle, channel, pkg),
+			fmt.Sprintf("bundle %q of package %q", bundle, pkg),
+			fmt.Sprintf("%q, the head of channel %q,", bundle, channel),
+			fmt.Sprintf("%q", bundle))
+	}
+	if channel != "" {
+		subjects = append(subjects,
+			fmt.Sprintf("channel %q of package %q", channel, pkg),
+			fmt.Sprintf("channel %q of %q", channel, pkg))
+	}
+	if pkg != "" {
+		subjects = append(subjects, fmt.Sprintf("package %q", pkg))
+	}
+	for _, s := range subjects {
+		rest, ok := strings.CutPrefix(msg, s)
+		if !ok {
+			continue
+		}
+		if r, ok := strings.CutPrefix(rest, ": "); ok && startsWord(r) {
+			return r
+		}
+		if r, ok := strings.CutPrefix(rest, " "); ok && startsWord(r) {
+			return r
+		}
+	}
+	return msg
+}
+
+// startsWord reports whether s starts with a letter.
+func startsWord(s string) bool {
+	return s != "" && ('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z')
+}
+
+// fullPos is a position as file:line; "" when unknown.
+func fullPos(p graph.Position) string {
+	if p.File == "" && p.Line == 0 {
+		return ""
+	}
+	return p.String()
+}
+
+// shortPos is a position with the file relative to the catalog: "line
+// 25" for the catalog's own file, "alpha.json:2" for a file of a folder
+// catalog, the whole path for another file (the baseline's, the
+// suppressions file); "" when unknown.
+func shortPos(p graph.Position, catalog string) string {
+	if p.File == "" && p.Line == 0 {
+		return ""
+	}
+	file := p.File
+	switch {
+	case file == catalog:
+		file = ""
+	case catalog != "" && strings.HasPrefix(file, catalog) && len(file) > len(catalog) && (file[len(catalog)] == '/' || file[len(catalog)] == filepath.Separator):
+		file = file[len(catalog)+1:]
+	case catalog != "" && (strings.HasSuffix(catalog, "/") || strings.HasSuffix(catalog, string(filepath.Separator))) && strings.HasPrefix(file, catalog):
+		file = file[len(catalog):]
+	}
+	switch {
+	case p.Line > 0 && file == "":
+		return fmt.Sprintf("line %d", p.Line)
+	case p.Line > 0:
+		return fmt.Sprintf("%s:%d", file, p.Line)
+	case file == "":
+		return fmt.Sprintf("offset %d", p.Offset)
+	}
+	return fmt.Sprintf("%s: offset %d", file, p.Offset)
+}
+
+// packageLabel names a finding's package in text; "(catalog)" for a
+// finding about no package.
+func packageLabel(name string) string {
+	if name == "" {
+		return "(catalog)"
+	}
+	return name
 }
 
 // describe says in one line what the comparison found.
@@ -136,20 +481,13 @@ func (b *BaselineSummary) NamesAddedRemoved(indent string) string {
 	return out.String()
 }
 
-// writeSuppressed lists the suppressed findings of catalog name, each with
-// the reason and the place of the entry that accepts it.
-func writeSuppressed(w io.Writer, fs []Finding, name string) {
+// regressions counts the regression findings of catalog name.
+func (r *Report) regressions(name string) int {
 	n := 0
-	for _, f := range fs {
-		if f.Catalog != name {
-			continue
+	for _, f := range r.Findings {
+		if f.Catalog == name && IsRegression(f.Code) {
+			n++
 		}
-		if n == 0 {
-			fmt.Fprintf(w, "\nsuppressed (%s):\n", name)
-		}
-		n++
-		first, _, _ := strings.Cut(f.Message, "\n")
-		s := f.Suppression
-		fmt.Fprintf(w, "  %-7s %s %s: %s\n          suppressed by %s: %s\n", f.Severity.String(), f.Code, s.String(), first, s.Pos, s.Reason)
 	}
+	return n
 }

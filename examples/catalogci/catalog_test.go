@@ -70,7 +70,7 @@ func checkCatalog(ctx context.Context, path, baseline string, min graph.Severity
 		return "", nil
 	}
 	var b strings.Builder
-	if err := bad.WriteText(&b); err != nil {
+	if err := bad.WriteText(&b, check.TextOptions{Full: true}); err != nil {
 		return "", err
 	}
 	return b.String(), nil

@@ -92,14 +92,14 @@ func TestBaselineCommunity(t *testing.T) {
 		return true
 	})
 
-	stdout, stderr, code := run("", "check", "--baseline", communityIndex, "--fail-on-new", edited)
+	stdout, stderr, code := run("", "check", "--full", "--baseline", communityIndex, "--fail-on-new", edited)
 	if code != 1 {
 		t.Fatalf("edited against the original: exit %d, want 1; stderr:\n%s", code, stderr)
 	}
 	for _, want := range []string{
-		"new error head-removed channel singlenamespace-alpha, bundle etcdoperator.v0.9.4: \"etcdoperator.v0.9.4\" (0.9.4), the head of channel \"singlenamespace-alpha\" in the baseline, is gone from it",
-		"new error channel-head-lowered channel singlenamespace-alpha, bundle etcdoperator.v0.9.2:",
-		"new warning default-channel-changed channel candidate: the default channel of \"cert-manager\" is \"candidate\", was \"stable\"",
+		"error new head-removed singlenamespace-alpha etcdoperator.v0.9.4: \"etcdoperator.v0.9.4\" (0.9.4), the head of channel \"singlenamespace-alpha\" in the baseline, is gone from it",
+		"error new channel-head-lowered singlenamespace-alpha etcdoperator.v0.9.2:",
+		"warning new default-channel-changed candidate: the default channel of \"cert-manager\" is \"candidate\", was \"stable\"",
 		"against the baseline: 3 new findings (3 regressions)",
 	} {
 		if !strings.Contains(squash(stdout), want) {

@@ -86,6 +86,7 @@ type checkFlags struct {
 	failOnNew bool     // --fail-on-new
 	config    string   // --config
 	checks    []string // --check
+	full      bool     // --full
 }
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -105,6 +106,7 @@ func newCheckCmd(e *env) *cobra.Command {
 	cmd.Flags().StringVar(&f.config, "config", "", "the suppressions `FILE` (default: the nearest .sextant.yaml)")
 	cmd.Flags().StringVar(&f.baseline, "baseline", "", "the previous version of the catalog, a `PATH` or git:REF[:PATH]")
 	cmd.Flags().BoolVar(&f.failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
+	cmd.Flags().BoolVar(&f.full, "full", false, "print every finding whole (text output)")
 	cmd.Flags().StringSliceVar(&f.checks, "check", nil, "run only these `CHECKS` (repeatable or comma-separated)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runCheck(cmd, f, args) }
 	return withTopics(cmd, "catalogs", "check-output")
@@ -142,7 +144,7 @@ func (e *env) runCheck(cmd *cobra.Command, f *checkFlags, args []string) error {
 	}
 	switch f.output.value {
 	case "text":
-		err = reports.WriteText(e.stdout)
+		err = reports.WriteText(e.stdout, check.TextOptions{Full: f.full})
 	case "markdown":
 		err = rep.WriteMarkdown(e.stdout)
 	case "sarif":

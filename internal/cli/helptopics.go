@@ -216,15 +216,21 @@ error. JSON: [{"api": {...}, "package": "...", "bundle": "...", "version": "..."
 
 const checkOutputTopic = `What check prints, and --baseline.
 
-Text groups the findings of each catalog by package, one line per finding (severity, code,
-channel and bundle, message, position), then a summary line. JSON (-o json; -o yaml is the same):
+Text lists the findings of each catalog by package, one line per finding within 160 columns
+(severity, code, channel and bundle, message, position; the message without the words that name
+its own channel and bundle, shortened in the middle when it does not fit), then a summary line.
+The same cause on several bundles is one line with their count and the first and last bundle.
+--full prints every finding on its own, whole, with file:line. JSON (-o json; -o yaml is the
+same) lists every finding; "groups" says which are one cause:
 
   {"catalogs": [{"path": "...", "packages": N, "channels": N, "bundles": N,
     "findings": [{"severity": "error"|"warning"|"info", "code": "...",
       "package": "...", "channel": "...", "bundle": "...", "message": "...",
       "file": "...", "line": N}],
     "summary": {"error": N, "warning": N, "info": N},
-    "counts": [{"code": "...", "severity": "...", "count": N}]}]}
+    "counts": [{"code": "...", "severity": "...", "count": N}],
+    "groups": [{"code": "...", "severity": "...", "package": "...", "channel": "...",
+      "message": "...", "count": N, "first": "...", "last": "...", "findings": [N...]}]}]}
 
 With --baseline OLD, the one catalog given (NEW) is compared with OLD, its previous version (a
 path, or git:REF[:PATH] read from git history): every finding is marked new or existing ("status":

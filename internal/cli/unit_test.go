@@ -307,22 +307,36 @@ func TestWriteCheckText(t *testing.T) {
 			{Severity: graph.SeverityInfo, Code: "x", Package: "app", Message: "short"},
 		},
 	}}}
-	var b strings.Builder
-	if err := reports.WriteText(&b); err != nil {
-		t.Fatal(err)
-	}
-	want := `catalog cat.json
-  (catalog)
-    error  no-default-channel  a blob without package
-  app
-    error  head-not-installable  channel stable, bundle app.v2.0.0: cannot be installed: (cat.json:7)
-                                     app.v2.0.0 requires db
-                                     no bundle provides db
-    info   x                     short
+	for _, tt := range []struct {
+		opts check.TextOptions
+		want string
+	}{
+		{check.TextOptions{}, `catalog cat.json: 3 packages, 0 channels, 0 bundles
+(catalog)
+  error    no-default-channel    a blob without package
+app
+  error    head-not-installable  stable app.v2.0.0: cannot be installed: app.v2.0.0 requires db; no bundle provides db (line 7)
+  info     x                     short
 cat.json: 2 errors, 0 warnings, 1 info in 2 of 3 packages
-`
-	if got := b.String(); got != want {
-		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+`},
+		{check.TextOptions{Full: true}, `catalog cat.json: 3 packages, 0 channels, 0 bundles
+(catalog)
+  error    no-default-channel    a blob without package
+app
+  error    head-not-installable  stable app.v2.0.0: cannot be installed: (cat.json:7)
+                                   app.v2.0.0 requires db
+                                   no bundle provides db
+  info     x                     short
+cat.json: 2 errors, 0 warnings, 1 info in 2 of 3 packages
+`},
+	} {
+		var b strings.Builder
+		if err := reports.WriteText(&b, tt.opts); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); got != tt.want {
+			t.Errorf("%+v: got:\n%s\nwant:\n%s", tt.opts, got, tt.want)
+		}
 	}
 }
 

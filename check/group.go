@@ -1,0 +1,175 @@
+package check
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// Group is one cause found on several bundles: findings of one catalog,
+// package, channel, code, severity and status (and, for suppressed
+// findings, one suppression) whose messages are the same but for the name
+// of the bundle each is about — eclipse-che's 78 bundles that each require
+// devworkspace-operator >=0.11.0, which nothing satisfies. The findings
+// stay findings; a group says which of them read as one. Its JSON form is
+//
+//	{"severity": "...", "code": "...", "package": "...", "channel": "...",
+//	 "status": "...", "message": "...", "count": N,
+//	 "first": "...", "last": "...", "findings": [N...]}
+//
+// with status left out when empty.
+type Group struct {
+	Severity graph.Severity `json:"severity"`
+	Code     string         `json:"code"`
+	Package  string         `json:"package"`
+	Channel  string         `json:"channel"`
+	Status   Status         `json:"status,omitempty"`
+	// Message is the findings' message with each one's own bundle name
+	// written "…".
+	Message string `json:"message"`
+	// Count is the number of findings, two or more.
+	Count int `json:"count"`
+	// First and Last name the first and the last bundle in name order
+	// (numbers in names compared by value: v7.44.0 before v7.120.0).
+	First string `json:"first"`
+	Last  string `json:"last"`
+	// Findings indexes the findings in the slice the group was made from,
+	// in name order of their bundles.
+	Findings []int `json:"findings"`
+}
+
+// groupPlaceholder stands in a group's message for each finding's bundle.
+const groupPlaceholder = "…"
+
+// GroupFindings returns the groups of fs: every set of two or more
+// findings about different bundles that say the same thing of each (see
+// Group), in the order of their first finding in fs. Findings about no
+// bundle, and findings alone with their message, are in no group. The
+// caller owns the returned slice.
+func GroupFindings(fs []Finding) []Group {
+	type key struct {
+		catalog, pkg, channel, code string
+		sev                         graph.Severity
+		status                      Status
+		suppression                 string
+		message                     string
+	}
+	byKey := map[key]int{}
+	var members [][]int
+	for i, f := range fs {
+		if f.Bundle == "" {
+			continue
+		}
+		k := key{f.Catalog, f.Package, f.Channel, f.Code, f.Severity, f.Status, "", maskName(f.Message, f.Bundle)}
+		if s := f.Suppression; s != nil {
+			k.suppression = s.Pos.String() + "\x00" + s.Reason
+		}
+		g, ok := byKey[k]
+		if !ok {
+			g = len(members)
+			byKey[k] = g
+			members = append(members, nil)
+		}
+		members[g] = append(members[g], i)
+	}
+	var out []Group
+	for _, idx := range members {
+		if len(idx) < 2 || hasDuplicateBundle(fs, idx) {
+			continue
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return compareNames(fs[a].Bundle, fs[b].Bundle) })
+		f := fs[idx[0]]
+		out = append(out, Group{
+			Severity: f.Severity, Code: f.Code, Package: f.Package, Channel: f.Channel, Status: f.Status,
+			Message: maskName(f.Message, f.Bundle), Count: len(idx),
+			First: f.Bundle, Last: fs[idx[len(idx)-1]].Bundle, Findings: idx,
+		})
+	}
+	slices.SortFunc(out, func(a, b Group) int { return cmp.Compare(slices.Min(a.Findings), slices.Min(b.Findings)) })
+	return out
+}
+
+// hasDuplicateBundle reports whether two of the findings idx are about the
+// same bundle: then they are different statements, not one cause.
+func hasDuplicateBundle(fs []Finding, idx []int) bool {
+	seen := make(map[string]bool, len(idx))
+	for _, i := range idx {
+		if seen[fs[i].Bundle] {
+			return true
+		}
+		seen[fs[i].Bundle] = true
+	}
+	return false
+}
+
+// maskName returns msg with every whole occurrence of name — not part of a
+// longer name — written as groupPlaceholder.
+func maskName(msg, name string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(msg, name)
+		if i < 0 {
+			b.WriteString(msg)
+			return b.String()
+		}
+		end := i + len(name)
+		if (i > 0 && isNameByte(msg[i-1])) || (end < len(msg) && continuesName(msg[end:])) {
+			b.WriteString(msg[:end])
+		} else {
+			b.WriteString(msg[:i])
+			b.WriteString(groupPlaceholder)
+		}
+		msg = msg[end:]
+	}
+}
+
+// isNameByte reports whether c can be part of a bundle name.
+func isNameByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '+'
+}
+
+// continuesName reports whether rest, the text after a name, goes on with
+// the name: a name character, except a '.' that ends a sentence.
+func continuesName(rest string) bool {
+	if rest[0] == '.' {
+		return len(rest) > 1 && isNameByte(rest[1])
+	}
+	return isNameByte(rest[0])
+}
+
+// compareNames orders names as people read versions in them: runs of
+// digits by value, the rest byte by byte; names equal so (v01, v1) by
+// their bytes.
+func compareNames(a, b string) int {
+	return cmp.Or(compareNatural(a, b), strings.Compare(a, b))
+}
+
+func compareNatural(a, b string) int {
+	for a != "" && b != "" {
+		da, db := digitRun(a), digitRun(b)
+		if da > 0 && db > 0 {
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if c := cmp.Or(cmp.Compare(len(na), len(nb)), strings.Compare(na, nb)); c != 0 {
+				return c
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		a, b = a[1:], b[1:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// digitRun returns the length of the run of ASCII digits s starts with.
+func digitRun(s string) int {
+	n := 0
+	for n < len(s) && '0' <= s[n] && s[n] <= '9' {
+		n++
+	}
+	return n
+}

@@ -1,0 +1,221 @@
+package check
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/safetext"
+)
+
+func TestGroupFindings(t *testing.T) {
+	f := func(bundle, msg string) Finding {
+		return Finding{Severity: graph.SeverityWarning, Code: CodeNotInstallable, Catalog: "c", Package: "p", Channel: "stable", Bundle: bundle, Message: msg}
+	}
+	cause := func(b string) string { return `"` + b + `" cannot be installed: bundle ` + b + ` requires db >=1.0.0` }
+	newer := f("p.v1.10.0", cause("p.v1.10.0"))
+	newer.Status = StatusNew
+	other := f("p.v1.2.0", cause("p.v1.2.0"))
+	other.Channel = "fast"
+	for _, tt := range []struct {
+		name   string
+		fs     []Finding
+		want   [][]int // the groups' findings, in order
+		reason string
+	}{
+		{"same cause", []Finding{f("p.v1.10.0", cause("p.v1.10.0")), f("p.v1.2.0", cause("p.v1.2.0")), f("p.v1.9.0", cause("p.v1.9.0"))},
+			[][]int{{1, 2, 0}}, "the messages differ only by each bundle's name; members in version order (1.2 < 1.9 < 1.10)"},
+		{"alone", []Finding{f("p.v1.0.0", cause("p.v1.0.0"))}, nil, "one finding is no group"},
+		{"another cause", []Finding{f("p.v1.0.0", cause("p.v1.0.0")), f("p.v1.1.0", `"p.v1.1.0" cannot be installed: bundle p.v1.1.0 requires db >=2.0.0`)},
+			nil, "a different requirement is a different cause"},
+		{"status", []Finding{f("p.v1.0.0", cause("p.v1.0.0")), newer}, nil, "a new finding and an existing one are not one line"},
+		{"channel", []Finding{f("p.v1.0.0", cause("p.v1.0.0")), other}, nil, "another channel is another group"},
+		{"no bundle", []Finding{{Code: graph.CodeMultipleHeads, Package: "p", Channel: "a", Message: "x"}, {Code: graph.CodeMultipleHeads, Package: "p", Channel: "a", Message: "x"}},
+			nil, "findings about no bundle are not grouped"},
+		{"same bundle", []Finding{f("p.v1.0.0", cause("p.v1.0.0")), f("p.v1.0.0", cause("p.v1.0.0"))}, nil, "two findings on one bundle are two statements"},
+		{"longer name", []Finding{f("p.v1", `"p.v1" replaces "p.v1.1"`), f("p.v2", `"p.v2" replaces "p.v2.1"`)}, nil,
+			`p.v1 inside "p.v1.1" is another name: masked, the messages would wrongly agree`},
+		{"other names", []Finding{f("p.v1", `"p.v1" replaces "p.v0.1"`), f("p.v2", `"p.v2" replaces "p.v0.1"`)}, [][]int{{0, 1}},
+			"the same name in both messages is part of the cause"},
+		{"two groups", []Finding{f("p.v2", "x p.v2"), f("p.v1", "y p.v1"), f("p.v3", "x p.v3"), f("p.v4", "y p.v4")},
+			[][]int{{0, 2}, {1, 3}}, "groups in the order of their first finding"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			gs := GroupFindings(tt.fs)
+			var got [][]int
+			for _, g := range gs {
+				got = append(got, g.Findings)
+				if g.Count != len(g.Findings) || g.First != tt.fs[g.Findings[0]].Bundle || g.Last != tt.fs[g.Findings[len(g.Findings)-1]].Bundle {
+					t.Errorf("group %+v: count, first or last do not match its findings", g)
+				}
+			}
+			if !slices.EqualFunc(got, tt.want, slices.Equal) {
+				t.Errorf("groups %v, want %v (%s)", got, tt.want, tt.reason)
+			}
+		})
+	}
+	g := GroupFindings([]Finding{f("p.v1.0.0", cause("p.v1.0.0")), f("p.v1.1.0", cause("p.v1.1.0"))})[0]
+	if want := `"…" cannot be installed: bundle … requires db >=1.0.0`; g.Message != want {
+		t.Errorf("group message %q, want %q", g.Message, want)
+	}
+}
+
+func TestCompareNames(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"x.v7.44.0", "x.v7.120.0", -1},
+		{"x.v7.120.0", "x.v7.44.0", 1},
+		{"x.v1.0.0", "x.v1.0.0", 0},
+		{"x.v01", "x.v1", -1},
+		{"x.v1", "x.v1.0", -1},
+		{"a", "b", -1},
+	} {
+		if got := compareNames(tt.a, tt.b); got != tt.want {
+			t.Errorf("compareNames(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
+
+// findingLine is a finding line of the short form: indent, severity,
+// code, object, message, position.
+var findingLine = regexp.MustCompile(`^  (error|warning|info) +(?:new  |     )?([a-z-]+) +(.*?: )?(.*?)( \((?:line \d+|[^()]+:\d+)\))?$`)
+
+// checkText checks the text forms of rep: in the short form one line per
+// finding or group, each within the width unless its message is as short
+// as it gets, severity and code aligned; every group's findings say the
+// same thing of different bundles; the full form has every message whole.
+// It returns the short form.
+func checkText(t *testing.T, rep *Report) string {
+	t.Helper()
+	reports, err := rep.ByCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var short, full strings.Builder
+	if err := reports.WriteText(&short, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := reports.WriteText(&full, TextOptions{Full: true}); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, c := range reports.Catalogs {
+		want += len(c.Findings) + len(c.Resolved) + len(c.Suppressed)
+		for _, fs := range [][]Finding{c.Findings, c.Resolved, c.Suppressed} {
+			for _, g := range GroupFindings(fs) {
+				want -= g.Count - 1
+				bundles := map[string]bool{}
+				for _, i := range g.Findings {
+					f := fs[i]
+					if bundles[f.Bundle] || maskName(f.Message, f.Bundle) != g.Message || f.Code != g.Code || f.Channel != g.Channel {
+						t.Errorf("group %+v: finding %s does not belong", g, f)
+					}
+					bundles[f.Bundle] = true
+				}
+			}
+			for _, f := range fs {
+				first, _, _ := strings.Cut(f.Message, "\n")
+				if !strings.Contains(full.String(), first) {
+					t.Errorf("full form lacks the message %q", first)
+				}
+			}
+		}
+	}
+	lines, codeColumn := 0, 0
+	for _, l := range strings.Split(strings.TrimSuffix(short.String(), "\n"), "\n") {
+		if !strings.HasPrefix(l, "  ") || strings.HasPrefix(l, "  added: ") || strings.HasPrefix(l, "  removed: ") {
+			continue
+		}
+		m := findingLine.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("not a finding line: %q", l)
+			continue
+		}
+		lines++
+		if col := strings.Index(l, m[2]+" "); codeColumn == 0 {
+			codeColumn = col
+		} else if col != codeColumn {
+			t.Errorf("code at column %d, not %d: %q", col, codeColumn, l)
+		}
+		if w := safetext.Width(l); w > DefaultWidth && safetext.Width(m[4]) > minMessage {
+			t.Errorf("line of %d characters whose message is not as short as it gets: %q", w, l)
+		}
+	}
+	if lines != want {
+		t.Errorf("%d finding lines, want %d:\n%s", lines, want, short.String())
+	}
+	return short.String()
+}
+
+// TestWriteTextShort checks the short form on part of the community
+// index: one line per finding or group, within the width unless the names
+// take the room, severity and code aligned over the report; eclipse-che's
+// 78 bundles that need devworkspace-operator >=0.11.0 one line; and the
+// full form has every message whole.
+func TestWriteTextShort(t *testing.T) {
+	cat := editedShipped(t, communityIndex, onlyPackages("eclipse-che", "3scale-community-operator", "multicluster-operators-subscription", "skupper-operator", "cert-manager"))
+	rep, err := Run(t.Context(), []Input{{Name: "community", Catalog: cat}}, Options{CEL: testCEL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := checkText(t, rep)
+	const eclipse = "  warning  not-installable             stable, 78 bundles eclipse-che.v7.44.0 … v7.120.0: … devworkspace-operator >=0.11.0, which nothing satisfies ("
+	if !strings.Contains(short, eclipse) {
+		t.Errorf("short form lacks eclipse-che's group %q:\n%s", eclipse, short)
+	}
+	reports, err := rep.ByCatalog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := reports.Catalogs[0].Groups
+	// JSON lists every finding and the groups beside them.
+	js, err := json.Marshal(reports)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Catalogs []struct {
+			Findings []json.RawMessage `json:"findings"`
+			Groups   []Group           `json:"groups"`
+		} `json:"catalogs"`
+	}
+	if err := json.Unmarshal(js, &back); err != nil {
+		t.Fatal(err)
+	}
+	if c := back.Catalogs[0]; len(c.Findings) != len(reports.Catalogs[0].Findings) || len(c.Groups) != len(groups) {
+		t.Errorf("JSON: %d findings and %d groups, want %d and %d", len(c.Findings), len(c.Groups), len(reports.Catalogs[0].Findings), len(groups))
+	}
+	var md strings.Builder
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	if want := "- warning `not-installable` channel `stable` 78 bundles `eclipse-che.v7.44.0` … `eclipse-che.v7.120.0`: requires olm.package.required devworkspace-operator &gt;=0.11.0, which nothing satisfies"; !strings.Contains(md.String(), want) {
+		t.Errorf("Markdown lacks the group %q:\n%s", want, md.String())
+	}
+}
+
+func TestSubjectless(t *testing.T) {
+	for _, tt := range []struct {
+		msg, pkg, channel, bundle, want, reason string
+	}{
+		{`entry "b.v1" of channel "stable" of package "b" replaces "b.v0", which is not an entry of the channel`, "b", "stable", "b.v1",
+			`replaces "b.v0", which is not an entry of the channel`, "graph's entry findings"},
+		{`entry "b.v1" of channel "stable" of package "b": skips[0] is empty`, "b", "stable", "b.v1", "skips[0] is empty", "the colon form"},
+		{`bundle "b.v1" of package "b" has no image`, "b", "", "b.v1", "has no image", "graph's bundle findings"},
+		{`"b.v1", the head of channel "stable", cannot be installed`, "b", "stable", "b.v1", "cannot be installed", "a head"},
+		{`"b.v1" (1.0.0) replaces "b.v2" (2.0.0): lower`, "b", "stable", "b.v1", `"b.v1" (1.0.0) replaces "b.v2" (2.0.0): lower`, "a version stays with its name"},
+		{`channel "stable" of package "b" has no head`, "b", "stable", "", "has no head", "graph's channel findings"},
+		{`package "b" has no channel`, "b", "", "", "has no channel", "graph's package findings"},
+		{`entry "other" of channel "stable" of package "b" replaces "x"`, "b", "stable", "b.v1", `entry "other" of channel "stable" of package "b" replaces "x"`, "another entry's finding keeps its words"},
+		{`"b.v1"`, "b", "", "b.v1", `"b.v1"`, "nothing would be left"},
+	} {
+		if got := subjectless(tt.msg, tt.pkg, tt.channel, tt.bundle); got != tt.want {
+			t.Errorf("subjectless(%q) = %q, want %q (%s)", tt.msg, got, tt.want, tt.reason)
+		}
+	}
+}
