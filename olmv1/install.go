@@ -74,6 +74,7 @@ type installFacts struct {
 	ownedAPIs  []graph.APIServiceDescription
 	csv        *graph.CSVManifest // nil: webhooks, deployments and owned CRDs are not known
 	crds       []string           // the names of the bundle's CRD manifests (with csv)
+	others     []graph.ObjectRef  // its manifests that are neither a CSV nor a CRD (with csv)
 	manErr     error              // why some olm.bundle.object did not decode
 }
 
@@ -88,8 +89,12 @@ func readInstallFacts(b *graph.Bundle) installFacts {
 		f.modes, f.modesKnown = v1Modes(man.CSV.InstallModes), true
 		f.ownedAPIs = man.CSV.APIServiceDefinitions.Owned
 		for _, o := range man.Objects {
-			if o.Kind == "CustomResourceDefinition" {
+			switch o.Kind {
+			case "CustomResourceDefinition":
 				f.crds = append(f.crds, o.Name)
+			case "ClusterServiceVersion":
+			default:
+				f.others = append(f.others, o)
 			}
 		}
 		return f
@@ -149,7 +154,7 @@ func (r *Resolver) installRefusal(ext *cluster.ClusterExtension, b *graph.Bundle
 		}
 	}
 	if f.csv != nil {
-		if errs := renderChecks(f.csv, f.crds, f.modes); len(errs) > 0 {
+		if errs := renderChecks(f.csv, f.crds, f.others, f.modes); len(errs) > 0 {
 			return refuse(ReasonBundleValidation, errors.Join(errs...).Error(),
 				"the bundle's manifests fail %d of the checks operator-controller makes before it renders them", len(errs))
 		}

@@ -101,6 +101,11 @@ func TestInstallRefusals(t *testing.T) {
 				"webhook of type 'ValidatingAdmissionWebhook' with name 'v.example.com' references non-existent deployment 'gone'\n" +
 				"conversion webhook 'c.example.com' references custom resource definition 'as.example.com' not owned bundle\n" +
 				"webhook \"v.example.com\" contains forbidden rule: admission webhook rules cannot reference API group \"*\""},
+		{name: "a manifest of a kind registry+v1 does not carry",
+			props: []string{csvObject(`{"installModes":[{"type":"AllNamespaces","supported":true}]}`),
+				fmt.Sprintf("{type: olm.bundle.object, value: {data: %s}}", base64.StdEncoding.EncodeToString([]byte(`{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"op"}}`))),
+				fmt.Sprintf("{type: olm.bundle.object, value: {data: %s}}", base64.StdEncoding.EncodeToString([]byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n")))},
+			reason: olmv1.ReasonBundleValidation, v1: `unsupported resource "op" with kind "Deployment"`},
 		{name: "nothing recorded, nothing predicted", props: nil},
 		{name: "manifests that do not decode", props: []string{"{type: olm.bundle.object, value: {data: bm90IGpzb24=}}"}, reason: olmv1.ReasonBundleValidation},
 	}

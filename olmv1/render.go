@@ -17,8 +17,9 @@ import (
 // the owned ones present), webhooks (conversion webhooks only for
 // AllNamespaces-only bundles, deployments that exist, unique and DNS-1123
 // names, one conversion webhook per CRD, only owned CRDs converted, no
-// forbidden rules). It does not check the kinds of the other manifests.
-func renderChecks(csv *graph.CSVManifest, crds []string, modes modeSet) []error {
+// forbidden rules), and the kinds of the other manifests (others: neither
+// the CSV nor a CRD).
+func renderChecks(csv *graph.CSVManifest, crds []string, others []graph.ObjectRef, modes modeSet) []error {
 	var errs []error
 	for _, check := range []func() []error{
 		func() []error {
@@ -34,6 +35,7 @@ func renderChecks(csv *graph.CSVManifest, crds []string, modes modeSet) []error 
 		func() []error { return conversionCRDSharing(csv.Webhooks) },
 		func() []error { return conversionCRDsOwned(csv.Webhooks, csv.OwnedCRDs) },
 		func() []error { return webhookRules(csv.Webhooks) },
+		func() []error { return unsupportedKinds(others) },
 	} {
 		errs = append(errs, check()...)
 	}
@@ -223,6 +225,23 @@ func webhookRules(whs []graph.WebhookDefinition) []error {
 					}
 				}
 			}
+		}
+	}
+	return errs
+}
+
+// bundleKinds are the kinds of manifest a registry+v1 bundle may carry
+// besides its CSV and CRDs (operator-registry's supported resources).
+var bundleKinds = []string{"ClusterRole", "ClusterRoleBinding", "ConfigMap", "ConsoleCLIDownload", "ConsoleLink",
+	"ConsolePlugin", "ConsoleQuickStart", "ConsoleYAMLSample", "NetworkPolicy", "PodDisruptionBudget", "PodMonitor",
+	"PriorityClass", "PrometheusRule", "Role", "RoleBinding", "Secret", "Service", "ServiceAccount", "ServiceMonitor",
+	"VerticalPodAutoscaler"}
+
+func unsupportedKinds(others []graph.ObjectRef) []error {
+	var errs []error
+	for _, o := range others {
+		if !slices.Contains(bundleKinds, o.Kind) {
+			errs = append(errs, fmt.Errorf("unsupported resource %q with kind %q", o.Name, o.Kind))
 		}
 	}
 	return errs
