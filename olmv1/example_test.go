@@ -101,3 +101,45 @@ func ExampleResolver_Choose() {
 	// widgets.v1.0.0 community <nil>
 	// no bundles found for package "widgets" matching version ">=2.0.0"
 }
+
+// A bundle that supports OwnNamespace only, with operator-controller's
+// SingleOwnNamespaceInstallSupport gate on, for an extension that watches
+// another namespace: the prediction says why in Sextant's words and what
+// operator-controller will write in the extension's Progressing condition.
+func ExamplePrediction_v1Message() {
+	cat, err := graph.Decode(strings.NewReader(`
+schema: olm.package
+name: gauges
+---
+schema: olm.channel
+package: gauges
+name: stable
+entries: [{name: gauges.v1.0.0}]
+---
+schema: olm.bundle
+package: gauges
+name: gauges.v1.0.0
+image: example.com/gauges:1.0.0
+properties:
+- {type: olm.package, value: {packageName: gauges, version: 1.0.0}}
+- {type: olm.csv.metadata, value: {installModes: [{type: OwnNamespace, supported: true}]}}
+`), "catalog.yaml")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	r, err := olmv1.New([]olmv1.Catalog{{ClusterCatalog: cluster.NewClusterCatalog("internal"), Content: cat}}, olmv1.Options{SingleOwnNamespace: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res := r.ResolveExtension(&cluster.ClusterExtension{Name: "gauges", Namespace: "gauges", SourceType: "Catalog",
+		Package: "gauges", Config: []byte(`{"watchNamespace":"team-a"}`)})
+	for _, p := range res.Predictions {
+		fmt.Printf("%s %s\n  Sextant: %s\n  operator-controller: %s\n", p.Severity, p.Reason, p.Message, p.V1Message)
+	}
+	// Output:
+	// failure Configuration
+	//   Sextant: watchNamespace "team-a" is not the install namespace "gauges", and the bundle supports [OwnNamespace]: OwnNamespace, not SingleNamespace
+	//   operator-controller: error for resolved bundle "gauges.v1.0.0" with version "1.0.0": invalid ClusterExtension configuration: invalid configuration: invalid format for field "watchNamespace": 'team-a' is not valid ownNamespaceInstallMode: invalid value "team-a": must be "gauges" (the namespace where the operator is installed) because this operator only supports OwnNamespace install mode
+}
