@@ -288,6 +288,12 @@ func refCSVMetadata(v []byte) (CSVMetadata, map[string]string, map[string]string
 		case "apiServiceDefinitions":
 			d := new(APIServiceDefinitions)
 			err = json.Unmarshal(raw, d)
+			if len(d.Owned) == 0 {
+				d.Owned = nil // the scanner reads [] as none
+			}
+			if len(d.Required) == 0 {
+				d.Required = nil
+			}
 			m.APIServiceDefinitions = d
 		case "annotations", "labels":
 			var sm map[string]*string

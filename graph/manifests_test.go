@@ -1,7 +1,9 @@
 package graph
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -77,4 +79,31 @@ func TestManifests(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzManifests checks that Manifests reads any olm.bundle.object data
+// without panicking, and that a JSON object is always one manifest, its
+// kind and name as encoding/json reads them.
+func FuzzManifests(f *testing.F) {
+	for _, s := range []string{`{"kind":"ClusterServiceVersion","metadata":{"name":"x"},"spec":{"installModes":[]}}`,
+		`{"kind":"ConfigMap","metadata":{"name":"c"}}`, "kind: Secret\nmetadata: {name: s}\n", `[1]`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		b, err := ParseProperties([]Property{bundleObject(string(data))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := b.Manifests()
+		var want objectHeader
+		if json.Unmarshal(data, &want) != nil || !json.Valid(data) || bytes.TrimSpace(data)[0] != '{' {
+			return
+		}
+		if err != nil && len(m.Objects) == 0 {
+			t.Fatalf("%q: %v, and no object read", data, err)
+		}
+		if len(m.Objects) != 1 || m.Objects[0].Kind != want.Kind || m.Objects[0].Name != want.Metadata.Name {
+			t.Fatalf("%q: objects %+v, encoding/json reads kind %q name %q", data, m.Objects, want.Kind, want.Metadata.Name)
+		}
+	})
 }
