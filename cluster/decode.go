@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -324,11 +323,12 @@ type problemCount struct {
 // about is not kept, and bounded drops it.
 var suppressed = &Error{Err: errors.New("suppressed")}
 
-// over counts a problem at field (of the message format) and reports
-// whether MaxSameErrors of its kind were already recorded; then it
-// records a stand-in, so that the object is not kept.
-func (d *decoder) over(field, format string) bool {
-	k := problemKey{d.file, listIndexes.ReplaceAllString(field, "[]"), format}
+// over counts a problem at field (of the message format; its list indexes
+// left out, as stripIndexes does) and reports whether MaxSameErrors of its
+// kind were already recorded; then it records a stand-in, so that the
+// object is not kept.
+func (d *decoder) over(shape, format string) bool {
+	k := problemKey{d.file, shape, format}
 	if d.problems == nil {
 		d.problems = map[problemKey]*problemCount{}
 	}
@@ -346,7 +346,30 @@ func (d *decoder) over(field, format string) bool {
 	return true
 }
 
-var listIndexes = regexp.MustCompile(`\[\d+\]`)
+// stripIndexes returns field with its list indexes left out:
+// "items[3].spec.env[0]" → "items[].spec.env[]".
+func stripIndexes(field string) string {
+	i := strings.IndexByte(field, '[')
+	if i < 0 {
+		return field
+	}
+	b := make([]byte, 0, len(field))
+	for i < len(field) {
+		b = append(b, field[:i+1]...)
+		field = field[i+1:]
+		j := 0
+		for j < len(field) && '0' <= field[j] && field[j] <= '9' {
+			j++
+		}
+		if j > 0 && j < len(field) && field[j] == ']' {
+			field = field[j:]
+		}
+		if i = strings.IndexByte(field, '['); i < 0 {
+			break
+		}
+	}
+	return string(append(b, field...))
+}
 
 // bounded returns d.errs without the stand-ins of problems left out, and
 // for each kind of problem with some left out, how many and the total.
@@ -453,7 +476,7 @@ func (d *decoder) streamError(err error) {
 // jsonValues reads a stream of JSON values, up to the first malformed one.
 func (d *decoder) jsonValues(j *docstream.JSON) {
 	d.eachDoc(j.Next, func(doc docstream.Doc) bool {
-		if header, ok := jsonListItems(doc.Text); ok && !d.wholeLists {
+		if header, ok := jsonListItems(doc.Text, doc.Line); ok && !d.wholeLists {
 			d.document(header, doc.Line)
 			return true
 		}
@@ -487,25 +510,73 @@ func (d *decoder) yamlDocument(v any, err error, line int) {
 
 // object is the context of one manifest object, for errors.
 type object struct {
-	d                     *decoder
-	line                  int
-	prefix                string // "items[3]." inside a list
+	d    *decoder
+	line int
+	// at is where the object is in its document, the prefix of the fields
+	// errors name.
+	at                    path
 	kind, namespace, name string
 }
 
-func (o *object) errorf(field, format string, args ...any) {
-	if field != "" {
-		field = o.prefix + field
-	} else if o.prefix != "" {
-		field = strings.TrimSuffix(o.prefix, ".")
+// path is where an object is in its document: outer, then, for an item of
+// a list, list[index] ("items[3]." in a List); written out only for the
+// errors reported.
+type path struct {
+	outer string // "" for a document's value
+	list  string // "items"; "" for the items of a DecodeKind array
+	index int    // -1: not an item
+	// itemShape is, for an item, the shape of every item of its list:
+	// "items[].".
+	itemShape string
+}
+
+// top is the path of a document's value.
+var top = path{index: -1}
+
+// items returns the path of item i of the list at field list of the
+// object at p, for each i.
+func (p path) items(list string) func(i int) path {
+	outer, shape := p.String(), p.shape()+list+"[]."
+	return func(i int) path { return path{outer: outer, list: list, index: i, itemShape: shape} }
+}
+
+// String returns the path as the prefix of a field: "items[3].".
+func (p path) String() string {
+	if p.index < 0 {
+		return p.outer
 	}
-	if o.d.over(field, format) {
+	return p.outer + p.list + "[" + strconv.Itoa(p.index) + "]."
+}
+
+// shape is String with the list indexes left out (stripIndexes), without
+// writing out the path: "items[].".
+func (p path) shape() string {
+	if p.index < 0 {
+		return stripIndexes(p.outer)
+	}
+	return p.itemShape
+}
+
+// field returns prefix and field joined: the prefix alone (without its
+// dot) when field is "".
+func field(prefix, f string) string {
+	if f == "" {
+		return strings.TrimSuffix(prefix, ".")
+	}
+	return prefix + f
+}
+
+func (o *object) errorf(f, format string, args ...any) {
+	// The kind of problem first: past MaxSameErrors of a kind, nothing is
+	// written out.
+	if o.d.over(field(o.at.shape(), stripIndexes(f)), format) {
 		return
 	}
+	f = field(o.at.String(), f)
 	o.d.errs = append(o.d.errs, &Error{
 		File: o.d.file, Line: o.line,
 		Kind: o.kind, Namespace: o.namespace, Name: o.name,
-		Field: field, Err: fmt.Errorf(format, args...),
+		Field: f, Err: fmt.Errorf(format, args...),
 	})
 }
 
@@ -513,19 +584,20 @@ func (o *object) errorf(field, format string, args ...any) {
 // holds the objects.
 func (d *decoder) document(v any, line int) {
 	if items, ok := v.([]any); ok && d.kind != "" {
+		at := top.items("")
 		for i, item := range items {
-			d.value(item, line, fmt.Sprintf("[%d].", i), "", d.kind)
+			d.value(item, line, at(i), "", d.kind)
 		}
 		return
 	}
-	d.value(v, line, "", "", d.kind)
+	d.value(v, line, top, "", d.kind)
 }
 
 // value reads an object, or the items of a list. defaultAPIVersion and
 // defaultKind come from a typed list (a SubscriptionList's items carry no
 // kind).
-func (d *decoder) value(v any, line int, prefix, defaultAPIVersion, defaultKind string) {
-	o := &object{d: d, line: line, prefix: prefix}
+func (d *decoder) value(v any, line int, at path, defaultAPIVersion, defaultKind string) {
+	o := &object{d: d, line: line, at: at}
 	m, ok := v.(map[string]any)
 	if !ok {
 		o.errorf("", "value is %s, want an object", kindOf(v))
@@ -617,13 +689,17 @@ func (d *decoder) listItems(o *object, m map[string]any, apiVersion, kind string
 	if kind != "List" {
 		itemAPIVersion, itemKind = apiVersion, strings.TrimSuffix(kind, "List")
 	}
-	line, prefix := o.line, o.prefix
-	read := func(i int, item any) {
-		d.value(item, line, fmt.Sprintf("%sitems[%d].", prefix, i), itemAPIVersion, itemKind)
+	line, at := o.line, o.at.items("items")
+	// Each item at its own line, when known (a List read item by item).
+	read := func(i, itemLine int, item any) {
+		if itemLine <= 0 {
+			itemLine = line
+		}
+		d.value(item, itemLine, at(i), itemAPIVersion, itemKind)
 	}
 	switch items := raw.(type) {
 	case *streamedItems:
-		d.readItems(items, line, read)
+		d.readItems(items, read)
 		return
 	case *jsonItems:
 		d.readJSONItems(items, line, read)
@@ -634,7 +710,7 @@ func (d *decoder) listItems(o *object, m map[string]any, apiVersion, kind string
 		return
 	}
 	for i, item := range items {
-		read(i, item)
+		read(i, 0, item)
 	}
 }
 

@@ -42,3 +42,27 @@ func BenchmarkDecodeManifests(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDecodeKindlessList decodes a List of 300,000 Subscriptions
+// written without their kind (30,000 with -short): every item is an error,
+// of which MaxSameErrors are reported and the others counted, so the cost
+// must stay that of reading the items.
+func BenchmarkDecodeKindlessList(b *testing.B) {
+	n := 300000
+	if testing.Short() {
+		n = 30000
+	}
+	var buf strings.Builder
+	if err := scalegen.KindlessList(&buf, n); err != nil {
+		b.Fatal(err)
+	}
+	text := buf.String()
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		_, err := Loader{}.Decode(context.Background(), strings.NewReader(text), "in.yaml")
+		if err == nil || strings.Count(err.Error(), "\n") != MaxSameErrors {
+			b.Fatalf("want %d errors and a count, got %v", MaxSameErrors, err)
+		}
+	}
+}

@@ -666,3 +666,35 @@ func TestDecodeCatalog(t *testing.T) {
 		t.Errorf("error:\n%v\nwant:\n%s", err, want)
 	}
 }
+
+// TestDecodeListItemLines: a problem of a List's item is at the item's
+// own line, in YAML and in JSON, not at the List's.
+func TestDecodeListItemLines(t *testing.T) {
+	for _, tt := range []struct {
+		name, file, doc string
+		want            []string
+	}{
+		{"YAML", "in.yaml", "# a comment\napiVersion: v1\nkind: List\nitems:\n- metadata: {name: a, namespace: ns}\n- metadata:\n    name: b\n    namespace: ns\n- 3\n",
+			[]string{`in.yaml:5: object "ns/a": field items[0].kind: missing`, `in.yaml:6: object "ns/b": field items[1].kind: missing`, `in.yaml:9: field items[2]: value is a number`}},
+		{"YAML after another document", "in.yaml", "apiVersion: v1\nkind: Secret\n---\n\napiVersion: v1\nkind: List\nitems:\n- metadata: {name: a, namespace: ns}\n",
+			[]string{`in.yaml:8: object "ns/a": field items[0].kind: missing`}},
+		{"JSON", "in.json", "{\"apiVersion\": \"v1\", \"kind\": \"List\",\n \"items\": [\n  {\"metadata\": {\"name\": \"a\", \"namespace\": \"ns\"}},\n\n  {\"metadata\": {\"name\": \"b\",\n  \"namespace\": \"ns\"}}, 3]}\n",
+			[]string{`in.json:3: object "ns/a": field items[0].kind: missing`, `in.json:5: object "ns/b": field items[1].kind: missing`, `in.json:6: field items[2]: value is a number`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := cluster.Decode(strings.NewReader(tt.doc), tt.file)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			lines := strings.Split(err.Error(), "\n")
+			if len(lines) != len(tt.want) {
+				t.Fatalf("errors:\n%v\nwant %d", err, len(tt.want))
+			}
+			for i, w := range tt.want {
+				if !strings.HasPrefix(lines[i], w) {
+					t.Errorf("error %d: %s\nwant it to start with %s", i, lines[i], w)
+				}
+			}
+		})
+	}
+}

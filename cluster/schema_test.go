@@ -37,7 +37,7 @@ func TestDecodeUnknownFields(t *testing.T) {
 			[]string{`field spec.install.spec.deployments[0].spec.template.spec.containers[0].imag: unknown field (did you mean "image"?)`,
 				`field spec.miniKubeVersion: unknown field (did you mean "minKubeVersion"?)`}},
 		{"in a List, the item named", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: operators.coreos.com/v1alpha1\n  kind: Subscription\n  metadata: {name: s, namespace: ns}\n  spec: {name: etcd, chanel: a}\n",
-			[]string{`in.yaml:1: Subscription "ns/s": field items[0].spec.chanel: unknown field (did you mean "channel"?)`}},
+			[]string{`in.yaml:4: Subscription "ns/s": field items[0].spec.chanel: unknown field (did you mean "channel"?)`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -102,7 +103,7 @@ func TestListItems(t *testing.T) {
 			if _, _, ok := fastyaml.ListItems([]byte(c.doc)); ok != c.split {
 				t.Fatalf("split %v, want %v", ok, c.split)
 			}
-			v, err := parseDocument([]byte(c.doc), false)
+			v, err := parseDocument([]byte(c.doc), 1, false)
 			m, _ := v.(map[string]any)
 			_, streamed := m["items"].(*streamedItems)
 			if want := c.split && c.name != "not a list"; (c.split && err != nil) || streamed != want {
@@ -129,16 +130,19 @@ func TestListSplitAgrees(t *testing.T) {
 			whole, wholeErr := decodeWithSplit(t, c.doc, false)
 			if c.name == "a broken item" {
 				// Whole or split, the broken item is an error naming the
-				// line of the document (the parser's "line 6": the item's
-				// third line).
+				// line of the file (the parser's "line 6": the item's
+				// third line); split, at the item's line.
 				for _, msg := range []string{splitErr, wholeErr} {
-					if !strings.Contains(msg, "in.yaml:1: invalid YAML: yaml: line 6:") {
-						t.Errorf("error %q, want the document's line 6", msg)
+					if !strings.Contains(msg, ": invalid YAML: yaml: line 6:") {
+						t.Errorf("error %q, want the file's line 6", msg)
 					}
+				}
+				if !strings.HasPrefix(splitErr, "in.yaml:4: ") {
+					t.Errorf("error %q, want it at the item's line 4", splitErr)
 				}
 				return
 			}
-			if splitErr != wholeErr {
+			if withoutLines(splitErr) != withoutLines(wholeErr) {
 				t.Fatalf("split, error\n%s\nwhole, error\n%s", splitErr, wholeErr)
 			}
 			if !reflect.DeepEqual(split, whole) {
@@ -147,6 +151,15 @@ func TestListSplitAgrees(t *testing.T) {
 		})
 	}
 }
+
+// withoutLines returns errors without the lines they are at: read item by
+// item, a List's problems are at each item's line; read whole, at the
+// List's.
+func withoutLines(errs string) string {
+	return errorLine.ReplaceAllString(errs, "$1:")
+}
+
+var errorLine = regexp.MustCompile(`(?m)^(in\.(?:yaml|json)):\d+:`)
 
 func decodeWithSplit(t testing.TB, doc string, split bool) (*State, string) {
 	return decodeAs(t, doc, "in.yaml", split)
@@ -215,7 +228,7 @@ func TestJSONListSplitAgrees(t *testing.T) {
 	split := 0
 	for i, doc := range jsonListDocs(t) {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			if _, ok := jsonListItems([]byte(doc)); ok {
+			if _, ok := jsonListItems([]byte(doc), 1); ok {
 				split++
 			}
 			checkJSONSplit(t, doc)
@@ -230,7 +243,7 @@ func checkJSONSplit(t *testing.T, doc string) {
 	t.Helper()
 	split, splitErr := decodeAs(t, doc, "in.json", true)
 	whole, wholeErr := decodeAs(t, doc, "in.json", false)
-	if splitErr != wholeErr || !reflect.DeepEqual(split, whole) {
+	if withoutLines(splitErr) != withoutLines(wholeErr) || !reflect.DeepEqual(split, whole) {
 		t.Fatalf("split: %+v, error %q\nwhole: %+v, error %q", split, splitErr, whole, wholeErr)
 	}
 }

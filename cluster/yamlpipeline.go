@@ -11,13 +11,18 @@ import (
 // yamlJob is one document of a YAML stream (or the stream's error at that
 // place) and, for a YAML document, its value once parsed.
 type yamlJob struct {
-	err   error
-	doc   docstream.Doc
-	item  *fastyaml.ListItem // an item of a List document, parsed from its lines
-	index int                // the item's index in its List
-	v     any
-	verr  error
-	done  chan struct{} // closed once v and verr are set; nil: nothing to parse
+	err  error
+	doc  docstream.Doc
+	v    any
+	verr error
+	// items are items of a List document instead, parsed from their lines
+	// into vs and verrs: a few at a time, so that the handing over costs
+	// little beside the parsing. index is the first one's in its List.
+	items []fastyaml.ListItem
+	index int
+	vs    []any
+	verrs []error
+	done  chan struct{} // closed once parsed; nil: nothing to parse
 }
 
 // wait waits until the job's document is parsed.
@@ -55,10 +60,13 @@ func (p *yamlPipeline) start(j *yamlJob) {
 				for j := range work {
 					switch {
 					case stop.Load():
-					case j.item != nil:
-						j.v, j.verr = fastyaml.Value(j.item.Text())
+					case j.items != nil:
+						j.vs, j.verrs = make([]any, len(j.items)), make([]error, len(j.items))
+						for k := range j.items {
+							j.vs[k], j.verrs[k] = fastyaml.Value(j.items[k].Text())
+						}
 					default:
-						j.v, j.verr = parseDocument(j.doc.Text, wholeLists)
+						j.v, j.verr = parseDocument(j.doc.Text, j.doc.TextLine, wholeLists)
 					}
 					j.doc.Text = nil
 					close(j.done)

@@ -6,7 +6,8 @@
 //	go run ./cmd/sextant resolve --catalog c=/tmp/scale/catalog.json -f /tmp/scale/cluster.yaml
 //
 // -list writes the manifests as one List document, as `kubectl get -o
-// yaml` prints them, instead of one document per object.
+// yaml` prints them, instead of one document per object; -kindless, a List
+// of n Subscriptions without their kind (each an input error).
 package main
 
 import (
@@ -23,6 +24,7 @@ func main() {
 	n := flag.Int("n", 50000, "packages and subscriptions")
 	versions := flag.Int("bundles", 2, "bundles per package (a replaces chain)")
 	list := flag.Bool("list", false, "write the manifests as one List document")
+	kindless := flag.Bool("kindless", false, "write the manifests as one List of subscriptions without their kind")
 	out := flag.String("out", ".", "folder to write catalog.json and cluster.yaml in")
 	flag.Parse()
 	if *n < 1 || *versions < 1 || *versions > 100 {
@@ -33,7 +35,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "genscale:", err)
 		os.Exit(1)
 	}
-	if err := write(filepath.Join(*out, "cluster.yaml"), func(w io.Writer) error { return scalegen.Manifests(w, *n, *list) }); err != nil {
+	manifests := func(w io.Writer) error { return scalegen.Manifests(w, *n, *list) }
+	if *kindless {
+		manifests = func(w io.Writer) error { return scalegen.KindlessList(w, *n) }
+	}
+	if err := write(filepath.Join(*out, "cluster.yaml"), manifests); err != nil {
 		fmt.Fprintln(os.Stderr, "genscale:", err)
 		os.Exit(1)
 	}

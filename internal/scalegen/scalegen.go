@@ -80,3 +80,16 @@ func Manifests(w io.Writer, n int, list bool) error {
 	}
 	return bw.Flush()
 }
+
+// KindlessList writes one List document of n Subscriptions written
+// without their kind, each an input error: the hostile input whose
+// errors the decoder must bound in number and cost. It returns the error
+// of the first write that failed.
+func KindlessList(w io.Writer, n int) error {
+	bw := bufio.NewWriter(w)
+	io.WriteString(bw, "apiVersion: v1\nkind: List\nitems:\n")
+	for i := range n {
+		fmt.Fprintf(bw, "- apiVersion: operators.coreos.com/v1alpha1\n  metadata:\n    name: s%d\n    namespace: ns\n  spec:\n    name: p%d\n    channel: stable\n", i, i)
+	}
+	return bw.Flush()
+}
