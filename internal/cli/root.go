@@ -249,7 +249,7 @@ func report(stderr io.Writer, cmd *cobra.Command, err error) int {
 			return code
 		}
 	}
-	lines := errorLines(err)
+	lines := boundLines(errorLines(err))
 	if usage && len(lines) > 0 {
 		lines[len(lines)-1] += fmt.Sprintf(" (see %q)", cmd.CommandPath()+" --help")
 	}
