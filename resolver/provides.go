@@ -148,6 +148,28 @@ func (r *Resolver) NearestKind(q APIQuery) string {
 	return near
 }
 
+// PackageNamed returns the package of the catalogs that a query of a bare
+// name most likely names instead of an API, and whether the query is its
+// very name (case aside); "" when no package name is close, or the query
+// is not a bare name (it has a group or a version). Provides takes an API:
+// a package's name is the slip PackageNamed catches, for "did you mean".
+func (r *Resolver) PackageNamed(q APIQuery) (pkg string, exact bool) {
+	if q.Group != "" || q.Version != "" || q.Kind == "" {
+		return "", false
+	}
+	var names []string
+	for _, ci := range r.catalogs {
+		for name := range ci.pkgs {
+			if strings.EqualFold(name, q.Kind) {
+				return name, true
+			}
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return suggest.Nearest(q.Kind, slices.Compact(names)), false
+}
+
 // plural is the lower-case plural Kubernetes gives a kind by default.
 func plural(kind string) string {
 	k := strings.ToLower(kind)

@@ -81,3 +81,30 @@ func ExampleResolver_Provides() {
 	// Output:
 	// example.com/v1 Widget: package widgets, channel stable, head widgets.v2.0.0, versions [2.0.0]
 }
+
+// TestPackageNamed: a bare name that no API matches may be a package's
+// name, written exactly (case aside) or nearly; a query with a group or a
+// version never is.
+func TestPackageNamed(t *testing.T) {
+	r, _ := communityResolver(t)
+	for _, tt := range []struct {
+		query string
+		pkg   string
+		exact bool
+	}{
+		{"cert-manger", "cert-manager", false},
+		{"cert-manager", "cert-manager", true},
+		{"Cert-Manager", "cert-manager", true},
+		{"zzzzqqq", "", false},
+		{"cert-manager.io", "", false},
+		{"v1/cert-manger", "", false},
+	} {
+		q, err := resolver.ParseAPIQuery(tt.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pkg, exact := r.PackageNamed(q); pkg != tt.pkg || exact != tt.exact {
+			t.Errorf("PackageNamed(%q) = %q, %v; want %q, %v", tt.query, pkg, exact, tt.pkg, tt.exact)
+		}
+	}
+}

@@ -293,7 +293,7 @@ func (e *env) runProvides(f *providesFlags, api string) error {
 		}
 	} else {
 		ew := &textio.ErrWriter{W: e.stdout}
-		writeProvidesText(ew, q, found, f.all, res.NearestKind(q))
+		writeProvidesText(ew, q, found, f.all, nearQuery(res, q))
 		if ew.Err != nil {
 			return ew.Err
 		}
@@ -332,12 +332,29 @@ func (e *env) loadProvidesCatalogs(values []string, ns string) ([]resolver.Catal
 	return cats, nil
 }
 
+// nearQuery says what a query that nothing provides most likely meant: the
+// nearest API kind, else a package (provides takes an API, not a
+// package); "" when nothing is close.
+func nearQuery(res *resolver.Resolver, q resolver.APIQuery) string {
+	if near := res.NearestKind(q); near != "" {
+		return fmt.Sprintf("did you mean %q?", near)
+	}
+	switch pkg, exact := res.PackageNamed(q); {
+	case exact:
+		return fmt.Sprintf("%q is a package: provides takes an API it would provide, as KIND, GROUP/VERSION/KIND or GROUP", pkg)
+	case pkg != "":
+		return fmt.Sprintf("did you mean package %q? provides takes an API, as KIND, GROUP/VERSION/KIND or GROUP", pkg)
+	}
+	return ""
+}
+
 // writeProvidesText writes the providers grouped by catalog, package and
-// API; when there are none, the nearest name if any.
+// API; when there are none, what the query most likely meant, if anything
+// (nearQuery).
 func writeProvidesText(w io.Writer, q resolver.APIQuery, found []resolver.ProvidedAPI, all bool, near string) {
 	if len(found) == 0 {
 		if near != "" {
-			fmt.Fprintf(w, "nothing provides %s (did you mean %q?)\n", q, near)
+			fmt.Fprintf(w, "nothing provides %s (%s)\n", q, near)
 		} else {
 			fmt.Fprintf(w, "nothing provides %s\n", q)
 		}
