@@ -37,8 +37,18 @@ func (r *Resolver) storedVersions(res *Resolution, exts []cluster.ClusterExtensi
 		if b == nil {
 			continue
 		}
-		for _, l := range idx.StoredVersionLosses(b.Provides) {
-			x.Predictions = append(x.Predictions, Prediction{Reason: ReasonCRDUpgradeSafety, Severity: SeverityFailure, Bundle: b.Name, Message: StoredVersionRefusal(l)})
+		losses := idx.StoredVersionLosses(b.Provides)
+		msgs := make([]string, len(losses))
+		for i, l := range losses {
+			msgs[i] = StoredVersionRefusal(l)
+		}
+		// operator-controller checks every CRD and joins what it finds, one
+		// CRD a line, in its Progressing condition.
+		v1 := fmt.Sprintf("error for resolved bundle %q with version %q: %s", b.Name, x.Version, strings.Join(msgs, "\n"))
+		for _, l := range losses {
+			why := fmt.Sprintf("CRD %s stores %s (status.storedVersions), which the bundle's CRD (versions %s) no longer has: operator-controller's CRD upgrade safety check refuses it; migrate the stored objects and drop the version from status.storedVersions first",
+				l.CRD.Name, strings.Join(l.Dropped, ", "), strings.Join(l.Provided, ", "))
+			x.Predictions = append(x.Predictions, Prediction{Reason: ReasonCRDUpgradeSafety, Severity: SeverityFailure, Bundle: b.Name, Message: why, V1Message: v1})
 		}
 	}
 }

@@ -53,7 +53,11 @@ type Prediction struct {
 	// V1Message is operator-controller's own message for a refusal it
 	// makes itself, word for word as it writes it in the extension's
 	// Progressing condition; empty for what it never checks and for what
-	// Sextant predicts between extensions.
+	// Sextant predicts between extensions. Of several refusals it reports
+	// the install checks' (the first that fails) before its CRD upgrade
+	// safety check, whose message covers every CRD (one a line) as far as
+	// stored versions go: another incompatible change of a CRD would be
+	// one more line.
 	V1Message string `json:"v1Message,omitempty"`
 	// Other names the other extension of a SingleOwnership prediction.
 	Other string `json:"other,omitempty"`
