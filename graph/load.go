@@ -194,7 +194,7 @@ func (l Loader) loadTree(ctx context.Context, root string, walk func(string, fs.
 			}
 			return nil
 		}
-		if de.IsDir() || !isCatalogFile(de.Name()) {
+		if de.IsDir() || !IsCatalogFile(de.Name()) {
 			return nil
 		}
 		mode := de.Type()
@@ -238,7 +238,7 @@ func fileType(m fs.FileMode) string {
 }
 
 // isCatalogFile reports whether a file name has a catalog extension.
-func isCatalogFile(name string) bool {
+func IsCatalogFile(name string) bool {
 	name = strings.TrimSuffix(name, ".gz")
 	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
 }

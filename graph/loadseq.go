@@ -20,7 +20,7 @@ func (l Loader) LoadSeq(ctx context.Context, files iter.Seq2[string, io.Reader])
 		if d.cancelled() {
 			break
 		}
-		if !isCatalogFile(path.Base(name)) {
+		if !IsCatalogFile(path.Base(name)) {
 			continue
 		}
 		size := int64(-1)

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // gitBaselinePrefix starts a --baseline that names a git revision.
@@ -56,6 +57,9 @@ func (e *env) loadGitBaseline(spec, catalog string) (*graph.Catalog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--baseline %s%s: reading git's archive: %w", gitBaselinePrefix, spec, err)
 	}
+	if err := archiveComplete(e, top, ref, rel, zr); err != nil {
+		return nil, fmt.Errorf("--baseline %s%s: %w", gitBaselinePrefix, spec, err)
+	}
 	cat, err := e.limits.catalogLoader().LoadFS(e.context(), zr, rel)
 	name := fmt.Sprintf("%s at %s", rel, ref)
 	if err != nil {
@@ -65,6 +69,44 @@ func (e *env) loadGitBaseline(spec, catalog string) (*graph.Catalog, error) {
 		return nil, fmt.Errorf("%s: no catalog there (no .json, .yaml or .yml file, plain or .gz, with a blob)", name)
 	}
 	return cat, nil
+}
+
+// archiveComplete checks that git's archive of rel at ref holds every
+// catalog file git's tree has there: git archive leaves out the paths a
+// .gitattributes marks export-ignore, and a baseline without some of its
+// files would call their packages added and their findings new.
+func archiveComplete(e *env, top, ref, rel string, zr *zip.Reader) error {
+	args := []string{"-C", top, "ls-tree", "-r", "-z", "--full-name", ref}
+	if rel != "." {
+		args = append(args, "--", rel)
+	}
+	out, err := runGit(e, args...)
+	if err != nil {
+		return err
+	}
+	inArchive := make(map[string]bool, len(zr.File))
+	for _, f := range zr.File {
+		inArchive[f.Name] = true
+	}
+	var missing []string
+	for _, rec := range strings.Split(string(out), "\x00") {
+		meta, name, ok := strings.Cut(rec, "\t")
+		mode, _, _ := strings.Cut(meta, " ")
+		if ok && (mode == "100644" || mode == "100755") && graph.IsCatalogFile(name) && !inArchive[name] {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	shown := missing[:min(len(missing), 3)]
+	more := ""
+	if len(missing) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(missing)-len(shown))
+	}
+	return fmt.Errorf("git archive leaves out %s at %s (export-ignore in .gitattributes): %s%s; "+
+		"give the baseline as a path instead (git worktree add, or git show %s:FILE)",
+		words.Plural(len(missing), "catalog file"), ref, strings.Join(shown, ", "), more, ref)
 }
 
 // repoPath returns the top folder of the git work tree that holds path

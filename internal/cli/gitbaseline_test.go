@@ -96,6 +96,22 @@ func TestGitBaseline(t *testing.T) {
 			t.Errorf("--baseline %s: exit %d, stderr %q, want one containing %q", tc.baseline, code, errOut, tc.want)
 		}
 	}
+	// A catalog file git archive leaves out (export-ignore) is an error,
+	// not a baseline without it.
+	attrs := filepath.Join(dir, ".gitattributes")
+	if err := os.WriteFile(attrs, []byte("catalog/etcd.yaml export-ignore\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"add", ".gitattributes"}, {"commit", "-q", "-m", "attributes"}} {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	_, errOut, code := run("", "check", "--baseline", "git:HEAD", catalog)
+	if want := "git archive leaves out 1 catalog file at HEAD (export-ignore in .gitattributes): catalog/etcd.yaml"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("export-ignore: exit %d, stderr %q, want 2 and %q", code, errOut, want)
+	}
 	outside := t.TempDir()
 	if _, errOut, _ := run("", "check", "--baseline", "git:HEAD", outside); !strings.Contains(errOut, "not in a git work tree") {
 		t.Errorf("outside a repository: stderr %q", errOut)
