@@ -568,7 +568,10 @@ func installRegressions(fs, oldFs []Finding) []Finding {
 		g.Status = ""
 		// The installability message is `WHAT cannot be installed ...
 		// alone:` then the reason on the same line or one fact per line.
-		what, reason, ok := strings.Cut(f.Message, " cannot be installed on an empty cluster from this catalog alone:")
+		what, reason, ok := strings.Cut(f.Message, installAlone)
+		if !ok {
+			what, reason, ok = strings.Cut(f.Message, installWithAll)
+		}
 		if !ok {
 			what, reason = fmt.Sprintf("%q", f.Bundle), " "+f.Message
 		}

@@ -743,6 +743,47 @@ channel app stable
 	}
 }
 
+// TestInstallWithOtherCatalogs: with several catalogs, a bundle that still
+// cannot be installed is explained as a cluster that sees them all would
+// have it — never by a requirement the same report says another catalog
+// meets (issue 29).
+func TestInstallWithOtherCatalogs(t *testing.T) {
+	runCases(t, []Check{Catalogs, Installability}, []checkCase{{
+		name:   "one requirement met elsewhere, one nowhere",
+		reason: "the package requirement is met by catalog b; the API one by nothing",
+		specs: []string{`
+package app stable
+bundle app app.v1 1.0.0 'requires-package=dep:>=1.0.0' requires-gvk=example.com/v1/Gadget
+channel app stable
+  entry app.v1
+`, `
+package dep stable
+bundle dep dep.v1 1.2.0
+channel dep stable
+  entry dep.v1
+`},
+		want: []string{"a satisfied-by-other-catalog app app.v1", "a head-not-installable app/stable app.v1"},
+		messages: []string{
+			`olm.package.required dep ">=1.0.0": no candidate of catalog "a" meets it, catalog "b" ("dep.v1") does`,
+			`"app.v1", the head of channel "stable", cannot be installed on an empty cluster from the catalogs given:`,
+		},
+		explain: []string{"", "requires olm.gvk.required example.com/v1 Gadget, which nothing satisfies"},
+	}})
+	// Not the requirement another catalog meets.
+	rep, err := Run(t.Context(), []Input{
+		{Name: "a", Catalog: buildSpec(t, "package app stable\nbundle app app.v1 1.0.0 'requires-package=dep:>=1.0.0' requires-gvk=example.com/v1/Gadget\nchannel app stable\n  entry app.v1\n")},
+		{Name: "b", Catalog: buildSpec(t, "package dep stable\nbundle dep dep.v1 1.2.0\nchannel dep stable\n  entry dep.v1\n")},
+	}, Options{CEL: testCEL, Checks: []Check{Installability}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rep.Findings {
+		if strings.Contains(f.Message, "olm.package.required dep") {
+			t.Errorf("%s names the requirement catalog b meets", f)
+		}
+	}
+}
+
 func TestWriteTextSeveralCatalogs(t *testing.T) {
 	const spec = `
 package app stable

@@ -36,9 +36,10 @@ const (
 	// says where the requirement can be met.
 	CodeSatisfiedByOtherCatalog = "satisfied-by-other-catalog"
 	// CodeHeadNotInstallable (error): the head of a channel cannot be
-	// installed on an empty cluster from its catalog alone. The finding
-	// carries the resolver's explanation. A bundle that heads several
-	// channels gets one finding, on its first channel.
+	// installed on an empty cluster from its catalog alone — with several
+	// catalogs, nor from all of them, and the explanation is then theirs.
+	// The finding carries the resolver's explanation. A bundle that heads
+	// several channels gets one finding, on its first channel.
 	CodeHeadNotInstallable = "head-not-installable"
 	// CodeNotInstallable (warning): a channel entry that heads no channel
 	// cannot be installed on an empty cluster from its catalog alone (for

@@ -160,19 +160,27 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return nil, fmt.Errorf("check: %w", ctxErr)
 	}
+	where := installAlone
 	if ins.all != nil {
 		all, aerr := ins.all()
 		if aerr != nil {
 			return nil, aerr
 		}
-		if res, aerr := all.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}}); aerr == nil && installs(res) {
+		res, aerr := all.Resolve(ctx, installNamespace, &cluster.State{Subscriptions: []cluster.Subscription{sub}})
+		if aerr == nil && installs(res) {
 			return nil, nil // installable with the other catalogs
 		}
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return nil, fmt.Errorf("check: %w", ctxErr)
 		}
+		if aerr != nil {
+			// Say what a cluster that sees every catalog lacks: the
+			// reason from this catalog alone may be a requirement another
+			// catalog meets, which satisfied-by-other-catalog reports.
+			err, where = aerr, installWithAll
+		}
 	}
-	return ins.notInstallable(b, channel, head, installExplanation(err, sub.Name)), nil
+	return ins.notInstallable(b, channel, head, where, installExplanation(err, sub.Name)), nil
 }
 
 // installChannel returns the channel check subscribes b in: the first that
@@ -211,8 +219,9 @@ func installExplanation(err error, sub string) *Explanation {
 }
 
 // notInstallable is the finding that b, subscribed in channel (which it
-// heads, or not), cannot be installed, for the reason ex.
-func (ins *installer) notInstallable(b *graph.Bundle, channel string, head bool, ex *Explanation) *Finding {
+// heads, or not), cannot be installed where says (installAlone,
+// installWithAll), for the reason ex.
+func (ins *installer) notInstallable(b *graph.Bundle, channel string, head bool, where string, ex *Explanation) *Finding {
 	f := &Finding{
 		Severity:    graph.SeverityWarning,
 		Code:        CodeNotInstallable,
@@ -228,7 +237,7 @@ func (ins *installer) notInstallable(b *graph.Bundle, channel string, head bool,
 		f.Severity, f.Code = graph.SeverityError, CodeHeadNotInstallable
 		what = fmt.Sprintf("%q, the head of channel %q,", b.Name, channel)
 	}
-	f.Message = fmt.Sprintf("%s cannot be installed on an empty cluster from this catalog alone:", what)
+	f.Message = what + where
 	switch {
 	case ex.Error != "":
 		f.Message += " " + ex.Error
@@ -242,6 +251,14 @@ func (ins *installer) notInstallable(b *graph.Bundle, channel string, head bool,
 	}
 	return f
 }
+
+// The words of an installability message after the bundle it is about:
+// from its catalog alone, or, with several catalogs, on a cluster that
+// sees them all.
+const (
+	installAlone   = " cannot be installed on an empty cluster from this catalog alone:"
+	installWithAll = " cannot be installed on an empty cluster from the catalogs given:"
+)
 
 func isInstallCode(code string) bool {
 	return code == CodeNotInstallable || code == CodeHeadNotInstallable
