@@ -35,9 +35,11 @@ A package a resolution reaches must be valid as opm serve requires (an olm.packa
 every bundle, versions that parse, a single head per channel, ...): otherwise the resolution is an
 input error naming the file and object. --allow-invalid leaves such packages out, and says which.
 
-Not a catalog: Kubernetes manifests (objects with apiVersion and kind) are the cluster state, given
-with -f ("sextant help manifests"); a registry+v1 bundle (a folder with manifests/ and
-metadata/annotations.yaml) becomes a catalog with opm render (opm render BUNDLE-IMAGE -o yaml).`
+Not a catalog, and said so once per file: Kubernetes manifests (objects with apiVersion and kind)
+are the cluster state, given with -f ("sextant help manifests"); a registry+v1 bundle (a folder
+with metadata/annotations.yaml and manifests/, or its manifests/ folder) is not read: opm render
+BUNDLE prints its olm.bundle blob, which a catalog holds beside its package's olm.package and
+olm.channel blobs. An empty file or a folder with no catalog file is an error.`
 
 const manifestsTopic = `Manifests: what -f (resolve, rollout, mirror, migrate) and --for take.
 
