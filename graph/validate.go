@@ -345,39 +345,40 @@ func (cf *channelFindings) stranded() {
 // each as a closed walk starting at its smallest name (sorted, so the
 // result is deterministic).
 func (c *Channel) cycles() [][]string {
-	// Edges: entry → the entries it replaces or skips.
-	succ := func(i int, yield func(int)) {
+	// Edges: entry → the entries it replaces or skips, appended to buf.
+	succ := func(i int, buf []int) []int {
 		e := &c.Entries[i]
 		if j := c.entryIndex(e.Replaces); e.Replaces != "" && j >= 0 {
-			yield(j)
+			buf = append(buf, j)
 		}
 		for _, s := range e.Skips {
 			if j := c.entryIndex(s); s != "" && j >= 0 {
-				yield(j)
+				buf = append(buf, j)
 			}
 		}
+		return buf
 	}
 	var out [][]string
-	for _, comp := range components(len(c.Entries), c.g.isDup, succ) {
-		selfEdge := false
+	var buf []int
+	components(len(c.Entries), c.g.isDup, succ, func(comp []int) {
 		if len(comp) == 1 {
-			v := comp[0]
-			succ(v, func(j int) { selfEdge = selfEdge || j == v })
+			if buf = succ(comp[0], buf[:0]); !slices.Contains(buf, comp[0]) {
+				return // no self-edge
+			}
 		}
-		if len(comp) > 1 || selfEdge {
-			out = append(out, c.cycleWalk(comp, succ))
-		}
-	}
+		out = append(out, c.cycleWalk(comp, succ))
+	})
 	slices.SortFunc(out, func(a, b []string) int { return slices.Compare(a, b) })
 	return out
 }
 
-// components returns the strongly connected components of the graph of n
-// nodes whose edges succ yields, as found by Tarjan's algorithm
-// (iterative) from every node not yet visited that skip does not report:
-// each component as its nodes, in the order the algorithm closes them.
-func components(n int, skip func(int) bool, succ func(int, func(int))) [][]int {
-	t := tarjan{index: make([]int, n), low: make([]int, n), onStack: make([]bool, n), succ: succ}
+// components calls yield with each strongly connected component of the
+// graph of n nodes whose edges succ appends to a list, as found by Tarjan's
+// algorithm (iterative) from every node not yet visited that skip does
+// not report, in the order the algorithm closes them; a component is
+// valid only during the call.
+func components(n int, skip func(int) bool, succ func(int, []int) []int, yield func(comp []int)) {
+	t := tarjan{index: make([]int, n), low: make([]int, n), onStack: make([]bool, n), succ: succ, yield: yield}
 	for i := range t.index {
 		t.index[i] = -1
 	}
@@ -386,7 +387,6 @@ func components(n int, skip func(int) bool, succ func(int, func(int))) [][]int {
 			t.visit(root)
 		}
 	}
-	return t.out
 }
 
 // tarjan is the state of Tarjan's algorithm over a graph of numbered
@@ -396,17 +396,16 @@ type tarjan struct {
 	onStack    []bool
 	stack      []int
 	next       int
-	succ       func(int, func(int))
+	succ       func(int, []int) []int
+	yield      func([]int)
 	frames     []tarjanFrame
-	out        [][]int
+	succs      []int // the successors of the frames' nodes, frame after frame
+	comp       []int // the component being closed
 }
 
-// tarjanFrame is a node being visited and the successors still to see.
-type tarjanFrame struct {
-	v    int
-	succ []int
-	k    int
-}
+// tarjanFrame is a node being visited: its successors are
+// succs[lo:hi], those from k still to see.
+type tarjanFrame struct{ v, lo, hi, k int }
 
 // push starts the visit of v.
 func (t *tarjan) push(v int) {
@@ -414,9 +413,9 @@ func (t *tarjan) push(v int) {
 	t.next++
 	t.stack = append(t.stack, v)
 	t.onStack[v] = true
-	var ss []int
-	t.succ(v, func(j int) { ss = append(ss, j) })
-	t.frames = append(t.frames, tarjanFrame{v: v, succ: ss})
+	lo := len(t.succs)
+	t.succs = t.succ(v, t.succs)
+	t.frames = append(t.frames, tarjanFrame{v: v, lo: lo, hi: len(t.succs), k: lo})
 }
 
 // visit visits everything reachable from root not yet visited, closing
@@ -425,8 +424,8 @@ func (t *tarjan) visit(root int) {
 	t.push(root)
 	for len(t.frames) > 0 {
 		f := &t.frames[len(t.frames)-1]
-		if f.k < len(f.succ) {
-			w := f.succ[f.k]
+		if f.k < f.hi {
+			w := t.succs[f.k]
 			f.k++
 			if t.index[w] < 0 {
 				t.push(w)
@@ -436,6 +435,7 @@ func (t *tarjan) visit(root int) {
 			continue
 		}
 		v := f.v
+		t.succs = t.succs[:f.lo]
 		t.frames = t.frames[:len(t.frames)-1]
 		if len(t.frames) > 0 {
 			u := t.frames[len(t.frames)-1].v
@@ -447,25 +447,25 @@ func (t *tarjan) visit(root int) {
 	}
 }
 
-// close pops the component whose root is v off the stack.
+// close pops the component whose root is v off the stack, and yields it.
 func (t *tarjan) close(v int) {
-	var comp []int
+	t.comp = t.comp[:0]
 	for {
 		w := t.stack[len(t.stack)-1]
 		t.stack = t.stack[:len(t.stack)-1]
 		t.onStack[w] = false
-		comp = append(comp, w)
+		t.comp = append(t.comp, w)
 		if w == v {
 			break
 		}
 	}
-	t.out = append(t.out, comp)
+	t.yield(t.comp)
 }
 
 // cycleWalk returns a cycle inside the strongly connected component comp:
 // from its smallest name, the shortest way back to it (edges taken in entry
 // order), closed by repeating the start.
-func (c *Channel) cycleWalk(comp []int, succ func(int, func(int))) []string {
+func (c *Channel) cycleWalk(comp []int, succ func(int, []int) []int) []string {
 	in := make(map[int]bool, len(comp))
 	start := comp[0]
 	for _, v := range comp {
@@ -477,23 +477,25 @@ func (c *Channel) cycleWalk(comp []int, succ func(int, func(int))) []string {
 	parent := map[int]int{}
 	queue := []int{start}
 	found := false
+	var ws []int
 	for len(queue) > 0 && !found {
 		v := queue[0]
 		queue = queue[1:]
-		succ(v, func(w int) {
-			if found || !in[w] {
-				return
+		ws = succ(v, ws[:0])
+		for _, w := range ws {
+			if !in[w] {
+				continue
 			}
 			if w == start {
 				parent[start] = v
 				found = true
-				return
+				break
 			}
 			if _, ok := parent[w]; !ok {
 				parent[w] = v
 				queue = append(queue, w)
 			}
-		})
+		}
 	}
 	// Walk back from start's parent to start.
 	var rev []int

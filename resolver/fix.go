@@ -144,7 +144,7 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 
 // fixes lists the candidate fixes of plan's failures, in rank order.
 func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan, planned predict.Planned) []fix {
-	var set fixSet
+	set := fixSet{byKind: map[SuggestionKind][]fix{}}
 	subs, failed := failingSubscriptions(ns, state, plan)
 	r.subscriptionFixes(&set, ns, state, subs, failed, predict.New(ns, r.plat, state, planned))
 	operatorGroupFixes(&set, ns, state)
@@ -161,9 +161,6 @@ type fixSet struct{ byKind map[SuggestionKind][]fix }
 
 // add adds f, unless a fix of its kind makes the same change.
 func (fs *fixSet) add(f fix) {
-	if fs.byKind == nil {
-		fs.byKind = map[SuggestionKind][]fix{}
-	}
 	if !slices.ContainsFunc(fs.byKind[f.s.Kind], func(g fix) bool { return g.s.Change == f.s.Change }) {
 		fs.byKind[f.s.Kind] = append(fs.byKind[f.s.Kind], f)
 	}

@@ -460,10 +460,86 @@ func (res *resolution) expand(v variable) error {
 // uniqueness adds at most one bundle per package, and one provider per API,
 // over every variable built, in sorted key order. An API whose providers
 // all belong to one package needs no constraint of its own: the package's
-// already allows only one of them.
+// already allows only one of them. (Its lists and the numbering stay in
+// this function: in a value of their own they would move to the heap.)
 func (res *resolution) uniqueness() {
-	apis := apiNumbers{res: res}
-	byPkg, shared, nShared := res.providers(&apis)
+	// APIs are numbered: the resolver's numbers, then those only installed
+	// CSVs provide (extra, and extraGVKs by number).
+	var extra map[graph.GVK]int32
+	var extraGVKs []graph.GVK
+	var scratch []int32
+	// idsOf returns the numbers of the APIs v provides; the result is only
+	// valid until the next call and must not be modified.
+	idsOf := func(v variable) []int32 {
+		if v.kind == varBundle && v.idx >= 0 {
+			return v.ch.apis[v.idx]
+		}
+		buf := scratch[:0]
+		for _, g := range res.providesOf(v) {
+			id, ok := res.r.gvkIDs[g]
+			if !ok {
+				if id, ok = extra[g]; !ok {
+					if extra == nil {
+						extra = map[graph.GVK]int32{}
+					}
+					id = int32(len(res.r.gvks) + len(extra))
+					extra[g] = id
+					extraGVKs = append(extraGVKs, g)
+				}
+			}
+			buf = append(buf, id)
+		}
+		scratch = buf
+		return buf
+	}
+	n := len(res.r.gvks) + len(res.installed)*8
+	first := make([]string, 0, n) // per API: the first provider's package
+	state := make([]uint8, 0, n)  // per API: 0 none, 1 one package, 2 several
+	byPkg := map[string][]variable{}
+	multi := 0
+	for v := range res.variables() {
+		pkg := res.pkgOf(v)
+		if pkg != "" {
+			byPkg[pkg] = append(byPkg[pkg], v)
+		}
+		for _, id := range idsOf(v) {
+			if int(id) >= len(state) {
+				first = append(first, make([]string, int(id)+1-len(first))...)
+				state = append(state, make([]uint8, int(id)+1-len(state))...)
+			}
+			switch state[id] {
+			case 0:
+				state[id], first[id] = 1, pkg
+				if pkg == "" {
+					state[id] = 2
+					multi++
+				}
+			case 1:
+				if pkg == "" || pkg != first[id] {
+					state[id] = 2
+					multi++
+				}
+			}
+		}
+	}
+	res.onePerPackage(byPkg)
+	if multi == 0 {
+		return
+	}
+	groups := map[int32][]variable{}
+	for v := range res.variables() {
+		for _, id := range idsOf(v) {
+			if state[id] == 2 {
+				groups[id] = append(groups[id], v)
+			}
+		}
+	}
+	res.onePerAPI(groups, extraGVKs)
+}
+
+// onePerPackage adds at most one bundle of each package with more than one
+// variable, in package order.
+func (res *resolution) onePerPackage(byPkg map[string][]variable) {
 	pkgs := make([]string, 0, len(byPkg))
 	for k, vs := range byPkg {
 		if len(vs) > 1 {
@@ -474,110 +550,26 @@ func (res *resolution) uniqueness() {
 	for _, k := range pkgs {
 		res.p.AtMost(reason{kind: FactOnePerPackage, pkg: k}, 1, byPkg[k]...)
 	}
-	if nShared > 0 {
-		res.onePerAPI(&apis, shared)
-	}
 }
 
-// providers groups the variables by package, and marks the APIs (by
-// number) that more than one package provides, or a CSV of no package:
-// shared[id] is 2 for those (nShared of them), 1 for an API of one
-// package, 0 for one no variable provides.
-func (res *resolution) providers(apis *apiNumbers) (byPkg map[string][]variable, shared []uint8, nShared int) {
-	n := len(res.r.gvks) + len(res.installed)*8
-	first := make([]string, 0, n) // per API: the first provider's package
-	shared = make([]uint8, 0, n)
-	byPkg = map[string][]variable{}
-	for v := range res.variables() {
-		pkg := res.pkgOf(v)
-		if pkg != "" {
-			byPkg[pkg] = append(byPkg[pkg], v)
+// onePerAPI adds at most one provider of each API of groups (its providers
+// by API number; extraGVKs are the APIs numbered after the resolver's), in
+// API order.
+func (res *resolution) onePerAPI(groups map[int32][]variable, extraGVKs []graph.GVK) {
+	gvkOf := func(id int32) *graph.GVK {
+		if int(id) < len(res.r.gvks) {
+			return &res.r.gvks[id]
 		}
-		for _, id := range apis.of(v) {
-			if int(id) >= len(shared) {
-				first = append(first, make([]string, int(id)+1-len(first))...)
-				shared = append(shared, make([]uint8, int(id)+1-len(shared))...)
-			}
-			switch shared[id] {
-			case 0:
-				shared[id], first[id] = 1, pkg
-				if pkg == "" {
-					shared[id] = 2
-					nShared++
-				}
-			case 1:
-				if pkg == "" || pkg != first[id] {
-					shared[id] = 2
-					nShared++
-				}
-			}
-		}
-	}
-	return byPkg, shared, nShared
-}
-
-// onePerAPI adds at most one provider of each API shared marks as provided
-// by several packages, in API order.
-func (res *resolution) onePerAPI(apis *apiNumbers, shared []uint8) {
-	groups := map[int32][]variable{}
-	for v := range res.variables() {
-		for _, id := range apis.of(v) {
-			if shared[id] == 2 {
-				groups[id] = append(groups[id], v)
-			}
-		}
+		return &extraGVKs[int(id)-len(res.r.gvks)]
 	}
 	ids := make([]int32, 0, len(groups))
 	for id := range groups {
 		ids = append(ids, id)
 	}
-	slices.SortFunc(ids, func(a, b int32) int { return apis.gvk(a).Compare(*apis.gvk(b)) })
+	slices.SortFunc(ids, func(a, b int32) int { return gvkOf(a).Compare(*gvkOf(b)) })
 	for _, id := range ids {
-		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: apis.gvk(id)}, 1, groups[id]...)
+		res.p.AtMost(reason{kind: FactOnePerAPI, gvk: gvkOf(id)}, 1, groups[id]...)
 	}
-}
-
-// apiNumbers numbers the APIs the variables of a resolution provide: the
-// resolver's numbers, then those only installed CSVs provide (extra, and
-// extraGVKs by number).
-type apiNumbers struct {
-	res       *resolution
-	extra     map[graph.GVK]int32
-	extraGVKs []graph.GVK
-	scratch   []int32
-}
-
-// of returns the numbers of the APIs v provides; the result is only valid
-// until the next call and must not be modified.
-func (a *apiNumbers) of(v variable) []int32 {
-	if v.kind == varBundle && v.idx >= 0 {
-		return v.ch.apis[v.idx]
-	}
-	buf := a.scratch[:0]
-	for _, g := range a.res.providesOf(v) {
-		id, ok := a.res.r.gvkIDs[g]
-		if !ok {
-			if id, ok = a.extra[g]; !ok {
-				if a.extra == nil {
-					a.extra = map[graph.GVK]int32{}
-				}
-				id = int32(len(a.res.r.gvks) + len(a.extra))
-				a.extra[g] = id
-				a.extraGVKs = append(a.extraGVKs, g)
-			}
-		}
-		buf = append(buf, id)
-	}
-	a.scratch = buf
-	return buf
-}
-
-// gvk returns the API numbered id.
-func (a *apiNumbers) gvk(id int32) *graph.GVK {
-	if int(id) < len(a.res.r.gvks) {
-		return &a.res.r.gvks[id]
-	}
-	return &a.extraGVKs[int(id)-len(a.res.r.gvks)]
 }
 
 func (res *resolution) pkgOf(v variable) string {
