@@ -12,6 +12,7 @@ import "encoding/json"
 // value, faster. FuzzFastYAML holds it to that.
 func Fast(doc []byte) (v any, ok bool) {
 	var t tree
+	t.stack = t.frames[:0]
 	var p parser
 	if !p.parse(doc, &t) {
 		return nil, false
@@ -23,8 +24,9 @@ func Fast(doc []byte) (v any, ok bool) {
 // encoding/json with UseNumber gives them (map[string]any, []any, string,
 // json.Number, bool, nil).
 type tree struct {
-	root  any
-	stack []treeFrame // the open collections, innermost last
+	root   any
+	stack  []treeFrame  // the open collections, innermost last
+	frames [6]treeFrame // the stack's first array, enough for most objects
 }
 
 // treeFrame is an open collection: a mapping and the key of the entry
