@@ -552,15 +552,22 @@ func (d *decoder) keepBytes(b []byte) []byte {
 		return b[:len(b):len(b)]
 	}
 	if cap(d.arena)-len(d.arena) < len(b) {
-		d.arena = make([]byte, 0, max(len(b), keepChunk))
+		// Blocks double from keepFirst to keepChunk: a small file keeps
+		// a small block.
+		size := min(max(2*cap(d.arena), keepFirst), keepChunk)
+		d.arena = make([]byte, 0, max(len(b), size))
 	}
 	n := len(d.arena)
 	d.arena = append(d.arena, b...)
 	return d.arena[n:len(d.arena):len(d.arena)]
 }
 
-// keepChunk is the size of the arena's blocks.
-const keepChunk = 1 << 20
+// keepFirst and keepChunk are the sizes of the arena's first block and of
+// its largest.
+const (
+	keepFirst = 16 << 10
+	keepChunk = 1 << 20
+)
 
 // blob holds the top-level fields of one blob.
 type blob struct {
