@@ -537,7 +537,7 @@ func validateBundle(b *Bundle, fs []Finding) []Finding {
 	}
 	// As in opm, a bundle may do without an image when it embeds its
 	// manifests (olm.bundle.object properties).
-	if b.Image == "" && !slices.ContainsFunc(b.Properties, func(p Property) bool { return p.Type == "olm.bundle.object" }) {
+	if b.Image == "" && !slices.ContainsFunc(b.Properties, func(p Property) bool { return p.Type == TypeBundleObject }) {
 		add(SeverityError, CodeMissingImage, "%s has no image and no olm.bundle.object property", what)
 	}
 	if err := b.propErr; err != nil {

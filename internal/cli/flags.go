@@ -19,6 +19,7 @@ import (
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
 	"github.com/sextantdev/sextant/internal/words"
+	"github.com/sextantdev/sextant/resolver"
 )
 
 // choice is a flag value restricted to a fixed set of words. An invalid
@@ -312,8 +313,9 @@ func naming(err error, name string) error {
 }
 
 // namesFile reports whether err is, or wraps, an error that states its
-// file: a catalog's decode or duplicate error, a manifest's error, or a
-// file system error with its path.
+// file: a catalog's decode or duplicate error, a manifest's error, an
+// invalid package's finding at its position, or a file system error with
+// its path.
 func namesFile(err error) bool {
 	var de *graph.DecodeError
 	if errors.As(err, &de) {
@@ -326,6 +328,10 @@ func namesFile(err error) bool {
 	var ce *cluster.Error
 	if errors.As(err, &ce) {
 		return ce.File != ""
+	}
+	var ip *resolver.InvalidPackageError
+	if errors.As(err, &ip) {
+		return ip.Finding.Pos.File != ""
 	}
 	var pe *fs.PathError
 	return errors.As(err, &pe)
