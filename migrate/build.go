@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -181,6 +182,7 @@ func (b *builder) entry(s *cluster.Subscription) Entry {
 	ext := b.extension(s, key, inst, &e)
 	e.ClusterExtension = ext
 	b.blocks(&e, s, csv, inst)
+	ext = e.ClusterExtension // blocks may configure its watchNamespace
 	b.choose(&e, &ext, cat, inst)
 	b.losses(&e, s, csv, inst)
 	slices.SortStableFunc(e.Blocks, func(x, y Block) int { return cmp.Compare(blockOrder(x.Kind), blockOrder(y.Kind)) })
@@ -322,7 +324,12 @@ func firstDependencyProperty(bd *graph.Bundle) string {
 }
 
 // installModes adds a block when the operator lacks AllNamespaces, or a
-// change when v1 widens its scope.
+// change when v1 widens its scope. An operator that watches one namespace
+// under v0 and whose bundle supports AllNamespaces and the mode of that
+// one namespace (OwnNamespace for its own, SingleNamespace for another)
+// keeps its scope: the ClusterExtension sets
+// spec.config.inline.watchNamespace, which operator-controller honours
+// whenever a configuration is given, feature gate or not.
 func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.CSV, inst *graph.Bundle) {
 	var modes graph.InstallModeSet
 	switch {
@@ -341,6 +348,10 @@ func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.C
 	}
 	name := s.InstalledCSV
 	if modes.Supports(graph.InstallModeAllNamespaces) {
+		if ns, ok := keptScope(t, s.Namespace, modes); ok {
+			watchNamespace(&e.ClusterExtension, ns)
+			return
+		}
 		if t.Known && !t.All() {
 			e.Changes = append(e.Changes, Change{Kind: ChangeScope,
 				Message: fmt.Sprintf("v1 installs it for all namespaces; under OperatorGroup %s/%s it watches %s", g.Namespace, g.Name, t.Words(s.Namespace))})
@@ -362,6 +373,26 @@ func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.C
 		blk.Message = fmt.Sprintf("%s supports %s, not AllNamespaces, which v1 needs", name, supported)
 	}
 	e.Blocks = append(e.Blocks, blk)
+}
+
+// keptScope returns the one namespace an operator watches under v0 when
+// v1 can keep that scope for a bundle with modes: the operator's own
+// namespace with OwnNamespace, another with SingleNamespace.
+func keptScope(t predict.Targets, installNS string, modes graph.InstallModeSet) (string, bool) {
+	if !t.Known || t.All() || len(t.Namespaces) != 1 {
+		return "", false
+	}
+	ns := t.Namespaces[0]
+	if ns == installNS {
+		return ns, modes.Supports(graph.InstallModeOwnNamespace)
+	}
+	return ns, modes.Supports(graph.InstallModeSingleNamespace)
+}
+
+// watchNamespace sets ext's spec.config.inline to {"watchNamespace": ns}.
+func watchNamespace(ext *cluster.ClusterExtension, ns string) {
+	cfg, _ := json.Marshal(map[string]string{"watchNamespace": ns}) // a map of strings always marshals
+	ext.Config, ext.WatchNamespace = cfg, ns
 }
 
 // modeWords lists the install modes of m: "OwnNamespace and SingleNamespace".

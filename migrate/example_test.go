@@ -41,6 +41,6 @@ func ExampleBuild() {
 		}
 	}
 	// Output:
-	// 27 subscriptions: 10 ready, 7 ready with changes, 10 blocked
+	// 28 subscriptions: 10 ready, 8 ready with changes, 10 blocked
 	// datadog-operator: ready with changes, ClusterExtension version ">=1.7.0 <1.8.0", v1 installs datadog-operator.v1.7.0
 }

@@ -28,7 +28,10 @@ type Verdict string
 // The verdicts, from best to worst.
 const (
 	// Ready: the ClusterExtension installs what the Subscription runs and
-	// follows the same upgrades; nothing v0 gave is lost.
+	// follows the same upgrades; nothing v0 gave is lost. An operator
+	// that watched one namespace keeps it through
+	// spec.config.inline.watchNamespace where its bundle supports
+	// AllNamespaces and that namespace's install mode.
 	Ready Verdict = "ready"
 	// ReadyWithChanges: v1 can install it, but something differs: a wider
 	// scope, a version pin, a choice of v1 that v0 would not make, or a
@@ -90,7 +93,8 @@ type ChangeKind string
 // The changes.
 const (
 	// ChangeScope: the operator watched fewer namespaces under v0; v1
-	// installs it for all namespaces.
+	// installs it for all namespaces (several namespaces, or one whose
+	// install mode the bundle does not support).
 	ChangeScope ChangeKind = "scope"
 	// ChangeVersionPin: the ClusterExtension pins the installed version
 	// (a Manual subscription: see LostManualApproval).

@@ -116,6 +116,9 @@ func extensionText(x *cluster.ClusterExtension) string {
 		fmt.Fprintf(&b, ", catalog %s", safe(x.Selector.MatchLabels[cluster.MetadataNameLabel]))
 	}
 	fmt.Fprintf(&b, ", namespace %s, service account %s", safe(x.Namespace), safe(x.ServiceAccount))
+	if x.WatchNamespace != "" {
+		fmt.Fprintf(&b, ", watchNamespace %s", safe(x.WatchNamespace))
+	}
 	return b.String()
 }
 
