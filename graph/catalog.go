@@ -233,8 +233,16 @@ type Finding struct {
 	Package string
 	Channel string
 	Bundle  string
+	// Message says what is wrong on its own: it names the package, channel
+	// and bundle it is about.
 	Message string
-	Pos     Position
+	// Brief says what is wrong in a few words, for a line that shows the
+	// finding's package, channel and bundle already: only the facts that
+	// set this finding apart (the name a replaces dangles on, the heads of
+	// a channel), never its own object's names again. Never empty for a
+	// finding of Validate.
+	Brief string
+	Pos   Position
 }
 
 // String returns "severity code package[/channel][ bundle]: message".

@@ -93,27 +93,29 @@ func CompareFindings(a, b Finding) int {
 
 // validate appends the package's findings to fs.
 func (p *Package) validate(fs []Finding) []Finding {
-	perr := func(code, format string, args ...any) {
-		fs = append(fs, Finding{Severity: SeverityError, Code: code, Package: p.Name, Message: fmt.Sprintf(format, args...), Pos: p.Pos})
+	perr := func(code, brief, format string, args ...any) {
+		fs = append(fs, Finding{Severity: SeverityError, Code: code, Package: p.Name, Message: fmt.Sprintf(format, args...), Brief: brief, Pos: p.Pos})
 	}
 	if !p.declared {
-		perr(CodeMissingPackage, "no olm.package blob declares package %q, which %s", p.Name, p.namedBy())
+		perr(CodeMissingPackage, fmt.Sprintf("no olm.package declares it; %s it", p.namedBy()),
+			"no olm.package blob declares package %q, which %s", p.Name, p.namedBy())
 	}
 	if p.Name == "" {
-		perr(CodeInvalidPackageName, "package name is empty")
+		perr(CodeInvalidPackageName, "the package name is empty", "package name is empty")
 	} else if msg := dns1123Label(p.Name); msg != "" {
-		perr(CodeInvalidPackageName, "package name %q is not a DNS-1123 label: %s", p.Name, msg)
+		perr(CodeInvalidPackageName, "not a DNS-1123 label: "+msg, "package name %q is not a DNS-1123 label: %s", p.Name, msg)
 	}
 	if p.declared {
 		switch {
 		case p.DefaultChannel == "":
-			perr(CodeNoDefaultChannel, "package %q has no default channel", p.Name)
+			perr(CodeNoDefaultChannel, "no default channel", "package %q has no default channel", p.Name)
 		case p.Channel(p.DefaultChannel) == nil:
-			perr(CodeUnknownDefault, "default channel %q of package %q is not a channel of the package", p.DefaultChannel, p.Name)
+			perr(CodeUnknownDefault, fmt.Sprintf("default channel %q is not one of its channels", p.DefaultChannel),
+				"default channel %q of package %q is not a channel of the package", p.DefaultChannel, p.Name)
 		}
 	}
 	if len(p.Channels) == 0 {
-		perr(CodeNoChannels, "package %q has no channel", p.Name)
+		perr(CodeNoChannels, "no channel", "package %q has no channel", p.Name)
 	}
 	fs = p.validateVersions(fs)
 	fs = p.validateDeprecations(fs)
@@ -170,6 +172,7 @@ func (p *Package) validateVersions(fs []Finding) []Finding {
 					fs = append(fs, Finding{
 						Severity: SeverityError, Code: CodeDuplicateVersion, Package: p.Name,
 						Message: fmt.Sprintf("bundles %s of package %q share version %s", quoteList(names), p.Name, t),
+						Brief:   fmt.Sprintf("bundles %s share version %s", quoteFirst(names, 3), t),
 						Pos:     p.Bundle(names[1]).Pos,
 					})
 				}
@@ -186,39 +189,46 @@ func (p *Package) validateDeprecations(fs []Finding) []Finding {
 		return fs
 	}
 	pos := p.depBlobs[0]
-	derr := func(code, format string, args ...any) {
-		fs = append(fs, Finding{Severity: SeverityError, Code: code, Package: p.Name, Message: fmt.Sprintf(format, args...), Pos: pos})
+	derr := func(code, brief, format string, args ...any) {
+		fs = append(fs, Finding{Severity: SeverityError, Code: code, Package: p.Name, Message: fmt.Sprintf(format, args...), Brief: brief, Pos: pos})
 	}
 	if len(p.depBlobs) > 1 {
 		pos = p.depBlobs[1]
-		derr(CodeMultipleDeprecations, "package %q has %d olm.deprecations blobs; at most one is allowed", p.Name, len(p.depBlobs))
+		derr(CodeMultipleDeprecations, fmt.Sprintf("%d olm.deprecations blobs; at most one is allowed", len(p.depBlobs)),
+			"package %q has %d olm.deprecations blobs; at most one is allowed", p.Name, len(p.depBlobs))
 		pos = p.depBlobs[0]
 	}
 	seen := make(map[DeprecationRef]bool, len(p.Deprecations))
 	for i, d := range p.Deprecations {
 		ref := d.Reference
 		if seen[ref] {
-			derr(CodeInvalidDeprecation, "deprecation entry %d of package %q repeats reference {schema %q, name %q}", i, p.Name, ref.Schema, ref.Name)
+			derr(CodeInvalidDeprecation, fmt.Sprintf("deprecation entry %d repeats {schema %q, name %q}", i, ref.Schema, ref.Name),
+				"deprecation entry %d of package %q repeats reference {schema %q, name %q}", i, p.Name, ref.Schema, ref.Name)
 			continue
 		}
 		seen[ref] = true
 		switch ref.Schema {
 		case "":
-			derr(CodeInvalidDeprecation, "deprecation entry %d of package %q has a reference with no schema", i, p.Name)
+			derr(CodeInvalidDeprecation, fmt.Sprintf("deprecation entry %d has no schema", i),
+				"deprecation entry %d of package %q has a reference with no schema", i, p.Name)
 		case SchemaBundle:
 			if p.Bundle(ref.Name) == nil {
-				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q names bundle %q, which the package does not have", i, p.Name, ref.Name)
+				derr(CodeInvalidDeprecation, fmt.Sprintf("deprecation entry %d names bundle %q, not in the package", i, ref.Name),
+					"deprecation entry %d of package %q names bundle %q, which the package does not have", i, p.Name, ref.Name)
 			}
 		case SchemaChannel:
 			if p.Channel(ref.Name) == nil && ref.Name != p.DefaultChannel {
-				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q names channel %q, which the package does not have", i, p.Name, ref.Name)
+				derr(CodeInvalidDeprecation, fmt.Sprintf("deprecation entry %d names channel %q, not in the package", i, ref.Name),
+					"deprecation entry %d of package %q names channel %q, which the package does not have", i, p.Name, ref.Name)
 			}
 		case SchemaPackage:
 			if ref.Name != "" {
-				derr(CodeInvalidDeprecation, "deprecation entry %d of package %q refers to the package with a name (%q); the name must be empty", i, p.Name, ref.Name)
+				derr(CodeInvalidDeprecation, fmt.Sprintf("deprecation entry %d: a package reference must have no name", i),
+					"deprecation entry %d of package %q refers to the package with a name (%q); the name must be empty", i, p.Name, ref.Name)
 			}
 		default:
-			derr(CodeInvalidDeprecation, "deprecation entry %d of package %q refers to unknown schema %q", i, p.Name, ref.Schema)
+			derr(CodeInvalidDeprecation, fmt.Sprintf("deprecation entry %d has unknown schema %q", i, ref.Schema),
+				"deprecation entry %d of package %q refers to unknown schema %q", i, p.Name, ref.Schema)
 		}
 	}
 	return fs
@@ -228,17 +238,18 @@ func (p *Package) validateDeprecations(fs []Finding) []Finding {
 func (c *Channel) validate(p *Package, fs []Finding) []Finding {
 	cf := channelFindings{c: c, fs: fs, where: channelWhere{c}}
 	if c.Name == "" {
-		cf.add(SeverityError, CodeMissingChannelName, "", "package %q has a channel with no name", c.Package)
+		cf.add(SeverityError, CodeMissingChannelName, "", "a channel has no name", "package %q has a channel with no name", c.Package)
 	}
 	if len(c.Entries) == 0 {
-		cf.add(SeverityError, CodeEmptyChannel, "", "%s has no entries", cf.where)
+		cf.add(SeverityError, CodeEmptyChannel, "", "no entries", "%s has no entries", cf.where)
 		return cf.fs
 	}
 	for i := range c.Entries {
 		cf.entry(i)
 	}
 	for _, cyc := range c.cycles() {
-		cf.add(SeverityError, CodeCycle, "", "%s has a cycle through replaces and skips: %s", cf.where, strings.Join(cyc, " -> "))
+		cf.add(SeverityError, CodeCycle, "", cycleBrief(cyc),
+			"%s has a cycle through replaces and skips: %s", cf.where, strings.Join(cyc, " -> "))
 	}
 	if cf.oneHead() {
 		cf.stranded()
@@ -253,15 +264,15 @@ type channelFindings struct {
 	where channelWhere
 }
 
-// add adds a finding: about an entry, it points at the entry; others at
-// the channel.
-func (cf *channelFindings) add(sev Severity, code, bundle, format string, args ...any) {
+// add adds a finding with its brief: about an entry, it points at the
+// entry; others at the channel.
+func (cf *channelFindings) add(sev Severity, code, bundle, brief, format string, args ...any) {
 	c := cf.c
 	pos := c.Pos
 	if bundle != "" {
 		pos = c.EntryPos(bundle)
 	}
-	cf.fs = append(cf.fs, Finding{Severity: sev, Code: code, Package: c.Package, Channel: c.Name, Bundle: bundle, Message: fmt.Sprintf(format, args...), Pos: pos})
+	cf.fs = append(cf.fs, Finding{Severity: sev, Code: code, Package: c.Package, Channel: c.Name, Bundle: bundle, Message: fmt.Sprintf(format, args...), Brief: brief, Pos: pos})
 }
 
 // entry checks entry i: listed once, naming a bundle, replacing and
@@ -270,20 +281,21 @@ func (cf *channelFindings) entry(i int) {
 	c, where := cf.c, cf.where
 	e := &c.Entries[i]
 	if c.g.isDup(i) {
-		cf.add(SeverityError, CodeDuplicateEntry, e.Name, "%s lists entry %q more than once", where, e.Name)
+		cf.add(SeverityError, CodeDuplicateEntry, e.Name, "listed more than once", "%s lists entry %q more than once", where, e.Name)
 		return
 	}
 	if c.g.bundle[i] < 0 {
-		cf.add(SeverityError, CodeUnknownBundle, e.Name, "entry %q of %s names no olm.bundle of the package", e.Name, where)
+		cf.add(SeverityError, CodeUnknownBundle, e.Name, "no olm.bundle of the package has this name", "entry %q of %s names no olm.bundle of the package", e.Name, where)
 	}
 	if e.Replaces != "" && c.entryIndex(e.Replaces) < 0 {
-		cf.add(SeverityWarning, CodeDanglingReplaces, e.Name, "entry %q of %s replaces %q, which is not an entry of the channel", e.Name, where, e.Replaces)
+		cf.add(SeverityWarning, CodeDanglingReplaces, e.Name, fmt.Sprintf("replaces %q", e.Replaces),
+			"entry %q of %s replaces %q, which is not an entry of the channel", e.Name, where, e.Replaces)
 	}
 	var dangling []string
 	for k, s := range e.Skips {
 		switch {
 		case s == "":
-			cf.add(SeverityError, CodeEmptySkip, e.Name, "entry %q of %s: skips[%d] is empty", e.Name, where, k)
+			cf.add(SeverityError, CodeEmptySkip, e.Name, fmt.Sprintf("skips[%d] is empty", k), "entry %q of %s: skips[%d] is empty", e.Name, where, k)
 		case c.entryIndex(s) < 0:
 			dangling = append(dangling, s)
 		}
@@ -291,12 +303,15 @@ func (cf *channelFindings) entry(i int) {
 	switch len(dangling) {
 	case 0:
 	case 1:
-		cf.add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %q, which is not an entry of the channel", e.Name, where, dangling[0])
+		cf.add(SeverityWarning, CodeDanglingSkip, e.Name, fmt.Sprintf("skips %q", dangling[0]),
+			"entry %q of %s skips %q, which is not an entry of the channel", e.Name, where, dangling[0])
 	default:
-		cf.add(SeverityWarning, CodeDanglingSkip, e.Name, "entry %q of %s skips %d names that are not entries of the channel: %s", e.Name, where, len(dangling), strings.Join(dangling, ", "))
+		cf.add(SeverityWarning, CodeDanglingSkip, e.Name, fmt.Sprintf("skips %s", quoteFirst(dangling, 1)),
+			"entry %q of %s skips %d names that are not entries of the channel: %s", e.Name, where, len(dangling), strings.Join(dangling, ", "))
 	}
 	if e.SkipRange.String() != "" && !e.SkipRange.Valid() {
-		cf.add(SeverityWarning, CodeInvalidSkipRange, e.Name, "entry %q of %s has skipRange %q, which is not a semver range", e.Name, where, e.SkipRange.String())
+		cf.add(SeverityWarning, CodeInvalidSkipRange, e.Name, fmt.Sprintf("skipRange %q is not a semver range", e.SkipRange.String()),
+			"entry %q of %s has skipRange %q, which is not a semver range", e.Name, where, e.SkipRange.String())
 	}
 }
 
@@ -306,11 +321,16 @@ func (cf *channelFindings) oneHead() bool {
 	heads := cf.c.g.heads
 	switch len(heads) {
 	case 0:
-		cf.add(SeverityError, CodeNoHead, "", "%s has no head: every entry is replaced or skipped by another", cf.where)
+		cf.add(SeverityError, CodeNoHead, "", "no head: every entry is replaced or skipped", "%s has no head: every entry is replaced or skipped by another", cf.where)
 	case 1:
 		return true
 	default:
-		cf.add(SeverityError, CodeMultipleHeads, "", "%s has %d heads (entries that nothing replaces or skips): %s", cf.where, len(heads), strings.Join(heads, ", "))
+		n := 1 // the first head, or both of two
+		if len(heads) == 2 {
+			n = 2
+		}
+		cf.add(SeverityError, CodeMultipleHeads, "", fmt.Sprintf("%d heads: %s", len(heads), listFirst(heads, n)),
+			"%s has %d heads (entries that nothing replaces or skips): %s", cf.where, len(heads), strings.Join(heads, ", "))
 	}
 	return false
 }
@@ -336,7 +356,12 @@ func (cf *channelFindings) stranded() {
 	}
 	if len(stranded) > 0 {
 		slices.Sort(stranded)
-		cf.add(SeverityError, CodeStrandedBundles, "", "%s has %d stranded entries, neither on the replaces chain from head %q nor skipped: %s", cf.where, len(stranded), g.heads[0], strings.Join(stranded, ", "))
+		what := "stranded entries"
+		if len(stranded) == 1 {
+			what = "stranded entry"
+		}
+		cf.add(SeverityError, CodeStrandedBundles, "", fmt.Sprintf("%d %s: %s", len(stranded), what, listFirst(stranded, 2)),
+			"%s has %d stranded entries, neither on the replaces chain from head %q nor skipped: %s", cf.where, len(stranded), g.heads[0], strings.Join(stranded, ", "))
 	}
 }
 
@@ -525,23 +550,23 @@ func (w bundleWhat) String() string {
 
 // validateBundle appends the bundle's findings to fs.
 func validateBundle(b *Bundle, fs []Finding) []Finding {
-	add := func(sev Severity, code, format string, args ...any) {
-		fs = append(fs, Finding{Severity: sev, Code: code, Package: b.Package, Bundle: b.Name, Message: fmt.Sprintf(format, args...), Pos: b.Pos})
+	add := func(sev Severity, code, brief, format string, args ...any) {
+		fs = append(fs, Finding{Severity: sev, Code: code, Package: b.Package, Bundle: b.Name, Message: fmt.Sprintf(format, args...), Brief: brief, Pos: b.Pos})
 	}
 	what := bundleWhat{b}
 	if b.Name == "" {
-		add(SeverityError, CodeMissingBundleName, "package %q has a bundle with no name", b.Package)
+		add(SeverityError, CodeMissingBundleName, "a bundle has no name", "package %q has a bundle with no name", b.Package)
 	}
 	if len(b.Channels) == 0 {
-		add(SeverityError, CodeNotInChannel, "%s is not an entry of any channel", what)
+		add(SeverityError, CodeNotInChannel, "in no channel", "%s is not an entry of any channel", what)
 	}
 	// As in opm, a bundle may do without an image when it embeds its
 	// manifests (olm.bundle.object properties).
 	if b.Image == "" && !slices.ContainsFunc(b.Properties, func(p Property) bool { return p.Type == TypeBundleObject }) {
-		add(SeverityError, CodeMissingImage, "%s has no image and no olm.bundle.object property", what)
+		add(SeverityError, CodeMissingImage, "no image and no olm.bundle.object property", "%s has no image and no olm.bundle.object property", what)
 	}
 	if err := b.propErr; err != nil {
-		add(SeverityError, CodeInvalidProperty, "%s: %v", what, err)
+		add(SeverityError, CodeInvalidProperty, oneLine(err), "%s: %v", what, err)
 	}
 	npkg := 0
 	for _, pr := range b.Properties {
@@ -550,20 +575,24 @@ func validateBundle(b *Bundle, fs []Finding) []Finding {
 		}
 	}
 	if b.declaredOK && b.DeclaredPackage != b.Package {
-		add(SeverityError, CodePackageMismatch, "%s has an olm.package property for package %q", what, b.DeclaredPackage)
+		add(SeverityError, CodePackageMismatch, fmt.Sprintf("its olm.package property names package %q", b.DeclaredPackage),
+			"%s has an olm.package property for package %q", what, b.DeclaredPackage)
 	}
 	switch {
 	case npkg == 0:
-		add(SeverityError, CodeMissingPackageProperty, "%s has no olm.package property", what)
+		add(SeverityError, CodeMissingPackageProperty, "no olm.package property", "%s has no olm.package property", what)
 		return fs
 	case npkg > 1:
-		add(SeverityError, CodeMultiplePackageProps, "%s has %d olm.package properties; exactly one is allowed", what, npkg)
+		add(SeverityError, CodeMultiplePackageProps, fmt.Sprintf("%d olm.package properties; exactly one is allowed", npkg),
+			"%s has %d olm.package properties; exactly one is allowed", what, npkg)
 	}
 	if _, err := semver.Parse(b.VersionText); err != nil {
 		if b.versionOK {
-			add(SeverityWarning, CodeNonStrictVersion, "%s has version %q, which is semver only when read tolerantly (as %s); opm rejects it", what, b.VersionText, b.Version)
+			add(SeverityWarning, CodeNonStrictVersion, fmt.Sprintf("version %q is semver only when read tolerantly (as %s)", b.VersionText, b.Version),
+				"%s has version %q, which is semver only when read tolerantly (as %s); opm rejects it", what, b.VersionText, b.Version)
 		} else {
-			add(SeverityError, CodeInvalidVersion, "%s has version %q, which is not semver: %v", what, b.VersionText, err)
+			add(SeverityError, CodeInvalidVersion, fmt.Sprintf("version %q is not semver: %v", b.VersionText, err),
+				"%s has version %q, which is not semver: %v", what, b.VersionText, err)
 		}
 	}
 	return fs
@@ -599,4 +628,50 @@ func quoteList(names []string) string {
 		q[i] = fmt.Sprintf("%q", n)
 	}
 	return strings.Join(q, ", ")
+}
+
+// quoteFirst returns the first n names quoted, joined with ", ", and how
+// many more there are: `"a", "b" and 3 more`.
+func quoteFirst(names []string, n int) string {
+	q := make([]string, min(n, len(names)))
+	for i := range q {
+		q[i] = fmt.Sprintf("%q", names[i])
+	}
+	return withMore(strings.Join(q, ", "), len(names)-len(q))
+}
+
+// listFirst returns the first n names joined with ", ", and how many more
+// there are: "a, b and 3 more".
+func listFirst(names []string, n int) string {
+	return withMore(strings.Join(names[:min(n, len(names))], ", "), len(names)-min(n, len(names)))
+}
+
+func withMore(s string, more int) string {
+	if more > 0 {
+		return fmt.Sprintf("%s and %d more", s, more)
+	}
+	return s
+}
+
+// oneLine returns err's text on one line: the errors it joins separated
+// by "; ".
+func oneLine(err error) string {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		parts := make([]string, len(j.Unwrap()))
+		for i, e := range j.Unwrap() {
+			parts[i] = oneLine(e)
+		}
+		return strings.Join(parts, "; ")
+	}
+	return strings.ReplaceAll(err.Error(), "\n", " ")
+}
+
+// cycleBrief writes a cycle (a closed walk) as "a -> b -> a", or with more
+// than four entries its first three and their number: "a -> b -> c -> …
+// (7 entries)".
+func cycleBrief(cyc []string) string {
+	if n := len(cyc) - 1; n > 4 {
+		return strings.Join(cyc[:3], " -> ") + fmt.Sprintf(" -> … (%d entries)", n)
+	}
+	return strings.Join(cyc, " -> ")
 }

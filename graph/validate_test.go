@@ -44,8 +44,8 @@ func oneBundle(b *Builder, pkg, name string) {
 	bundle(b, name, pkg, "1.0.0")
 }
 
-// brief renders a finding without its message: "severity code pkg/ch/bundle".
-func brief(f Finding) string {
+// ident renders a finding without its message: "severity code pkg/ch/bundle".
+func ident(f Finding) string {
 	return fmt.Sprintf("%s %s %s/%s/%s", f.Severity, f.Code, f.Package, f.Channel, f.Bundle)
 }
 
@@ -268,6 +268,24 @@ func TestValidate(t *testing.T) {
 			},
 		},
 		{
+			name: "no names, a malformed property",
+			build: func(b *Builder) {
+				sound(b)
+				b.AddChannel("p", "", Entry{Name: "p.v1"})
+				_ = b.AddBundle("", "p", "img", PackageProperty("p", "7.0.0"))
+				_ = b.AddBundle("p.bad", "p", "img", PackageProperty("p", "8.0.0"),
+					Property{Type: TypeGVK, Value: []byte(`"nope"`)}, Property{Type: TypeGVK, Value: []byte(`1`)})
+				b.AddChannel("p", "bad", Entry{Name: "p.bad"})
+			},
+			reason: "two malformed properties are one finding, its brief on one line",
+			want: []string{
+				"error bundle-not-in-channel p//",
+				"error missing-bundle-name p//",
+				"error missing-channel-name p//",
+				"error invalid-property p//p.bad",
+			},
+		},
+		{
 			name: "deprecations",
 			build: func(b *Builder) {
 				sound(b)
@@ -303,10 +321,11 @@ func TestValidate(t *testing.T) {
 			fs := cat.Validate()
 			var got []string
 			for _, f := range fs {
-				got = append(got, brief(f))
+				got = append(got, ident(f))
 				if f.Message == "" {
-					t.Errorf("finding %s has no message", brief(f))
+					t.Errorf("finding %s has no message", ident(f))
 				}
+				checkBrief(t, f)
 			}
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("Validate():\n%s\nwant:\n%s", strings.Join(strs(fs), "\n"), strings.Join(tt.want, "\n"))
@@ -315,6 +334,26 @@ func TestValidate(t *testing.T) {
 				t.Error("findings not sorted")
 			}
 		})
+	}
+}
+
+// checkBrief checks a finding's brief: one line, shorter than its message
+// and without the names of its own package, channel or bundle quoted, which
+// the line that shows the brief names already.
+func checkBrief(t *testing.T, f Finding) {
+	t.Helper()
+	switch {
+	case f.Brief == "":
+		t.Errorf("finding %s has no brief", ident(f))
+	case strings.Contains(f.Brief, "\n"):
+		t.Errorf("finding %s: brief %q is not one line", ident(f), f.Brief)
+	case len(f.Brief) >= len(f.Message):
+		t.Errorf("finding %s: brief %q is no shorter than the message %q", ident(f), f.Brief, f.Message)
+	}
+	for _, own := range []string{f.Package, f.Channel, f.Bundle} {
+		if own != "" && strings.Contains(f.Brief, fmt.Sprintf("%q", own)) {
+			t.Errorf("finding %s: brief %q names its own %q", ident(f), f.Brief, own)
+		}
 	}
 }
 
@@ -336,6 +375,29 @@ func TestValidateMessages(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("messages:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	var briefs []string
+	for _, f := range cat.Validate() {
+		briefs = append(briefs, f.Brief)
+	}
+	wantBriefs := []string{"p.v1 -> p.v2 -> p.v1", "2 heads: p.v1, p.v3"}
+	if !slices.Equal(briefs, wantBriefs) {
+		t.Errorf("briefs %q, want %q", briefs, wantBriefs)
+	}
+}
+
+func TestBriefLists(t *testing.T) {
+	for _, tt := range []struct{ got, want string }{
+		{cycleBrief([]string{"a", "b", "a"}), "a -> b -> a"},
+		{cycleBrief([]string{"a", "b", "c", "d", "a"}), "a -> b -> c -> d -> a"},
+		{cycleBrief([]string{"a", "b", "c", "d", "e", "a"}), "a -> b -> c -> … (5 entries)"},
+		{listFirst([]string{"a", "b", "c", "d"}, 2), "a, b and 2 more"},
+		{listFirst([]string{"a"}, 2), "a"},
+		{quoteFirst([]string{"a", "b"}, 1), `"a" and 1 more`},
+	} {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
 	}
 }
 
