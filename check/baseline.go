@@ -298,13 +298,12 @@ func markStatus(fs, old []Finding) []Finding {
 // of sum; cel evaluates cel rules.
 func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum *BaselineSummary, cel resolver.CEL) []Finding {
 	var out []Finding
-	add := func(sev graph.Severity, code string, pkg, channel, bundle string, pos graph.Position, format string, args ...any) *Finding {
+	add := func(sev graph.Severity, code string, pkg, channel string, pos graph.Position, msg, brief string) {
 		out = append(out, Finding{
 			Severity: sev, Code: code, Catalog: name,
-			Package: pkg, Channel: channel, Bundle: bundle,
-			Message: fmt.Sprintf(format, args...), Pos: pos,
+			Package: pkg, Channel: channel,
+			Message: msg, Brief: brief, Pos: pos,
 		})
-		return &out[len(out)-1]
 	}
 	sum.Added, sum.Removed = missingFrom(cur, old), missingFrom(old, cur)
 	sum.PackagesAdded, sum.ChannelsAdded, sum.BundlesAdded = len(sum.Added.Packages), len(sum.Added.Channels), len(sum.Added.Bundles)
@@ -312,34 +311,44 @@ func regressions(name string, old, cur *graph.Catalog, fs, oldFs []Finding, sum 
 	for _, op := range old.Packages() {
 		np := cur.Package(op.Name)
 		if np == nil {
-			add(graph.SeverityError, CodePackageRemoved, op.Name, "", "", graph.Position{},
-				"package %q is gone (%s, %s in the baseline): its subscriptions no longer resolve",
-				op.Name, plural(len(op.Channels), "channel", "channels"), plural(len(op.Bundles), "bundle", "bundles"))
+			had := fmt.Sprintf("%s, %s in the baseline", plural(len(op.Channels), "channel", "channels"), plural(len(op.Bundles), "bundle", "bundles"))
+			add(graph.SeverityError, CodePackageRemoved, op.Name, "", graph.Position{},
+				fmt.Sprintf("package %q is gone (%s): its subscriptions no longer resolve", op.Name, had),
+				fmt.Sprintf("gone (had %s, %s)", plural(len(op.Channels), "channel", "channels"), plural(len(op.Bundles), "bundle", "bundles")))
 			continue
 		}
 		// A default channel that named no channel in the baseline was
 		// broken there (unknown-default-channel): changing it is a fix.
 		if op.DefaultChannel != np.DefaultChannel && op.Channel(op.DefaultChannel) != nil {
 			msg := fmt.Sprintf("the default channel of %q is %q, was %q: subscriptions that name no channel follow %q", np.Name, np.DefaultChannel, op.DefaultChannel, np.DefaultChannel)
+			brief := fmt.Sprintf("was %q", op.DefaultChannel)
 			if oc, nc := op.Default(), np.Default(); oc != nil && nc != nil {
 				oh, ok1 := channelHead(oc)
 				nh, ok2 := channelHead(nc)
 				if ok1 && ok2 {
 					msg += fmt.Sprintf(" (head %s, was %s)", versionedName(np, nh), versionedName(op, oh))
+					if nh == oh {
+						brief += fmt.Sprintf(" (same head %s)", versionName(np, nh))
+					} else {
+						brief += fmt.Sprintf(" (head %s, now %s)", versionName(op, oh), versionName(np, nh))
+					}
 				}
 			}
-			add(graph.SeverityWarning, CodeDefaultChannelChanged, np.Name, np.DefaultChannel, "", np.Pos, "%s", msg)
+			add(graph.SeverityWarning, CodeDefaultChannelChanged, np.Name, np.DefaultChannel, np.Pos, msg, brief)
 		}
 		for _, oc := range op.Channels {
 			nc := np.Channel(oc.Name)
 			if nc == nil {
-				msg := fmt.Sprintf("channel %q of %q is gone (%s in the baseline): subscriptions to it no longer resolve", oc.Name, op.Name, plural(len(oc.Entries), "entry", "entries"))
+				had := plural(len(oc.Entries), "entry", "entries")
+				msg := fmt.Sprintf("channel %q of %q is gone (%s in the baseline): subscriptions to it no longer resolve", oc.Name, op.Name, had)
+				brief := fmt.Sprintf("gone (had %s)", had)
 				if h, ok := channelHead(oc); ok {
 					if b := np.Bundle(h); b != nil && len(b.Channels) > 0 {
 						msg += fmt.Sprintf("; its head %q is in channel %s", h, strings.Join(b.Channels, ", "))
+						brief += "; its head is in " + strings.Join(b.Channels, ", ")
 					}
 				}
-				add(graph.SeverityError, CodeChannelRemoved, op.Name, oc.Name, "", oc.Pos, "%s", msg)
+				add(graph.SeverityError, CodeChannelRemoved, op.Name, oc.Name, oc.Pos, msg, brief)
 				continue
 			}
 			out = append(out, channelRegressions(name, op, np, oc, nc)...)
@@ -387,11 +396,11 @@ func versionedName(p *graph.Package, name string) string {
 // head.
 func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channel) []Finding {
 	var out []Finding
-	add := func(sev graph.Severity, code, bundle string, pos graph.Position, msg string) {
+	add := func(sev graph.Severity, code, bundle string, pos graph.Position, msg, brief string) {
 		out = append(out, Finding{
 			Severity: sev, Code: code, Catalog: name,
 			Package: np.Name, Channel: nc.Name, Bundle: bundle,
-			Message: msg, Pos: pos,
+			Message: msg, Brief: brief, Pos: pos,
 		})
 	}
 	oh, oldOK := channelHead(oc)
@@ -402,7 +411,8 @@ func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channe
 		nv, ok2 := bundleVersion(np, nh)
 		if ok1 && ok2 && nv.LT(ov) {
 			add(graph.SeverityError, CodeChannelHeadLowered, nh, bundlePos(np, nh),
-				fmt.Sprintf("the head of channel %q is %s, lower than %s in the baseline: new subscriptions get an older version and clusters at %s have no upgrade", nc.Name, versionedName(np, nh), versionedName(op, oh), ov))
+				fmt.Sprintf("the head of channel %q is %s, lower than %s in the baseline: new subscriptions get an older version and clusters at %s have no upgrade", nc.Name, versionedName(np, nh), versionedName(op, oh), ov),
+				"lowered from "+versionName(op, oh))
 		}
 		lost = lostPaths(op, np, oc, nc, oh, nh, add)
 	}
@@ -412,30 +422,36 @@ func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channe
 		if _, ok := nc.Entry(e); ok || lost[e] {
 			continue
 		}
-		where := "its bundle is gone from the catalog"
+		where, gone := "its bundle is gone from the catalog", "gone with its bundle"
 		if b := np.Bundle(e); b != nil {
-			where = "its bundle is still in the catalog"
+			where, gone = "its bundle is still in the catalog", "gone (its bundle stays)"
 			if len(b.Channels) > 0 {
 				where += fmt.Sprintf(" (channel %s)", strings.Join(b.Channels, ", "))
+				gone = fmt.Sprintf("gone (still in %s)", strings.Join(b.Channels, ", "))
 			}
 		}
 		if oldOK && e == oh {
 			msg := fmt.Sprintf("%s, the head of channel %q in the baseline, is gone from it (%s)", versionedName(op, e), oc.Name, where)
+			brief := gone
 			if newOK {
 				msg += fmt.Sprintf("; the head is now %s", versionedName(np, nh))
+				brief += "; the head is now " + versionName(np, nh)
 			}
-			add(graph.SeverityError, CodeHeadRemoved, e, bundlePos(op, e), msg)
+			add(graph.SeverityError, CodeHeadRemoved, e, bundlePos(op, e), msg, brief)
 			continue
 		}
 		msg := fmt.Sprintf("%s is gone from channel %q (%s)", versionedName(op, e), oc.Name, where)
+		brief := gone
 		if v, ok := bundleVersion(op, e); ok {
 			if succ := nc.Successors(e, v); len(succ) > 0 {
 				msg += fmt.Sprintf("; clusters running it can upgrade to %s", quoteList(succ, 3))
+				brief += "; its clusters can upgrade to " + versionList(np, succ, 2)
 			} else {
 				msg += "; clusters running it have no upgrade: no entry replaces it, skips it or has a skipRange containing its version"
+				brief += "; its clusters have no upgrade"
 			}
 		}
-		add(graph.SeverityWarning, CodeBundleRemoved, e, bundlePos(op, e), msg)
+		add(graph.SeverityWarning, CodeBundleRemoved, e, bundlePos(op, e), msg, brief)
 	}
 	return out
 }
@@ -443,7 +459,7 @@ func channelRegressions(name string, op, np *graph.Package, oc, nc *graph.Channe
 // lostPaths reports the entries of oc that reached the head oh and cannot
 // reach nh in nc — entries of both, and entries gone from nc, which
 // clusters still run — and returns the set of the latter.
-func lostPaths(op, np *graph.Package, oc, nc *graph.Channel, oh, nh string, add func(sev graph.Severity, code, bundle string, pos graph.Position, msg string)) map[string]bool {
+func lostPaths(op, np *graph.Package, oc, nc *graph.Channel, oh, nh string, add func(sev graph.Severity, code, bundle string, pos graph.Position, msg, brief string)) map[string]bool {
 	lost := map[string]bool{}
 	oldDist := oc.DistancesTo(oh)
 	newDist := nc.DistancesTo(nh)
@@ -457,7 +473,9 @@ func lostPaths(op, np *graph.Package, oc, nc *graph.Channel, oh, nh string, add 
 			}
 			add(graph.SeverityError, CodeUpgradePathLost, e, bundlePos(np, e),
 				fmt.Sprintf("%s reached the channel head %q in the baseline (%s); it cannot reach the head %q: %s",
-					versionedName(np, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, nc.Reachable(e))))
+					versionedName(np, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, nc.Reachable(e))),
+				fmt.Sprintf("no path to head %s any more (%s before): %s",
+					versionName(np, nh), plural(oldDist[i], "hop", "hops"), deadEndBrief(np, nc, nc.Reachable(e))))
 			continue
 		}
 		// Gone from the channel: a cluster running it upgrades to its
@@ -484,7 +502,9 @@ func lostPaths(op, np *graph.Package, oc, nc *graph.Channel, oh, nh string, add 
 		lost[e] = true
 		add(graph.SeverityError, CodeUpgradePathLost, e, bundlePos(op, e),
 			fmt.Sprintf("%s is gone from the channel; it reached the channel head %q in the baseline (%s), and a cluster running it cannot reach the head %q: %s",
-				versionedName(op, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, seen)))
+				versionedName(op, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, seen)),
+			fmt.Sprintf("gone; its clusters have no path to head %s (%s before): %s",
+				versionName(np, nh), plural(oldDist[i], "hop", "hops"), deadEndBrief(np, nc, seen)))
 	}
 	return lost
 }
@@ -506,6 +526,24 @@ func deadEnd(c *graph.Channel, reached []string) string {
 		return fmt.Sprintf("its upgrades (%s) go round in a cycle", plural(len(reached), "reachable entry", "reachable entries"))
 	}
 	return fmt.Sprintf("its upgrades (%s) end at %s", plural(len(reached), "reachable entry", "reachable entries"), quoteList(ends, 5))
+}
+
+// deadEndBrief says deadEnd's facts in brief, the entries by version.
+func deadEndBrief(p *graph.Package, c *graph.Channel, reached []string) string {
+	if len(reached) == 0 {
+		return "no upgrade from it"
+	}
+	var ends []string
+	for _, n := range reached {
+		if len(c.EntrySuccessors(n)) == 0 {
+			ends = append(ends, n)
+		}
+	}
+	slices.Sort(ends)
+	if len(ends) == 0 {
+		return "its upgrades go round in a cycle"
+	}
+	return "its upgrades end at " + versionList(p, ends, 2)
 }
 
 // deprecationsAdded reports the olm.deprecations entries of np that op did
@@ -533,6 +571,7 @@ func deprecationsAdded(name string, op, np *graph.Package) []Finding {
 			continue // an invalid deprecation: reported by the structural checks
 		}
 		f.Message = fmt.Sprintf("%s is deprecated (olm.deprecations): %q", what, d.Message)
+		f.Brief = fmt.Sprintf("deprecated: %q", d.Message)
 		out = append(out, f)
 	}
 	for _, b := range np.Bundles {
@@ -541,6 +580,7 @@ func deprecationsAdded(name string, op, np *graph.Package) []Finding {
 				Severity: graph.SeverityWarning, Code: CodeDeprecationAdded, Catalog: name,
 				Package: np.Name, Bundle: b.Name, Pos: b.Pos,
 				Message: fmt.Sprintf("%q has the olm.deprecated property: the resolver never selects it", b.Name),
+				Brief:   "has olm.deprecated: the resolver never selects it",
 			})
 		}
 	}
@@ -576,6 +616,7 @@ func installRegressions(fs, oldFs []Finding) []Finding {
 			what, reason = fmt.Sprintf("%q", f.Bundle), " "+f.Message
 		}
 		g.Message = what + " was installable on an empty cluster from the baseline and is not from this catalog:" + reason
+		g.Brief = f.Brief // the code says it was installable
 		out = append(out, g)
 	}
 	return out
@@ -622,6 +663,7 @@ func unmetRequirements(name string, old, cur *graph.Catalog, cel resolver.CEL) [
 					Package: p.Name, Bundle: b.Name, Pos: b.Pos,
 					Message: fmt.Sprintf("%q requires %s: the baseline met it (%s), no candidate of the catalog does",
 						b.Name, req.text, quoteList(names, 3)),
+					Brief: fmt.Sprintf("requires %s (met in the baseline by %s)", req.words(), listN(names, 1)),
 				})
 			}
 		}

@@ -553,6 +553,7 @@ func structural(name string, cat *graph.Catalog) []Finding {
 			Channel:  v.Channel,
 			Bundle:   v.Bundle,
 			Message:  v.Message,
+			Brief:    v.Brief,
 			Pos:      v.Pos,
 		}
 	}

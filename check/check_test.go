@@ -59,6 +59,7 @@ func runCases(t *testing.T, checks []Check, cases []checkCase) {
 			for _, f := range rep.Findings {
 				got = append(got, key(f))
 			}
+			checkBriefs(t, rep.Findings)
 			if !slices.Equal(got, tc.want) {
 				t.Fatalf("findings (%s):\n got %q\nwant %q\nall:\n%s", tc.reason, got, tc.want, listing(rep))
 			}
@@ -814,7 +815,7 @@ channel lib stable
 		// Installable on a cluster that sees the three catalogs: no error
 		// in the same report that says where the requirement is met.
 		"catalog one: 1 package, 1 channel, 1 bundle\napp\n" +
-			"  info     satisfied-by-other-catalog  app.v1: requires olm.label.required \"l\": no candidate of catalog \"one\" meets it, catalog \"three\" (\"lib.v1\") does\n" +
+			"  info     satisfied-by-other-catalog  app.v1: requires label \"l\", which catalog \"three\" meets\n" +
 			"one: 0 errors, 0 warnings, 1 info in 1 of 1 package\n",
 		"catalog two: 1 package, 1 channel, 1 bundle\n",
 		"catalog three: 1 package, 1 channel, 1 bundle\nthree: 0 errors, 0 warnings, 0 info in 0 of 1 package\n",

@@ -313,7 +313,8 @@ func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Bundle:   to.Name,
 			Message: fmt.Sprintf("the upgrade from %q (%s) to %q (%s) by %s%s drops %s",
 				from.Name, from.VersionText, to.Name, to.VersionText, kindNames(in.kinds), inChannels(in.channels), droppedText(from, to)),
-			Pos: to.Pos,
+			Brief: fmt.Sprintf("from %s drops %s", from.VersionText, droppedBrief(from, to)),
+			Pos:   to.Pos,
 		})
 	}
 	drops := func(from, to *graph.Bundle) bool { return len(droppedAPIs(from, to)) > 0 }
@@ -332,7 +333,8 @@ func apiDrops(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s APIs: %s",
 				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels),
 				plural(len(sources), "upgrade that drops", "upgrades that drop"), joinFirst(parts, len(sources), "; ")),
-			Pos: to.Pos,
+			Brief: rangedBrief(sources, "drops "+droppedBrief(sources[0], to), sameProvides),
+			Pos:   to.Pos,
 		})
 	})
 	return fs
@@ -368,6 +370,44 @@ func droppedText(from, to *graph.Bundle) string {
 		}
 	}
 	return b.String()
+}
+
+// sameProvides reports whether a and b provide the same APIs: an upgrade
+// to one bundle from either drops the same.
+func sameProvides(a, b *graph.Bundle) bool { return slices.Equal(a.Provides, b.Provides) }
+
+// droppedBrief names in brief the APIs from provides that to does not:
+// the first by kind and version, "A v1alpha1", "A v1alpha1 and 2 more
+// APIs".
+func droppedBrief(from, to *graph.Bundle) string {
+	dropped := droppedAPIs(from, to)
+	s := dropped[0].Kind + " " + dropped[0].Version
+	if len(dropped) > 1 {
+		s += " and " + plural(len(dropped)-1, "more API", "more APIs")
+	}
+	return s
+}
+
+// rangedBrief says in brief what the edges a skipRange makes do, from
+// sources (by descending version) to one target: "by skipRange from 1.2.0
+// drops A v1", and with several sources "by skipRange from 1.2.0 and 2
+// more drops A v1" when all of them do (same tells whether the upgrade
+// from a source does what the first's does), else "3 upgrades by
+// skipRange; from 1.2.0 drops A v1".
+func rangedBrief(sources []*graph.Bundle, does string, same func(a, b *graph.Bundle) bool) string {
+	first := sources[0]
+	if !slices.ContainsFunc(sources[1:], func(b *graph.Bundle) bool { return !same(first, b) }) {
+		return withMore("by skipRange from "+first.VersionText, len(sources)-1) + " " + does
+	}
+	return fmt.Sprintf("%d upgrades by skipRange; from %s %s", len(sources), first.VersionText, does)
+}
+
+// withMore appends " and N more" to s when more > 0.
+func withMore(s string, more int) string {
+	if more > 0 {
+		return fmt.Sprintf("%s and %d more", s, more)
+	}
+	return s
 }
 
 // joinFirst joins the first items of a list of n with sep and says how

@@ -69,7 +69,7 @@ func ExampleReport_WriteText() {
 	// Output:
 	// catalog mine: 1 package, 1 channel, 2 bundles
 	// widget
-	//   warning  downgrade-edge  stable widget.v1.0.0: "widget.v1.0.0" (1.0.0) replaces "widget.v2.0.0" (2.0.0): the upgrade goes to a lower version
+	//   warning  downgrade-edge  stable widget.v1.0.0: replaces higher 2.0.0
 	// mine: 0 errors, 1 warning, 0 info in 1 of 1 package
 	// upgrade paths: 1 entry below a channel head, 0 stranded; the longest takes 1 hop (package widget)
 	// counts:
@@ -181,7 +181,8 @@ func ExampleReport_WriteMarkdown() {
 	//
 	// **etcd**
 	//
-	// - error `upgrade-path-lost` channel `stable` `etcd.v0.9.0`: "etcd.v0.9.0" (0.9.0) is gone from the channel; it reached the channel head "etcd.v0.9.2" in the baseline (1 hop), and a cluster running it cannot reach the head "etcd.v0.9.2": no entry replaces it, skips it or has a skipRange containing its version
+	// - error `upgrade-path-lost` channel `stable` `etcd.v0.9.0`: gone; its clusters have no path to head 0.9.2 (1 hop before): no upgrade from it
+	//   <details><summary>message</summary>"etcd.v0.9.0" (0.9.0) is gone from the channel; it reached the channel head "etcd.v0.9.2" in the baseline (1 hop), and a cluster running it cannot reach the head "etcd.v0.9.2": no entry replaces it, skips it or has a skipRange containing its version</details>
 }
 
 // Report.ByCatalog splits a report by catalog; its WriteText is the text
@@ -223,8 +224,8 @@ func ExampleCatalogReports_WriteText() {
 	// Output:
 	// catalog mine: 1 package, 1 channel, 3 bundles
 	// widget
-	//   warning  not-installable       stable, 2 bundles widget.v1.0.0 … v1.1.0: requires olm.package.required gadget >=1.0.0, which nothing satisfies
-	//   error    head-not-installable  stable widget.v1.10.0: requires olm.package.required gadget >=1.0.0, which nothing satisfies
+	//   warning  not-installable       stable, 2 bundles widget.v1.0.0 … v1.1.0: requires package gadget >=1.0.0: unmet
+	//   error    head-not-installable  stable widget.v1.10.0: requires package gadget >=1.0.0: unmet
 	// mine: 1 error, 2 warnings, 0 info in 1 of 1 package
 	// group: 2 findings of not-installable, widget.v1.0.0 to widget.v1.1.0
 }

@@ -22,8 +22,17 @@ type Finding struct {
 	Bundle  string
 	// Message says what is wrong, on one line — except for installability
 	// findings whose explanation has several facts: then a first line ending
-	// in ":" is followed by one line "- fact" per fact.
+	// in ":" is followed by one line "- fact" per fact. It stands on its
+	// own: it names the package, channel and bundle it is about.
 	Message string
+	// Brief says what is wrong in a few words and on one line, for a line
+	// that shows the package, channel and bundle already (WriteText's short
+	// form, WriteMarkdown): the facts that set the finding apart — the name
+	// a replaces dangles on, the versions an upgrade goes from and to, the
+	// unmet requirement — with the other bundles of the package named by
+	// their version. Every finding of Run has one; the check that makes a
+	// finding writes both.
+	Brief string
 	// Pos is where the object is in its source, when known.
 	Pos graph.Position
 	// Explanation says why a bundle cannot be installed (installability
@@ -58,14 +67,15 @@ func (f Finding) graphFinding() graph.Finding {
 	return graph.Finding{
 		Severity: f.Severity, Code: f.Code,
 		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle,
-		Message: f.Message, Pos: f.Pos,
+		Message: f.Message, Brief: f.Brief, Pos: f.Pos,
 	}
 }
 
 // findingJSON is a Finding's JSON form, the `sextant check -o json`
 // contract: the object named by package, channel and bundle (each "" when
 // the finding is not about one), the position as file, line, column (in
-// characters) and byte offset (each left out when unknown).
+// characters) and byte offset (each left out when unknown); brief, the
+// message in a few words, is left out when empty.
 type findingJSON struct {
 	Severity    graph.Severity `json:"severity"`
 	Code        string         `json:"code"`
@@ -74,6 +84,7 @@ type findingJSON struct {
 	Channel     string         `json:"channel"`
 	Bundle      string         `json:"bundle"`
 	Message     string         `json:"message"`
+	Brief       string         `json:"brief,omitempty"`
 	File        string         `json:"file,omitempty"`
 	Line        int            `json:"line,omitempty"`
 	Column      int            `json:"column,omitempty"`
@@ -87,7 +98,7 @@ type findingJSON struct {
 func (f Finding) MarshalJSON() ([]byte, error) {
 	return json.Marshal(findingJSON{
 		Severity: f.Severity, Code: f.Code, Catalog: f.Catalog,
-		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle, Message: f.Message,
+		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle, Message: f.Message, Brief: f.Brief,
 		File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Offset: f.Pos.Offset, Explanation: f.Explanation, Status: f.Status, Suppression: f.Suppression,
 	})
 }
@@ -100,7 +111,7 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 	}
 	*f = Finding{
 		Severity: j.Severity, Code: j.Code, Catalog: j.Catalog,
-		Package: j.Package, Channel: j.Channel, Bundle: j.Bundle, Message: j.Message,
+		Package: j.Package, Channel: j.Channel, Bundle: j.Bundle, Message: j.Message, Brief: j.Brief,
 		Pos: graph.Position{File: j.File, Line: j.Line, Column: j.Column, Offset: j.Offset}, Explanation: j.Explanation, Status: j.Status, Suppression: j.Suppression,
 	}
 	return nil

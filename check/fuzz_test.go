@@ -150,7 +150,7 @@ func FuzzChecks(f *testing.F) {
 
 // FuzzBaseline checks properties of the baseline comparison on pairs of
 // generated catalogs: a catalog against itself has nothing new and
-// resolves nothing; against another, the findings other than regressions
+// resolves nothing; every finding has a brief (checkBriefs); against another, the findings other than regressions
 // are those of a run without a baseline, every finding of the baseline is
 // either matched (existing) or resolved, the report does not depend on the
 // number of workers, and an entry of a channel in both catalogs is
@@ -186,6 +186,8 @@ func FuzzBaseline(f *testing.F) {
 		if reports[0] != reports[1] {
 			t.Fatalf("the report depends on the workers:\n%s\n%s", reports[0], reports[1])
 		}
+		checkBriefs(t, rep.Findings)
+		checkBriefs(t, rep.Resolved)
 		plainCur, err := Run(t.Context(), []Input{{Name: "fz", Catalog: cur}}, Options{CEL: testCEL})
 		if err != nil {
 			t.Fatal(err)

@@ -114,6 +114,33 @@ func TestGoldenShipped(t *testing.T) {
 	}
 }
 
+// TestGoldenShippedText pins the text report of the index catalogs as
+// `sextant check` prints it (testdata/golden/<catalog>.text.txt): the
+// briefs on real data, at the width of the short form.
+func TestGoldenShippedText(t *testing.T) {
+	for _, name := range shipped {
+		if strings.HasSuffix(name, ".declared") {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join("..", "testdata", "catalogs", name+".json.gz")
+			rep, err := Run(t.Context(), []Input{{Name: path, Catalog: loadShipped(t, name)}}, Options{CEL: testCEL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reports, err := rep.ByCatalog()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			if err := reports.WriteText(&b, TextOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, filepath.Join("testdata", "golden", name+".text.txt"), []byte(b.String()))
+		})
+	}
+}
+
 // TestGoldenTwoCatalogs checks the two declared catalogs together with the
 // Catalogs check: the requirements that only the other catalog meets.
 func TestGoldenTwoCatalogs(t *testing.T) {

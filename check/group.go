@@ -10,13 +10,14 @@ import (
 
 // Group is one cause found on several bundles: findings of one catalog,
 // package, channel, code, severity and status (and, for suppressed
-// findings, one suppression) whose messages are the same but for the name
-// of the bundle each is about — eclipse-che's 78 bundles that each require
-// devworkspace-operator >=0.11.0, which nothing satisfies. The findings
-// stay findings; a group says which of them read as one. Its JSON form is
+// findings, one suppression) whose messages, and whose briefs, are the same
+// but for the name of the bundle each is about — eclipse-che's 78 bundles
+// that each require devworkspace-operator >=0.11.0, which nothing
+// satisfies. The findings stay findings; a group says which of them read as
+// one. Its JSON form is
 //
 //	{"severity": "...", "code": "...", "package": "...", "channel": "...",
-//	 "status": "...", "message": "...", "count": N,
+//	 "status": "...", "message": "...", "brief": "...", "count": N,
 //	 "first": "...", "last": "...", "findings": [N...]}
 //
 // with status left out when empty.
@@ -29,6 +30,8 @@ type Group struct {
 	// Message is the findings' message with each one's own bundle name
 	// written "…".
 	Message string `json:"message"`
+	// Brief is the findings' Brief, the same way.
+	Brief string `json:"brief"`
 	// Count is the number of findings, two or more.
 	Count int `json:"count"`
 	// First and Last name the first and the last bundle in name order
@@ -54,7 +57,7 @@ func GroupFindings(fs []Finding) []Group {
 		sev                         graph.Severity
 		status                      Status
 		suppression                 string
-		message                     string
+		message, brief              string
 	}
 	byKey := map[key]int{}
 	var members [][]int
@@ -62,7 +65,7 @@ func GroupFindings(fs []Finding) []Group {
 		if f.Bundle == "" {
 			continue
 		}
-		k := key{f.Catalog, f.Package, f.Channel, f.Code, f.Severity, f.Status, "", maskName(f.Message, f.Bundle)}
+		k := key{f.Catalog, f.Package, f.Channel, f.Code, f.Severity, f.Status, "", maskName(f.Message, f.Bundle), maskName(f.brief(), f.Bundle)}
 		if s := f.Suppression; s != nil {
 			k.suppression = s.Pos.String() + "\x00" + s.Reason
 		}
@@ -83,7 +86,7 @@ func GroupFindings(fs []Finding) []Group {
 		f := fs[idx[0]]
 		out = append(out, Group{
 			Severity: f.Severity, Code: f.Code, Package: f.Package, Channel: f.Channel, Status: f.Status,
-			Message: maskName(f.Message, f.Bundle), Count: len(idx),
+			Message: maskName(f.Message, f.Bundle), Brief: maskName(f.brief(), f.Bundle), Count: len(idx),
 			First: f.Bundle, Last: fs[idx[len(idx)-1]].Bundle, Findings: idx,
 		})
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -180,7 +181,8 @@ func (ins *installer) check(ctx context.Context, p *graph.Package, b *graph.Bund
 			err, where = aerr, installWithAll
 		}
 	}
-	return ins.notInstallable(b, channel, head, where, installExplanation(err, sub.Name)), nil
+	ex := installExplanation(err, sub.Name)
+	return ins.notInstallable(b, channel, head, where, ex, ins.installBrief(err, ex, b.Name)), nil
 }
 
 // installChannel returns the channel check subscribes b in: the first that
@@ -220,9 +222,10 @@ func installExplanation(err error, sub string) *Explanation {
 
 // notInstallable is the finding that b, subscribed in channel (which it
 // heads, or not), cannot be installed where says (installAlone,
-// installWithAll), for the reason ex.
-func (ins *installer) notInstallable(b *graph.Bundle, channel string, head bool, where string, ex *Explanation) *Finding {
+// installWithAll), for the reason ex, in brief brief.
+func (ins *installer) notInstallable(b *graph.Bundle, channel string, head bool, where string, ex *Explanation, brief string) *Finding {
 	f := &Finding{
+		Brief:       brief,
 		Severity:    graph.SeverityWarning,
 		Code:        CodeNotInstallable,
 		Catalog:     ins.name,
@@ -259,6 +262,119 @@ const (
 	installAlone   = " cannot be installed on an empty cluster from this catalog alone:"
 	installWithAll = " cannot be installed on an empty cluster from the catalogs given:"
 )
+
+// installBrief says in brief why bundle cannot be installed: each fact of
+// ex (factBrief), or for an error that is not a conflict, the catalog
+// problem it reports.
+func (ins *installer) installBrief(err error, ex *Explanation, bundle string) string {
+	if ex.Error == "" {
+		facts := make([]string, len(ex.Facts))
+		for i := range ex.Facts {
+			facts[i] = factBrief(&ex.Facts[i], bundle)
+		}
+		return strings.Join(facts, "; ")
+	}
+	// The innermost catalog error says what is wrong; the errors around
+	// it say how resolution got there.
+	var ce *resolver.CatalogError
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if c, ok := e.(*resolver.CatalogError); ok {
+			ce = c
+		}
+	}
+	switch {
+	case ce == nil:
+		return oneLine(ex.Error)
+	case ce.Channel != "":
+		heads := "no single head"
+		if c := ins.channel(ce); c != nil {
+			heads = plural(len(c.Heads()), "head", "heads")
+			if len(c.Heads()) == 0 {
+				heads = "no head"
+			}
+		}
+		return fmt.Sprintf("candidate channel %s/%s has %s", ce.Package, ce.Channel, heads)
+	case ce.Bundle != "" && ce.Bundle != bundle:
+		return fmt.Sprintf("candidate %s: %s", ce.Bundle, oneLine(ce.Err.Error()))
+	}
+	return oneLine(ce.Err.Error())
+}
+
+// channel returns the channel a catalog error is about when it is in the
+// installer's catalog; nil otherwise.
+func (ins *installer) channel(ce *resolver.CatalogError) *graph.Channel {
+	if ce.Catalog != ins.key {
+		return nil
+	}
+	if p := ins.cat.Package(ce.Package); p != nil {
+		return p.Channel(ce.Channel)
+	}
+	return nil
+}
+
+// factBrief states a fact in brief: without the name of bundle, which the
+// finding's line shows, and with candidates by name only.
+func factBrief(f *resolver.Fact, bundle string) string {
+	subject := ""
+	switch {
+	case f.CSV != "" && f.Bundle == "":
+		subject = "installed CSV " + f.CSV + " "
+	case f.Bundle != bundle:
+		subject = f.Bundle + " "
+	}
+	switch f.Kind {
+	case resolver.FactRequirement:
+		s := subject + "requires " + requirementWords(f.Property, f.Requirement)
+		if f.FailureMessage != "" {
+			s += fmt.Sprintf(" (%q)", f.FailureMessage)
+		}
+		if len(f.Candidates) > 0 {
+			return s + ", satisfied only by " + candidateNames(f.Candidates, "or")
+		}
+		// The notes (what comes close) are for the message.
+		return s + ": unmet"
+	case resolver.FactDeprecated:
+		return subject + "is deprecated"
+	case resolver.FactOnePerPackage:
+		return fmt.Sprintf("at most one bundle of package %s: %s", f.Package, candidateNames(f.Candidates, "and"))
+	case resolver.FactOnePerAPI:
+		return fmt.Sprintf("at most one provider of API %s: %s", f.Requirement, candidateNames(f.Candidates, "and"))
+	}
+	return f.String()
+}
+
+// requirementWords names a requirement of property type typ in plain
+// words: "package etcd >=0.9.0", "API example.com/v1 Widget", `label
+// "beta"`; a constraint as it describes itself ("package …", "all of (…)").
+func requirementWords(typ, what string) string {
+	switch typ {
+	case graph.TypeGVKRequired:
+		return "API " + what
+	case graph.TypePackageRequired:
+		return "package " + what
+	case graph.TypeLabelRequired:
+		return fmt.Sprintf("label %q", what)
+	case graph.TypeConstraint:
+		return what
+	}
+	return strings.TrimSpace(typ + " " + what)
+}
+
+// candidateNames joins the first two candidates' bundle names with conj
+// and says how many more there are.
+func candidateNames(cs []resolver.Candidate, conj string) string {
+	names := make([]string, min(len(cs), 2))
+	for i := range names {
+		names[i] = cs[i].Bundle
+	}
+	if len(cs) > len(names) {
+		return strings.Join(names, ", ") + fmt.Sprintf(" %s %d more", conj, len(cs)-len(names))
+	}
+	return words.Join(names, conj)
+}
+
+// oneLine returns s on one line.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", "; ") }
 
 func isInstallCode(code string) bool {
 	return code == CodeNotInstallable || code == CodeHeadNotInstallable

@@ -212,7 +212,7 @@ func TestInstallabilityExplanation(t *testing.T) {
 	if err := rep.WriteText(&short, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(short.String(), "  error    head-not-installable  stable app.v1: requires olm.package.required dep") {
+	if want := "  error    head-not-installable  stable app.v1: requires package dep >=1.0.0, satisfied only by dep.v1; dep.v1 requires API example.com/v1 Gadget: unmet\n"; !strings.Contains(short.String(), want) {
 		t.Errorf("short text output lacks the explanation:\n%s", short.String())
 	}
 }

@@ -21,9 +21,11 @@ const (
 	// mdOpen is how many findings of one package are listed outside a
 	// <details> block.
 	mdOpen = 5
-	// mdMessage is the longest message written, in characters; longer
-	// ones keep their start and end around "…" (safetext.Shorten).
-	mdMessage = 400
+	// mdBrief and mdMessage are the longest brief and line of a message
+	// written, in characters; longer ones keep their start and end around
+	// "…" (safetext.Shorten).
+	mdBrief   = 400
+	mdMessage = 1000
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown for a
@@ -32,6 +34,8 @@ const (
 // and existing apart with a baseline), then the findings grouped by
 // package, most severe package first — with a baseline the new findings
 // first, then the existing and the resolved ones folded in <details>.
+// Each finding is a list item with its Brief and position, its Message
+// folded below it.
 // A package with more than a few findings is folded too, and the listing
 // stops after about 48 kB of findings (the rest are counted), so that the
 // comment fits GitHub's limit. The same report always
@@ -111,11 +115,7 @@ func writeMarkdownSuppressed(w *bufio.Writer, all []Finding, name string, budget
 	var fs []Finding
 	for _, f := range all {
 		if f.Catalog == name {
-			first, rest, multi := strings.Cut(f.Message, "\n")
-			f.Message = first + " — suppressed: " + f.Suppression.Reason
-			if multi {
-				f.Message += "\n" + rest
-			}
+			f.Brief = f.brief() + " — suppressed: " + f.Suppression.Reason
 			fs = append(fs, f)
 		}
 	}
@@ -248,36 +248,46 @@ func writeMarkdownFindings(w *bufio.Writer, fs []Finding, budget *int) {
 }
 
 // markdownFinding returns one finding as a list item: severity, code,
-// channel and bundle, the message without the words that name them (see
-// WriteText) and the position; the further lines of a message (the facts
-// of an installability finding) as a nested list. A message is cut to
-// about 400 characters, in the middle.
+// channel and bundle, the brief and the position; below it, folded, the
+// message (see markdownMessage).
 func markdownFinding(f Finding) string {
 	var w strings.Builder
-	first, rest, _ := strings.Cut(f.Message, "\n")
 	fmt.Fprintf(&w, "- %s `%s`", f.Severity.String(), f.Code)
 	if obj := markdownObject(f, nil); obj != "" {
 		fmt.Fprintf(&w, " %s", obj)
 	}
-	fmt.Fprintf(&w, ": %s", mdText(safetext.Shorten(subjectless(first, f.Package, f.Channel, f.Bundle), mdMessage)))
+	fmt.Fprintf(&w, ": %s", mdText(safetext.Shorten(f.brief(), mdBrief)))
 	writeMarkdownPos(&w, f.Pos)
 	w.WriteString("\n")
-	for _, line := range factLines(rest) {
-		fmt.Fprintf(&w, "  - %s\n", mdText(safetext.Shorten(line, mdMessage)))
-	}
+	writeMarkdownMessage(&w, f.Message)
 	return w.String()
 }
 
 // markdownGroup returns the findings of group g (f the first, in name
-// order) as one list item: "N bundles FIRST … LAST" and their shared
-// message (see WriteText), at the first's position.
+// order) as one list item: "N bundles FIRST … LAST" and their shared brief
+// (see WriteText), at the first's position; below it, folded, their
+// shared message.
 func markdownGroup(f Finding, g *Group) string {
 	var w strings.Builder
 	fmt.Fprintf(&w, "- %s `%s` %s: %s", f.Severity.String(), f.Code, markdownObject(f, g),
-		mdText(safetext.Shorten(shortMessage(f, g), mdMessage)))
+		mdText(safetext.Shorten(shortMessage(f, g), mdBrief)))
 	writeMarkdownPos(&w, f.Pos)
 	w.WriteString("\n")
+	writeMarkdownMessage(&w, g.Message)
 	return w.String()
+}
+
+// writeMarkdownMessage writes a finding's message under its list item,
+// folded in a <details> element on one line: its first line, then its
+// further lines ("- fact") each after a line break; a line is cut to about
+// 1,000 characters, in the middle.
+func writeMarkdownMessage(w *strings.Builder, msg string) {
+	first, rest, _ := strings.Cut(msg, "\n")
+	fmt.Fprintf(w, "  <details><summary>message</summary>%s", mdHTML(safetext.Shorten(first, mdMessage)))
+	for _, line := range factLines(rest) {
+		fmt.Fprintf(w, "<br>- %s", mdHTML(safetext.Shorten(line, mdMessage)))
+	}
+	w.WriteString("</details>\n")
 }
 
 // markdownObject names the channel and bundle of a finding, or the bundles

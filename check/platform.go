@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/words"
@@ -53,6 +54,7 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 				Package: p.Name, Channel: in.channels[0], Bundle: to.Name, Pos: to.Pos,
 				Message: fmt.Sprintf("the upgrade from %q (%s) to %q (%s) by %s%s drops %s: a cluster running %q under an OperatorGroup that needs %s upgrades into a CSV OLM fails (UnsupportedOperatorGroup)",
 					from.Name, from.VersionText, to.Name, to.VersionText, by, inChannels(in.channels), modeWords(lost), from.Name, itThem(lost)),
+				Brief: fmt.Sprintf("from %s drops %s", from.VersionText, modesBrief(lost, to.CSVMetadata)),
 			})
 		}
 		if f, ok := minKubeRaised(catalog, p, from, to, by, in.channels); ok {
@@ -84,6 +86,7 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that raise minKubeVersion to %s: clusters older than %s upgrade into a CSV OLM holds (RequirementsNotMet); from %s",
 				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), m, m, joinFirst(parts, len(sources), ", ")),
+			Brief: rangedBrief(sources, "raises minKubeVersion to "+m, func(a, b *graph.Bundle) bool { return true }),
 		})
 	})
 	dropsModes := func(from, to *graph.Bundle) bool {
@@ -99,6 +102,9 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 			Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
 			Message: fmt.Sprintf("skipRange %q of %q (%s)%s makes %s that drop install modes, which OLM then fails under the OperatorGroups that need them (UnsupportedOperatorGroup): %s",
 				e.SkipRange.String(), to.Name, to.VersionText, inChannels(channels), plural(len(sources), "upgrade", "upgrades"), joinFirst(parts, len(sources), "; ")),
+			Brief: rangedBrief(sources, "drops "+modesBrief(lostModes(sources[0].CSVMetadata, to.CSVMetadata), to.CSVMetadata), func(a, b *graph.Bundle) bool {
+				return slices.Equal(a.CSVMetadata.Modes().Supported(), b.CSVMetadata.Modes().Supported())
+			}),
 		})
 	})
 	return fs
@@ -110,18 +116,24 @@ func platform(catalog string, p *graph.Package, es *edgeSet) []Finding {
 func everywhere(catalog string, p *graph.Package, b *graph.Bundle) []Finding {
 	var fs []Finding
 	for _, pr := range predict.Everywhere(b) {
-		var code, msg string
+		var code, msg, brief string
 		switch pr.Reason {
 		case predict.ReasonInvalidInstallModes:
-			code, msg = CodeNoInstallMode, fmt.Sprintf("bundle %q lists %s more than once: OLM rejects the list (InvalidInstallModes) and fails the CSV under every OperatorGroup", b.Name, modeWords(b.CSVMetadata.Modes().Duplicates()))
+			dup := modeWords(b.CSVMetadata.Modes().Duplicates())
+			code, msg = CodeNoInstallMode, fmt.Sprintf("bundle %q lists %s more than once: OLM rejects the list (InvalidInstallModes) and fails the CSV under every OperatorGroup", b.Name, dup)
+			brief = fmt.Sprintf("lists %s more than once (InvalidInstallModes)", dup)
 		case predict.ReasonUnsupportedOperatorGroup:
 			code, msg = CodeNoInstallMode, fmt.Sprintf("bundle %q supports no install mode: OLM fails it under every OperatorGroup (UnsupportedOperatorGroup)", b.Name)
+			brief = "supports no install mode (UnsupportedOperatorGroup)"
 		case predict.ReasonRequirementsNotMet:
 			code, msg = CodeInvalidMinKubeVersion, fmt.Sprintf("bundle %q has minKubeVersion %q, which OLM cannot parse (it wants major.minor.patch): its requirements are never met (RequirementsNotMet)", b.Name, b.CSVMetadata.MinKubeVersion)
+			brief = fmt.Sprintf("minKubeVersion %q does not parse: OLM wants major.minor.patch", b.CSVMetadata.MinKubeVersion)
 		default:
 			continue
 		}
-		fs = append(fs, bundleFinding(catalog, p, b, graph.SeverityError, code, msg))
+		f := bundleFinding(catalog, p, b, graph.SeverityError, code, msg)
+		f.Brief = brief
+		fs = append(fs, f)
 	}
 	return fs
 }
@@ -160,6 +172,37 @@ func modeWords(modes []graph.InstallModeType) string {
 	return "install modes " + words.Join(names, "and")
 }
 
+// modesBrief names the install modes an upgrade to a bundle with metadata
+// to loses, in brief: "A", "A and B", or for three or more, which leaves
+// to at most one, "3 install modes: all but A".
+func modesBrief(lost []graph.InstallModeType, to *graph.CSVMetadata) string {
+	if len(lost) > 2 {
+		if kept := to.Modes().Supported(); len(kept) > 0 {
+			return fmt.Sprintf("%d install modes: all but %s", len(lost), modeNames(kept))
+		}
+		return fmt.Sprintf("all %d install modes", len(lost))
+	}
+	return modeNames(lost)
+}
+
+// modeNames names install modes: "A", "A, B and C".
+func modeNames(modes []graph.InstallModeType) string {
+	names := make([]string, len(modes))
+	for i, m := range modes {
+		names[i] = string(m)
+	}
+	return words.Join(names, "and")
+}
+
+// kubeBrief says in brief that the upgrade from version from raises
+// minKubeVersion from was ("none" when from has none) to to.
+func kubeBrief(from, was, to string) string {
+	if was == "none" {
+		return fmt.Sprintf("from %s sets minKubeVersion %s", from, to)
+	}
+	return fmt.Sprintf("from %s raises minKubeVersion %s to %s", from, was, to)
+}
+
 func itThem(modes []graph.InstallModeType) string {
 	if len(modes) == 1 {
 		return "it"
@@ -180,6 +223,7 @@ func minKubeRaised(catalog string, p *graph.Package, from, to *graph.Bundle, by 
 		Package: p.Name, Channel: channels[0], Bundle: to.Name, Pos: to.Pos,
 		Message: fmt.Sprintf("the upgrade from %q (%s) to %q (%s) by %s%s raises minKubeVersion from %s to %s: clusters older than %s upgrade into a CSV OLM holds (RequirementsNotMet)",
 			from.Name, from.VersionText, to.Name, to.VersionText, by, inChannels(channels), was, tm, tm),
+		Brief: kubeBrief(from.VersionText, was, tm),
 	}, true
 }
 

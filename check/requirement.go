@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
@@ -44,6 +45,16 @@ func requirements(b *graph.Bundle, cel resolver.CEL) []requirement {
 		}
 	}
 	return rs
+}
+
+// words names the requirement in brief, in plain words (see
+// requirementWords).
+func (r *requirement) words() string {
+	s := requirementWords(r.Type(), r.What())
+	if r.Kind == graph.RequireConstraint && r.Constraint.FailureMessage != "" {
+		s += fmt.Sprintf(" (%q)", r.Constraint.FailureMessage)
+	}
+	return s
 }
 
 // candidates returns the bundles of cat that satisfy the requirement as a
@@ -140,6 +151,7 @@ func satisfiers(cat *graph.Catalog, cands candidateSet, requirer *graph.Bundle, 
 // evaluates cel rules.
 func otherCatalogs(inputs []Input, sets []candidateSet, ci int, cel resolver.CEL) []Finding {
 	cat := inputs[ci].Catalog
+	labels := catalogLabels(inputs)
 	var fs []Finding
 	for _, p := range cat.Packages() {
 		for _, b := range p.Bundles {
@@ -150,7 +162,7 @@ func otherCatalogs(inputs []Input, sets []candidateSet, ci int, cel resolver.CEL
 				if len(satisfiers(cat, sets[ci], b, req, cel)) > 0 {
 					continue
 				}
-				var where []string
+				var where, short []string
 				for j, other := range inputs {
 					if j == ci {
 						continue
@@ -161,6 +173,7 @@ func otherCatalogs(inputs []Input, sets []candidateSet, ci int, cel resolver.CEL
 							names[k] = x.Name
 						}
 						where = append(where, fmt.Sprintf("catalog %q (%s)", other.Name, quoteList(names, 3)))
+						short = append(short, fmt.Sprintf("%q", labels[j]))
 					}
 				}
 				if len(where) == 0 {
@@ -174,12 +187,30 @@ func otherCatalogs(inputs []Input, sets []candidateSet, ci int, cel resolver.CEL
 					Bundle:   b.Name,
 					Message: fmt.Sprintf("%q requires %s: no candidate of catalog %q meets it, %s %s",
 						b.Name, req.text, inputs[ci].Name, strings.Join(where, " and "), verb(len(where), "does", "do")),
-					Pos: b.Pos,
+					Brief: fmt.Sprintf("requires %s, which %s %s %s", req.words(), verb(len(short), "catalog", "catalogs"), strings.Join(short, " and "), verb(len(short), "meets", "meet")),
+					Pos:   b.Pos,
 				})
 			}
 		}
 	}
 	return fs
+}
+
+// catalogLabels names the inputs in briefs: by the last element of their
+// name (a catalog's file or folder) unless two inputs share it.
+func catalogLabels(inputs []Input) []string {
+	labels := make([]string, len(inputs))
+	seen := map[string]int{}
+	for i, in := range inputs {
+		labels[i] = filepath.Base(in.Name)
+		seen[labels[i]]++
+	}
+	for i, in := range inputs {
+		if seen[labels[i]] > 1 {
+			labels[i] = in.Name
+		}
+	}
+	return labels
 }
 
 // verb returns one or many by count.

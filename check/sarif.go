@@ -23,7 +23,10 @@ const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/
 // result per finding:
 //
 //   - ruleId the code; level error, warning or note (info);
-//   - message the finding's message, with its further lines;
+//   - message the finding's message, with its further lines (a code
+//     scanning alert shows it on its own, away from the package, channel
+//     and bundle, so the message that names them is the one to show), and
+//     the property "brief", the finding's Brief;
 //   - a physical location (the file as a relative URI, the line and, when
 //     known, the column) when the finding has a position, and always a
 //     logical location "catalog/package/channel/bundle";
@@ -133,6 +136,9 @@ func (f Finding) sarifResult(rule int, state string) sarifResult {
 		Message:       sarifMessage{Text: f.Message},
 		BaselineState: state,
 	}
+	if f.Brief != "" {
+		res.Properties = &sarifResultProps{Brief: f.Brief}
+	}
 	obj := []string{f.Catalog, f.Package, f.Channel, f.Bundle}
 	loc := sarifLocation{LogicalLocations: []sarifLogical{{FullyQualifiedName: strings.Join(obj, "/")}}}
 	if f.Pos.File != "" && f.Pos.Line > 0 {
@@ -230,6 +236,10 @@ type (
 		PartialFingerprints map[string]string  `json:"partialFingerprints"`
 		BaselineState       string             `json:"baselineState,omitempty"`
 		Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+		Properties          *sarifResultProps  `json:"properties,omitempty"`
+	}
+	sarifResultProps struct {
+		Brief string `json:"brief"`
 	}
 	sarifLocation struct {
 		PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`

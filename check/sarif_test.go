@@ -253,6 +253,12 @@ func TestSARIFCommunity(t *testing.T) {
 				RuleID    string `json:"ruleId"`
 				RuleIndex int    `json:"ruleIndex"`
 				Level     string `json:"level"`
+				Message   struct {
+					Text string `json:"text"`
+				} `json:"message"`
+				Properties struct {
+					Brief string `json:"brief"`
+				} `json:"properties"`
 				Locations []struct {
 					PhysicalLocation *struct {
 						ArtifactLocation struct {
@@ -287,6 +293,11 @@ func TestSARIFCommunity(t *testing.T) {
 		f := rep.Findings[i]
 		if res.RuleID != f.Code || run.Tool.Driver.Rules[res.RuleIndex].ID != f.Code {
 			t.Fatalf("result %d: rule %s (index %d), want %s", i, res.RuleID, res.RuleIndex, f.Code)
+		}
+		// The alert shows the message, which stands on its own; the brief
+		// is a property for tools.
+		if res.Message.Text != f.Message || res.Properties.Brief != f.Brief {
+			t.Fatalf("result %d: message %q and brief %q, want %q and %q", i, res.Message.Text, res.Properties.Brief, f.Message, f.Brief)
 		}
 		pl := res.Locations[0].PhysicalLocation
 		if pl == nil || pl.ArtifactLocation.URI == "" || pl.Region.StartLine < 1 || pl.Region.StartColumn < 1 {

@@ -224,6 +224,7 @@ func (rep *Report) suppress(sups []Suppression) {
 			Severity: graph.SeverityWarning, Code: CodeStaleSuppression, Catalog: catalog,
 			Package: s.Package, Channel: s.Channel, Bundle: s.Bundle, Pos: s.Pos,
 			Message: fmt.Sprintf("the suppression of %s matches no finding: remove it (reason given: %q)", s.String(), s.Reason),
+			Brief:   fmt.Sprintf("the suppression of %s matches no finding: remove it", s.Code),
 		}
 		if len(rep.Catalogs) > 0 && rep.Catalogs[0].Baseline != nil {
 			f.Status = StatusNew

@@ -84,15 +84,13 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 // with severity, status (with a baseline: "new" for what the change
 // introduced) and code in columns aligned over the whole report. In the
 // short form (the default) a line takes at most opts.Width characters: the
-// message leaves out the words that name the finding's own object, which
-// the line shows already ("entry "B" of channel "C" of package "P""), the
-// facts of a multi-line message follow on the line, and a message that
-// still does not fit keeps its start and its end around " … " (never
-// cutting a character or an escape); the position is the file relative to
-// the catalog ("line 25" in a one-file catalog). Findings of one Group are
-// one line: "CHANNEL, N bundles FIRST … LAST: MESSAGE", the message with
-// the bundles' names as "…", at the place of the first. opts.Full writes
-// every finding whole instead. It returns the first write error.
+// message is the finding's Brief, made for this line, and one that still
+// does not fit keeps its start and its end around " … " (never cutting a
+// character or an escape); the position is the file relative to the
+// catalog ("line 25" in a one-file catalog). Findings of one Group are one
+// line: "CHANNEL, N bundles FIRST … LAST: BRIEF", the group's Brief, at
+// the place of the first. opts.Full writes every finding whole instead,
+// with its Message. It returns the first write error.
 func (c *CatalogReports) WriteText(w io.Writer, opts TextOptions) error {
 	t := newTextReport(w, opts, c.Catalogs)
 	for i := range c.Catalogs {
@@ -322,43 +320,27 @@ func object(f Finding, g *Group) string {
 	return strings.Join(parts, " ")
 }
 
-// shortMessage is a finding's message on one line, without the words that
-// name the object the line names already; an installability finding's is
-// its explanation (its code says it cannot be installed). For a group, the
-// first finding's, with the bundle's name as "…".
+// shortMessage is what the line of a finding or group says: the finding's
+// brief, for a group with each bundle's name written "…".
 func shortMessage(f Finding, g *Group) string {
-	var text string
-	if ex := f.Explanation; ex != nil && isInstallCode(f.Code) {
-		text = explanationText(ex, f.Bundle)
-	} else {
-		first, rest, _ := strings.Cut(f.Message, "\n")
-		text = subjectless(first, f.Package, f.Channel, f.Bundle)
-		if facts := factLines(rest); len(facts) > 0 {
-			text += " " + strings.Join(facts, "; ")
-		}
-	}
 	if g != nil {
-		text = maskName(text, f.Bundle)
+		return g.Brief
 	}
-	return text
+	return f.brief()
 }
 
-// explanationText is an explanation on one line: the resolver's error, or
-// its facts, each without "bundle B" when B is the bundle the finding is
-// about.
-func explanationText(ex *Explanation, bundle string) string {
-	if ex.Error != "" {
-		return ex.Error
+// brief is the finding's Brief, or for a finding without one (not made by
+// Run) its message on one line, the further lines after the first joined
+// by "; ".
+func (f *Finding) brief() string {
+	if f.Brief != "" {
+		return f.Brief
 	}
-	facts := make([]string, len(ex.Facts))
-	for i := range ex.Facts {
-		s := ex.Facts[i].String()
-		if r, ok := strings.CutPrefix(s, "bundle "+bundle+" "); ok && ex.Facts[i].Bundle == bundle && r != "" {
-			s = r
-		}
-		facts[i] = s
+	first, rest, _ := strings.Cut(f.Message, "\n")
+	if facts := factLines(rest); len(facts) > 0 {
+		first += " " + strings.Join(facts, "; ")
 	}
-	return strings.Join(facts, "; ")
+	return first
 }
 
 // factLines returns the further lines of a message ("- fact"), without the
@@ -371,49 +353,6 @@ func factLines(rest string) []string {
 		}
 	}
 	return facts
-}
-
-// subjectless returns msg without the words it starts with to name the
-// finding's own object — as graph's and this package's messages name
-// it: `entry "B" of channel "C" of package "P"`, `bundle "B" of package
-// "P"`, `"B", the head of channel "C",`, `"B"`, `channel "C" of package
-// "P"`, `channel "C" of "P"`, `package "P"` — when a word follows (a
-// version in parentheses after a name stays with it).
-func subjectless(msg, pkg, channel, bundle string) string {
-	var subjects []string
-	if bundle != "" {
-		subjects = append(subjects,
-			fmt.Sprintf("entry %q of channel %q of package %q", bundle, channel, pkg),
-			fmt.Sprintf("bundle %q of package %q", bundle, pkg),
-			fmt.Sprintf("%q, the head of channel %q,", bundle, channel),
-			fmt.Sprintf("%q", bundle))
-	}
-	if channel != "" {
-		subjects = append(subjects,
-			fmt.Sprintf("channel %q of package %q", channel, pkg),
-			fmt.Sprintf("channel %q of %q", channel, pkg))
-	}
-	if pkg != "" {
-		subjects = append(subjects, fmt.Sprintf("package %q", pkg))
-	}
-	for _, s := range subjects {
-		rest, ok := strings.CutPrefix(msg, s)
-		if !ok {
-			continue
-		}
-		if r, ok := strings.CutPrefix(rest, ": "); ok && startsWord(r) {
-			return r
-		}
-		if r, ok := strings.CutPrefix(rest, " "); ok && startsWord(r) {
-			return r
-		}
-	}
-	return msg
-}
-
-// startsWord reports whether s starts with a letter.
-func startsWord(s string) bool {
-	return s != "" && ('a' <= s[0] && s[0] <= 'z' || 'A' <= s[0] && s[0] <= 'Z')
 }
 
 // fullPos is a position as file:line; "" when unknown.

@@ -93,6 +93,7 @@ func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
 				continue
 			}
 			ps.Stranded++
+			msg, brief := strandedMessage(p, c, name, head, heads)
 			fs = append(fs, Finding{
 				Severity: graph.SeverityWarning,
 				Code:     CodeNoUpgradePath,
@@ -100,7 +101,8 @@ func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
 				Package:  p.Name,
 				Channel:  c.Name,
 				Bundle:   name,
-				Message:  strandedMessage(c, name, head, heads),
+				Message:  msg,
+				Brief:    brief,
 				Pos:      c.EntryPos(name),
 			})
 		}
@@ -112,18 +114,19 @@ func reachability(catalog string, p *graph.Package) ([]Finding, *PathStats) {
 	return fs, ps
 }
 
-// strandedMessage says why entry name cannot reach head: what it can reach
-// instead.
-func strandedMessage(c *graph.Channel, name, head string, heads []string) string {
+// strandedMessage says why entry name of p's channel c cannot reach head:
+// what it can reach instead; and the same in brief.
+func strandedMessage(p *graph.Package, c *graph.Channel, name, head string, heads []string) (msg, brief string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%q cannot upgrade to the channel head %q", name, head)
 	if len(heads) > 1 {
 		fmt.Fprintf(&b, " (the channel has %d heads)", len(heads))
 	}
+	brief = "no path to head " + versionName(p, head)
 	r := c.Reachable(name)
 	if len(r) == 0 {
 		b.WriteString(": no entry replaces it, skips it or has a skipRange containing its version")
-		return b.String()
+		return b.String(), brief + ": no upgrade from it"
 	}
 	var ends []string
 	for _, n := range r {
@@ -133,7 +136,26 @@ func strandedMessage(c *graph.Channel, name, head string, heads []string) string
 	}
 	slices.Sort(ends)
 	fmt.Fprintf(&b, ": its upgrades (%s) end at %s", plural(len(r), "reachable entry", "reachable entries"), quoteList(ends, 5))
-	return b.String()
+	return b.String(), brief + ": upgrades end at " + versionList(p, ends, 2)
+}
+
+// versionName names bundle name of p in a brief: by its version when it
+// has one (the line names the package), else by its name, quoted.
+func versionName(p *graph.Package, name string) string {
+	if b := p.Bundle(name); b != nil && b.VersionText != "" {
+		return b.VersionText
+	}
+	return fmt.Sprintf("%q", name)
+}
+
+// versionList names the first n bundles of p as versionName does and says
+// how many more there are.
+func versionList(p *graph.Package, names []string, n int) string {
+	vs := make([]string, len(names))
+	for i, name := range names {
+		vs[i] = versionName(p, name)
+	}
+	return listN(vs, n)
 }
 
 // plural returns "1 thing" or "n things".
@@ -184,11 +206,11 @@ func bundlePos(p *graph.Package, name string) graph.Position {
 // (graph's DeclaredEdges), the skipRanges by version order (VersionRuns).
 func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 	var fs []Finding
-	add := func(sev graph.Severity, code string, c *graph.Channel, bundle, msg string) {
+	add := func(sev graph.Severity, code string, c *graph.Channel, bundle, msg, brief string) {
 		fs = append(fs, Finding{
 			Severity: sev, Code: code, Catalog: catalog,
 			Package: p.Name, Channel: c.Name, Bundle: bundle,
-			Message: msg, Pos: c.EntryPos(bundle),
+			Message: msg, Brief: brief, Pos: c.EntryPos(bundle),
 		})
 	}
 	for _, c := range p.Channels {
@@ -196,7 +218,8 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 			if p.Bundle(ed.From) == nil {
 				if others := otherPackages(cat, p.Name, ed.From); len(others) > 0 {
 					add(graph.SeverityWarning, CodeCrossPackageEdge, c, ed.To,
-						fmt.Sprintf("%q %s %q, which is not a bundle of package %q but of %s", ed.To, ed.Kind, ed.From, p.Name, quoteList(others, 3)))
+						fmt.Sprintf("%q %s %q, which is not a bundle of package %q but of %s", ed.To, ed.Kind, ed.From, p.Name, quoteList(others, 3)),
+						fmt.Sprintf("%s %q, a bundle of %s %s", ed.Kind, ed.From, verb(len(others), "package", "packages"), quoteList(others, 2)))
 				}
 				continue
 			}
@@ -204,7 +227,8 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 			vf, fok := bundleVersion(p, ed.From)
 			if eok && fok && ve.LT(vf) {
 				add(graph.SeverityWarning, CodeDowngradeEdge, c, ed.To,
-					fmt.Sprintf("%q (%s) %s %q (%s): the upgrade goes to a lower version", ed.To, ve, ed.Kind, ed.From, vf))
+					fmt.Sprintf("%q (%s) %s %q (%s): the upgrade goes to a lower version", ed.To, ve, ed.Kind, ed.From, vf),
+					fmt.Sprintf("%s higher %s", ed.Kind, vf))
 			}
 		}
 		var order []string // c.VersionOrder(), when a skipRange needs it
@@ -226,16 +250,23 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 			}
 			if n == 0 {
 				add(graph.SeverityInfo, CodeSkipRangeMatchesNothing, c, name,
-					fmt.Sprintf("skipRange %q of %q contains the version of no other entry of the channel", e.SkipRange.String(), name))
+					fmt.Sprintf("skipRange %q of %q contains the version of no other entry of the channel", e.SkipRange.String(), name),
+					fmt.Sprintf("skipRange %q matches no other entry", e.SkipRange.String()))
 				continue
 			}
 			if ve, ok := bundleVersion(p, name); ok {
 				if higher, first := higherInRuns(p, order, runs, ve); higher > 0 {
 					// One finding per skipRange: open-ended ranges such as
 					// ">=0.0.1" contain every later version.
+					desc, vs := make([]string, len(first)), make([]string, len(first))
+					for k, o := range first {
+						vo, _ := bundleVersion(p, o)
+						desc[k], vs[k] = fmt.Sprintf("%q (%s)", o, vo), vo.String()
+					}
 					add(graph.SeverityWarning, CodeDowngradeEdge, c, name,
 						fmt.Sprintf("skipRange %q of %q (%s) contains %s: %s to a lower version", e.SkipRange.String(), name, ve,
-							listFirst(first, higher), plural(higher, "upgrade goes", "upgrades go")))
+							listFirst(desc, higher), plural(higher, "upgrade goes", "upgrades go")),
+						fmt.Sprintf("skipRange %q covers higher %s", e.SkipRange.String(), listFirst(vs[:1], higher)))
 				}
 			}
 		}
@@ -244,8 +275,8 @@ func direction(catalog string, cat *graph.Catalog, p *graph.Package) []Finding {
 }
 
 // higherInRuns counts the entries of order (a channel's VersionOrder) in
-// runs whose version is above v, and describes the first three of them by
-// ascending version, then name: `"name" (version)`.
+// runs whose version is above v, and returns the first three of them by
+// ascending version, then name.
 func higherInRuns(p *graph.Package, order []string, runs [][2]int, v semver.Version) (int, []string) {
 	above, _ := slices.BinarySearchFunc(order, v, func(name string, v semver.Version) int {
 		w, _ := bundleVersion(p, name)
@@ -274,13 +305,7 @@ func higherInRuns(p *graph.Package, order []string, runs [][2]int, v semver.Vers
 		vb, _ := bundleVersion(p, b)
 		return cmp.Or(va.Compare(vb), strings.Compare(a, b))
 	})
-	first = first[:min(len(first), 3)]
-	desc := make([]string, len(first))
-	for k, o := range first {
-		vo, _ := bundleVersion(p, o)
-		desc[k] = fmt.Sprintf("%q (%s)", o, vo)
-	}
-	return n, desc
+	return n, first[:min(len(first), 3)]
 }
 
 // otherPackages returns the packages other than pkg with a bundle named

@@ -45,7 +45,7 @@ func ExampleRun_check() {
 	// Output:
 	// catalog <stdin>: 1 package, 1 channel, 2 bundles
 	// hello
-	//   error    multiple-heads  stable: has 2 heads (entries that nothing replaces or skips): hello.v1.0.0, hello.v1.1.0 (line 2)
+	//   error    multiple-heads  stable: 2 heads: hello.v1.0.0, hello.v1.1.0 (line 2)
 	// <stdin>: 1 error, 0 warnings, 0 info in 1 of 1 package
 	// exit status 1
 	// sextant check: <stdin>:1: olm.package "hello": invalid JSON: unexpected end of input, want ',' or '}'

@@ -219,20 +219,23 @@ error. JSON: [{"api": {...}, "package": "...", "bundle": "...", "version": "..."
 const checkOutputTopic = `What check prints, and --baseline.
 
 Text lists the findings of each catalog by package, one line per finding within 160 columns
-(severity, code, channel and bundle, message, position; the message without the words that name
-its own channel and bundle, shortened in the middle when it does not fit), then a summary line.
-The same cause on several bundles is one line with their count and the first and last bundle.
---full prints every finding on its own, whole, with file:line. JSON (-o json; -o yaml is the
-same) lists every finding; "groups" says which are one cause:
+(severity, code, channel and bundle, brief, position), then a summary line. A finding's message
+stands on its own; its brief says the same in a few words for a line that names the package,
+channel and bundle already (the dangling name, the version an upgrade comes from, the unmet
+requirement), shortened in the middle when it still does not fit. The same cause on several
+bundles is one line with their count and the first and last bundle. --full prints every finding
+on its own, with its whole message and file:line. JSON (-o json; -o yaml is the same) lists every
+finding, with "message" and "brief"; "groups" says which are one cause:
 
   {"catalogs": [{"path": "...", "packages": N, "channels": N, "bundles": N,
     "findings": [{"severity": "error"|"warning"|"info", "code": "...",
-      "package": "...", "channel": "...", "bundle": "...", "message": "...",
+      "package": "...", "channel": "...", "bundle": "...", "message": "...", "brief": "...",
       "file": "...", "line": N}],
     "summary": {"error": N, "warning": N, "info": N},
     "counts": [{"code": "...", "severity": "...", "count": N}],
     "groups": [{"code": "...", "severity": "...", "package": "...", "channel": "...",
-      "message": "...", "count": N, "first": "...", "last": "...", "findings": [N...]}]}]}
+      "message": "...", "brief": "...", "count": N, "first": "...", "last": "...",
+      "findings": [N...]}]}]}
 
 With --baseline OLD, the one catalog given (NEW) is compared with OLD, its previous version (a
 path, or git:REF[:PATH] read from git history): every finding is marked new or existing ("status":
@@ -246,9 +249,10 @@ install-mode-dropped. The catalog gains a "baseline" object: {"name", "new", "ex
 that CI fails on what a change introduces.
 
 -o markdown writes a pull-request comment: counts by severity and code, then the findings by
-package, new ones first, long lists folded. -o sarif writes a SARIF 2.1.0 log for code scanning
-(GitHub's upload-sarif): one rule per finding code with its help, one result per finding at its
-file, line and column, the baseline state (new, unchanged, absent) with --baseline.
+package (each its brief, the message folded below it), new ones first, long lists folded. -o sarif
+writes a SARIF 2.1.0 log for code scanning (GitHub's upload-sarif): one rule per finding code with
+its help, one result per finding at its file, line and column with the message (the brief as the
+result's property "brief"), the baseline state (new, unchanged, absent) with --baseline.
 
 Suppressions: --config FILE, by default the .sextant.yaml in the catalog's folder or a folder above
 it, up to the git repository's top (named on standard error when found). The README ("sextant
