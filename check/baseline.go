@@ -471,11 +471,13 @@ func lostPaths(op, np *graph.Package, oc, nc *graph.Channel, oh, nh string, add 
 			if newDist[j] >= 0 {
 				continue
 			}
+			r := nc.Reachable(e)
+			ends := deadEnds(nc, r)
 			add(graph.SeverityError, CodeUpgradePathLost, e, bundlePos(np, e),
 				fmt.Sprintf("%s reached the channel head %q in the baseline (%s); it cannot reach the head %q: %s",
-					versionedName(np, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, nc.Reachable(e))),
+					versionedName(np, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(r, ends)),
 				fmt.Sprintf("no path to head %s any more (%s before): %s",
-					versionName(np, nh), plural(oldDist[i], "hop", "hops"), deadEndBrief(np, nc, nc.Reachable(e))))
+					versionName(np, nh), plural(oldDist[i], "hop", "hops"), deadEndBrief(np, r, ends)))
 			continue
 		}
 		// Gone from the channel: a cluster running it upgrades to its
@@ -500,47 +502,35 @@ func lostPaths(op, np *graph.Package, oc, nc *graph.Channel, oh, nh string, add 
 		slices.Sort(seen)
 		seen = slices.Compact(seen)
 		lost[e] = true
+		ends := deadEnds(nc, seen)
 		add(graph.SeverityError, CodeUpgradePathLost, e, bundlePos(op, e),
 			fmt.Sprintf("%s is gone from the channel; it reached the channel head %q in the baseline (%s), and a cluster running it cannot reach the head %q: %s",
-				versionedName(op, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(nc, seen)),
+				versionedName(op, e), oh, plural(oldDist[i], "hop", "hops"), nh, deadEnd(seen, ends)),
 			fmt.Sprintf("gone; its clusters have no path to head %s (%s before): %s",
-				versionName(np, nh), plural(oldDist[i], "hop", "hops"), deadEndBrief(np, nc, seen)))
+				versionName(np, nh), plural(oldDist[i], "hop", "hops"), deadEndBrief(np, seen, ends)))
 	}
 	return lost
 }
 
-// deadEnd says where the upgrades through the entries reached end: the
-// reached entries with no successor, or that there is no upgrade at all.
-func deadEnd(c *graph.Channel, reached []string) string {
-	if len(reached) == 0 {
+// deadEnd says where the upgrades through the reached entries end (ends,
+// their deadEnds): at the reached entries with no successor, round a cycle
+// when every one has one, or that there is no upgrade at all.
+func deadEnd(reached, ends []string) string {
+	switch {
+	case len(reached) == 0:
 		return "no entry replaces it, skips it or has a skipRange containing its version"
-	}
-	var ends []string
-	for _, n := range reached {
-		if len(c.EntrySuccessors(n)) == 0 {
-			ends = append(ends, n)
-		}
-	}
-	slices.Sort(ends)
-	if len(ends) == 0 {
+	case len(ends) == 0:
 		return fmt.Sprintf("its upgrades (%s) go round in a cycle", plural(len(reached), "reachable entry", "reachable entries"))
 	}
 	return fmt.Sprintf("its upgrades (%s) end at %s", plural(len(reached), "reachable entry", "reachable entries"), quoteList(ends, 5))
 }
 
-// deadEndBrief says deadEnd's facts in brief, the entries by version.
-func deadEndBrief(p *graph.Package, c *graph.Channel, reached []string) string {
-	if len(reached) == 0 {
+// deadEndBrief says deadEnd's facts in brief, the entries of p by version.
+func deadEndBrief(p *graph.Package, reached, ends []string) string {
+	switch {
+	case len(reached) == 0:
 		return "no upgrade from it"
-	}
-	var ends []string
-	for _, n := range reached {
-		if len(c.EntrySuccessors(n)) == 0 {
-			ends = append(ends, n)
-		}
-	}
-	slices.Sort(ends)
-	if len(ends) == 0 {
+	case len(ends) == 0:
 		return "its upgrades go round in a cycle"
 	}
 	return "its upgrades end at " + versionList(p, ends, 2)

@@ -202,6 +202,23 @@ channel p stable
 			want: []string{"a no-upgrade-path p/fast p.v1"},
 		},
 		{
+			name:   "stranded in a cycle",
+			reason: "p.v1 and p.v2 replace each other beside the head p.v3: every entry they reach has an upgrade, so their upgrades end nowhere; they go round",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+channel p stable
+  entry p.v3
+  entry p.v2 replaces=p.v1
+  entry p.v1 replaces=p.v2
+`},
+			want: []string{"a no-upgrade-path p/stable p.v1", "a no-upgrade-path p/stable p.v2"},
+			messages: []string{`its upgrades (1 reachable entry) go round in a cycle`,
+				`its upgrades (1 reachable entry) go round in a cycle`},
+		},
+		{
 			name:   "cycle has no head",
 			reason: "a channel with no head is reported by the structural checks only",
 			specs: []string{`
@@ -909,5 +926,30 @@ channel dep stable
 	}
 	if e := rep.Findings[0].Explanation; e == nil || !strings.Contains(e.Error, "no cel evaluator") {
 		t.Errorf("explanation %v, want the resolver's %v", e, resolver.ErrNoCEL)
+	}
+}
+
+// TestStrandedInCycle: entries stranded in a cycle beside the head have
+// upgrades that end nowhere; message and brief say they go round (both
+// said "end at" and named nothing).
+func TestStrandedInCycle(t *testing.T) {
+	cat := buildSpec(t, `
+package p stable
+bundle p p.v1 1.0.0
+bundle p p.v2 2.0.0
+bundle p p.v3 3.0.0
+channel p stable
+  entry p.v3
+  entry p.v2 replaces=p.v1
+  entry p.v1 replaces=p.v2
+`)
+	p := cat.Package("p")
+	c := p.Channel("stable")
+	msg, brief := strandedMessage(p, c, "p.v1", "p.v3", c.Heads())
+	if want := `"p.v1" cannot upgrade to the channel head "p.v3": its upgrades (1 reachable entry) go round in a cycle`; msg != want {
+		t.Errorf("message %q, want %q", msg, want)
+	}
+	if want := "no path to head 3.0.0: upgrades go round in a cycle"; brief != want {
+		t.Errorf("brief %q, want %q", brief, want)
 	}
 }

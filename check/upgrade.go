@@ -122,21 +122,30 @@ func strandedMessage(p *graph.Package, c *graph.Channel, name, head string, head
 	if len(heads) > 1 {
 		fmt.Fprintf(&b, " (the channel has %d heads)", len(heads))
 	}
-	brief = "no path to head " + versionName(p, head)
 	r := c.Reachable(name)
-	if len(r) == 0 {
-		b.WriteString(": no entry replaces it, skips it or has a skipRange containing its version")
-		return b.String(), brief + ": no upgrade from it"
+	ends := deadEnds(c, r)
+	msg = b.String() + ": " + deadEnd(r, ends)
+	brief = "no path to head " + versionName(p, head)
+	switch {
+	case len(r) == 0:
+		return msg, brief + ": no upgrade from it"
+	case len(ends) == 0:
+		return msg, brief + ": upgrades go round in a cycle"
 	}
+	return msg, brief + ": upgrades end at " + versionList(p, ends, 2)
+}
+
+// deadEnds returns the entries of reached (entries of c) that have no
+// successor, sorted: where the upgrades through them end.
+func deadEnds(c *graph.Channel, reached []string) []string {
 	var ends []string
-	for _, n := range r {
+	for _, n := range reached {
 		if len(c.EntrySuccessors(n)) == 0 {
 			ends = append(ends, n)
 		}
 	}
 	slices.Sort(ends)
-	fmt.Fprintf(&b, ": its upgrades (%s) end at %s", plural(len(r), "reachable entry", "reachable entries"), quoteList(ends, 5))
-	return b.String(), brief + ": upgrades end at " + versionList(p, ends, 2)
+	return ends
 }
 
 // versionName names bundle name of p in a brief: by its version when it
