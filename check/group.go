@@ -94,6 +94,22 @@ func GroupFindings(fs []Finding) []Group {
 	return out
 }
 
+// groupLeads returns, for the groups of fs (GroupFindings), the group each
+// one's first finding in fs leads, and which findings are in a group: a
+// report writes a group once, at the place of its first finding.
+func groupLeads(fs []Finding) (lead map[int]*Group, member map[int]bool) {
+	lead, member = map[int]*Group{}, map[int]bool{}
+	groups := GroupFindings(fs)
+	for gi := range groups {
+		g := &groups[gi]
+		for _, i := range g.Findings {
+			member[i] = true
+		}
+		lead[slices.Min(g.Findings)] = g
+	}
+	return lead, member
+}
+
 // hasDuplicateBundle reports whether two of the findings idx are about the
 // same bundle: then they are different statements, not one cause.
 func hasDuplicateBundle(fs []Finding, idx []int) bool {

@@ -185,15 +185,7 @@ func writeMarkdownFindings(w *bufio.Writer, fs []Finding, budget *int) {
 		fs    []Finding
 		items []item
 	}
-	lead, member := map[int]*Group{}, map[int]bool{}
-	groups := GroupFindings(fs)
-	for gi := range groups {
-		g := &groups[gi]
-		for _, i := range g.Findings {
-			member[i] = true
-		}
-		lead[slices.Min(g.Findings)] = g
-	}
+	lead, member := groupLeads(fs)
 	var pkgs []*pkgItems
 	byPkg := map[string]*pkgItems{}
 	for i, f := range fs {
@@ -207,9 +199,9 @@ func writeMarkdownFindings(w *bufio.Writer, fs []Finding, budget *int) {
 		p.fs = append(p.fs, f)
 		switch g := lead[i]; {
 		case g != nil:
-			p.items = append(p.items, item{f.Severity, markdownGroup(fs[g.Findings[0]], g)})
+			p.items = append(p.items, item{f.Severity, markdownFinding(fs[g.Findings[0]], g)})
 		case !member[i]:
-			p.items = append(p.items, item{f.Severity, markdownFinding(f)})
+			p.items = append(p.items, item{f.Severity, markdownFinding(f, nil)})
 		}
 	}
 	slices.SortStableFunc(pkgs, func(a, b *pkgItems) int { return cmp.Compare(b.max, a.max) })
@@ -247,33 +239,25 @@ func writeMarkdownFindings(w *bufio.Writer, fs []Finding, budget *int) {
 	}
 }
 
-// markdownFinding returns one finding as a list item: severity, code,
-// channel and bundle, the brief and the position; below it, folded, the
-// message (see markdownMessage).
-func markdownFinding(f Finding) string {
+// markdownFinding returns one finding as a list item, or the findings of
+// group g (f the first, in name order; nil for a finding alone): severity,
+// code, channel and bundle ("N bundles FIRST … LAST" for a group, see
+// WriteText), the brief and the position (the first's); below it, folded,
+// the message (see writeMarkdownMessage), a group's shared one.
+func markdownFinding(f Finding, g *Group) string {
 	var w strings.Builder
 	fmt.Fprintf(&w, "- %s `%s`", f.Severity.String(), f.Code)
-	if obj := markdownObject(f, nil); obj != "" {
+	if obj := markdownObject(f, g); obj != "" {
 		fmt.Fprintf(&w, " %s", obj)
 	}
-	fmt.Fprintf(&w, ": %s", mdText(safetext.Shorten(f.brief(), mdBrief)))
+	fmt.Fprintf(&w, ": %s", mdText(safetext.Shorten(shortMessage(f, g), mdBrief)))
 	writeMarkdownPos(&w, f.Pos)
 	w.WriteString("\n")
-	writeMarkdownMessage(&w, f.Message)
-	return w.String()
-}
-
-// markdownGroup returns the findings of group g (f the first, in name
-// order) as one list item: "N bundles FIRST … LAST" and their shared brief
-// (see WriteText), at the first's position; below it, folded, their
-// shared message.
-func markdownGroup(f Finding, g *Group) string {
-	var w strings.Builder
-	fmt.Fprintf(&w, "- %s `%s` %s: %s", f.Severity.String(), f.Code, markdownObject(f, g),
-		mdText(safetext.Shorten(shortMessage(f, g), mdBrief)))
-	writeMarkdownPos(&w, f.Pos)
-	w.WriteString("\n")
-	writeMarkdownMessage(&w, g.Message)
+	msg := f.Message
+	if g != nil {
+		msg = g.Message
+	}
+	writeMarkdownMessage(&w, msg)
 	return w.String()
 }
 

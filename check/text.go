@@ -214,19 +214,10 @@ const (
 // findings writes fs (in report order) by package; in the short form each
 // group is one line, at the place of its first finding.
 func (t *textReport) findings(fs []Finding, catalog string, kind lineKind) {
-	lead := map[int]*Group{} // the first finding of each group
-	member := map[int]bool{}
+	var lead map[int]*Group
+	var member map[int]bool
 	if !t.opts.Full {
-		groups := GroupFindings(fs)
-		for gi := range groups {
-			g := &groups[gi]
-			first := g.Findings[0]
-			for _, i := range g.Findings {
-				member[i] = true
-				first = min(first, i)
-			}
-			lead[first] = g
-		}
+		lead, member = groupLeads(fs)
 	}
 	pkg, printed := "", false
 	for i, f := range fs {
