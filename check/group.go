@@ -56,7 +56,7 @@ func GroupFindings(fs []Finding) []Group {
 		catalog, pkg, channel, code string
 		sev                         graph.Severity
 		status                      Status
-		suppression                 string
+		suppression                 Suppression // the zero value for none
 		message, brief              string
 	}
 	byKey := map[key]int{}
@@ -65,9 +65,9 @@ func GroupFindings(fs []Finding) []Group {
 		if f.Bundle == "" {
 			continue
 		}
-		k := key{f.Catalog, f.Package, f.Channel, f.Code, f.Severity, f.Status, "", maskName(f.Message, f.Bundle), maskName(f.brief(), f.Bundle)}
+		k := key{f.Catalog, f.Package, f.Channel, f.Code, f.Severity, f.Status, Suppression{}, maskName(f.Message, f.Bundle), maskName(f.brief(), f.Bundle)}
 		if s := f.Suppression; s != nil {
-			k.suppression = s.Pos.String() + "\x00" + s.Reason
+			k.suppression = *s
 		}
 		g, ok := byKey[k]
 		if !ok {
