@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -128,7 +129,7 @@ func (c Changes) describe(n int) string {
 		names []string
 	}{{"packages", c.Packages}, {"channels", c.Channels}, {"bundles", c.Bundles}} {
 		if len(k.names) > 0 {
-			parts = append(parts, k.what+" "+listN(k.names, n))
+			parts = append(parts, k.what+" "+words.First(k.names, n))
 		}
 	}
 	return strings.Join(parts, "; ")
@@ -653,7 +654,7 @@ func unmetRequirements(name string, old, cur *graph.Catalog, cel resolver.CEL) [
 					Package: p.Name, Bundle: b.Name, Pos: b.Pos,
 					Message: fmt.Sprintf("%q requires %s: the baseline met it (%s), no candidate of the catalog does",
 						b.Name, req.text, quoteList(names, 3)),
-					Brief: fmt.Sprintf("requires %s (met in the baseline by %s)", req.words(), listN(names, 1)),
+					Brief: fmt.Sprintf("requires %s (met in the baseline by %s)", req.words(), words.First(names, 1)),
 				})
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/blang/semver/v4"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // PathStats is the distribution of upgrade path lengths of one package: for
@@ -164,7 +165,7 @@ func versionList(p *graph.Package, names []string, n int) string {
 	for i, name := range names {
 		vs[i] = versionName(p, name)
 	}
-	return listN(vs, n)
+	return words.First(vs, n)
 }
 
 // plural returns "1 thing" or "n things".
@@ -181,7 +182,7 @@ func quoteList(names []string, n int) string {
 	for i, s := range names {
 		q[i] = fmt.Sprintf("%q", s)
 	}
-	return listN(q, n)
+	return words.First(q, n)
 }
 
 // listFirst joins the first items of a list of n with commas and says how
@@ -191,15 +192,6 @@ func listFirst(first []string, n int) string {
 		return strings.Join(first, ", ") + fmt.Sprintf(" and %d more", n-len(first))
 	}
 	return strings.Join(first, ", ")
-}
-
-// listN joins the first n items with commas and says how many more there
-// are.
-func listN(items []string, n int) string {
-	if len(items) > n {
-		return strings.Join(items[:n], ", ") + fmt.Sprintf(" and %d more", len(items)-n)
-	}
-	return strings.Join(items, ", ")
 }
 
 func bundlePos(p *graph.Package, name string) graph.Position {

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // Finding codes of the structural checks. Every code is stable: tools may
@@ -329,7 +331,7 @@ func (cf *channelFindings) oneHead() bool {
 		if len(heads) == 2 {
 			n = 2
 		}
-		cf.add(SeverityError, CodeMultipleHeads, "", fmt.Sprintf("%d heads: %s", len(heads), listFirst(heads, n)),
+		cf.add(SeverityError, CodeMultipleHeads, "", fmt.Sprintf("%d heads: %s", len(heads), words.First(heads, n)),
 			"%s has %d heads (entries that nothing replaces or skips): %s", cf.where, len(heads), strings.Join(heads, ", "))
 	}
 	return false
@@ -360,7 +362,7 @@ func (cf *channelFindings) stranded() {
 		if len(stranded) == 1 {
 			what = "stranded entry"
 		}
-		cf.add(SeverityError, CodeStrandedBundles, "", fmt.Sprintf("%d %s: %s", len(stranded), what, listFirst(stranded, 2)),
+		cf.add(SeverityError, CodeStrandedBundles, "", fmt.Sprintf("%d %s: %s", len(stranded), what, words.First(stranded, 2)),
 			"%s has %d stranded entries, neither on the replaces chain from head %q nor skipped: %s", cf.where, len(stranded), g.heads[0], strings.Join(stranded, ", "))
 	}
 }
@@ -631,26 +633,13 @@ func quoteList(names []string) string {
 }
 
 // quoteFirst returns the first n names quoted, joined with ", ", and how
-// many more there are: `"a", "b" and 3 more`.
+// many more there are: `"a", "b" and 3 more` (words.First).
 func quoteFirst(names []string, n int) string {
-	q := make([]string, min(n, len(names)))
-	for i := range q {
-		q[i] = fmt.Sprintf("%q", names[i])
+	q := make([]string, len(names))
+	for i, s := range names {
+		q[i] = fmt.Sprintf("%q", s)
 	}
-	return withMore(strings.Join(q, ", "), len(names)-len(q))
-}
-
-// listFirst returns the first n names joined with ", ", and how many more
-// there are: "a, b and 3 more".
-func listFirst(names []string, n int) string {
-	return withMore(strings.Join(names[:min(n, len(names))], ", "), len(names)-min(n, len(names)))
-}
-
-func withMore(s string, more int) string {
-	if more > 0 {
-		return fmt.Sprintf("%s and %d more", s, more)
-	}
-	return s
+	return words.First(q, n)
 }
 
 // oneLine returns err's text on one line: the errors it joins separated

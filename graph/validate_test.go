@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // sound adds a sound package "p": channel "c" with p.v2 replacing p.v1.
@@ -391,8 +393,8 @@ func TestBriefLists(t *testing.T) {
 		{cycleBrief([]string{"a", "b", "a"}), "a -> b -> a"},
 		{cycleBrief([]string{"a", "b", "c", "d", "a"}), "a -> b -> c -> d -> a"},
 		{cycleBrief([]string{"a", "b", "c", "d", "e", "a"}), "a -> b -> c -> … (5 entries)"},
-		{listFirst([]string{"a", "b", "c", "d"}, 2), "a, b and 2 more"},
-		{listFirst([]string{"a"}, 2), "a"},
+		{words.First([]string{"a", "b", "c", "d"}, 2), "a, b and 2 more"},
+		{words.First([]string{"a"}, 2), "a"},
 		{quoteFirst([]string{"a", "b"}, 1), `"a" and 1 more`},
 	} {
 		if tt.got != tt.want {

@@ -44,3 +44,15 @@ func Limit(s []string, n int) []string {
 	}
 	return append(slices.Clone(s[:n]), fmt.Sprintf("%d more", len(s)-n))
 }
+
+// First joins the first n items of s with commas and counts the rest: "a,
+// b and 3 more"; all of s, joined so, when it has at most n ("a, b"; ""
+// for none). Unlike Join it puts no conjunction between the items: a list
+// cut short reads as a sample.
+func First(s []string, n int) string {
+	n = max(n, 0)
+	if len(s) <= n {
+		return strings.Join(s, ", ")
+	}
+	return strings.Join(s[:n], ", ") + " and " + strconv.Itoa(len(s)-n) + " more"
+}
