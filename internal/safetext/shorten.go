@@ -37,7 +37,15 @@ func units(s string) []unit {
 // \xNN, \uNNNN and \UNNNNNNNN with their hexadecimal digits, one
 // character for the others (\n, \", \\).
 func escapeLen(s string) int {
-	digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[0]]
+	digits := 0
+	switch s[0] {
+	case 'x':
+		digits = 2
+	case 'u':
+		digits = 4
+	case 'U':
+		digits = 8
+	}
 	n := 1
 	for n <= digits && n < len(s) && isHex(s[n]) {
 		n++
