@@ -150,24 +150,32 @@ func (r *Resolver) NearestKind(q APIQuery) string {
 
 // PackageNamed returns the package of the catalogs that a query of a bare
 // name most likely names instead of an API, and whether the query is its
-// very name (case aside); "" when no package name is close, or the query
-// is not a bare name (it has a group or a version). Provides takes an API:
-// a package's name is the slip PackageNamed catches, for "did you mean".
+// very name (case aside: the package written as the query is, else the
+// first by name that differs only in case); "" when no package name is
+// close, or the query is not a bare name (it has a group or a version).
+// Provides takes an API: a package's name is the slip PackageNamed
+// catches, for "did you mean".
 func (r *Resolver) PackageNamed(q APIQuery) (pkg string, exact bool) {
 	if q.Group != "" || q.Version != "" || q.Kind == "" {
 		return "", false
 	}
 	var names []string
 	for _, ci := range r.catalogs {
-		for name := range ci.pkgs {
-			if strings.EqualFold(name, q.Kind) {
-				return name, true
-			}
-			names = append(names, name)
+		if ci.cat.Package(q.Kind) != nil {
+			return q.Kind, true
+		}
+		for _, p := range ci.cat.Packages() {
+			names = append(names, p.Name)
 		}
 	}
 	slices.Sort(names)
-	return suggest.Nearest(q.Kind, slices.Compact(names)), false
+	names = slices.Compact(names)
+	for _, name := range names {
+		if strings.EqualFold(name, q.Kind) {
+			return name, true
+		}
+	}
+	return suggest.Nearest(q.Kind, names), false
 }
 
 // plural is the lower-case plural Kubernetes gives a kind by default.

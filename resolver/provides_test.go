@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -105,6 +106,40 @@ func TestPackageNamed(t *testing.T) {
 		}
 		if pkg, exact := r.PackageNamed(q); pkg != tt.pkg || exact != tt.exact {
 			t.Errorf("PackageNamed(%q) = %q, %v; want %q, %v", tt.query, pkg, exact, tt.pkg, tt.exact)
+		}
+	}
+}
+
+// TestPackageNamedDeterministic: of packages whose names differ only in
+// case, the same query always names the same one: the one written as the
+// query is, else the first by name (the package index is a map, whose
+// order changes from one range to the next).
+func TestPackageNamedDeterministic(t *testing.T) {
+	b := graph.NewBuilder()
+	for _, pkg := range []string{"etcd", "Etcd", "ETCD"} {
+		b.AddPackage(pkg, "stable")
+		if err := b.AddBundle(pkg+".v1.0.0", pkg, "quay.io/"+pkg+":1.0.0", graph.PackageProperty(pkg, "1.0.0")); err != nil {
+			t.Fatal(err)
+		}
+		b.AddChannel(pkg, "stable", graph.Entry{Name: pkg + ".v1.0.0"})
+	}
+	cat, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := resolver.New([]resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "c"}, Catalog: cat}}, resolver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ query, want string }{
+		{"etcd", "etcd"},
+		{"Etcd", "Etcd"},
+		{"eTcD", "ETCD"},
+	} {
+		for range 50 {
+			if pkg, exact := r.PackageNamed(resolver.APIQuery{Kind: tt.query}); pkg != tt.want || !exact {
+				t.Fatalf("PackageNamed(%q) = %q, %v; want %q, true", tt.query, pkg, exact, tt.want)
+			}
 		}
 	}
 }
