@@ -134,7 +134,7 @@ func (l Loader) LoadFile(ctx context.Context, path string) (*Catalog, error) {
 func (l Loader) LoadDir(ctx context.Context, dir string) (*Catalog, error) {
 	open := func(name string) (fs.File, error) { return os.Open(name) }
 	if bundle, ok := bundleOf(dir, filepath.Join, filepath.Dir, filepath.Base, open); ok {
-		return nil, &DecodeError{File: dir, Offset: -1, Err: &NotCatalogError{What: NotCatalogBundle, Bundle: bundle, InManifests: bundle != dir}}
+		return nil, bundleError(dir, bundle)
 	}
 	return l.loadTree(ctx, dir, filepath.WalkDir, os.Stat, open)
 }
@@ -145,7 +145,7 @@ func (l Loader) LoadDir(ctx context.Context, dir string) (*Catalog, error) {
 // LoadDir.
 func (l Loader) LoadFS(ctx context.Context, fsys fs.FS, root string) (*Catalog, error) {
 	if bundle, ok := bundleOf(root, path.Join, path.Dir, path.Base, fsys.Open); ok {
-		return nil, &DecodeError{File: root, Offset: -1, Err: &NotCatalogError{What: NotCatalogBundle, Bundle: bundle, InManifests: bundle != root}}
+		return nil, bundleError(root, bundle)
 	}
 	walk := func(root string, fn fs.WalkDirFunc) error { return fs.WalkDir(fsys, root, fn) }
 	stat := func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }
@@ -237,7 +237,9 @@ func fileType(m fs.FileMode) string {
 	return "mode " + m.String()
 }
 
-// isCatalogFile reports whether a file name has a catalog extension.
+// IsCatalogFile reports whether a file name has a catalog extension, the
+// files LoadDir, LoadFS and LoadSeq read: .json, .yaml or .yml, each
+// optionally gzipped (.gz).
 func IsCatalogFile(name string) bool {
 	name = strings.TrimSuffix(name, ".gz")
 	return strings.HasSuffix(name, ".json") || strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")

@@ -98,6 +98,12 @@ func bundleOf(root string, join func(...string) string, dir, base func(string) s
 	return "", false
 }
 
+// bundleError is the error of a catalog folder root that is the
+// registry+v1 bundle at bundle, or its manifests/ folder.
+func bundleError(root, bundle string) error {
+	return &DecodeError{File: root, Offset: -1, Err: &NotCatalogError{What: NotCatalogBundle, Bundle: bundle, InManifests: bundle != root}}
+}
+
 // notCatalog records a blob with an apiVersion and a kind, not a schema:
 // the first of its file is a NotCatalogError, the others are counted in
 // it.
