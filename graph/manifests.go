@@ -86,11 +86,8 @@ type objectHeader struct {
 }
 
 // csvDocument is the part of a ClusterServiceVersion manifest that
-// CSVManifest keeps.
+// CSVManifest keeps besides its name (objectHeader's).
 type csvDocument struct {
-	Metadata struct {
-		Name string `json:"name"`
-	} `json:"metadata"`
 	Spec *struct {
 		InstallModes          []InstallMode         `json:"installModes"`
 		APIServiceDefinitions APIServiceDefinitions `json:"apiservicedefinitions"`
@@ -160,7 +157,7 @@ func (m *BundleManifests) add(v []byte) error {
 	if err := json.Unmarshal(doc, &d); err != nil {
 		return fmt.Errorf("ClusterServiceVersion %q: %w", h.Metadata.Name, err)
 	}
-	c := &CSVManifest{Name: d.Metadata.Name}
+	c := &CSVManifest{Name: h.Metadata.Name}
 	if sp := d.Spec; sp != nil {
 		c.InstallModes = sp.InstallModes
 		c.APIServiceDefinitions = sp.APIServiceDefinitions
