@@ -90,9 +90,9 @@ func readInstallFacts(b *graph.Bundle) installFacts {
 		f.ownedAPIs = man.CSV.APIServiceDefinitions.Owned
 		for _, o := range man.Objects {
 			switch o.Kind {
-			case "CustomResourceDefinition":
+			case cluster.KindCRD:
 				f.crds = append(f.crds, o.Name)
-			case "ClusterServiceVersion":
+			case cluster.KindCSV:
 			default:
 				f.others = append(f.others, o)
 			}
