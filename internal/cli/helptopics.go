@@ -1,6 +1,10 @@
 package cli
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/sextantdev/sextant/check"
+)
 
 // The texts of the help topics (see helpTopics). Each line is at most
 // helpWidth characters; TestHelpFits holds them to it.
@@ -216,9 +220,9 @@ ClusterCatalog at priority 0), whether that bundle provides the API, or operator
 error. JSON: [{"api": {...}, "package": "...", "bundle": "...", "version": "...", "catalog":
 "...", "error": "...", "provides": true, "catalogs": [...]}].`
 
-const checkOutputTopic = `What check prints, and --baseline.
+var checkOutputTopic = `What check prints, and --baseline.
 
-Text lists the findings of each catalog by package, one line per finding within 160 columns
+Text lists the findings of each catalog by package, one line per finding within ` + strconv.Itoa(check.DefaultWidth) + ` columns
 (severity, code, channel and bundle, brief, position), then a summary line. A finding's message
 stands on its own; its brief says the same in a few words for a line that names the package,
 channel and bundle already (the dangling name, the version an upgrade comes from, the unmet
