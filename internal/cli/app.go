@@ -267,7 +267,7 @@ func newProvidesCmd(e *env) *cobra.Command {
 func (e *env) runProvides(f *providesFlags, api string) error {
 	q, err := resolver.ParseAPIQuery(api)
 	if err != nil {
-		return usageErrorf("%v", err)
+		return usageErrorf("%w", err)
 	}
 	if len(f.catalogs) == 0 {
 		return usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
