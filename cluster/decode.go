@@ -57,6 +57,7 @@ type NotManifestsError struct {
 	Schema string
 }
 
+// Error says what the input holds.
 func (e *NotManifestsError) Error() string {
 	return fmt.Sprintf("a File-Based Catalog (blobs of schema %s, …), not Kubernetes manifests", e.Schema)
 }
