@@ -88,3 +88,28 @@ func ExampleEncode() {
 	// {"schema":"olm.channel","package":"etcd","name":"alpha","entries":[{"name":"etcd.v0.9.4"}]}
 	// {"schema":"olm.bundle","name":"etcd.v0.9.4","package":"etcd","image":"quay.io/etcd:v0.9.4","properties":[{"type":"olm.package","value":{"packageName":"etcd","version":"0.9.4"}}]}
 }
+
+// Kubernetes manifests given as a catalog are one *NotCatalogError per
+// file, which says what they are: a program can tell its user where they
+// go instead.
+func ExampleNotCatalogError() {
+	const state = `apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata:
+  name: etcd
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: etcdoperator.v0.9.4
+`
+	_, err := graph.Decode(strings.NewReader(state), "cluster.yaml")
+	fmt.Println(err)
+	var nc *graph.NotCatalogError
+	if errors.As(err, &nc) && nc.What == graph.NotCatalogManifests {
+		fmt.Printf("%d objects, the first a %s: the cluster state, not a catalog\n", nc.Objects, nc.Kind)
+	}
+	// Output:
+	// cluster.yaml:1: Kubernetes manifests (2 objects, the first of kind Subscription), not a File-Based Catalog (whose blobs have a "schema")
+	// 2 objects, the first a Subscription: the cluster state, not a catalog
+}

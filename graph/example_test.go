@@ -1,6 +1,7 @@
 package graph_test
 
 import (
+	"encoding/base64"
 	"fmt"
 
 	"github.com/blang/semver/v4"
@@ -161,4 +162,57 @@ func ExampleParseProperties() {
 	// requires [v1 Pod]
 	// labels [fast]
 	// property 0 (olm.label): field "label" is a boolean, want a string
+}
+
+// A bundle that embeds its manifests (olm.bundle.object properties, as
+// older opm versions render them) tells what they are: each object's kind
+// and name, and what the CSV says of install modes, webhooks, deployments
+// and owned CRDs.
+func ExampleBundle_Manifests() {
+	object := func(doc string) graph.Property {
+		return graph.Property{Type: graph.TypeBundleObject, Value: []byte(`{"data":"` + base64.StdEncoding.EncodeToString([]byte(doc)) + `"}`)}
+	}
+	const csv = `apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: etcdoperator.v0.9.4
+spec:
+  installModes:
+  - type: OwnNamespace
+    supported: true
+  - type: AllNamespaces
+    supported: false
+  install:
+    spec:
+      deployments:
+      - name: etcd-operator
+  customresourcedefinitions:
+    owned:
+    - name: etcdclusters.etcd.database.coreos.com
+`
+	const crd = `{"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition", "metadata": {"name": "etcdclusters.etcd.database.coreos.com"}}`
+	b := graph.NewBuilder()
+	b.AddPackage("etcd", "alpha")
+	if err := b.AddBundle("etcdoperator.v0.9.4", "etcd", "", graph.PackageProperty("etcd", "0.9.4"), object(csv), object(crd)); err != nil {
+		panic(err)
+	}
+	b.AddChannel("etcd", "alpha", graph.Entry{Name: "etcdoperator.v0.9.4"})
+	cat, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	m, err := cat.Package("etcd").Bundle("etcdoperator.v0.9.4").Manifests()
+	if err != nil {
+		panic(err)
+	}
+	for _, o := range m.Objects {
+		fmt.Println(o.Kind, o.Name)
+	}
+	fmt.Println("install modes:", m.CSV.InstallModes)
+	fmt.Println("deployments:", m.CSV.Deployments, "owned CRDs:", m.CSV.OwnedCRDs)
+	// Output:
+	// ClusterServiceVersion etcdoperator.v0.9.4
+	// CustomResourceDefinition etcdclusters.etcd.database.coreos.com
+	// install modes: [{OwnNamespace true} {AllNamespaces false}]
+	// deployments: [etcd-operator] owned CRDs: [etcdclusters.etcd.database.coreos.com]
 }
