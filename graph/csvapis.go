@@ -54,37 +54,10 @@ func scanAPIServiceDefinitions(s *jsonscan.Scanner, in *interner) (d *APIService
 
 // scanAPIServiceDescriptions reads an array of API service descriptions;
 // on an error, the elements up to and including the faulty one.
-func scanAPIServiceDescriptions(s *jsonscan.Scanner, in *interner) (list []APIServiceDescription, err error) {
-	err = scanArray(s, func(i int) error {
-		var d APIServiceDescription
-		err := scanObject(s, func(key []byte) error {
-			var p *string
-			switch string(key) {
-			case "name":
-				p = &d.Name
-			case "group":
-				p = &d.Group
-			case "version":
-				p = &d.Version
-			case "kind":
-				p = &d.Kind
-			case "deploymentName":
-				p = &d.DeploymentName
-			default:
-				return s.Skip()
-			}
-			v, err := scanString(s, in)
-			*p = v
-			if err != nil {
-				return fmt.Errorf("field %q: %w", key, err)
-			}
-			return nil
-		})
-		list = append(list, d)
-		if err != nil {
-			return fmt.Errorf("element %d: %w", i, err)
-		}
-		return nil
+func scanAPIServiceDescriptions(s *jsonscan.Scanner, in *interner) ([]APIServiceDescription, error) {
+	return scanList(s, func() (APIServiceDescription, error) {
+		var f [5]string
+		err := scanStringFields(s, in, f[:], "name", "group", "version", "kind", "deploymentName")
+		return APIServiceDescription{Name: f[0], Group: f[1], Version: f[2], Kind: f[3], DeploymentName: f[4]}, err
 	})
-	return list, err
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -268,10 +269,16 @@ func scanInstallModes(s *jsonscan.Scanner, in *interner) ([]InstallMode, error) 
 
 // scanGVKs reads an array of group/version/kind objects; on an error, the
 // elements up to and including the faulty one.
-func scanGVKs(s *jsonscan.Scanner, in *interner) (list []GVK, err error) {
+func scanGVKs(s *jsonscan.Scanner, in *interner) ([]GVK, error) {
+	return scanList(s, func() (GVK, error) { return scanGVK(s, in) })
+}
+
+// scanList reads an array, each element with elem; on an error, the
+// elements up to and including the faulty one.
+func scanList[T any](s *jsonscan.Scanner, elem func() (T, error)) (list []T, err error) {
 	err = scanArray(s, func(i int) error {
-		g, err := scanGVK(s, in)
-		list = append(list, g)
+		v, err := elem()
+		list = append(list, v)
 		if err != nil {
 			return fmt.Errorf("element %d: %w", i, err)
 		}
@@ -513,27 +520,27 @@ func scanInstallMode(s *jsonscan.Scanner, in *interner) (InstallMode, error) {
 }
 
 func scanGVK(s *jsonscan.Scanner, in *interner) (GVK, error) {
-	var g GVK
-	err := scanObject(s, func(key []byte) error {
-		var p *string
-		switch string(key) {
-		case "group":
-			p = &g.Group
-		case "version":
-			p = &g.Version
-		case "kind":
-			p = &g.Kind
-		default:
+	var f [3]string
+	err := scanStringFields(s, in, f[:], "group", "version", "kind")
+	return GVK{Group: f[0], Version: f[1], Kind: f[2]}, err
+}
+
+// scanStringFields reads an object whose fields of interest are strings:
+// the value of keys[i] into vals[i], the other keys skipped. On an error,
+// the faulty field holds what could be read.
+func scanStringFields(s *jsonscan.Scanner, in *interner, vals []string, keys ...string) error {
+	return scanObject(s, func(key []byte) error {
+		i := slices.Index(keys, string(key))
+		if i < 0 {
 			return s.Skip()
 		}
 		v, err := scanString(s, in)
-		*p = v
+		vals[i] = v
 		if err != nil {
 			return fmt.Errorf("field %q: %w", key, err)
 		}
 		return nil
 	})
-	return g, err
 }
 
 // decodeStringMap decodes a JSON object of strings that scanObject has
