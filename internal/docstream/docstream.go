@@ -77,15 +77,31 @@ func IsBinary(c byte) bool {
 
 // indexBinary returns the index of the first binary byte of b, or -1.
 func indexBinary(b []byte) int {
-	for i, c := range b {
-		if c < 0x20 || c == 0x7f {
-			if IsBinary(c) {
-				return i
-			}
+	i := 0
+	// Eight bytes at a time, without a branch for each.
+	for ; i+8 <= len(b); i += 8 {
+		if binaryByte[b[i]]|binaryByte[b[i+1]]|binaryByte[b[i+2]]|binaryByte[b[i+3]]|
+			binaryByte[b[i+4]]|binaryByte[b[i+5]]|binaryByte[b[i+6]]|binaryByte[b[i+7]] != 0 {
+			break
+		}
+	}
+	for ; i < len(b); i++ {
+		if binaryByte[b[i]] != 0 {
+			return i
 		}
 	}
 	return -1
 }
+
+// binaryByte is 1 for the bytes IsBinary reports.
+var binaryByte = func() (t [256]uint8) {
+	for c := range 256 {
+		if IsBinary(byte(c)) {
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // Limit resolves a configured size limit: 0 means def, a negative value
 // no limit (returned as 0, the "no limit" of LimitReader, NewYAML and
@@ -175,6 +191,8 @@ type YAML struct {
 	pendErr error // reported by the next call
 	carry   *Doc  // a document begun on a "--- value" line
 	carried []byte
+	last    []byte // the text Next returned last
+	end     int64  // where the stream is expected to end (Expect), 0: not known
 }
 
 // NewYAML returns a splitter reading r. maxDoc limits the size of one
@@ -200,9 +218,40 @@ func (y *YAML) Next() (Doc, error) {
 		}
 		doc, ok := y.scan()
 		if ok {
+			y.last = doc.Text
 			return doc, nil
 		}
 	}
+}
+
+// Expect tells the splitter that the stream holds about n more bytes (a
+// file's size), so that a large document is read into one buffer of the
+// size it can have rather than one that doubles (each doubling copies and
+// touches new memory).
+func (y *YAML) Expect(n int64) {
+	if n > 0 {
+		y.end = y.off + n
+	}
+}
+
+// takeAway is the size from which Take gives its buffer away rather than
+// copy it.
+const takeAway = 64 << 10
+
+// Take returns the text of the document Next returned last for the caller
+// to keep: the splitter's buffer itself when the document is large and
+// fills it (the next one is read into new memory), a copy of a small one
+// or of one in a buffer much larger (kept for the next documents).
+func (y *YAML) Take() []byte {
+	t := y.last
+	y.last = nil
+	if len(t) < takeAway || cap(t)-len(t) > len(t)/4 {
+		return bytes.Clone(t)
+	}
+	if len(y.buf) > 0 && &y.buf[0] == &t[0] {
+		y.buf = nil
+	}
+	return t
 }
 
 // scan reads up to the end of one document. ok is false when it found no
@@ -220,6 +269,9 @@ func (y *YAML) scan() (doc Doc, ok bool) {
 		}
 	}
 	for {
+		if doc.Offset >= 0 && y.bulk() {
+			continue
+		}
 		l, err := y.readLine()
 		if err != nil && err != io.EOF {
 			y.fatal(err)
@@ -283,9 +335,98 @@ func (y *YAML) scan() (doc Doc, ok bool) {
 			y.fatal(&TooLargeError{What: "document", Limit: y.max, Offset: off, Line: line})
 			return doc, false
 		}
-		y.buf = append(y.buf, l...)
+		y.add(l)
 	}
 }
+
+// bulk adds to the document, at once, the complete lines buffered ahead
+// that scan would add one by one: up to the first that may be a marker,
+// the first with a binary byte, within the limit. It reports whether it
+// took any.
+func (y *YAML) bulk() bool {
+	c, _ := y.r.Peek(y.r.Buffered())
+	c = c[:bytes.LastIndexByte(c, '\n')+1]
+	if i := markerLine(c); i >= 0 {
+		c = c[:i]
+	}
+	if i := indexBinary(c); i >= 0 {
+		c = c[:bytes.LastIndexByte(c[:i], '\n')+1]
+	}
+	if len(c) == 0 || (y.max > 0 && int64(len(y.buf)+len(c)) > y.max) {
+		return false
+	}
+	y.off += int64(len(c))
+	y.line += bytes.Count(c, []byte("\n"))
+	y.add(c)
+	y.r.Discard(len(c))
+	return true
+}
+
+// markerLine returns the offset of the first line of c (whole lines) that
+// starts with "---" or "...", or -1. It reads c only up to that line.
+func markerLine(c []byte) int {
+	i := lineStarting(c, "---")
+	end := c
+	if i >= 0 {
+		end = c[:i]
+	}
+	if j := lineStarting(end, "..."); j >= 0 {
+		return j
+	}
+	return i
+}
+
+// lineStarting returns the offset of the first line of c that starts with
+// p, or -1. It looks for p's first byte, rare in most text (a line feed
+// is not), and reads c only up to that line.
+func lineStarting(c []byte, p string) int {
+	for i := 0; i < len(c); i++ {
+		k := bytes.IndexByte(c[i:], p[0])
+		if k < 0 {
+			return -1
+		}
+		i += k
+		if (i == 0 || c[i-1] == '\n') && bytes.HasPrefix(c[i:], []byte(p)) {
+			return i
+		}
+	}
+	return -1
+}
+
+// add appends l, read up to y.off, to the document's text, the buffer
+// doubling as it grows (append grows a large slice by a quarter, copying a
+// large document many times) up to the limit; past expectFrom, to the size
+// the rest of the stream can give it, when Expect said it: a document that
+// large is most often the whole stream (a List).
+func (y *YAML) add(l []byte) {
+	if n := len(y.buf) + len(l); n > cap(y.buf) {
+		c := max(2*cap(y.buf), n, 4096)
+		if rest := y.end - y.off; c > expectFrom && rest > 0 && rest <= expectAhead {
+			c = n + int(rest)
+		}
+		if y.max > 0 {
+			c = max(min(c, int(y.max)), n)
+		}
+		b := make([]byte, len(y.buf), c)
+		if c >= hugeBuffer {
+			adviseHugePages(b[:c])
+		}
+		copy(b, y.buf)
+		y.buf = b
+	}
+	y.buf = append(y.buf, l...)
+}
+
+// Past expectFrom, a document's buffer grows to the rest of the stream
+// (Expect) when that is expectAhead at most.
+const (
+	expectFrom  = 1 << 20
+	expectAhead = 64 << 20
+)
+
+// hugeBuffer is the size from which a document's buffer is advised to be
+// backed by huge pages (adviseHugePages): two of them at least.
+const hugeBuffer = 4 << 20
 
 // fatal ends the stream with err.
 func (y *YAML) fatal(err error) {

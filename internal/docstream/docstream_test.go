@@ -85,6 +85,41 @@ func TestYAML(t *testing.T) {
 	}
 }
 
+// TestYAMLTake: a document's text taken stays the caller's while the
+// splitter reads on, large or small, and a stream told its size that
+// holds one large document reads it into one buffer, given away.
+func TestYAMLTake(t *testing.T) {
+	large := "a:\n" + strings.Repeat("- "+strings.Repeat("x", 70)+"\n", 20000)
+	for _, in := range []string{large, large + "---\nb: 1\n---\n" + large} {
+		y := NewYAML(strings.NewReader(in), 0, 0, 1)
+		y.Expect(int64(len(in)))
+		var texts []string
+		var taken [][]byte
+		for {
+			d, err := y.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := y.Take()
+			if in == large && (&text[0] != &d.Text[0] || cap(text) != len(text)) {
+				t.Errorf("the document's text was copied, or its buffer is of %d bytes, not %d", cap(text), len(text))
+			}
+			texts, taken = append(texts, string(text)), append(taken, text)
+		}
+		for i := range taken {
+			if string(taken[i]) != texts[i] {
+				t.Fatalf("text %d changed once the next were read", i)
+			}
+		}
+		if len(texts) == 3 && (texts[0] != large || texts[1] != "b: 1\n" || texts[2] != large) {
+			t.Fatalf("texts: %d, %.20q, %.20q", len(texts), texts[0], texts[1])
+		}
+	}
+}
+
 func TestYAMLLongLines(t *testing.T) {
 	long := "a: " + strings.Repeat("x", 300000) + "\n"
 	docs, errs := collectYAML(long+"---\n"+long, 0)

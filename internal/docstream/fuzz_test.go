@@ -27,8 +27,31 @@ func splitAll(next func() (Doc, error)) ([]Doc, []string) {
 	panic("no end")
 }
 
+// takeAll is splitAll keeping each document's text with Take, the
+// splitter told the stream's size (Expect).
+func takeAll(in []byte, max int64) ([]Doc, []string) {
+	y := NewYAML(bytes.NewReader(in), max, 0, 1)
+	y.Expect(int64(len(in)))
+	var docs []Doc
+	var errs []string
+	for {
+		d, err := y.Next()
+		if err == io.EOF {
+			return docs, errs
+		}
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		d.Text = y.Take()
+		docs = append(docs, d)
+	}
+}
+
 // FuzzYAML splits arbitrary input and checks properties:
-//   - reading it one byte at a time gives the same documents and errors;
+//   - reading it one byte at a time (line by line: nothing is buffered
+//     ahead) gives the same documents and errors, and so does reading it
+//     told its size, each text taken;
 //   - each document's text is the input at its TextOffset (the "---" of a
 //     "--- value" line blanked), its content offset within it, and its
 //     lines counted right;
@@ -44,6 +67,9 @@ func FuzzYAML(f *testing.F) {
 		docs1, errs1 := splitAll(NewYAML(iotest.OneByteReader(bytes.NewReader(in)), max, 0, 1).Next)
 		if fmt.Sprint(docs) != fmt.Sprint(docs1) || fmt.Sprint(errs) != fmt.Sprint(errs1) {
 			t.Fatalf("one byte at a time: %+v %q, want %+v %q", docs1, errs1, docs, errs)
+		}
+		if docs2, errs2 := takeAll(in, max); fmt.Sprint(docs) != fmt.Sprint(docs2) || fmt.Sprint(errs) != fmt.Sprint(errs2) {
+			t.Fatalf("sized, taken: %+v %q, want %+v %q", docs2, errs2, docs, errs)
 		}
 		for _, d := range docs {
 			if max > 0 && int64(len(d.Text)) > max {
