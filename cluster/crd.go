@@ -71,7 +71,7 @@ func (d *decoder) crd(o *object, apiVersion string, m map[string]any, line int) 
 		o.errorf("apiVersion", "is %q, want %q (kubectl get crd prints that version; v1beta1 is not served since Kubernetes 1.22)", apiVersion, crdAPIGroup+"/v1")
 		return
 	}
-	n := len(d.errs)
+	n := d.nerrs()
 	o.fields(m, "", "apiVersion", "kind", "metadata", "spec", "status")
 	meta, ok := o.obj(m, "metadata", "metadata")
 	if !ok {
@@ -88,7 +88,7 @@ func (d *decoder) crd(o *object, apiVersion string, m map[string]any, line int) 
 	if ns, _ := o.str(meta, "namespace", "metadata.namespace"); ns != "" {
 		o.errorf("metadata.namespace", "is %q, want none: a CustomResourceDefinition is cluster-scoped", ns)
 	}
-	if len(d.errs) > n || !d.define(o, objectKey{KindCRD, "", o.name}, line) {
+	if d.nerrs() > n || !d.define(o, objectKey{KindCRD, "", o.name}, line) {
 		return
 	}
 	spec, _ := o.obj(m, "spec", "spec")
@@ -110,7 +110,7 @@ func (d *decoder) crd(o *object, apiVersion string, m map[string]any, line int) 
 			c.StoredVersions = append(c.StoredVersions, v)
 		}
 	}
-	if len(d.errs) > n {
+	if d.nerrs() > n {
 		return
 	}
 	switch {
@@ -123,7 +123,7 @@ func (d *decoder) crd(o *object, apiVersion string, m map[string]any, line int) 
 	case len(c.Versions) == 0:
 		o.errorf("spec.versions", "missing: a CRD defines at least one version")
 	}
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		d.state.CRDs = append(d.state.CRDs, c)
 	}
 }

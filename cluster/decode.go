@@ -128,6 +128,10 @@ type Loader struct {
 	// wholeLists reads List documents whole instead of item by item
 	// (tests hold the split to the whole reading).
 	wholeLists bool
+	// noSkim parses every item of a List read item by item, where the
+	// items without a kind are otherwise only scanned (tests hold the scan
+	// to the parse).
+	noSkim bool
 }
 
 func (l Loader) limits() (maxBytes, maxDoc int64) {
@@ -137,7 +141,7 @@ func (l Loader) limits() (maxBytes, maxDoc int64) {
 func (l Loader) decoder(ctx context.Context, name, kind string) *decoder {
 	d := &decoder{ctx: ctx, file: name, kind: kind, seen: map[objectKey]int{}}
 	d.maxBytes, d.maxDoc = l.limits()
-	d.wholeLists = l.wholeLists
+	d.wholeLists, d.noSkim = l.wholeLists, l.noSkim
 	return d
 }
 
@@ -284,6 +288,13 @@ type decoder struct {
 	// at most MaxSameErrors of one kind are reported (see over).
 	problems     map[problemKey]*problemCount
 	problemOrder []problemKey
+	suppressed   int // the problems left out
+	lastProblem  problemKey
+	lastCount    *problemCount // of lastProblem (count)
+	// shapeMemo, fieldMemo and keyMemo are the last kind of problem made
+	// (object.problem): an object's shape and field, and its key.
+	shapeMemo, fieldMemo string
+	keyMemo              string
 	// fbcFiles are the files found to hold a File-Based Catalog.
 	fbcFiles map[string]bool
 	// onObject, when set, receives every object that is not a list
@@ -291,13 +302,15 @@ type decoder struct {
 	onObject func(o *object, apiVersion, kind string, m map[string]any)
 	// wholeLists reads List documents whole (Loader.wholeLists).
 	wholeLists bool
+	// noSkim parses every item of a List (Loader.noSkim).
+	noSkim bool
 }
 
 func (d *decoder) finish() error {
 	if d.cancelled() {
 		return d.ctxErr
 	}
-	if len(d.errs) > 0 {
+	if d.nerrs() > 0 {
 		return errors.Join(d.bounded()...)
 	}
 	d.state.Sort()
@@ -320,31 +333,43 @@ type problemCount struct {
 	line int // of the first
 }
 
-// suppressed stands in d.errs for a problem left out: the object it is
-// about is not kept, and bounded drops it.
-var suppressed = &Error{Err: errors.New("suppressed")}
+// nerrs returns the number of problems found: those recorded and those
+// left out (over). An object is kept only when it adds none.
+func (d *decoder) nerrs() int { return len(d.errs) + d.suppressed }
 
-// over counts a problem at field (of the message format; its list indexes
-// left out, as stripIndexes does) and reports whether MaxSameErrors of its
-// kind were already recorded; then it records a stand-in, so that the
-// object is not kept.
-func (d *decoder) over(shape, format string) bool {
-	k := problemKey{d.file, shape, format}
-	if d.problems == nil {
-		d.problems = map[problemKey]*problemCount{}
-	}
-	c := d.problems[k]
+// over counts a problem of kind k (object.problem) and reports whether
+// MaxSameErrors of its kind were already recorded; then it counts it as
+// left out, so that the object is not kept.
+func (d *decoder) over(k problemKey) bool {
+	c := d.count(k)
 	if c == nil {
 		c = &problemCount{}
+		if d.problems == nil {
+			d.problems = map[problemKey]*problemCount{}
+		}
 		d.problems[k] = c
 		d.problemOrder = append(d.problemOrder, k)
+		d.lastProblem, d.lastCount = k, c
 	}
 	c.n++
 	if c.n <= MaxSameErrors {
 		return false
 	}
-	d.errs = append(d.errs, suppressed)
+	d.suppressed++
 	return true
+}
+
+// count returns the count of problems of kind k, nil before the first.
+// The kind asked last is remembered: the items of a list repeat theirs.
+func (d *decoder) count(k problemKey) *problemCount {
+	if d.lastCount != nil && k == d.lastProblem {
+		return d.lastCount
+	}
+	c := d.problems[k]
+	if c != nil {
+		d.lastProblem, d.lastCount = k, c
+	}
+	return c
 }
 
 // stripIndexes returns field with its list indexes left out:
@@ -372,13 +397,13 @@ func stripIndexes(field string) string {
 	return string(append(b, field...))
 }
 
-// bounded returns d.errs without the stand-ins of problems left out, and
-// for each kind of problem with some left out, how many and the total.
+// bounded returns d.errs and, for each kind of problem with some left
+// out, how many and the total.
 func (d *decoder) bounded() []error {
-	if len(d.problemOrder) == 0 || !slices.Contains(d.errs, error(suppressed)) {
+	if d.suppressed == 0 {
 		return d.errs
 	}
-	out := slices.DeleteFunc(slices.Clone(d.errs), func(e error) bool { return e == error(suppressed) })
+	out := slices.Clip(d.errs)
 	for _, k := range d.problemOrder {
 		if c := d.problems[k]; c.n > MaxSameErrors {
 			out = append(out, &Error{File: k.file, Err: fmt.Errorf("… and %d more like the above at field %s (%d in all)", c.n-MaxSameErrors, k.field, c.n)})
@@ -399,12 +424,14 @@ func (d *decoder) cancelled() bool {
 // is named .json, else YAML documents (those that are JSON text read as
 // JSON values).
 func (d *decoder) read(r io.Reader) {
+	size := streamSize(r)
 	r = docstream.LimitReader(r, d.maxBytes)
 	if strings.HasSuffix(d.file, ".json") {
 		d.jsonValues(docstream.NewJSON(r, d.maxDoc, 0, 1))
 		return
 	}
 	y := docstream.NewYAML(r, d.maxDoc, 0, 1)
+	y.Expect(size)
 	p := yamlPipeline{take: d.take, wholeLists: d.wholeLists}
 	defer p.close()
 	for !d.cancelled() {
@@ -415,10 +442,24 @@ func (d *decoder) read(r io.Reader) {
 		// Only the parsing of YAML documents runs ahead, on other cores;
 		// everything is taken in stream order.
 		j := &yamlJob{err: err, doc: doc}
-		j.doc.Text = bytes.Clone(doc.Text) // Next reuses it
+		j.doc.Text = y.Take() // Next reuses its buffer
 		p.add(j, err == nil && !doc.JSON)
 	}
 	p.flush(d.cancelled)
+}
+
+// streamSize returns the size of what r holds when it is a regular file or
+// text in memory (a *bytes.Reader, *strings.Reader), else 0.
+func streamSize(r io.Reader) int64 {
+	switch r := r.(type) {
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if fi, err := r.Stat(); err == nil && fi.Mode().IsRegular() {
+			return fi.Size()
+		}
+	case interface{ Len() int }:
+		return int64(r.Len())
+	}
+	return 0
 }
 
 // take reads one document of a YAML stream, or records its stream error.
@@ -558,6 +599,25 @@ func (p path) shape() string {
 	return p.itemShape
 }
 
+// problem returns the kind of problem that a message of format at field f
+// of the object is.
+func (o *object) problem(f, format string) problemKey {
+	d, shape := o.d, o.at.shape()
+	if shape != d.shapeMemo || f != d.fieldMemo {
+		// The items of a list have the same shape: their problems are
+		// keyed without writing out the field each time.
+		d.shapeMemo, d.fieldMemo, d.keyMemo = shape, f, field(shape, stripIndexes(f))
+	}
+	return problemKey{d.file, d.keyMemo, format}
+}
+
+// pastLimit reports whether MaxSameErrors problems of the kind that a
+// message of format at field f is were recorded: another is only counted.
+func (o *object) pastLimit(f, format string) bool {
+	c := o.d.count(o.problem(f, format))
+	return c != nil && c.n >= MaxSameErrors
+}
+
 // field returns prefix and field joined: the prefix alone (without its
 // dot) when field is "".
 func field(prefix, f string) string {
@@ -570,7 +630,7 @@ func field(prefix, f string) string {
 func (o *object) errorf(f, format string, args ...any) {
 	// The kind of problem first: past MaxSameErrors of a kind, nothing is
 	// written out.
-	if o.d.over(field(o.at.shape(), stripIndexes(f)), format) {
+	if o.d.over(o.problem(f, format)) {
 		return
 	}
 	f = field(o.at.String(), f)
@@ -598,6 +658,12 @@ func (d *decoder) document(v any, line int) {
 // defaultKind come from a typed list (a SubscriptionList's items carry no
 // kind).
 func (d *decoder) value(v any, line int, at path, defaultAPIVersion, defaultKind string) {
+	if s, ok := v.(skimmed); ok {
+		if d.skimmedItem(line, at) {
+			return
+		}
+		v = s.value()
+	}
 	o := &object{d: d, line: line, at: at}
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -656,7 +722,7 @@ func (d *decoder) wanted(o *object, m map[string]any, kind string) bool {
 		return false
 	}
 	if kind == "" {
-		o.errorf("kind", "missing: every object must say its kind, as kubectl get -o yaml writes it")
+		o.errorf("kind", missingKind)
 		return false
 	}
 	if otherKind {
@@ -664,6 +730,22 @@ func (d *decoder) wanted(o *object, m map[string]any, kind string) bool {
 		o.errorf("kind", "is %q, want %q (the input is read as a list of %s objects)", kind, d.kind, d.kind)
 		return false
 	}
+	return true
+}
+
+// missingKind is the problem of an object without a kind.
+const missingKind = "missing: every object must say its kind, as kubectl get -o yaml writes it"
+
+// skimmedItem reads an item of a List whose scan found it to be an object
+// without a kind (skimmed): past MaxSameErrors of that problem it counts
+// it and reports true; before, false, and the item is read from its value,
+// which names it in the error.
+func (d *decoder) skimmedItem(line int, at path) bool {
+	o := object{d: d, line: line, at: at}
+	if !o.pastLimit("kind", missingKind) {
+		return false
+	}
+	o.errorf("kind", missingKind)
 	return true
 }
 
@@ -700,7 +782,7 @@ func (d *decoder) listItems(o *object, m map[string]any, apiVersion, kind string
 	}
 	switch items := raw.(type) {
 	case *streamedItems:
-		d.readItems(items, read)
+		d.readItems(items, itemKind == "" && !d.noSkim, read)
 		return
 	case *jsonItems:
 		d.readJSONItems(items, line, read)
@@ -755,7 +837,7 @@ func (d *decoder) v0(o *object, m map[string]any, group, kind string) {
 		return
 	}
 	o.kind = kind
-	n := len(d.errs)
+	n := d.nerrs()
 	meta, ok := o.obj(m, "metadata", "metadata")
 	if !ok {
 		if _, present := m["metadata"]; !present {
@@ -870,7 +952,7 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 			}
 		}
 	}
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		d.state.CSVs = append(d.state.CSVs, c)
 	}
 }
@@ -942,7 +1024,7 @@ func (d *decoder) subscription(o *object, n int, meta, spec, status map[string]a
 	} else if ref, ok := o.obj(status, "installplan", "status.installplan"); ok {
 		s.InstallPlanRef, _ = o.str(ref, "name", "status.installplan.name")
 	}
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		if s.Package == "" {
 			o.errorf("spec.name", "missing: a subscription must name a package")
 		}
@@ -953,7 +1035,7 @@ func (d *decoder) subscription(o *object, n int, meta, spec, status map[string]a
 			o.errorf("spec.source", "missing: spec.sourceNamespace %q names a namespace but no catalog", s.SourceNamespace)
 		}
 	}
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		d.state.Subscriptions = append(d.state.Subscriptions, s)
 	}
 }
@@ -971,7 +1053,7 @@ func (d *decoder) catalogSource(o *object, n int, spec map[string]any) {
 		}
 	}
 	c.Image, _ = o.str(spec, "image", "spec.image")
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		d.state.CatalogSources = append(d.state.CatalogSources, c)
 	}
 }
@@ -1005,7 +1087,7 @@ func (d *decoder) installPlan(o *object, n int, spec, status map[string]any) {
 		o.errorf("status.phase", "unknown InstallPlan phase %q (want %s, %s, %s, %s or %s)", phase,
 			PhasePlanning, PhaseRequiresApproval, PhaseInstalling, PhaseComplete, PhaseFailed)
 	}
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		d.state.InstallPlans = append(d.state.InstallPlans, p)
 	}
 }

@@ -75,8 +75,8 @@ func DecodeObjects(r io.Reader, name string) ([]Object, error) {
 		objs = append(objs, obj)
 	}
 	d.read(r)
-	if len(d.errs) > 0 {
-		return nil, errors.Join(d.errs...)
+	if d.nerrs() > 0 {
+		return nil, errors.Join(d.bounded()...)
 	}
 	return objs, nil
 }

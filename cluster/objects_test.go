@@ -32,6 +32,11 @@ func TestDecodeObjects(t *testing.T) {
 			wantErr: "field kind: missing",
 		},
 		{
+			name:    "many objects without kind: bounded, the others counted",
+			in:      strings.Repeat("---\napiVersion: v1\nmetadata: {name: a}\n", cluster.MaxSameErrors+5),
+			wantErr: "… and 5 more like the above at field kind (25 in all)",
+		},
+		{
 			name:    "not an object",
 			in:      "- a\n- b\n",
 			wantErr: "want an object",

@@ -242,7 +242,7 @@ func (d *decoder) operatorGroup(o *object, n int, meta, spec, status map[string]
 	}
 	g.ServiceAccountName, _ = o.str(spec, "serviceAccountName", "spec.serviceAccountName")
 	g.StatusNamespaces, _ = o.strs(status, "namespaces", "status.namespaces")
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		d.state.OperatorGroups = append(d.state.OperatorGroups, g)
 	}
 }

@@ -218,7 +218,7 @@ func (d *decoder) v1Object(o *object, apiVersion, kind string, m map[string]any,
 		o.errorf("apiVersion", "%s is %q, want %q (the version Sextant reads)", kind, apiVersion, APIGroupV1+"/v1")
 		return nil, nil, nil, false
 	}
-	n := len(d.errs)
+	n := d.nerrs()
 	o.fields(m, "", "apiVersion", "kind", "metadata", "spec", "status")
 	meta, ok = o.obj(m, "metadata", "metadata")
 	if !ok {
@@ -235,7 +235,7 @@ func (d *decoder) v1Object(o *object, apiVersion, kind string, m map[string]any,
 	if o.name == "" {
 		o.errorf("metadata.name", "missing")
 	}
-	if len(d.errs) > n {
+	if d.nerrs() > n {
 		return nil, nil, nil, false
 	}
 	if !d.define(o, objectKey{kind, "", o.name}, line) {
@@ -248,7 +248,7 @@ func (d *decoder) v1Object(o *object, apiVersion, kind string, m map[string]any,
 
 // v1 reads an object of an OLM v1 kind Decode reads.
 func (d *decoder) v1(o *object, apiVersion, kind string, m map[string]any, line int) {
-	n := len(d.errs)
+	n := d.nerrs()
 	meta, spec, status, ok := d.v1Object(o, apiVersion, kind, m, line)
 	if !ok {
 		return
@@ -326,7 +326,7 @@ func (d *decoder) clusterExtension(o *object, n int, spec, status map[string]any
 			}
 		}
 	}
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		d.state.ClusterExtensions = append(d.state.ClusterExtensions, e)
 	}
 }
@@ -491,7 +491,7 @@ func (d *decoder) clusterCatalog(o *object, n int, meta, spec, status map[string
 			c.Serving, c.ServingReason = serving[0], serving[1]
 		}
 	}
-	if len(d.errs) == n {
+	if d.nerrs() == n {
 		d.state.ClusterCatalogs = append(d.state.ClusterCatalogs, c)
 	}
 }

@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -12,7 +13,7 @@ import (
 // is the line of the document's first line of text, where the items'
 // lines count from.
 type streamedItems struct {
-	items    []fastyaml.ListItem
+	items    fastyaml.Items
 	textLine int
 }
 
@@ -45,8 +46,23 @@ func isListKind(kind, apiVersion string) bool {
 
 // readItems parses the items of a List document, ahead on other cores, and
 // calls read with each value and its line, in order; an item that does
-// not parse is recorded as the document would be, at its line.
-func (d *decoder) readItems(si *streamedItems, read func(i, line int, v any)) {
+// not parse is recorded as the document would be, at its line. skim
+// (items given no kind by their list) lets the items that are plainly
+// objects without a kind go to read as a skimmed value, checked but not
+// built.
+func (d *decoder) readItems(si *streamedItems, skim bool, read func(i, line int, v any)) {
+	// The jobs taken are parsed again: a List's items cost no memory
+	// beyond pipelineWindow jobs.
+	var free []*yamlJob
+	next := func(index int) *yamlJob {
+		if len(free) == 0 {
+			return &yamlJob{index: index, skim: skim}
+		}
+		j := free[len(free)-1]
+		free = free[:len(free)-1]
+		j.items, j.index = j.items[:0], index
+		return j
+	}
 	p := yamlPipeline{take: func(j *yamlJob) {
 		j.wait()
 		for k := range j.items {
@@ -57,16 +73,85 @@ func (d *decoder) readItems(si *streamedItems, read func(i, line int, v any)) {
 			}
 			read(j.index+k, line, j.vs[k])
 		}
+		free = append(free, j)
 	}}
 	defer p.close()
-	for i := 0; i < len(si.items); i += itemsPerJob {
+	j, size := next(0), 0
+	for it := range si.items.All() {
+		j.items = append(j.items, it)
+		if size += it.Size(); size < jobBytes && len(j.items) < maxJobItems {
+			continue
+		}
 		if d.cancelled() {
 			return
 		}
-		p.add(&yamlJob{items: si.items[i:min(i+itemsPerJob, len(si.items))], index: i}, true)
+		p.add(j, true)
+		j, size = next(j.index+len(j.items)), 0
+	}
+	if len(j.items) > 0 {
+		p.add(j, true)
 	}
 	p.flush(d.cancelled)
 }
 
-// itemsPerJob is how many items of a List a worker parses at a time.
-const itemsPerJob = 32
+// A worker parses the items of a List some at a time, so that handing
+// them over costs little beside the parsing: jobBytes of text, or
+// maxJobItems items.
+const (
+	jobBytes    = 32 << 10
+	maxJobItems = 1024
+)
+
+// itemReader reads the items of a List on one goroutine, reusing its
+// memory from one item to the next.
+type itemReader struct {
+	text    []byte
+	scanner *fastyaml.Scanner
+}
+
+// The top-level fields readItem's scan looks at, by index.
+const (
+	scanAPIVersion = iota
+	scanKind
+	scanSchema
+)
+
+// read parses the item it. With skim, an item that is plainly an object
+// without a kind (no "kind" in its text) is first only scanned: one that
+// is (no kind, a string or no apiVersion, no schema: an error that Decode
+// spells out only MaxSameErrors times) is returned as a skimmed value,
+// anything else is parsed.
+func (r *itemReader) read(it *fastyaml.ListItem, skim bool) (any, error) {
+	r.text = it.AppendText(r.text[:0])
+	if skim && !bytes.Contains(r.text, []byte("kind")) {
+		if r.scanner == nil {
+			r.scanner = fastyaml.NewScanner("apiVersion", "kind", "schema")
+		}
+		if root, ok := r.scanner.Scan(r.text); ok && root == fastyaml.Object && kindless(r.scanner) {
+			return skimmed{it}, nil
+		}
+	}
+	return fastyaml.Value(r.text)
+}
+
+// kindless reports whether the object s scanned has no kind, no schema
+// (it is no File-Based Catalog blob) and a string or no apiVersion: what
+// decoder.value reports, with no default kind, as its kind missing and
+// nothing else.
+func kindless(s *fastyaml.Scanner) bool {
+	api, kind, schema := s.Field(scanAPIVersion), s.Field(scanKind), s.Field(scanSchema)
+	return (api.Type == fastyaml.Absent || api.Type == fastyaml.Null || api.Type == fastyaml.String) &&
+		(kind.Type == fastyaml.Absent || kind.Type == fastyaml.Null || (kind.Type == fastyaml.String && len(kind.Text) == 0)) &&
+		(schema.Type == fastyaml.Absent || schema.Type == fastyaml.Null)
+}
+
+// skimmed stands for an item of a List that readItem only scanned: an
+// object without a kind, whose value decoder.value builds only when it
+// spells out the error.
+type skimmed struct{ item *fastyaml.ListItem }
+
+// value parses the item, which the scan took.
+func (s skimmed) value() any {
+	v, _ := fastyaml.Fast(s.item.Text())
+	return v
+}

@@ -84,6 +84,42 @@ items:
 	{"tab", "apiVersion: v1\nkind: List\nitems:\n-\tkind: Subscription\n", false},
 	{"not a list", "apiVersion: v1\nkind: ConfigMap\nitems:\n- a\n", true},
 	{"many items", manyItems(40), true},
+	{"items: inside a quoted scalar", "kind: List\na: 'x\nitems:\n- b\n'\nitems:\n", false},
+	{"many items without a kind, mixed, one broken", kindlessItems(30), true},
+}
+
+// kindlessItems is a List of n items without a kind (every third with
+// apiVersion null, one with kind "") among items that the scan must leave
+// to the parse: a kind, a schema, an apiVersion that is not a string, a
+// scalar, a broken item, an item whose text names a kind elsewhere, and a
+// key written twice.
+func kindlessItems(n int) string {
+	var b strings.Builder
+	b.WriteString("apiVersion: v1\nkind: List\nitems:\n")
+	for i := range n {
+		api := "operators.coreos.com/v1alpha1"
+		if i%3 == 0 {
+			api = "~"
+		}
+		fmt.Fprintf(&b, "- apiVersion: %s\n  metadata:\n    name: s%d\n    namespace: ns\n  spec:\n    name: p%d\n", api, i, i)
+		switch i {
+		case 3:
+			b.WriteString("- kind: ''\n  metadata: {name: e, namespace: ns}\n")
+		case 5:
+			b.WriteString("- apiVersion: operators.coreos.com/v1alpha1\n  kind: Subscription\n  metadata:\n    name: k\n    namespace: ns\n  spec:\n    name: k\n")
+		case 8:
+			b.WriteString("- schema: olm.package\n  name: p\n")
+		case 13:
+			b.WriteString("- apiVersion: 3\n  metadata:\n    name: n\n")
+		case 17:
+			b.WriteString("- just text\n- metadata:\n    name: 'broken\n")
+		case 21:
+			b.WriteString("- metadata:\n    name: x\n    labels:\n      kind: a\n")
+		case 25:
+			b.WriteString("- metadata:\n    name: y\n    name: z\n")
+		}
+	}
+	return b.String()
 }
 
 func manyItems(n int) string {
@@ -140,7 +176,12 @@ func TestListSplitAgrees(t *testing.T) {
 				if !strings.HasPrefix(splitErr, "in.yaml:4: ") {
 					t.Errorf("error %q, want it at the item's line 4", splitErr)
 				}
+				checkSkim(t, c.doc)
 				return
+			}
+			checkSkim(t, c.doc)
+			if strings.HasSuffix(c.name, "one broken") {
+				return // read whole, the document is refused as a whole
 			}
 			if withoutLines(splitErr) != withoutLines(wholeErr) {
 				t.Fatalf("split, error\n%s\nwhole, error\n%s", splitErr, wholeErr)
@@ -176,16 +217,55 @@ func decodeAs(t testing.TB, doc, name string, split bool) (*State, string) {
 	return st, ""
 }
 
+// checkSkim fails t unless reading doc's List items with the scan of the
+// items without a kind (skimmed) gives the state and the errors, at the
+// same lines, that parsing every item gives.
+func checkSkim(t *testing.T, doc string) {
+	t.Helper()
+	skim, skimErr := Loader{}.Decode(context.Background(), strings.NewReader(doc), "in.yaml")
+	parse, parseErr := Loader{noSkim: true}.Decode(context.Background(), strings.NewReader(doc), "in.yaml")
+	if fmt.Sprint(skimErr) != fmt.Sprint(parseErr) || !reflect.DeepEqual(skim, parse) {
+		t.Fatalf("scanned: %+v, error\n%v\nparsed: %+v, error\n%v", skim, skimErr, parse, parseErr)
+	}
+}
+
+// TestListSkim: the scan leaves to the parse every item that is not plainly
+// an object without a kind, and past MaxSameErrors only counts the others.
+func TestListSkim(t *testing.T) {
+	// Enough items for the pipeline to reuse its jobs.
+	checkSkim(t, kindlessItems(8000))
+	doc := kindlessItems(30)
+	checkSkim(t, doc)
+	_, err := Loader{}.Decode(context.Background(), strings.NewReader(doc), "in.yaml")
+	for _, want := range []string{
+		"in.yaml:4: object \"ns/s0\": field items[0].kind: missing",
+		"in.yaml:28: object \"ns/e\": field items[4].kind: missing", // kind ""
+		"in.yaml:67: a File-Based Catalog",
+		"in.yaml:99: field items[17].apiVersion: is a number, want a string",
+		"in.yaml:126: field items[22]: value is a string, want an object",
+		"in.yaml:127: invalid YAML: yaml: line 129:",
+		"in.yaml:129: object \"ns/s18\": field items[24].kind: missing",
+		"… and 13 more like the above at field items[].kind (33 in all)",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error\n%v\nwant it to hold %q", err, want)
+		}
+	}
+}
+
 // FuzzListSplit: whatever the document, reading a List item by item fails
-// when reading it whole does, and otherwise gives the same state.
+// when reading it whole does, and otherwise gives the same state; the scan
+// of the items without a kind gives what parsing them gives.
 func FuzzListSplit(f *testing.F) {
 	for _, c := range listDocs {
 		f.Add(c.doc)
 	}
+	f.Add(kindlessItems(22))
 	f.Fuzz(func(t *testing.T, doc string) {
 		if len(doc) > 8192 {
 			return
 		}
+		checkSkim(t, doc)
 		split, splitErr := decodeWithSplit(t, doc, true)
 		whole, wholeErr := decodeWithSplit(t, doc, false)
 		if (splitErr == "") != (wholeErr == "") {

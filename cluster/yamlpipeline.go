@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"runtime"
+	"slices"
 	"sync/atomic"
 
 	"github.com/sextantdev/sextant/internal/docstream"
@@ -22,10 +23,16 @@ type yamlJob struct {
 	index int
 	vs    []any
 	verrs []error
-	done  chan struct{} // closed once parsed; nil: nothing to parse
+	// skim checks the items that are plainly objects without a kind
+	// without building their values (readItem).
+	skim bool
+	// done receives once the job is parsed (a job may be parsed again,
+	// its memory reused); nil: nothing to parse.
+	done chan struct{}
 }
 
-// wait waits until the job's document is parsed.
+// wait waits until the job's document is parsed. It is called once for
+// each time the job is parsed.
 func (j *yamlJob) wait() {
 	if j.done != nil {
 		<-j.done
@@ -52,24 +59,27 @@ const pipelineWindow = 16
 
 // start hands j's document to a worker, starting the workers on first use.
 func (p *yamlPipeline) start(j *yamlJob) {
-	j.done = make(chan struct{})
+	if j.done == nil {
+		j.done = make(chan struct{}, 1)
+	}
 	if p.work == nil {
 		p.work, p.stop = make(chan *yamlJob, pipelineWindow), new(atomic.Bool)
 		for range min(runtime.GOMAXPROCS(0), 4) {
 			go func(work <-chan *yamlJob, stop *atomic.Bool, wholeLists bool) {
+				var r itemReader
 				for j := range work {
 					switch {
 					case stop.Load():
 					case j.items != nil:
-						j.vs, j.verrs = make([]any, len(j.items)), make([]error, len(j.items))
+						j.vs, j.verrs = slices.Grow(j.vs[:0], len(j.items))[:len(j.items)], slices.Grow(j.verrs[:0], len(j.items))[:len(j.items)]
 						for k := range j.items {
-							j.vs[k], j.verrs[k] = fastyaml.Value(j.items[k].Text())
+							j.vs[k], j.verrs[k] = r.read(&j.items[k], j.skim)
 						}
 					default:
 						j.v, j.verr = parseDocument(j.doc.Text, j.doc.TextLine, wholeLists)
 					}
 					j.doc.Text = nil
-					close(j.done)
+					j.done <- struct{}{}
 				}
 			}(p.work, p.stop, p.wholeLists)
 		}

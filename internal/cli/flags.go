@@ -86,7 +86,7 @@ type input struct {
 // open returns the input's stream; close it when done.
 func (in input) open() (io.ReadCloser, error) {
 	if in.Name == stdinName {
-		return io.NopCloser(bytes.NewReader(in.Data)), nil
+		return memoryInput{bytes.NewReader(in.Data)}, nil
 	}
 	f, err := os.Open(in.Name)
 	if err != nil {
@@ -94,6 +94,13 @@ func (in input) open() (io.ReadCloser, error) {
 	}
 	return f, nil
 }
+
+// memoryInput is an input read into memory (standard input): its Len tells
+// the readers its size.
+type memoryInput struct{ *bytes.Reader }
+
+// Close does nothing.
+func (memoryInput) Close() error { return nil }
 
 // decodeManifests decodes one input's manifests within the size limits.
 func (e *env) decodeManifests(in input) (*cluster.State, error) {

@@ -3,6 +3,7 @@ package fastyaml
 import (
 	"bytes"
 	"fmt"
+	"iter"
 	"regexp"
 	"strconv"
 )
@@ -10,9 +11,9 @@ import (
 // A List document — what `kubectl get … -o yaml` prints — holds every
 // object in one document, and parsing it whole would build the tree of all
 // of them at once. ListItems splits the text of such a document into its
-// header (every line but the items) and the text of each item, so that the
-// items can be parsed one by one, ahead on other cores, each dropped once
-// read. It only splits the block layout kubectl and yaml libraries write:
+// header (every line but the items: "items:" has no value there) and its
+// items, so that they can be parsed one by one, ahead on other cores, each
+// dropped once read. It only splits the block layout kubectl and yaml libraries write:
 //
 //	apiVersion: v1
 //	items:
@@ -25,93 +26,171 @@ import (
 // past its dash. Anything else — flow style, a tab, an anchor that an
 // alias in another item could name, a line that breaks the layout — and
 // the document is parsed whole, as before: the split is only ever a
-// faster way to the same values.
-func ListItems(text []byte) (header []byte, items []ListItem, ok bool) {
-	if !bytes.HasPrefix(text, []byte("items:")) && !bytes.Contains(text, []byte("\nitems:")) {
-		return nil, nil, false // no items at column 0: not a List (the common case, cheaply)
-	}
-	lines := bytes.Split(text, []byte("\n"))
-	start := -1
-	for i, l := range lines {
-		if bytes.Equal(bytes.TrimRight(l, " \r"), []byte("items:")) {
-			start = i
-			break
-		}
-	}
+// faster way to the same values. The lines before "items:" must be whole
+// on their own (in the subset Fast reads).
+//
+// The items are not kept: ListItems checks the layout, and Items.All finds
+// them again, one at a time, so that the split holds no more memory than
+// the text, whatever the number of items.
+func ListItems(text []byte) (header []byte, items Items, ok bool) {
+	start := itemsLine(text)
 	if start < 0 {
-		return nil, nil, false
+		return nil, Items{}, false // no items at column 0: not a List (the common case, cheaply)
 	}
 	if anchored(text) || !yamlText(text) {
-		return nil, nil, false // an anchor, or text the parser refuses (in a comment, say)
+		return nil, Items{}, false // an anchor, or text the parser refuses (in a comment, say)
 	}
-	items, indent, end, ok := listItems(lines, start)
-	if !ok || len(items) == 0 {
-		return nil, nil, false
+	if _, ok := Fast(text[:start]); !ok {
+		// The lines before "items:" must be whole on their own, so that
+		// the line is a key of the document's mapping, not text of a
+		// scalar that goes on over it ("a: 'x" … "'").
+		return nil, Items{}, false
 	}
-	// The header: every line outside the items, the items' lines blanked
-	// so that line numbers stay those of the document.
-	var h bytes.Buffer
-	for i, l := range lines {
-		if i <= start || i >= end {
-			h.Write(l)
-		}
-		h.WriteByte('\n')
+	itemsEnd := start + bytes.IndexByte(text[start:], '\n') + 1 // past the line "items:"
+	items = Items{line: bytes.Count(text[:itemsEnd], newline)}
+	items.n, items.end, ok = splitItems(text, itemsEnd, items.line, nil)
+	if !ok || items.n == 0 {
+		return nil, Items{}, false
 	}
-	for k := range items {
-		it := &items[k]
-		it.lines, it.indent = lines[it.First:it.last+1], indent
+	items.text = text[itemsEnd:items.end]
+	// The header: every line outside the items. It is parsed only for its
+	// value, so its lines need not keep their numbers.
+	h := make([]byte, 0, itemsEnd+len(text)-items.end+1)
+	h = append(append(h, text[:itemsEnd]...), text[items.end:]...)
+	if len(h) > 0 && h[len(h)-1] != '\n' {
+		h = append(h, '\n')
 	}
-	return h.Bytes(), items, true
+	return h, items, true
 }
 
-// listItems finds the items of the sequence under "items:" on line start:
-// each item's first and last line, the items' indentation, and the line
-// where the header goes on (len(lines) when the items end the document).
-// ok is false when a line breaks the layout ListItems splits.
-func listItems(lines [][]byte, start int) (items []ListItem, indent, end int, ok bool) {
-	indent = -1 // of the items' dashes
-	col := -1   // where the current item's node starts, -1 before its first line
-	end = len(lines)
-	var cur *ListItem
-	for i := start + 1; i < len(lines) && end == len(lines); i++ {
-		l := lines[i]
-		content := bytes.TrimLeft(l, " ")
-		n := len(l) - len(content)
-		if len(bytes.Trim(content, " \t\r")) == 0 || content[0] == '#' {
+var newline = []byte("\n")
+
+// itemsLine returns the offset of the first line of text that is
+// "items:" (trailing spaces and carriage return aside) and is not the
+// last, or -1.
+func itemsLine(text []byte) int {
+	for off := 0; off < len(text); {
+		i := bytes.Index(text[off:], []byte("items:"))
+		if i < 0 {
+			return -1
+		}
+		i += off
+		if i == 0 || text[i-1] == '\n' {
+			rest := text[i+len("items:"):]
+			e := bytes.IndexByte(rest, '\n')
+			if e < 0 {
+				return -1 // the last line: no items follow
+			}
+			if len(bytes.TrimRight(rest[:e], " \r")) == 0 {
+				return i
+			}
+		}
+		off = i + 1
+	}
+	return -1
+}
+
+// Items are the items of a List document that ListItems split. The zero
+// value has none.
+type Items struct {
+	text []byte // from the line after "items:" to the end of the last item's
+	line int    // of text[0] in the document (0-based)
+	n    int
+	end  int // the offset in the document where the header goes on
+}
+
+// Len returns the number of items.
+func (it Items) Len() int { return it.n }
+
+// All returns the items in order. Each ListItem is a value of its own;
+// finding them allocates nothing.
+func (it Items) All() iter.Seq[ListItem] {
+	return func(yield func(ListItem) bool) {
+		if it.n > 0 {
+			splitItems(it.text, 0, it.line, yield)
+		}
+	}
+}
+
+// splitItems walks the lines of text from offset off (line line, 0-based:
+// the line after "items:") over the items of the sequence there, passing
+// each to yield when yield is not nil (until it returns false). It returns
+// the number of items, the offset where the header goes on (len(text)
+// when the items end the document), and ok false when a line breaks the
+// layout ListItems splits.
+func splitItems(text []byte, off, line int, yield func(ListItem) bool) (n, end int, ok bool) {
+	indent := -1 // of the items' dashes
+	col := -1    // where the current item's node starts, -1 before its first line
+	var cur ListItem
+	curStart := -1 // the offset of cur's first line, -1 before the first item
+	for line--; off <= len(text); off++ {
+		line++
+		e := bytes.IndexByte(text[off:], '\n')
+		if e < 0 {
+			e = len(text) - off
+		}
+		l := text[off : off+e]
+		k := 0
+		for k < len(l) && l[k] == ' ' {
+			k++
+		}
+		content := l[k:]
+		if blank(content) || content[0] == '#' {
+			off += e
 			continue // blank or comment: belongs to whatever it is in
 		}
-		if bytes.IndexByte(l[:n+1], '\t') >= 0 {
-			return nil, 0, 0, false
+		if content[0] == '\t' {
+			return 0, 0, false
 		}
 		if indent < 0 {
 			if !isDash(content) {
-				return nil, 0, 0, false // items: is not a block sequence here
+				return 0, 0, false // items: is not a block sequence here
 			}
-			indent = n
+			indent = k
 		}
 		switch {
-		case n == indent && isDash(content):
-			items = append(items, ListItem{First: i})
-			cur = &items[len(items)-1]
-			cur.last = i
-			col = itemColumn(l, n)
-		case n > indent+1:
+		case k == indent && isDash(content):
+			if curStart >= 0 && yield != nil && !yield(cur) {
+				return n, 0, true
+			}
+			n++
+			cur, curStart = ListItem{First: line, indent: indent, text: l}, off
+			col = itemColumn(l, k)
+		case k > indent+1:
 			if col < 0 {
-				col = n // the item's node starts on this line
-			} else if n < col {
+				col = k // the item's node starts on this line
+			} else if k < col {
 				// Inside the item but left of its node ("-  kind: a"
 				// then "  b"): the whole parse refuses it, or reads it
 				// otherwise than the item alone.
-				return nil, 0, 0, false
+				return 0, 0, false
 			}
-			cur.last = i
-		case n == 0:
-			end = i // the next key of the header
+			cur.text = text[curStart : off+e]
+		case k == 0:
+			if curStart >= 0 && yield != nil {
+				yield(cur)
+			}
+			return n, off, true // the next key of the header
 		default:
-			return nil, 0, 0, false
+			return 0, 0, false
+		}
+		off += e
+	}
+	if curStart >= 0 && yield != nil {
+		yield(cur)
+	}
+	return n, len(text), true
+}
+
+// blank reports whether content (a line from its first non-space byte)
+// holds only spaces, tabs and a carriage return.
+func blank(content []byte) bool {
+	for _, c := range content {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
 		}
 	}
-	return items, indent, end, true
+	return true
 }
 
 // itemColumn returns the column where the node of the item whose dash is
@@ -119,7 +198,7 @@ func listItems(lines [][]byte, start int) (items []ListItem, indent, end int, ok
 // (the node starts on a later line).
 func itemColumn(l []byte, n int) int {
 	rest := bytes.TrimLeft(l[n+1:], " ")
-	if len(bytes.Trim(rest, " \t\r")) == 0 || rest[0] == '#' {
+	if blank(rest) || rest[0] == '#' {
 		return -1
 	}
 	return len(l) - len(rest)
@@ -131,29 +210,28 @@ type ListItem struct {
 	// First is the index of the item's first line in the document
 	// (0-based).
 	First  int
-	last   int
 	indent int
-	lines  [][]byte
+	// text is the item's text in the document's, from its dash line's
+	// first byte to its last line's end (its line feed left out).
+	text []byte
 }
 
 // Text returns the item's text, its dash blanked: a document of its own
 // whose line numbers start at the item's first line.
 func (it *ListItem) Text() []byte {
-	n := 0
-	for _, l := range it.lines {
-		n += len(l) + 1
+	return it.AppendText(make([]byte, 0, len(it.text)+1))
+}
+
+// Size returns the length of the item's text.
+func (it *ListItem) Size() int { return len(it.text) + 1 }
+
+// AppendText appends the item's text, as Text returns it, to b.
+func (it *ListItem) AppendText(b []byte) []byte {
+	for range it.indent + 1 {
+		b = append(b, ' ')
 	}
-	b := make([]byte, 0, n)
-	for i, l := range it.lines {
-		if i == 0 {
-			b = append(b, bytes.Repeat([]byte{' '}, it.indent+1)...)
-			b = append(b, l[it.indent+1:]...)
-		} else {
-			b = append(b, l...)
-		}
-		b = append(b, '\n')
-	}
-	return b
+	b = append(b, it.text[it.indent+1:]...)
+	return append(b, '\n')
 }
 
 // isDash reports whether content (a line from its first non-space byte)

@@ -317,6 +317,15 @@ var plainASCII = func() (t [256]uint8) {
 // (YAML 1.1 line breaks), byte order mark, U+FFFE or U+FFFF.
 func yamlText(doc []byte) bool {
 	for i := 0; i < len(doc); {
+		// Runs of printable ASCII, tabs and line breaks, eight bytes at a
+		// time.
+		for i+8 <= len(doc) && yamlASCII[doc[i]]&yamlASCII[doc[i+1]]&yamlASCII[doc[i+2]]&yamlASCII[doc[i+3]]&
+			yamlASCII[doc[i+4]]&yamlASCII[doc[i+5]]&yamlASCII[doc[i+6]]&yamlASCII[doc[i+7]] != 0 {
+			i += 8
+		}
+		if i == len(doc) {
+			break
+		}
 		c := doc[i]
 		if c < utf8.RuneSelf {
 			if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f {
@@ -333,6 +342,14 @@ func yamlText(doc []byte) bool {
 	}
 	return true
 }
+
+// yamlASCII is 1 for the bytes yamlText passes as they are: printable
+// ASCII, the tab and the line breaks.
+var yamlASCII = func() (t [256]uint8) {
+	t = plainASCII
+	t['\t'], t['\r'] = 1, 1
+	return t
+}()
 
 // yamlRune reports whether r, decoded from bytes beyond ASCII, is a
 // character yamlText takes.

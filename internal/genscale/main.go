@@ -1,13 +1,15 @@
 // Command genscale writes the large inputs that BENCHMARKS.md measures
 // whole commands on, as package scalegen makes them: catalog.json and
-// cluster.yaml. The same flags give the same bytes.
+// cluster.yaml (cluster.json with -kindless -json). The same flags give
+// the same bytes.
 //
 //	go run ./internal/genscale -n 50000 -out /tmp/scale
 //	go run ./cmd/sextant resolve --catalog c=/tmp/scale/catalog.json -f /tmp/scale/cluster.yaml
 //
 // -list writes the manifests as one List document, as `kubectl get -o
 // yaml` prints them, instead of one document per object; -kindless, a List
-// of n Subscriptions without their kind (each an input error).
+// of n Subscriptions without their kind (each an input error); -kindless
+// -json, that List as JSON, in cluster.json.
 package main
 
 import (
@@ -25,6 +27,7 @@ func main() {
 	versions := flag.Int("bundles", 2, "bundles per package (a replaces chain)")
 	list := flag.Bool("list", false, "write the manifests as one List document")
 	kindless := flag.Bool("kindless", false, "write the manifests as one List of subscriptions without their kind")
+	asJSON := flag.Bool("json", false, "with -kindless: write the List as JSON (cluster.json), as kubectl get -o json prints it")
 	out := flag.String("out", ".", "folder to write catalog.json and cluster.yaml in")
 	flag.Parse()
 	if *n < 1 || *versions < 1 || *versions > 100 {
@@ -35,11 +38,14 @@ func main() {
 		fmt.Fprintln(os.Stderr, "genscale:", err)
 		os.Exit(1)
 	}
-	manifests := func(w io.Writer) error { return scalegen.Manifests(w, *n, *list) }
-	if *kindless {
+	manifests, name := func(w io.Writer) error { return scalegen.Manifests(w, *n, *list) }, "cluster.yaml"
+	switch {
+	case *kindless && *asJSON:
+		manifests, name = func(w io.Writer) error { return scalegen.KindlessListJSON(w, *n) }, "cluster.json"
+	case *kindless:
 		manifests = func(w io.Writer) error { return scalegen.KindlessList(w, *n) }
 	}
-	if err := write(filepath.Join(*out, "cluster.yaml"), manifests); err != nil {
+	if err := write(filepath.Join(*out, name), manifests); err != nil {
 		fmt.Fprintln(os.Stderr, "genscale:", err)
 		os.Exit(1)
 	}

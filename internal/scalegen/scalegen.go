@@ -93,3 +93,31 @@ func KindlessList(w io.Writer, n int) error {
 	}
 	return bw.Flush()
 }
+
+// KindlessListJSON writes the List of KindlessList as `kubectl get -o
+// json` prints one: a JSON object indented four spaces, the items in its
+// "items" array. It returns the error of the first write that failed.
+func KindlessListJSON(w io.Writer, n int) error {
+	bw := bufio.NewWriter(w)
+	io.WriteString(bw, "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n")
+	for i := range n {
+		sep := ","
+		if i == n-1 {
+			sep = ""
+		}
+		fmt.Fprintf(bw, `        {
+            "apiVersion": "operators.coreos.com/v1alpha1",
+            "metadata": {
+                "name": "s%d",
+                "namespace": "ns"
+            },
+            "spec": {
+                "channel": "stable",
+                "name": "p%d"
+            }
+        }%s
+`, i, i, sep)
+	}
+	io.WriteString(bw, "    ],\n    \"kind\": \"List\",\n    \"metadata\": {\n        \"resourceVersion\": \"\"\n    }\n}\n")
+	return bw.Flush()
+}
