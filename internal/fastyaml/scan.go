@@ -152,14 +152,14 @@ func (s *skim) beginSeq() {
 func (s *skim) endSeq() { s.depth-- }
 
 func (s *skim) scalar(k kind, text []byte) {
-	t := Null
 	switch k {
 	case kindString:
-		t = String
+		s.value(String, text)
 	case kindNumber:
-		t = Number
+		s.value(Number, text)
 	case kindTrue, kindFalse:
-		t = Bool
+		s.value(Bool, nil)
+	default:
+		s.value(Null, nil)
 	}
-	s.value(t, text)
 }
