@@ -427,7 +427,9 @@ func (d *decoder) read(r io.Reader) {
 	size := streamSize(r)
 	r = docstream.LimitReader(r, d.maxBytes)
 	if strings.HasSuffix(d.file, ".json") {
-		d.jsonValues(docstream.NewJSON(r, d.maxDoc, 0, 1))
+		j := docstream.NewJSON(r, d.maxDoc, 0, 1)
+		j.Expect(size)
+		d.jsonValues(j)
 		return
 	}
 	y := docstream.NewYAML(r, d.maxDoc, 0, 1)
@@ -785,7 +787,7 @@ func (d *decoder) listItems(o *object, m map[string]any, apiVersion, kind string
 		d.readItems(items, itemKind == "" && !d.noSkim, read)
 		return
 	case *jsonItems:
-		d.readJSONItems(items, line, read)
+		d.readJSONItems(items, itemKind == "" && !d.noSkim, read)
 		return
 	}
 	items, ok := as[[]any](o, raw, "items")

@@ -3,6 +3,8 @@ package cluster
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/sextantdev/sextant/internal/fastjson"
 )
 
 // jsonListItems is parseDocument's split for a JSON document: `kubectl
@@ -13,32 +15,22 @@ import (
 // valid JSON list object with one "items" array. line is the line text
 // starts at.
 func jsonListItems(text []byte, line int) (header map[string]any, ok bool) {
-	if !bytes.Contains(text, []byte(`"items"`)) || !json.Valid(text) {
-		return nil, false // an invalid document keeps the whole decode's error
-	}
-	dec := json.NewDecoder(bytes.NewReader(text))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+	if !bytes.Contains(text, []byte(`"items"`)) {
 		return nil, false
 	}
+	members, valid := fastjson.ValidObject(text)
+	if !valid {
+		return nil, false // an invalid document keeps the whole decode's error
+	}
 	start, end := -1, -1
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, false
-		}
-		key, _ := t.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, false
-		}
-		if key != "items" {
+	for _, m := range members {
+		if !bytes.Equal(m.Key, []byte("items")) && fastjson.Key(m.Key) != "items" {
 			continue
 		}
-		if start >= 0 || len(raw) == 0 || raw[0] != '[' {
+		if start >= 0 || text[m.Start] != '[' {
 			return nil, false // "items" twice, or not an array
 		}
-		end = int(dec.InputOffset())
-		start = end - len(raw)
+		start, end = m.Start, m.End
 	}
 	if start < 0 {
 		return nil, false
@@ -69,29 +61,91 @@ type jsonItems struct {
 
 // readJSONItems decodes the items of a JSON List one at a time and calls
 // read with each and its line, in order. The document was valid JSON, so
-// the items decode.
-func (d *decoder) readJSONItems(ji *jsonItems, line int, read func(i, line int, v any)) {
-	dec := json.NewDecoder(bytes.NewReader(ji.text))
-	dec.UseNumber()
-	if _, err := dec.Token(); err != nil {
-		d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: err})
-		return
-	}
+// the items decode. With skim (items given no kind by their list), an item
+// that is plainly an object without a kind goes to read as a skimmed
+// value, not decoded (jsonKindless).
+func (d *decoder) readJSONItems(ji *jsonItems, skim bool, read func(i, line int, v any)) {
 	// The line of each item: the newlines up to its first byte, counted
 	// from the last item's.
 	itemLine, counted := ji.line, 0
-	for i := 0; dec.More() && !d.cancelled(); i++ {
-		start := int(dec.InputOffset())
-		for start < len(ji.text) && (ji.text[start] == ',' || ji.text[start] == ' ' || ji.text[start] == '\t' || ji.text[start] == '\n' || ji.text[start] == '\r') {
-			start++
+	item := new([]byte) // the item a skimmed value stands for, while it is read
+	text := ji.text
+	for i, start := 0, fastjson.After(text, 1); text[start] != ']'; i++ {
+		if d.cancelled() {
+			return
 		}
-		itemLine += bytes.Count(ji.text[counted:start], []byte("\n"))
+		itemLine += bytes.Count(text[counted:start], []byte("\n"))
 		counted = start
-		var v any
-		if err := dec.Decode(&v); err != nil {
+		kindless, end := false, 0
+		if skim && text[start] == '{' {
+			kindless, end = jsonKindless(text, start)
+		} else {
+			end = fastjson.End(text, start)
+		}
+		*item = text[start:end]
+		if start = fastjson.After(text, end); text[start] == ',' {
+			start = fastjson.After(text, start+1)
+		}
+		if kindless {
+			read(i, itemLine, jsonSkimmed{item})
+			continue
+		}
+		v, err := decodeJSON(*item)
+		if err != nil {
 			d.errs = append(d.errs, &Error{File: d.file, Line: itemLine, Err: err})
 			return
 		}
 		read(i, itemLine, v)
 	}
+}
+
+// decodeJSON decodes one JSON value, numbers as json.Number.
+func decodeJSON(text []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// jsonKindless reports whether the object at text[start], valid JSON, is
+// one that decoder.value reports, with no default kind, as its kind
+// missing and nothing else: no kind (or null, or ""), no schema (or null)
+// and a string or no apiVersion (or null), each as its last member of
+// that name says (encoding/json keeps the last). A key with an escape or
+// a byte beyond ASCII is left to the decoding. It returns where the
+// object ends.
+func jsonKindless(text []byte, start int) (kindless bool, end int) {
+	api, kind, schema := byte('n'), byte('n'), byte('n') // the first byte of each value; 'n': none or null
+	kindEmpty, plainKeys := true, true
+	last := start + 1 // past the last member
+	for m := range fastjson.Members(text, start) {
+		last = m.End
+		for _, c := range m.Key {
+			if c == '\\' || c >= 0x80 {
+				plainKeys = false
+			}
+		}
+		switch string(m.Key) {
+		case "apiVersion":
+			api = text[m.Start]
+		case "kind":
+			kind, kindEmpty = text[m.Start], m.End-m.Start == 2
+		case "schema":
+			schema = text[m.Start]
+		}
+	}
+	kindless = plainKeys && (api == 'n' || api == '"') && (kind == 'n' || kind == '"' && kindEmpty) && schema == 'n'
+	return kindless, fastjson.After(text, last) + 1 // past the '}'
+}
+
+// jsonSkimmed stands for an item of a JSON List that readJSONItems did not
+// decode: an object without a kind (jsonKindless), whose value
+// decoder.value builds only when it spells out the error.
+type jsonSkimmed struct{ item *[]byte }
+
+// value decodes the item.
+func (s jsonSkimmed) value() any {
+	v, _ := decodeJSON(*s.item)
+	return v
 }

@@ -119,7 +119,7 @@ const (
 // read parses the item it. With skim, an item that is plainly an object
 // without a kind (no "kind" in its text) is first only scanned: one that
 // is (no kind, a string or no apiVersion, no schema: an error that Decode
-// spells out only MaxSameErrors times) is returned as a skimmed value,
+// spells out only MaxSameErrors times) is returned as a yamlSkimmed value,
 // anything else is parsed.
 func (r *itemReader) read(it *fastyaml.ListItem, skim bool) (any, error) {
 	r.text = it.AppendText(r.text[:0])
@@ -128,7 +128,7 @@ func (r *itemReader) read(it *fastyaml.ListItem, skim bool) (any, error) {
 			r.scanner = fastyaml.NewScanner("apiVersion", "kind", "schema")
 		}
 		if root, ok := r.scanner.Scan(r.text); ok && root == fastyaml.Object && kindless(r.scanner) {
-			return skimmed{it}, nil
+			return yamlSkimmed{it}, nil
 		}
 	}
 	return fastyaml.Value(r.text)
@@ -145,13 +145,16 @@ func kindless(s *fastyaml.Scanner) bool {
 		(schema.Type == fastyaml.Absent || schema.Type == fastyaml.Null)
 }
 
-// skimmed stands for an item of a List that readItem only scanned: an
-// object without a kind, whose value decoder.value builds only when it
-// spells out the error.
-type skimmed struct{ item *fastyaml.ListItem }
+// skimmed stands for an item of a List that was only scanned: an object
+// without a kind, whose value decoder.value builds only when it spells out
+// the error. value builds it.
+type skimmed interface{ value() any }
+
+// yamlSkimmed is an item of a YAML List that readItem only scanned.
+type yamlSkimmed struct{ item *fastyaml.ListItem }
 
 // value parses the item, which the scan took.
-func (s skimmed) value() any {
+func (s yamlSkimmed) value() any {
 	v, _ := fastyaml.Fast(s.item.Text())
 	return v
 }

@@ -222,8 +222,14 @@ func decodeAs(t testing.TB, doc, name string, split bool) (*State, string) {
 // same lines, that parsing every item gives.
 func checkSkim(t *testing.T, doc string) {
 	t.Helper()
-	skim, skimErr := Loader{}.Decode(context.Background(), strings.NewReader(doc), "in.yaml")
-	parse, parseErr := Loader{noSkim: true}.Decode(context.Background(), strings.NewReader(doc), "in.yaml")
+	checkSkimAs(t, doc, "in.yaml")
+}
+
+// checkSkimAs is checkSkim for a file named name.
+func checkSkimAs(t *testing.T, doc, name string) {
+	t.Helper()
+	skim, skimErr := Loader{}.Decode(context.Background(), strings.NewReader(doc), name)
+	parse, parseErr := Loader{noSkim: true}.Decode(context.Background(), strings.NewReader(doc), name)
 	if fmt.Sprint(skimErr) != fmt.Sprint(parseErr) || !reflect.DeepEqual(skim, parse) {
 		t.Fatalf("scanned: %+v, error\n%v\nparsed: %+v, error\n%v", skim, skimErr, parse, parseErr)
 	}
@@ -321,10 +327,69 @@ func TestJSONListSplitAgrees(t *testing.T) {
 
 func checkJSONSplit(t *testing.T, doc string) {
 	t.Helper()
+	checkSkimAs(t, doc, "in.json")
 	split, splitErr := decodeAs(t, doc, "in.json", true)
 	whole, wholeErr := decodeAs(t, doc, "in.json", false)
 	if withoutLines(splitErr) != withoutLines(wholeErr) || !reflect.DeepEqual(split, whole) {
 		t.Fatalf("split: %+v, error %q\nwhole: %+v, error %q", split, splitErr, whole, wholeErr)
+	}
+}
+
+// kindlessJSONItems is a JSON List of n items without a kind, and among
+// them the items the scan must leave to the decoding: a kind, a kind
+// written twice (the last counts), a key with an escape, a schema, an
+// apiVersion that is not a string, values that are not objects, a kind
+// deeper down.
+func kindlessJSONItems(n int) string {
+	var b strings.Builder
+	b.WriteString("{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n")
+	for i := range n {
+		api := `"operators.coreos.com/v1alpha1"`
+		if i%3 == 0 {
+			api = "null"
+		}
+		fmt.Fprintf(&b, "  {\"apiVersion\": %s, \"metadata\": {\"name\": \"s%d\", \"namespace\": \"ns\"}, \"spec\": {\"name\": \"p%d\"}},\n", api, i, i)
+		switch i {
+		case 2:
+			b.WriteString("  {\"kind\": \"\", \"metadata\": {\"name\": \"e\", \"namespace\": \"ns\"}},\n  {\"kind\": null, \"metadata\": {\"name\": \"f\"}},\n")
+		case 4:
+			b.WriteString("  {\"kind\": \"Subscription\", \"apiVersion\": \"operators.coreos.com/v1alpha1\", \"metadata\": {\"name\": \"k\", \"namespace\": \"ns\"}, \"spec\": {\"name\": \"k\"}},\n")
+		case 6:
+			b.WriteString("  {\"kind\": \"\", \"kind\": \"Subscription\", \"metadata\": {\"name\": \"k2\", \"namespace\": \"ns\"}},\n  {\"kind\": \"Subscription\", \"kind\": \"\", \"metadata\": {\"name\": \"k3\"}},\n")
+		case 8:
+			b.WriteString("  {\"ki\\u006ed\": \"Subscription\", \"metadata\": {\"name\": \"k4\", \"namespace\": \"ns\"}},\n  {\"schema\": \"olm.package\", \"name\": \"p\"},\n")
+		case 12:
+			b.WriteString("  {\"apiVersion\": 3, \"metadata\": {\"name\": \"n\"}},\n  3,\n  \"text\",\n  [],\n  null,\n")
+		case 16:
+			b.WriteString("  {\"metadata\": {\"name\": \"x\", \"labels\": {\"kind\": \"a\"}}},\n")
+		}
+	}
+	b.WriteString("  {}\n]}\n")
+	return b.String()
+}
+
+// TestJSONListSkim: the scan of a JSON List's items leaves to the
+// decoding every item that is not plainly an object without a kind.
+func TestJSONListSkim(t *testing.T) {
+	checkSkimAs(t, kindlessJSONItems(4000), "in.json")
+	doc := kindlessJSONItems(30)
+	checkJSONSplit(t, doc)
+	_, err := Loader{}.Decode(context.Background(), strings.NewReader(doc), "in.json")
+	for _, want := range []string{
+		"in.json:2: object \"ns/s0\": field items[0].kind: missing",
+		"in.json:5: object \"ns/e\": field items[3].kind: missing",
+		"in.json:6: object \"f\": field items[4].kind: missing",
+		"in.json:12: Subscription \"ns/k2\": field items[10].spec.name: missing", // the last kind counts
+		"in.json:13: object \"k3\": field items[11].kind: missing",
+		"in.json:16: Subscription \"ns/k4\"", // a key with an escape
+		"in.json:17: a File-Based Catalog",
+		"in.json:22: field items[20].apiVersion: is a number, want a string",
+		"in.json:23: field items[21]: value is a number, want an object",
+		"in.json: … and 15 more like the above at field items[].kind (35 in all)",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error\n%v\nwant it to hold %q", err, want)
+		}
 	}
 }
 
@@ -334,6 +399,7 @@ func FuzzJSONListSplit(f *testing.F) {
 	for _, doc := range jsonListDocs(f) {
 		f.Add(doc)
 	}
+	f.Add(kindlessJSONItems(22))
 	f.Fuzz(func(t *testing.T, doc string) {
 		if len(doc) <= 8192 {
 			checkJSONSplit(t, doc)

@@ -393,28 +393,35 @@ func lineStarting(c []byte, p string) int {
 	return -1
 }
 
-// add appends l, read up to y.off, to the document's text, the buffer
-// doubling as it grows (append grows a large slice by a quarter, copying a
-// large document many times) up to the limit; past expectFrom, to the size
-// the rest of the stream can give it, when Expect said it: a document that
-// large is most often the whole stream (a List).
+// add appends l, read up to y.off, to the document's text (grow).
 func (y *YAML) add(l []byte) {
-	if n := len(y.buf) + len(l); n > cap(y.buf) {
-		c := max(2*cap(y.buf), n, 4096)
-		if rest := y.end - y.off; c > expectFrom && rest > 0 && rest <= expectAhead {
-			c = n + int(rest)
-		}
-		if y.max > 0 {
-			c = max(min(c, int(y.max)), n)
-		}
-		b := make([]byte, len(y.buf), c)
-		if c >= hugeBuffer {
-			adviseHugePages(b[:c])
-		}
-		copy(b, y.buf)
-		y.buf = b
+	y.buf = append(grow(y.buf, len(l), y.end-y.off, y.max), l...)
+}
+
+// grow returns buf with room for n more bytes, doubling as it grows
+// (append grows a large slice by a quarter, copying a large document many
+// times), up to the document limit limit (≤ 0: none). Past expectFrom it
+// grows to what the stream is expected to hold past the n bytes, rest
+// (≤ 0: not known), when that is at most expectAhead: a document that
+// large is most often the whole stream (a List).
+func grow(buf []byte, n int, rest, limit int64) []byte {
+	need := len(buf) + n
+	if need <= cap(buf) {
+		return buf
 	}
-	y.buf = append(y.buf, l...)
+	c := max(2*cap(buf), need, 4096)
+	if c > expectFrom && rest > 0 && rest <= expectAhead {
+		c = need + int(rest)
+	}
+	if limit > 0 {
+		c = max(min(c, int(limit)), need)
+	}
+	b := make([]byte, len(buf), c)
+	if c >= hugeBuffer {
+		adviseHugePages(b[:c])
+	}
+	copy(b, buf)
+	return b
 }
 
 // Past expectFrom, a document's buffer grows to the rest of the stream
@@ -483,6 +490,15 @@ type JSON struct {
 	buf  []byte
 	done bool
 	err  error
+	end  int64 // where the stream is expected to end (Expect), 0: not known
+}
+
+// Expect tells the splitter that the stream holds about n more bytes, as
+// YAML.Expect does.
+func (j *JSON) Expect(n int64) {
+	if n > 0 {
+		j.end = j.off + n
+	}
 }
 
 // NewJSON returns a splitter reading r; maxDoc, off and line are as for
@@ -534,8 +550,8 @@ func (j *JSON) Next() (Doc, error) {
 		if j.max > 0 && int64(len(j.buf)+i) > j.max {
 			return j.fatal(&TooLargeError{What: "document", Limit: j.max, Offset: doc.Offset, Line: doc.Line})
 		}
-		j.buf = append(j.buf, chunk[:i]...)
 		j.off += int64(i)
+		j.buf = append(grow(j.buf, i, j.end-j.off, j.max), chunk[:i]...)
 		j.r.Discard(i)
 		if end {
 			doc.Text = j.buf
@@ -591,7 +607,22 @@ type valueScan struct {
 // value and whether the value ends there. A scalar ends before the byte
 // that ends it, any other value after its last byte.
 func (j *JSON) scan(chunk []byte, v *valueScan) (n int, end bool, err error) {
-	for i, c := range chunk {
+	for i := 0; i < len(chunk); i++ {
+		if skip := skipIn(v); skip != nil {
+			// Inside a string or an array or object, the bytes that change
+			// nothing, eight at a time.
+			for i+8 <= len(chunk) && skip[chunk[i]]&skip[chunk[i+1]]&skip[chunk[i+2]]&skip[chunk[i+3]]&
+				skip[chunk[i+4]]&skip[chunk[i+5]]&skip[chunk[i+6]]&skip[chunk[i+7]] != 0 {
+				i += 8
+			}
+			for i < len(chunk) && skip[chunk[i]] != 0 {
+				i++
+			}
+			if i == len(chunk) {
+				break
+			}
+		}
+		c := chunk[i]
 		if IsBinary(c) {
 			return 0, false, &BinaryError{Offset: j.off + int64(i), Line: j.line, Byte: c}
 		}
@@ -638,6 +669,38 @@ func (j *JSON) scan(chunk []byte, v *valueScan) (n int, end bool, err error) {
 	}
 	return len(chunk), false, nil
 }
+
+// skipIn returns the table of the bytes scan passes over as they are
+// where the value v stands (inside a string, or an object or array), or
+// nil where every byte counts.
+func skipIn(v *valueScan) *[256]uint8 {
+	switch {
+	case v.inStr && !v.esc:
+		return &stringSkip
+	case !v.inStr && v.depth > 0:
+		return &nestedSkip
+	}
+	return nil
+}
+
+// stringSkip and nestedSkip are 1 for the bytes that change nothing in a
+// string (all but the quote, the backslash, the line feed and binary
+// bytes) and in an object or array outside strings (all but quotes,
+// brackets, braces, the line feed and binary bytes).
+var stringSkip, nestedSkip = func() (s, n [256]uint8) {
+	for c := range 256 {
+		if IsBinary(byte(c)) || c == '\n' {
+			continue
+		}
+		if c != '"' && c != '\\' {
+			s[c] = 1
+		}
+		if c != '"' && c != '{' && c != '}' && c != '[' && c != ']' {
+			n[c] = 1
+		}
+	}
+	return s, n
+}()
 
 // isSpace reports whether c is JSON white space.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

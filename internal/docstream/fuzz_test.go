@@ -97,7 +97,7 @@ func FuzzYAML(f *testing.F) {
 }
 
 // FuzzJSON splits arbitrary input into JSON values and checks that reading
-// it in halves gives the same values, that each value is the input at its
+// it in halves, or told its size, gives the same values, that each value is the input at its
 // offset, and that the values and the white space between them make up the
 // input up to the first fatal error.
 func FuzzJSON(f *testing.F) {
@@ -109,6 +109,11 @@ func FuzzJSON(f *testing.F) {
 		docs1, errs1 := splitAll(NewJSON(iotest.HalfReader(bytes.NewReader(in)), 0, 0, 1).Next)
 		if fmt.Sprint(docs) != fmt.Sprint(docs1) || fmt.Sprint(errs) != fmt.Sprint(errs1) {
 			t.Fatalf("in halves: %+v %q, want %+v %q", docs1, errs1, docs, errs)
+		}
+		sized := NewJSON(bytes.NewReader(in), 0, 0, 1)
+		sized.Expect(int64(len(in)))
+		if docs2, errs2 := splitAll(sized.Next); fmt.Sprint(docs) != fmt.Sprint(docs2) || fmt.Sprint(errs) != fmt.Sprint(errs2) {
+			t.Fatalf("sized: %+v %q, want %+v %q", docs2, errs2, docs, errs)
 		}
 		prev := int64(0)
 		if bytes.HasPrefix(in, []byte("\xef\xbb\xbf")) {
