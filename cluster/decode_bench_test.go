@@ -14,7 +14,8 @@ import (
 // subscriptions (and half as many CSVs, and an OperatorGroup: package
 // scalegen's), one document per object and as one List document; the
 // larger is skipped with -short. The cost must grow
-// linearly, and the List must cost about what the documents do.
+// linearly, and the List must cost about what the documents do. It
+// reports its CPU time (cpu-ms/op).
 func BenchmarkDecodeManifests(b *testing.B) {
 	for _, list := range []bool{false, true} {
 		for i, n := range []int{5000, 20000} {
@@ -33,6 +34,7 @@ func BenchmarkDecodeManifests(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				b.ReportAllocs()
+				defer reportCPU(b)()
 				for b.Loop() {
 					st, err := Loader{}.Decode(context.Background(), strings.NewReader(text), "in.yaml")
 					if err != nil || len(st.Subscriptions) != n {

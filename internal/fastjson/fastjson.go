@@ -78,24 +78,8 @@ func validate(data []byte, members *[]Member) bool {
 				member(k, e, i)
 			}
 			continue
-		case '"':
-			if i, ok = str(data, i); !ok {
-				return false
-			}
-		case 't':
-			if i, ok = literal(data, i, "true"); !ok {
-				return false
-			}
-		case 'f':
-			if i, ok = literal(data, i, "false"); !ok {
-				return false
-			}
-		case 'n':
-			if i, ok = literal(data, i, "null"); !ok {
-				return false
-			}
 		default:
-			if i, ok = number(data, i); !ok {
+			if i, ok = scalar(data, i); !ok {
 				return false
 			}
 		}
@@ -131,6 +115,22 @@ func validate(data []byte, members *[]Member) bool {
 			break
 		}
 	}
+}
+
+// scalar reads the string, number, true, false or null at i, returning
+// the index past it.
+func scalar(data []byte, i int) (int, bool) {
+	switch data[i] {
+	case '"':
+		return str(data, i)
+	case 't':
+		return literal(data, i, "true")
+	case 'f':
+		return literal(data, i, "false")
+	case 'n':
+		return literal(data, i, "null")
+	}
+	return number(data, i)
 }
 
 // key reads an object's key at i, the colon after it and the white space
