@@ -130,25 +130,15 @@ func (e *env) readStdin(r io.Reader) ([]byte, error) {
 	if maxBytes == 0 {
 		maxBytes = cluster.DefaultMaxBytes
 	}
-	var buf bytes.Buffer
-	chunk := make([]byte, 64<<10)
-	lr := docstream.LimitReader(r, maxBytes)
-	for {
-		n, err := lr.Read(chunk)
-		for i, c := range chunk[:n] {
-			if docstream.IsBinary(c) {
-				line := 1 + bytes.Count(buf.Bytes(), []byte("\n")) + bytes.Count(chunk[:i], []byte("\n"))
-				return nil, fmt.Errorf("%s:%d: %w", stdinName, line, &graph.BinaryError{Offset: int64(buf.Len() + i), Line: line, Byte: c})
-			}
-		}
-		buf.Write(chunk[:n])
-		if err == io.EOF {
-			return buf.Bytes(), nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", stdinName, err)
-		}
+	data, err := docstream.ReadAll(r, maxBytes)
+	var be *graph.BinaryError
+	switch {
+	case errors.As(err, &be):
+		return nil, fmt.Errorf("%s:%d: %w", stdinName, be.Line, err)
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", stdinName, err)
 	}
+	return data, nil
 }
 
 // context is the context of the run.

@@ -144,6 +144,34 @@ func (l *limitReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// ReadAll reads r whole, within limit (≤ 0: none; past it, LimitReader's
+// *TooLargeError), stopping at the first binary byte with a *BinaryError
+// that places it in the stream. The buffer doubles as it grows (backed by
+// huge pages once large, see adviseHugePages), so that reading a large
+// stream touches little more memory than it holds.
+func ReadAll(r io.Reader, limit int64) ([]byte, error) {
+	r = LimitReader(r, limit)
+	var buf []byte
+	lines := 0 // in buf
+	for {
+		buf = grow(buf, 64<<10, 0, 0)
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		chunk := buf[len(buf) : len(buf)+n]
+		if i := indexBinary(chunk); i >= 0 {
+			line := 1 + lines + bytes.Count(chunk[:i], []byte("\n"))
+			return nil, &BinaryError{Offset: int64(len(buf) + i), Line: line, Byte: chunk[i]}
+		}
+		lines += bytes.Count(chunk, []byte("\n"))
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
 // Doc is one document of a stream.
 type Doc struct {
 	// Text is the document's text, from the line after the marker that

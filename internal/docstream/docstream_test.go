@@ -215,3 +215,25 @@ func TestLimit(t *testing.T) {
 		})
 	}
 }
+
+// TestReadAll: ReadAll reads a stream whole, read in pieces or at once,
+// and stops at a binary byte or over the limit, saying where.
+func TestReadAll(t *testing.T) {
+	large := strings.Repeat("a: bc\n", 100000)
+	for _, r := range []func(string) io.Reader{
+		func(s string) io.Reader { return strings.NewReader(s) },
+		func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) },
+	} {
+		if got, err := ReadAll(r(large), 0); err != nil || string(got) != large {
+			t.Fatalf("ReadAll: %d bytes, %v; want %d", len(got), err, len(large))
+		}
+		var be *BinaryError
+		if _, err := ReadAll(r(large+"x\n\x00"), 0); !errors.As(err, &be) || be.Line != 100002 || be.Offset != int64(len(large)+2) {
+			t.Fatalf("ReadAll of binary data: %v (%+v), want a *BinaryError at line 100002", err, be)
+		}
+		var le *TooLargeError
+		if _, err := ReadAll(r(large), 1000); !errors.As(err, &le) || le.Limit != 1000 {
+			t.Fatalf("ReadAll over the limit: %v, want a *TooLargeError", err)
+		}
+	}
+}
