@@ -41,7 +41,7 @@ func checkWalk(t *testing.T, data []byte) {
 		t.Fatalf("End(%q) = %d, want the value's end", data, e)
 	}
 	var v any
-	if err := json.Unmarshal(data, &v); err != nil {
+	if err := unmarshal(data, &v); err != nil {
 		t.Fatal(err)
 	}
 	top, ok := ValidObject(data)
@@ -60,7 +60,7 @@ func checkWalk(t *testing.T, data []byte) {
 		got := map[string]any{}
 		for _, m := range members {
 			var mv any
-			if err := json.Unmarshal(data[m.Start:m.End], &mv); err != nil {
+			if err := unmarshal(data[m.Start:m.End], &mv); err != nil {
 				t.Fatalf("member %q of %q: value %q: %v", m.Key, data, data[m.Start:m.End], err)
 			}
 			got[Key(m.Key)] = mv
@@ -77,7 +77,7 @@ func checkWalk(t *testing.T, data []byte) {
 		for k := After(data, i+1); data[k] != ']'; {
 			e := End(data, k)
 			var ev any
-			if err := json.Unmarshal(data[k:e], &ev); err != nil {
+			if err := unmarshal(data[k:e], &ev); err != nil {
 				t.Fatalf("element of %q: %q: %v", data, data[k:e], err)
 			}
 			got = append(got, ev)
@@ -93,6 +93,14 @@ func checkWalk(t *testing.T, data []byte) {
 			t.Fatalf("ValidObject(%q) = %v, want no members", data, top)
 		}
 	}
+}
+
+// unmarshal decodes data as cluster does, numbers as json.Number (a
+// number too large for a float64 is valid JSON).
+func unmarshal(data []byte, v *any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return dec.Decode(v)
 }
 
 func mustJSON(t *testing.T, v any) []byte {
