@@ -1,0 +1,7 @@
+//go:build !linux
+
+package docstream
+
+// prefault does nothing where pages are not prefaulted (see
+// prefault_linux.go).
+func prefault([]byte) {}
