@@ -146,9 +146,8 @@ func (l *limitReader) Read(p []byte) (int, error) {
 
 // ReadAll reads r whole, within limit (≤ 0: none; past it, LimitReader's
 // *TooLargeError), stopping at the first binary byte with a *BinaryError
-// that places it in the stream. The buffer doubles as it grows (its
-// pages prefaulted once large, see prefault), so that reading a large
-// stream touches little more memory than it holds.
+// that places it in the stream. The buffer doubles as it grows, so that
+// reading a large stream copies it a few times at most.
 func ReadAll(r io.Reader, limit int64) ([]byte, error) {
 	r = LimitReader(r, limit)
 	var buf []byte
@@ -431,27 +430,20 @@ func (y *YAML) add(l []byte) {
 // times), up to the document limit limit (≤ 0: none). Past expectFrom it
 // grows to what the stream is expected to hold past the n bytes, rest
 // (≤ 0: not known), when that is at most expectAhead: a document that
-// large is most often the whole stream (a List). A large buffer's pages
-// about to be written (those of buf and the n bytes, and the rest
-// expected) are prefaulted.
+// large is most often the whole stream (a List).
 func grow(buf []byte, n int, rest, limit int64) []byte {
 	need := len(buf) + n
 	if need <= cap(buf) {
 		return buf
 	}
 	c := max(2*cap(buf), need, 4096)
-	filled := need // what will be written
 	if c > expectFrom && rest > 0 && rest <= expectAhead {
 		c = need + int(rest)
-		filled = c
 	}
 	if limit > 0 {
 		c = max(min(c, int(limit)), need)
 	}
 	b := make([]byte, len(buf), c)
-	if c >= prefaultFrom {
-		prefault(b[:min(filled, c)])
-	}
 	copy(b, buf)
 	return b
 }
@@ -462,9 +454,6 @@ const (
 	expectFrom  = 1 << 20
 	expectAhead = 64 << 20
 )
-
-// prefaultFrom is the size from which a buffer's pages are prefaulted.
-const prefaultFrom = 1 << 20
 
 // fatal ends the stream with err.
 func (y *YAML) fatal(err error) {
