@@ -244,7 +244,7 @@ func TestCycleAndPartial(t *testing.T) {
 func TestCancel(t *testing.T) {
 	cat := shipped(t, community)
 	req := mirror.Request{Packages: communityPackages(t)}
-	for _, after := range []time.Duration{0, 20 * time.Millisecond, 150 * time.Millisecond} {
+	for _, after := range []time.Duration{0, 20 * time.Millisecond, 60 * time.Millisecond} {
 		t.Run(after.String(), func(t *testing.T) {
 			testcatalog.CheckCancel(t, after, testcatalog.CancelBudget, func(ctx context.Context) error {
 				_, err := mirror.Compute(ctx, []resolver.Catalog{cat}, req, options())

@@ -37,13 +37,16 @@ func CancelAfter(after time.Duration, run func(ctx context.Context) error) (late
 
 // CheckCancel calls run as CancelAfter does and checks that it returns
 // context.Canceled no later than budget after the cancellation. It skips
-// the test when run finished before a delayed cancellation (after > 0 and
-// no error), and fails it at once when the error is not context.Canceled.
+// the test when run returned before a delayed cancellation (after > 0),
+// whatever its error (a mirror set of packages some of which have no plan
+// ends in an error of its own), and fails it at once when the error is
+// not context.Canceled. A run that returns its own answer within justDone
+// of the cancellation had done its work before it could see it.
 func CheckCancel(t testing.TB, after, budget time.Duration, run func(ctx context.Context) error) {
 	t.Helper()
 	late, err := CancelAfter(after, run)
-	if err == nil && after > 0 {
-		t.Skip("finished before the cancellation")
+	if after > 0 && (late < 0 || late < justDone && !errors.Is(err, context.Canceled)) {
+		t.Skip("returned before the cancellation, or as it came, with the work done")
 	}
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("error %v, want context.Canceled", err)
@@ -52,3 +55,7 @@ func CheckCancel(t testing.TB, after, budget time.Duration, run func(ctx context
 		t.Errorf("returned %v after the cancellation, want < %v", late, budget)
 	}
 }
+
+// justDone is how soon after a cancellation a run that did not see it may
+// return its own answer: the last check of the context came just before.
+const justDone = 5 * time.Millisecond
