@@ -107,3 +107,45 @@ func FuzzManifests(f *testing.F) {
 		}
 	})
 }
+
+func TestCSVRecord(t *testing.T) {
+	const manifestCSV = `{"kind":"ClusterServiceVersion","metadata":{"name":"op.v1.0.0"},"spec":{
+		"installModes":[{"type":"OwnNamespace","supported":true}],
+		"apiservicedefinitions":{"owned":[{"name":"v1.m.example.com","group":"m.example.com","version":"v1","kind":"M"}]}}}`
+	metadata := prop(TypeCSVMetadata, `{"installModes":[{"type":"AllNamespaces","supported":true}],
+		"apiServiceDefinitions":{"owned":[{"name":"v2.n.example.com","group":"n.example.com","version":"v2","kind":"N"}]}}`)
+	own := []InstallMode{{InstallModeOwnNamespace, true}}
+	all := []InstallMode{{InstallModeAllNamespaces, true}}
+	m := []APIServiceDescription{{Name: "v1.m.example.com", Group: "m.example.com", Version: "v1", Kind: "M"}}
+	n := []APIServiceDescription{{Name: "v2.n.example.com", Group: "n.example.com", Version: "v2", Kind: "N"}}
+	tests := []struct {
+		name         string
+		props        []Property
+		fromManifest bool
+		modes        []InstallMode
+		modesKnown   bool
+		owned        []APIServiceDescription
+		wantErr      string
+	}{
+		{name: "neither"},
+		{name: "olm.csv.metadata", props: []Property{metadata}, modes: all, modesKnown: true, owned: n},
+		{name: "the CSV manifest comes first", props: []Property{metadata, bundleObject(manifestCSV)}, fromManifest: true, modes: own, modesKnown: true, owned: m},
+		{name: "manifests without a CSV", props: []Property{metadata, bundleObject(`{"kind":"ConfigMap","metadata":{"name":"c"}}`)}, modes: all, modesKnown: true, owned: n},
+		{name: "a manifest that does not decode", props: []Property{metadata, bundleObject("kind: [")},
+			modes: all, modesKnown: true, owned: n, wantErr: "property 2 (olm.bundle.object): data: yaml:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b, err := ParseProperties(append([]Property{PackageProperty("p", "1.0.0")}, tt.props...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, err := b.CSVRecord()
+			testcatalog.WantErr(t, err, tt.wantErr)
+			if rec.FromManifest != tt.fromManifest || rec.ModesKnown != tt.modesKnown ||
+				!reflect.DeepEqual(rec.InstallModes, tt.modes) || !reflect.DeepEqual(rec.OwnedAPIServices, tt.owned) {
+				t.Errorf("CSVRecord() = %+v, want from manifest %v, modes %v (known %v), owned %v", rec, tt.fromManifest, tt.modes, tt.modesKnown, tt.owned)
+			}
+		})
+	}
+}

@@ -248,8 +248,12 @@ func (b *builder) blocks(e *Entry, s *cluster.Subscription, csv *cluster.CSV, in
 	if inst != nil {
 		b.dependencies(e, inst, "the installed bundle")
 	}
-	b.installModes(e, s, csv, inst)
-	if name, apis := ownedAPIServices(s, csv, inst); len(apis) > 0 {
+	var rec graph.CSVRecord // what the catalog records of the installed bundle's CSV
+	if inst != nil {
+		rec, _ = inst.CSVRecord() // a manifest that does not decode is olmv1's prediction to report
+	}
+	b.installModes(e, s, csv, rec)
+	if name, apis := ownedAPIServices(s, csv, rec); len(apis) > 0 {
 		e.Blocks = append(e.Blocks, Block{Kind: BlockAPIServices,
 			Message:  fmt.Sprintf("%s owns API services (%s): v1 installs no aggregated API server", name, gvkWords(apis)),
 			V1Reason: "unsupported bundle: apiServiceDefintions are not supported"})
@@ -266,24 +270,14 @@ func (b *builder) blocks(e *Entry, s *cluster.Subscription, csv *cluster.CSV, in
 
 // ownedAPIServices returns the API services the installed operator owns,
 // with the name of what says so: the installed CSV's
-// spec.apiservicedefinitions.owned, else what the catalog records of its
-// bundle (olm.csv.metadata's apiServiceDefinitions, or the CSV manifest of
-// an olm.bundle.object).
-func ownedAPIServices(s *cluster.Subscription, csv *cluster.CSV, inst *graph.Bundle) (string, []graph.GVK) {
+// spec.apiservicedefinitions.owned, else rec, what the catalog records of
+// its bundle's CSV.
+func ownedAPIServices(s *cluster.Subscription, csv *cluster.CSV, rec graph.CSVRecord) (string, []graph.GVK) {
 	if csv != nil && len(csv.APIServices) > 0 {
 		return csv.Name, csv.APIServices
 	}
-	if inst == nil {
-		return "", nil
-	}
-	var owned []graph.APIServiceDescription
-	if m, _ := inst.Manifests(); m != nil && m.CSV != nil {
-		owned = m.CSV.APIServiceDefinitions.Owned
-	} else if md := inst.CSVMetadata; md != nil && md.APIServiceDefinitions != nil {
-		owned = md.APIServiceDefinitions.Owned
-	}
 	var apis []graph.GVK
-	for _, d := range owned {
+	for _, d := range rec.OwnedAPIServices {
 		apis = append(apis, d.GVK())
 	}
 	slices.SortFunc(apis, graph.GVK.Compare)
@@ -330,11 +324,11 @@ func firstDependencyProperty(bd *graph.Bundle) string {
 // keeps its scope: the ClusterExtension sets
 // spec.config.inline.watchNamespace, which operator-controller honours
 // whenever a configuration is given, feature gate or not.
-func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.CSV, inst *graph.Bundle) {
+func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.CSV, rec graph.CSVRecord) {
 	var modes graph.InstallModeSet
 	switch {
-	case inst != nil && inst.CSVMetadata != nil:
-		modes = inst.CSVMetadata.Modes()
+	case rec.ModesKnown:
+		modes = graph.ReadInstallModes(rec.InstallModes)
 	case csv != nil && csv.InstallModes != nil:
 		modes = graph.ReadInstallModes(csv.InstallModes)
 	default:

@@ -3,6 +3,7 @@ package migrate_test
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"slices"
@@ -354,5 +355,59 @@ func TestCatalogAmbiguity(t *testing.T) {
 	}
 	if want := "in multiple catalogs with the same priority [internal-mirror internal-operators]"; !strings.Contains(e.Differences[i].Message, want) {
 		t.Errorf("message %q, want it to hold v1's %q", e.Differences[i].Message, want)
+	}
+}
+
+// TestInstallModesFromManifest: a bundle that embeds its CSV manifest
+// (olm.bundle.object) and records no olm.csv.metadata has its install
+// modes read from the manifest (graph.Bundle.CSVRecord), as the v1 install
+// checks read them: an OwnNamespace-only operator is blocked, where it
+// would be a note that its modes are not known.
+func TestInstallModesFromManifest(t *testing.T) {
+	csv := `{"apiVersion":"operators.coreos.com/v1alpha1","kind":"ClusterServiceVersion","metadata":{"name":"own-op.v1.0.0"},` +
+		`"spec":{"installModes":[{"type":"OwnNamespace","supported":true},{"type":"AllNamespaces","supported":false}]}}`
+	catalog := `{"schema":"olm.package","name":"own-op","defaultChannel":"stable"}
+{"schema":"olm.channel","package":"own-op","name":"stable","entries":[{"name":"own-op.v1.0.0"}]}
+{"schema":"olm.bundle","name":"own-op.v1.0.0","package":"own-op","image":"example.com/own-op:v1.0.0","properties":[
+  {"type":"olm.package","value":{"packageName":"own-op","version":"1.0.0"}},
+  {"type":"olm.bundle.object","value":{"data":"` + base64.StdEncoding.EncodeToString([]byte(csv)) + `"}}]}
+`
+	cat, err := graph.Loader{}.Decode(context.Background(), strings.NewReader(catalog), "catalog.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := cluster.Decode(strings.NewReader(`apiVersion: v1
+kind: List
+items:
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: CatalogSource
+  metadata: {name: own, namespace: olm}
+  spec: {sourceType: grpc, image: example.com/own-catalog:v1}
+- apiVersion: operators.coreos.com/v1
+  kind: OperatorGroup
+  metadata: {name: team, namespace: team}
+  spec: {targetNamespaces: [team]}
+- apiVersion: operators.coreos.com/v1alpha1
+  kind: Subscription
+  metadata: {name: own-op, namespace: team}
+  spec: {name: own-op, channel: stable, source: own, sourceNamespace: olm}
+  status: {installedCSV: own-op.v1.0.0}
+`), "cluster.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cats := []resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "own"}, Catalog: cat}}
+	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entry(t, rep, "team", "own-op")
+	if got := kinds(e.Blocks, func(b migrate.Block) migrate.BlockKind { return b.Kind }); !slices.Contains(got, migrate.BlockInstallModes) {
+		t.Errorf("blocks %v, want %s (notes %q)", got, migrate.BlockInstallModes, rep.Notes)
+	}
+	for _, n := range rep.Notes {
+		if strings.Contains(n, "install modes not known") {
+			t.Errorf("note %q: the modes are in the CSV manifest", n)
+		}
 	}
 }

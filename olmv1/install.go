@@ -78,31 +78,25 @@ type installFacts struct {
 	manErr     error              // why some olm.bundle.object did not decode
 }
 
-// readInstallFacts reads b's install facts; what the catalog does not
-// record stays unknown.
+// readInstallFacts reads b's install facts from its CSV record; what the
+// catalog does not record stays unknown.
 func readInstallFacts(b *graph.Bundle) installFacts {
-	var f installFacts
-	man, err := b.Manifests()
-	f.manErr = err
-	if man != nil && man.CSV != nil {
-		f.csv = man.CSV
-		f.modes, f.modesKnown = v1Modes(man.CSV.InstallModes), true
-		f.ownedAPIs = man.CSV.APIServiceDefinitions.Owned
-		for _, o := range man.Objects {
-			switch o.Kind {
-			case cluster.KindCRD:
-				f.crds = append(f.crds, o.Name)
-			case cluster.KindCSV:
-			default:
-				f.others = append(f.others, o)
-			}
-		}
+	rec, err := b.CSVRecord()
+	f := installFacts{manErr: err, modesKnown: rec.ModesKnown, ownedAPIs: rec.OwnedAPIServices}
+	if rec.ModesKnown {
+		f.modes = v1Modes(rec.InstallModes)
+	}
+	if !rec.FromManifest {
 		return f
 	}
-	if m := b.CSVMetadata; m != nil {
-		f.modes, f.modesKnown = v1Modes(m.InstallModes), true
-		if m.APIServiceDefinitions != nil {
-			f.ownedAPIs = m.APIServiceDefinitions.Owned
+	f.csv = rec.Manifests.CSV
+	for _, o := range rec.Manifests.Objects {
+		switch o.Kind {
+		case cluster.KindCRD:
+			f.crds = append(f.crds, o.Name)
+		case cluster.KindCSV:
+		default:
+			f.others = append(f.others, o)
 		}
 	}
 	return f
