@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sextantdev/sextant/internal/scalegen"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 )
 
 // BenchmarkDecodeManifests decodes the manifests of 5,000 and 20,000
@@ -34,7 +35,7 @@ func BenchmarkDecodeManifests(b *testing.B) {
 			b.Run(name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				b.ReportAllocs()
-				defer reportCPU(b)()
+				defer testcatalog.ReportCPU(b)()
 				for b.Loop() {
 					st, err := Loader{}.Decode(context.Background(), strings.NewReader(text), "in.yaml")
 					if err != nil || len(st.Subscriptions) != n {
@@ -71,7 +72,7 @@ func BenchmarkDecodeKindlessList(b *testing.B) {
 		b.Run(form.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
-			defer reportCPU(b)()
+			defer testcatalog.ReportCPU(b)()
 			for b.Loop() {
 				_, err := Loader{}.Decode(context.Background(), strings.NewReader(text), "in."+form.name)
 				if err == nil || strings.Count(err.Error(), "\n") != MaxSameErrors {

@@ -15,7 +15,7 @@ func benchmarkBytes(b *testing.B, file string, op func(data []byte)) {
 	data := testcatalog.Read(b, file)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	defer reportCPU(b)()
+	defer testcatalog.ReportCPU(b)()
 	for b.Loop() {
 		op(data)
 	}

@@ -44,7 +44,7 @@ func BenchmarkLoadCommunityIndexYAML(b *testing.B) {
 	data := yamlCatalog(b, testcatalog.Read(b, "community-operators-prod.v4.20-index.json.gz"))
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	defer reportCPU(b)()
+	defer testcatalog.ReportCPU(b)()
 	for b.Loop() {
 		if _, err := Decode(bytes.NewReader(data), "community.yaml"); err != nil {
 			b.Fatal(err)

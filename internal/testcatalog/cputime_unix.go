@@ -1,6 +1,6 @@
 //go:build unix
 
-package graph
+package testcatalog
 
 import (
 	"syscall"
@@ -8,12 +8,12 @@ import (
 	"time"
 )
 
-// reportCPU reports the process's CPU time (user and system, every
+// ReportCPU reports the process's CPU time (user and system, every
 // goroutine and the collector included) per iteration of b from the
 // returned function's call on, as cpu-ms/op: a figure that, unlike
 // ns/op, does not grow while the benchmark waits for a core on a busy
 // machine.
-func reportCPU(b *testing.B) func() {
+func ReportCPU(b *testing.B) func() {
 	start := cpuTime()
 	return func() {
 		if b.N > 0 {
