@@ -98,6 +98,9 @@ func (e *env) runMirror(cmd *cobra.Command, f *mirrorFlags) error {
 			e.notef("ignored: %s (kinds mirror does not read)", ignored)
 		}
 		req.State, files = state, fs
+		if !cmd.Flags().Changed("global-namespace") {
+			f.globalNamespace = e.globalNamespace(state, f.globalNamespace)
+		}
 		if err := checkSources(state, "", specs, files); err != nil {
 			return err
 		}
