@@ -44,7 +44,7 @@ var codeDocs = []CodeDoc{
 	{Code: "no-channels", Severity: graph.SeverityError, Check: "structural", Help: "a package with no channel"},
 	{Code: "no-default-channel", Severity: graph.SeverityError, Check: "structural", Help: "an `olm.package` without `defaultChannel`"},
 	{Code: "no-head", Severity: graph.SeverityError, Check: "structural", Help: "every entry of the channel is replaced or skipped: the channel has no head"},
-	{Code: "no-install-mode", Severity: graph.SeverityError, Check: "platform", Help: "a bundle whose `olm.csv.metadata` supports no install mode, or lists one twice (OLM's `InvalidInstallModes`): OLM fails it under every OperatorGroup"},
+	{Code: "no-install-mode", Severity: graph.SeverityError, Check: "platform", Help: "a bundle whose CSV supports no install mode, or lists one twice (OLM's `InvalidInstallModes`), as the catalog records it (the CSV manifest of an `olm.bundle.object`, else `olm.csv.metadata`): OLM fails it under every OperatorGroup"},
 	{Code: "no-longer-installable", Severity: graph.SeverityError, Check: "baseline", Help: "a bundle installable on an empty cluster from the baseline is not from the new version (with the resolver's facts)"},
 	{Code: "no-upgrade-path", Severity: graph.SeverityWarning, Check: "reachability", Help: "the channel head cannot be reached from this entry along replaces, skips and skipRange edges: a cluster running it is stranded"},
 	{Code: "non-strict-version", Severity: graph.SeverityWarning, Check: "structural", Help: "a version that is semver only when read tolerantly (`v1.2`)"},

@@ -119,7 +119,8 @@ func everywhere(catalog string, p *graph.Package, b *graph.Bundle) []Finding {
 		var code, msg, brief string
 		switch pr.Reason {
 		case predict.ReasonInvalidInstallModes:
-			dup := modeWords(b.CSVMetadata.Modes().Duplicates())
+			rec, _ := b.CSVRecord() // Everywhere read the modes there
+			dup := modeWords(graph.ReadInstallModes(rec.InstallModes).Duplicates())
 			code, msg = CodeNoInstallMode, fmt.Sprintf("bundle %q lists %s more than once: OLM rejects the list (InvalidInstallModes) and fails the CSV under every OperatorGroup", b.Name, dup)
 			brief = fmt.Sprintf("lists %s more than once (InvalidInstallModes)", dup)
 		case predict.ReasonUnsupportedOperatorGroup:

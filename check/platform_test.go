@@ -73,6 +73,20 @@ channel p stable
 			},
 		},
 		{
+			name:   "no install mode in an embedded CSV manifest",
+			reason: "a catalog of an older opm embeds the CSV (olm.bundle.object) and records no olm.csv.metadata: its install modes are read there",
+			specs: []string{`
+package p stable
+bundle p p.v1 1.0.0 csv-manifest='{"installModes":[{"type":"OwnNamespace","supported":true},{"type":"OwnNamespace","supported":true}]}'
+bundle p p.v2 2.0.0 csv-manifest='{"installModes":[{"type":"AllNamespaces","supported":true}]}'
+channel p stable
+  entry p.v2 replaces=p.v1
+  entry p.v1
+`},
+			want:     []string{"a no-install-mode p/stable p.v1"},
+			messages: []string{`bundle "p.v1" lists install mode OwnNamespace more than once: OLM rejects the list (InvalidInstallModes) and fails the CSV under every OperatorGroup`},
+		},
+		{
 			name:   "minKubeVersion OLM cannot parse, and one that rises",
 			reason: "OLM parses minKubeVersion as major.minor.patch: 1.25 never meets; 1.26.0 above 1.25.0 rises (info)",
 			specs: []string{`

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strings"
 	"testing"
@@ -68,6 +69,10 @@ func buildSpec(t testing.TB, spec string) *graph.Catalog {
 					props = append(props, graph.Property{Type: graph.TypeConstraint, Value: []byte(v)})
 				case "csv":
 					props = append(props, graph.Property{Type: "olm.csv.metadata", Value: []byte(v)})
+				case "csv-manifest": // the spec of a CSV manifest the bundle embeds (olm.bundle.object)
+					csv := `{"kind":"ClusterServiceVersion","metadata":{"name":"` + f[2] + `"},"spec":` + v + `}`
+					props = append(props, graph.Property{Type: graph.TypeBundleObject,
+						Value: []byte(`{"data":"` + base64.StdEncoding.EncodeToString([]byte(csv)) + `"}`)})
 				default:
 					fail("unknown bundle attribute %q", k)
 				}

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"encoding/base64"
 	"errors"
 	"reflect"
 	"testing"
@@ -217,11 +218,21 @@ func TestAPIPrediction(t *testing.T) {
 	}
 }
 
+// bundleObject returns an olm.bundle.object property carrying a CSV
+// manifest whose spec.installModes is modes (JSON).
+func bundleObject(modes string) graph.Property {
+	csv := `{"kind":"ClusterServiceVersion","metadata":{"name":"op.v1"},"spec":{"installModes":` + modes + `}}`
+	return graph.Property{Type: graph.TypeBundleObject, Value: []byte(`{"data":"` + base64.StdEncoding.EncodeToString([]byte(csv)) + `"}`)}
+}
+
 func TestEverywhere(t *testing.T) {
-	bundle := func(metadata string) *graph.Bundle {
+	bundle := func(metadata, manifestModes string) *graph.Bundle {
 		props := []graph.Property{graph.PackageProperty("op", "1.0.0")}
 		if metadata != "" {
 			props = append(props, graph.Property{Type: graph.TypeCSVMetadata, Value: []byte(metadata)})
+		}
+		if manifestModes != "" {
+			props = append(props, bundleObject(manifestModes))
 		}
 		b, err := graph.ParseProperties(props)
 		if err != nil {
@@ -233,9 +244,14 @@ func TestEverywhere(t *testing.T) {
 	tests := []struct {
 		name     string
 		metadata string
+		manifest string // the installModes of a CSV manifest (olm.bundle.object)
 		want     []Reason
 	}{
 		{name: "no metadata is not checked"},
+		{name: "the CSV manifest without metadata", manifest: `[{"type":"OwnNamespace","supported":false}]`, want: []Reason{ReasonUnsupportedOperatorGroup}},
+		{name: "the CSV manifest, a mode twice", manifest: `[{"type":"OwnNamespace","supported":true},{"type":"OwnNamespace","supported":true}]`, want: []Reason{ReasonInvalidInstallModes}},
+		{name: "the CSV manifest before the metadata", metadata: `{"installModes":[{"type":"OwnNamespace","supported":false}],"minKubeVersion":"1.21"}`,
+			manifest: `[{"type":"AllNamespaces","supported":true}]`, want: []Reason{ReasonRequirementsNotMet}},
 		{name: "a supported mode", metadata: `{"installModes":[{"type":"OwnNamespace","supported":true}]}`},
 		{name: "no supported mode", metadata: `{"installModes":[{"type":"OwnNamespace","supported":false}]}`, want: []Reason{ReasonUnsupportedOperatorGroup}},
 		{name: "a mode twice", metadata: `{"installModes":[{"type":"OwnNamespace","supported":true},{"type":"OwnNamespace","supported":true}]}`, want: []Reason{ReasonInvalidInstallModes}},
@@ -245,7 +261,7 @@ func TestEverywhere(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []Reason
-			for _, p := range Everywhere(bundle(tt.metadata)) {
+			for _, p := range Everywhere(bundle(tt.metadata, tt.manifest)) {
 				if p.Severity != SeverityFailure || p.OperatorGroup != "" || p.Message == "" {
 					t.Errorf("prediction %+v: want a failure with a message and no OperatorGroup", p)
 				}
@@ -255,5 +271,31 @@ func TestEverywhere(t *testing.T) {
 				t.Errorf("got %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestBundleModesFromManifest: a bundle that records its install modes
+// only in an embedded CSV manifest has them checked against the
+// namespace's OperatorGroup; one that records none is noted.
+func TestBundleModesFromManifest(t *testing.T) {
+	state := &cluster.State{OperatorGroups: []cluster.OperatorGroup{{Name: "og", Namespace: "ns", TargetNamespaces: []string{"ns"}}}}
+	bundle := func(name string, props ...graph.Property) *graph.Bundle {
+		b, err := graph.ParseProperties(append([]graph.Property{graph.PackageProperty("op", "1.0.0")}, props...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Name = name
+		return b
+	}
+	pr := New("ns", Platform{}, state, nil)
+	got := pr.Bundle(bundle("op.v1", bundleObject(`[{"type":"AllNamespaces","supported":true}]`)))
+	if len(got) != 1 || got[0].Reason != ReasonUnsupportedOperatorGroup {
+		t.Errorf("an AllNamespaces-only CSV manifest under an own-namespace group: %+v, want UnsupportedOperatorGroup", got)
+	}
+	if got := pr.Bundle(bundle("op.v2")); len(got) != 0 {
+		t.Errorf("a bundle that records no CSV: %+v, want nothing", got)
+	}
+	if notes := pr.Notes(); len(notes) != 1 || notes[0] != "install modes not checked for bundles without olm.csv.metadata: op.v2" {
+		t.Errorf("notes %q, want op.v2's install modes noted as not checked", notes)
 	}
 }

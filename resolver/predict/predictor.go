@@ -259,15 +259,17 @@ func (pr *Predictor) meetsRival(apis []graph.GVK) bool {
 }
 
 // Bundle predicts what OLM does with the CSV of bundle b, which a plan
-// installs in the Predictor's namespace. The caller owns the result.
+// installs in the Predictor's namespace: its install modes as the catalog
+// records them (graph.Bundle.CSVRecord: the CSV manifest, else
+// olm.csv.metadata), its minKubeVersion from olm.csv.metadata. The caller
+// owns the result.
 func (pr *Predictor) Bundle(b *graph.Bundle) []Prediction {
-	m := b.CSVMetadata
-	var modes []graph.InstallMode
+	rec, _ := b.CSVRecord() // a manifest that does not decode: the modes of what did, else the metadata's
 	var minKube string
-	if m != nil {
-		modes, minKube = m.InstallModes, m.MinKubeVersion
+	if m := b.CSVMetadata; m != nil {
+		minKube = m.MinKubeVersion
 	}
-	out := pr.operatorGroup(b.Name, modes, m != nil, unknownBundles, b.Provides)
+	out := pr.operatorGroup(b.Name, rec.InstallModes, rec.ModesKnown, unknownBundles, b.Provides)
 	out = pr.platform(out, b.Name, minKube, b.MaxOpenShiftVersion)
 	return pr.storedVersions(out, b)
 }

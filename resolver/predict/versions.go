@@ -58,23 +58,26 @@ func MaxOpenShift(name string, m *graph.MaxOpenShiftVersion, current semver.Vers
 }
 
 // Everywhere returns the failures OLM gives the CSV of bundle b on every
-// cluster, under every OperatorGroup, read from its olm.csv.metadata (none
-// without it), in this order: InvalidInstallModes when the list names a
-// type twice, else UnsupportedOperatorGroup when it supports no install
-// mode; RequirementsNotMet when its minKubeVersion does not parse. The
+// cluster, under every OperatorGroup, in this order: InvalidInstallModes
+// when its list of install modes (graph.Bundle.CSVRecord) names a type
+// twice, else UnsupportedOperatorGroup when it supports no install mode;
+// RequirementsNotMet when the minKubeVersion of its olm.csv.metadata does
+// not parse. What the catalog does not record is not predicted. The
 // predictions carry no OperatorGroup.
 func Everywhere(b *graph.Bundle) []Prediction {
+	var out []Prediction
+	if rec, _ := b.CSVRecord(); rec.ModesKnown {
+		set := graph.ReadInstallModes(rec.InstallModes)
+		if dup := set.Duplicates(); len(dup) > 0 {
+			out = append(out, invalidModes(b.Name, "", dup))
+		} else if len(set.Supported()) == 0 {
+			out = append(out, Prediction{Reason: ReasonUnsupportedOperatorGroup, Severity: SeverityFailure,
+				Message: fmt.Sprintf("%s supports no install mode, so no OperatorGroup serves it", b.Name)})
+		}
+	}
 	m := b.CSVMetadata
 	if m == nil {
-		return nil
-	}
-	var out []Prediction
-	set := m.Modes()
-	if dup := set.Duplicates(); len(dup) > 0 {
-		out = append(out, invalidModes(b.Name, "", dup))
-	} else if len(set.Supported()) == 0 {
-		out = append(out, Prediction{Reason: ReasonUnsupportedOperatorGroup, Severity: SeverityFailure,
-			Message: fmt.Sprintf("%s supports no install mode, so no OperatorGroup serves it", b.Name)})
+		return out
 	}
 	if m.MinKubeVersion != "" {
 		if _, err := graph.ParseKubeVersion(m.MinKubeVersion, false); err != nil {
