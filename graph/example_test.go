@@ -216,3 +216,45 @@ spec:
 	// install modes: [{OwnNamespace true} {AllNamespaces false}]
 	// deployments: [etcd-operator] owned CRDs: [etcdclusters.etcd.database.coreos.com]
 }
+
+// A bundle's install modes and owned API services as the catalog records
+// them: the CSV manifest the bundle embeds wins over olm.csv.metadata,
+// which newer catalogs write instead.
+func ExampleBundle_CSVRecord() {
+	csv := `{"kind":"ClusterServiceVersion","metadata":{"name":"metrics.v1.0.0"},"spec":{
+		"installModes":[{"type":"AllNamespaces","supported":true}],
+		"apiservicedefinitions":{"owned":[{"name":"v1beta1.metrics.example.com","group":"metrics.example.com","version":"v1beta1","kind":"NodeMetrics"}]}}}`
+	b := graph.NewBuilder()
+	b.AddPackage("metrics", "stable")
+	for _, bundle := range []struct {
+		name  string
+		props []graph.Property
+	}{
+		{"metrics.v1.0.0", []graph.Property{graph.PackageProperty("metrics", "1.0.0"),
+			{Type: graph.TypeBundleObject, Value: []byte(`{"data":"` + base64.StdEncoding.EncodeToString([]byte(csv)) + `"}`)}}},
+		{"metrics.v1.1.0", []graph.Property{graph.PackageProperty("metrics", "1.1.0"),
+			{Type: graph.TypeCSVMetadata, Value: []byte(`{"installModes":[{"type":"OwnNamespace","supported":true}]}`)}}},
+		{"metrics.v1.2.0", []graph.Property{graph.PackageProperty("metrics", "1.2.0")}},
+	} {
+		if err := b.AddBundle(bundle.name, "metrics", "", bundle.props...); err != nil {
+			panic(err)
+		}
+	}
+	b.AddChannel("metrics", "stable", graph.Entry{Name: "metrics.v1.2.0", Replaces: "metrics.v1.1.0"},
+		graph.Entry{Name: "metrics.v1.1.0", Replaces: "metrics.v1.0.0"}, graph.Entry{Name: "metrics.v1.0.0"})
+	cat, err := b.Build()
+	if err != nil {
+		panic(err)
+	}
+	for _, name := range []string{"metrics.v1.0.0", "metrics.v1.1.0", "metrics.v1.2.0"} {
+		rec, err := cat.Package("metrics").Bundle(name).CSVRecord()
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(name, "from manifest:", rec.FromManifest, "modes known:", rec.ModesKnown, rec.InstallModes, "API services:", len(rec.OwnedAPIServices))
+	}
+	// Output:
+	// metrics.v1.0.0 from manifest: true modes known: true [{AllNamespaces true}] API services: 1
+	// metrics.v1.1.0 from manifest: false modes known: true [{OwnNamespace true}] API services: 0
+	// metrics.v1.2.0 from manifest: false modes known: false [] API services: 0
+}
