@@ -336,7 +336,7 @@ func (d *decoder) decodeJSON() {
 				return
 			}
 			err := s.Skip()
-			if d.truncated(err) {
+			if d.truncated(err) || (err == nil && d.mayContinue(s.Pos)) {
 				d.more(&s, start)
 				continue
 			}
@@ -412,6 +412,15 @@ func (d *decoder) truncated(err error) bool {
 	}
 	var se *jsonscan.SyntaxError
 	return errors.As(err, &se) && se.Offset >= len(d.data)
+}
+
+// mayContinue reports whether a top-level scalar that Skip ended at off
+// may go on in input not read yet: it ends the window, and more may come
+// (a number "1" read so far may be "12" or "1.5", a literal "null" may be
+// "nullx"). Inside an object the closing brace is still to come, so a
+// value there is never cut.
+func (d *decoder) mayContinue(off int) bool {
+	return off >= len(d.data) && d.r != nil && !d.eof
 }
 
 // more drops the window's bytes before keep, reads more input and points s
