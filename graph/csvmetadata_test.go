@@ -212,6 +212,9 @@ func refCSVMetadata(v []byte) (CSVMetadata, map[string]string, map[string]string
 		return m, nil, nil, err
 	}
 	str := func(raw json.RawMessage, dst *string) error {
+		if raw == nil {
+			return nil // absent
+		}
 		var s *string
 		if err := json.Unmarshal(raw, &s); err != nil {
 			return err
@@ -286,13 +289,31 @@ func refCSVMetadata(v []byte) (CSVMetadata, map[string]string, map[string]string
 				m.NativeAPIs = append(m.NativeAPIs, g)
 			}
 		case "apiServiceDefinitions":
+			// Keys match exactly, as for every other field here (encoding/json
+			// into a struct would also take "NAme" for "name").
 			d := new(APIServiceDefinitions)
-			err = json.Unmarshal(raw, d)
-			if len(d.Owned) == 0 {
-				d.Owned = nil // the scanner reads [] as none
-			}
-			if len(d.Required) == 0 {
-				d.Required = nil
+			var lists map[string]json.RawMessage
+			err = json.Unmarshal(raw, &lists)
+			for _, l := range []struct {
+				k string
+				p *[]APIServiceDescription
+			}{{"owned", &d.Owned}, {"required", &d.Required}} {
+				var list []map[string]json.RawMessage
+				if err == nil && lists[l.k] != nil {
+					list, err = objects(lists[l.k])
+				}
+				for _, o := range list {
+					var a APIServiceDescription
+					for _, f := range []struct {
+						k string
+						p *string
+					}{{"name", &a.Name}, {"group", &a.Group}, {"version", &a.Version}, {"kind", &a.Kind}, {"deploymentName", &a.DeploymentName}} {
+						if err == nil {
+							err = str(o[f.k], f.p)
+						}
+					}
+					*l.p = append(*l.p, a)
+				}
 			}
 			m.APIServiceDefinitions = d
 		case "annotations", "labels":
