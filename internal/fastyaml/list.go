@@ -37,8 +37,10 @@ func ListItems(text []byte) (header []byte, items Items, ok bool) {
 	if start < 0 {
 		return nil, Items{}, false // no items at column 0: not a List (the common case, cheaply)
 	}
-	if anchored(text) || !yamlText(text) {
-		return nil, Items{}, false // an anchor, or text the parser refuses (in a comment, say)
+	if anchored(text) || !yamlText(text) || bareCR(text) {
+		// An anchor, text the parser refuses (in a comment, say), or a
+		// carriage return alone, a line break to YAML but not to the split.
+		return nil, Items{}, false
 	}
 	if _, ok := Fast(text[:start]); !ok {
 		// The lines before "items:" must be whole on their own, so that
@@ -53,17 +55,33 @@ func ListItems(text []byte) (header []byte, items Items, ok bool) {
 		return nil, Items{}, false
 	}
 	items.text = text[itemsEnd:items.end]
-	// The header: every line outside the items. It is parsed only for its
-	// value, so its lines need not keep their numbers.
-	h := make([]byte, 0, itemsEnd+len(text)-items.end+1)
+	// The header: every line outside the items, byte for byte (a line
+	// break added at its end would be content of a keep-chomped block
+	// scalar there: "x: |+" then "  a" is "a", with a break "a\n"). It is
+	// parsed only for its value, so its lines need not keep their numbers.
+	h := make([]byte, 0, itemsEnd+len(text)-items.end)
 	h = append(append(h, text[:itemsEnd]...), text[items.end:]...)
-	if len(h) > 0 && h[len(h)-1] != '\n' {
-		h = append(h, '\n')
-	}
 	return h, items, true
 }
 
 var newline = []byte("\n")
+
+// bareCR reports whether text holds a carriage return that is not
+// followed by a line feed: YAML breaks the line there ("- 0\r0:" is an
+// item, then the key "0"), the split only at line feeds.
+func bareCR(text []byte) bool {
+	for i := bytes.IndexByte(text, '\r'); i >= 0; {
+		if i+1 == len(text) || text[i+1] != '\n' {
+			return true
+		}
+		j := bytes.IndexByte(text[i+1:], '\r')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
 
 // itemsLine returns the offset of the first line of text that is
 // "items:" (trailing spaces and carriage return aside) and is not the

@@ -21,7 +21,7 @@ func splitByLines(text []byte) (header []byte, items []oracleItem, ok bool) {
 			break
 		}
 	}
-	if start < 0 || anchored(text) || !yamlText(text) {
+	if start < 0 || anchored(text) || !yamlText(text) || bareCR(text) {
 		return nil, nil, false
 	}
 	if _, ok := Fast(bytes.Join(lines[:start], []byte("\n"))); !ok && start > 0 {
@@ -69,7 +69,9 @@ func splitByLines(text []byte) (header []byte, items []oracleItem, ok bool) {
 		if i <= start || i >= end {
 			h.Write(l)
 		}
-		h.WriteByte('\n')
+		if i < len(lines)-1 {
+			h.WriteByte('\n') // the document's line breaks, no more
+		}
 	}
 	for k := range items {
 		it := &items[k]
@@ -124,6 +126,15 @@ func checkListItems(t *testing.T, doc []byte) (split bool) {
 	if (listHeader(got) || listHeader(wantV)) && !reflect.DeepEqual(got, wantV) {
 		t.Fatalf("header %q: %#v; the line split's %q: %#v", header, got, wantHeader, wantV)
 	}
+	// And the header's fields are the whole document's, items aside.
+	if whole, err := Value(doc); err == nil && listHeader(got) {
+		if m, ok := whole.(map[string]any); ok {
+			m["items"] = nil
+			if !reflect.DeepEqual(got, whole) {
+				t.Fatalf("header %q: %#v; the whole document %q: %#v", header, got, doc, whole)
+			}
+		}
+	}
 	return true
 }
 
@@ -154,6 +165,10 @@ var listItemsCases = []string{
 	"items:\n- a\n x\n",
 	"items:\n- &a x\n- *a\n",
 	"items:\n- a # c\n  # c\n- b\nz: 1",
+	"items:\n-\n? >+\n",           // FuzzListItems: a keep-chomped key after the items keeps no line break more
+	"items:\n- a\nx: |+\n  b",     // nor a scalar at the document's end without one
+	"items:\n- a\nx: |+\n  b\n\n", // and its blank lines are its own
+	"items:\n- 0\r0:",             // a carriage return alone breaks the line: not split
 }
 
 // TestListItems: ListItems splits as the line split does.
