@@ -232,7 +232,7 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDi
 // symbolic link, a device, a hard link to a file not kept).
 func fileData(tr *tar.Reader, hdr *tar.Header, readHere map[string]bool, out *files) ([]byte, error) {
 	switch hdr.Typeflag {
-	case tar.TypeReg, tar.TypeRegA:
+	case tar.TypeReg: // the reader turns the old "\x00" flag into TypeReg
 		if hdr.Size > 64<<20 {
 			// Larger than any real catalog file: grow as the bytes come,
 			// rather than trust the header with one allocation.

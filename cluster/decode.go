@@ -329,8 +329,7 @@ type problemKey struct{ file, field, format string }
 // problemCount counts the problems of one kind and where the summary of
 // those left out goes.
 type problemCount struct {
-	n    int
-	line int // of the first
+	n int
 }
 
 // nerrs returns the number of problems found: those recorded and those

@@ -38,11 +38,6 @@ func (s *solver[V, R]) head(j int) []z.Lit {
 	return s.clause[:0]
 }
 
-func (s *solver[V, R]) fresh() z.Var {
-	s.top++
-	return s.top
-}
-
 // flush adds s.clause to gini.
 func (s *solver[V, R]) flush() {
 	if s.e != nil {

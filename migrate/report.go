@@ -13,7 +13,6 @@ package migrate
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/sextantdev/sextant/cluster"
@@ -323,6 +322,3 @@ func bundleIn(c *graph.Catalog, pkg, name string) *graph.Bundle {
 	}
 	return c.Bundle(graph.BundleRef{Package: pkg, Name: name})
 }
-
-// keyString returns "namespace/name".
-func keyString(k resolver.CatalogKey) string { return fmt.Sprintf("%s/%s", k.Namespace, k.Name) }

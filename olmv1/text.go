@@ -105,14 +105,10 @@ func (x *Result) writePassed(w *bufio.Writer, opts TextOptions) {
 		}
 		return
 	}
-	shown := 0
 	for _, p := range x.PassedOver {
 		if p.Bundle == head {
 			line(p, headNote(p))
 		}
-	}
-	if head != "" {
-		shown++
 	}
 	rest := map[Exclusion]int{}
 	var order []Exclusion

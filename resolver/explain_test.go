@@ -594,7 +594,7 @@ func FuzzConflictExplanation(f *testing.F) {
 				t.Fatalf("fact %d cited %d times:\n%s", i, n, ex.Full())
 			}
 		}
-		if ce.Error() != ce.Error() || ex.Full() != ce.Explanation().Full() {
+		if e1, e2 := ce.Error(), ce.Error(); e1 != e2 || ex.Full() != ce.Explanation().Full() {
 			t.Fatal("two explanations differ")
 		}
 	})

@@ -19,16 +19,6 @@ func explainOf(ctx context.Context, r *resolver.Resolver, ns string, state *clus
 	return res.Explain(ctx, opts)
 }
 
-// heldBackOf returns the plan of namespace ns of state with its held-back
-// reasons.
-func heldBackOf(ctx context.Context, r *resolver.Resolver, ns string, state *cluster.State, opts resolver.HeldBackOptions) (*resolver.Plan, error) {
-	res, err := r.Resolve(ctx, ns, state)
-	if err != nil {
-		return nil, err
-	}
-	return res.HeldBack(ctx, opts)
-}
-
 // whyOf asks why name is (not) in the plan of namespace ns of state.
 func whyOf(ctx context.Context, r *resolver.Resolver, ns string, state *cluster.State, name string, opts resolver.WhyOptions) (*resolver.Why, error) {
 	res, err := r.Resolve(ctx, ns, state)

@@ -32,11 +32,11 @@ func benchHeldBack(b *testing.B, r *resolver.Resolver, st *cluster.State, opts r
 	items := 0
 	for b.Loop() {
 		planRes, err := r.Resolve(ctx, "ns", st)
-		plan := planRes.Plan()
 		if err != nil {
 			b.Fatal(err)
 		}
-		if plan, err = planRes.HeldBack(ctx, opts); err != nil {
+		plan, err := planRes.HeldBack(ctx, opts)
+		if err != nil {
 			b.Fatal(err)
 		}
 		items = heldBackCount(plan)

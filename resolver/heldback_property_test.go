@@ -29,19 +29,19 @@ func TestHeldBackProperties(t *testing.T) {
 		r := resolvertest.NewResolver(t, resolver.Options{}, c)
 		state := randomRequest(rng, c)
 		planRes, err := r.Resolve(ctx, "ns", state)
-		plan := planRes.Plan()
 		if err != nil {
 			continue
 		}
-		if plan, err = planRes.HeldBack(ctx, resolver.HeldBackOptions{}); err != nil {
+		plan, err := planRes.HeldBack(ctx, resolver.HeldBackOptions{})
+		if err != nil {
 			t.Fatalf("seed %d: HeldBack: %v", seed, err)
 		}
 		againRes, err := r.Resolve(ctx, "ns", state)
-		again := againRes.Plan()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if again, err = againRes.HeldBack(ctx, resolver.HeldBackOptions{}); err != nil {
+		again, err := againRes.HeldBack(ctx, resolver.HeldBackOptions{})
+		if err != nil {
 			t.Fatal(err)
 		}
 		if plan.String() != again.String() {

@@ -83,7 +83,9 @@ subscription widgets-stable-community-olm: widgets.v2
 	r2 := resolvertest.NewResolver(t, resolver.Options{}, rolloutCatalog("1.0.0"))
 	state2 := startAt("app.v2").State()
 	ro, err = r2.Rollout(context.Background(), "ns", state2, resolver.RolloutOptions{MaxRounds: 10})
-	rounds = ro.Rounds
+	if err != nil {
+		t.Fatal(err)
+	}
 	resolvertest.CheckText(t, resolvertest.FormatRollout(ro), `== round 1 ==
 namespace ns: 2 step(s)
 1. install widgets.v1 1.0.0 (package widgets, channel stable, catalog olm/community): required by app.v2 (olm.gvk.required example.com/v1 Widget); creates a subscription

@@ -193,11 +193,11 @@ func TestHeldBack(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			planRes, err := r.Resolve(ctx, "operators", state.State())
-			plan := planRes.Plan()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if plan, err = planRes.HeldBack(ctx, tc.opts); err != nil {
+			plan, err := planRes.HeldBack(ctx, tc.opts)
+			if err != nil {
 				t.Fatal(err)
 			}
 			if len(plan.Unchanged) != 1 || plan.Unchanged[0].HeldBack == nil {

@@ -18,21 +18,6 @@ import (
 	"github.com/sextantdev/sextant/resolver"
 )
 
-// forHelp describes resolve --for.
-const forHelp = `With --for APP (repeatable: files or "-"), resolve works from an application
-instead: for every apiVersion/kind of APP's objects that Kubernetes or OLM
-does not serve itself, it finds an installed CSV of the namespace that
-provides it, else a package an existing subscription asks for, else the
-catalog package whose channel head provides it (in the order OLM prefers a
-dependency's providers: catalog priority, the namespace's catalogs before the
-global ones, catalog name, the default channel, package name), creates the
-subscriptions a person would create and resolves them with the state of -f
-(optional with --for). The namespace defaults to the one APP's objects share.
-OLM objects in APP (an OperatorGroup, say) join the cluster state. -o yaml
-writes the subscriptions to create, ready for kubectl apply; -o json the whole
-answer. A kind nothing provides makes the answer no (exit 1), with near
-misses.`
-
 // readApplication reads the objects of the --for files, and their OLM
 // objects (OperatorGroups, Subscriptions, …) as cluster state.
 func (e *env) readApplication(names []string) ([]cluster.Object, *cluster.State, error) {

@@ -18,51 +18,6 @@ import (
 	"github.com/sextantdev/sextant/resolver"
 )
 
-// v1Help describes resolve's OLM v1 mode.
-const v1Help = `OLM v1: manifests that hold ClusterExtensions (olm.operatorframework.io/v1)
-are resolved as operator-controller resolves them, each extension on its
-own (no dependencies, no SAT): the catalogs its selector picks, the
-channels it names (all when none), its version range (Masterminds syntax),
-the successors of status.install.bundle unless upgradeConstraintPolicy is
-SelfCertified; deprecated bundles last, the highest version, the highest
-catalog priority. Each --catalog NAME=PATH is the ClusterCatalog NAME; a
-ClusterCatalog object of that name in -f gives its labels, priority,
-availabilityMode and Serving condition, and a catalog without one is
-Available, priority 0, with only the olm.operatorframework.io/metadata.name
-label. Manifests may hold Subscriptions too: they are resolved as OLM v0
-does, the ClusterExtensions as v1 does, in one answer.
-
-Text: one block per ClusterExtension (the choice, why, the bundles passed
-over — --full lists every one —, the next upgrades, predictions). JSON
-(-o json; -o yaml is the same) is a stable contract:
-
-  {"extensions": [{"name": "...", "package": "...",
-     "bundle": "...", "version": "...", "catalog": "CLUSTERCATALOG",
-     | "error": "operator-controller's message, word for word",
-     "installed": {"name": "...", "version": "..."},
-     "action": "install"|"upgrade"|"downgrade"|"stay", "reason": "...",
-     "defaultChannelHead": {"bundle": "...", "version": "...", "channel": "..."},
-     "passedOver": [{"bundle": "...", "version": "...", "catalog": "...",
-       "reason": "channel"|"version-range"|"not-successor"|"deprecated"|
-         "invalid-version"|"lower-version"|"same-version"|"other-catalog",
-       "detail": "..."}],
-     "skippedCatalogs": [{"catalog": "...", "reason": "..."}],
-     "deprecations": ["..."],
-     "predictions": [{"reason": "InstallMode"|"MinKubeVersion"|
-       "MaxOpenShiftVersion"|"SingleOwnership", "severity": "failure"|"warning",
-       "bundle": "...", "message": "...", "other": "..."}],
-     "next": [{"bundle": "...", "version": "...", "catalog": "..."} | {"error": "..."}]}]}
-
-one entry per ClusterExtension, by name. With Subscriptions too, the v0
-answer's object gains the "extensions" field. --for APP --olm v1 answers an
-application in v1 terms: for each API, the ClusterExtension that serves it
-(one of -f, or one to create naming only the package) or why none would,
-then the resolution with the extensions to create (-o json:
-olmv1.Application, {"apis": [...], "create": [...], "resolution":
-{"extensions": [...]}}). Exit status: 0 when every
-extension gets a bundle with no predicted failure (and v0 has a plan), 1
-otherwise, 2 for unusable input.`
-
 // v1Input is what resolve needs for the ClusterExtensions of the
 // manifests.
 type v1Input struct {
