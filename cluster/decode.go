@@ -326,8 +326,8 @@ const MaxSameErrors = 20
 // problemKey identifies a kind of problem in one input.
 type problemKey struct{ file, field, format string }
 
-// problemCount counts the problems of one kind and where the summary of
-// those left out goes.
+// problemCount counts the problems of one kind; the decoder keeps a
+// pointer to the count asked last (decoder.count).
 type problemCount struct {
 	n int
 }
