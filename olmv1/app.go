@@ -12,27 +12,27 @@ import (
 	"github.com/sextantdev/sextant/graph"
 )
 
-// Application is what an application's APIs need in OLM v1 terms: who
+// APIExtensions is what an application's APIs need in OLM v1 terms: who
 // serves each API, the ClusterExtensions to create, and the resolution of
 // the state with them.
-type Application struct {
+type APIExtensions struct {
 	// APIs are the application's APIs, sorted, each with what serves it.
-	APIs []APIServer `json:"apis"`
+	APIs []APIExtension `json:"apis"`
 	// Create are the ClusterExtensions to create, by name: each names only
 	// its package (spec.namespace is the package name).
 	Create []cluster.ClusterExtension `json:"create,omitempty"`
-	// Resolution resolves the state's ClusterExtensions and those to
+	// Outcome resolves the state's ClusterExtensions and those to
 	// create.
-	Resolution *Resolution `json:"resolution"`
+	Outcome *Outcome `json:"resolution"`
 }
 
 // Unserved reports whether some API has nothing to serve it.
-func (a *Application) Unserved() bool {
-	return slices.ContainsFunc(a.APIs, func(s APIServer) bool { return s.Error != "" })
+func (a *APIExtensions) Unserved() bool {
+	return slices.ContainsFunc(a.APIs, func(s APIExtension) bool { return s.Error != "" })
 }
 
-// APIServer says what serves one API.
-type APIServer struct {
+// APIExtension says what serves one API.
+type APIExtension struct {
 	API graph.GVK `json:"api"`
 	// Extension is the ClusterExtension that serves the API: one of the
 	// state's whose choice provides it, or one to create (New).
@@ -43,17 +43,17 @@ type APIServer struct {
 	Error string `json:"error,omitempty"`
 }
 
-// ResolveFor answers what apis need: for each, a ClusterExtension of state
+// ExtensionsForAPIs answers what apis need: for each, a ClusterExtension of state
 // whose bundle (as operator-controller chooses it) provides it, else the
 // first package by name whose ClusterExtension naming only the package
 // would install a bundle providing it (a new extension), else why none
 // does. The state's extensions and the new ones are then resolved
 // together. state is not modified.
-func (r *Resolver) ResolveFor(ctx context.Context, state *cluster.State, apis []graph.GVK) (*Application, error) {
+func (r *Resolver) ExtensionsForAPIs(ctx context.Context, state *cluster.State, apis []graph.GVK) (*APIExtensions, error) {
 	apis = slices.Clone(apis)
 	slices.SortFunc(apis, graph.GVK.Compare)
 	apis = slices.Compact(apis)
-	app := &Application{}
+	app := &APIExtensions{}
 	serves := map[string]*graph.Bundle{} // extension → its chosen bundle
 	for i := range state.ClusterExtensions {
 		x := &state.ClusterExtensions[i]
@@ -77,14 +77,14 @@ func (r *Resolver) ResolveFor(ctx context.Context, state *cluster.State, apis []
 	if err != nil {
 		return nil, err
 	}
-	app.Resolution = res
+	app.Outcome = res
 	return app, nil
 }
 
 // serverOf finds what serves api, adding a new extension to app when one
 // is needed.
-func (r *Resolver) serverOf(api graph.GVK, state *cluster.State, serves map[string]*graph.Bundle, created map[string]bool, app *Application) APIServer {
-	s := APIServer{API: api}
+func (r *Resolver) serverOf(api graph.GVK, state *cluster.State, serves map[string]*graph.Bundle, created map[string]bool, app *APIExtensions) APIExtension {
+	s := APIExtension{API: api}
 	names := make([]string, 0, len(serves))
 	for name := range serves {
 		names = append(names, name)
@@ -97,7 +97,7 @@ func (r *Resolver) serverOf(api graph.GVK, state *cluster.State, serves map[stri
 		}
 	}
 	var why []string
-	for _, p := range r.Provides(func(g graph.GVK) bool { return g == api }) {
+	for _, p := range r.APIPackages(func(g graph.GVK) bool { return g == api }) {
 		switch {
 		case p.Error != "":
 			why = append(why, fmt.Sprintf("package %s: %s", p.Package, p.Error))
@@ -121,8 +121,8 @@ func (r *Resolver) serverOf(api graph.GVK, state *cluster.State, serves map[stri
 }
 
 // WriteText writes what serves each API, the extensions to create, then
-// the resolution (see [Resolution.WriteText]).
-func (a *Application) WriteText(w io.Writer, opts TextOptions) error {
+// the resolution (see [Outcome.WriteText]).
+func (a *APIExtensions) WriteText(w io.Writer, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "application: %d API(s), %d ClusterExtension(s) to create\n", len(a.APIs), len(a.Create))
 	for _, s := range a.APIs {
@@ -135,11 +135,11 @@ func (a *Application) WriteText(w io.Writer, opts TextOptions) error {
 			fmt.Fprintf(bw, "  %s: ClusterExtension %s (package %s)\n", s.API, s.Extension, s.Package)
 		}
 	}
-	if len(a.Resolution.Extensions) > 0 {
+	if len(a.Outcome.Extensions) > 0 {
 		bw.WriteString("\n")
 	}
 	if err := bw.Flush(); err != nil {
 		return err
 	}
-	return a.Resolution.WriteText(w, opts)
+	return a.Outcome.WriteText(w, opts)
 }

@@ -301,24 +301,24 @@ clusterextension b: upgrade etcd.v1.2.0 1.2.0 (package etcd, catalog community)
 	}
 }
 
-func TestResolveFor(t *testing.T) {
+func TestExtensionsForAPIs(t *testing.T) {
 	r, err := olmv1.New([]olmv1.Catalog{catalog("community", 0, fbc(t, etcdFBC)), catalog("other", 0, fbc(t, lonelyFBC))}, olmv1.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	state := &cluster.State{ClusterExtensions: []cluster.ClusterExtension{{Name: "mine", Package: "lonely"}}}
 	apis := []graph.GVK{{Group: "example.com", Version: "v1", Kind: "Nothing"}}
-	app, err := r.ResolveFor(context.Background(), state, apis)
+	app, err := r.ExtensionsForAPIs(context.Background(), state, apis)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !app.Unserved() || len(app.Create) != 0 || app.APIs[0].Error != "no package of the catalogs provides it" {
 		t.Errorf("app = %+v", app)
 	}
-	if len(app.Resolution.Extensions) != 1 || app.Resolution.Extensions[0].Bundle != "lonely.v9.0.0" {
-		t.Errorf("resolution = %+v, want the state's extension resolved", app.Resolution.Extensions)
+	if len(app.Outcome.Extensions) != 1 || app.Outcome.Extensions[0].Bundle != "lonely.v9.0.0" {
+		t.Errorf("resolution = %+v, want the state's extension resolved", app.Outcome.Extensions)
 	}
 	if len(state.ClusterExtensions) != 1 {
-		t.Error("ResolveFor modified the state")
+		t.Error("ExtensionsForAPIs modified the state")
 	}
 }

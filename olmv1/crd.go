@@ -23,7 +23,7 @@ func StoredVersionRefusal(l cluster.StoredVersionLoss) string {
 // refusal of a bundle whose CRDs drop a version the cluster's CRDs store
 // (unless the extension turns the preflight off with crdUpgradeSafety
 // enforcement None).
-func (r *Resolver) storedVersions(res *Resolution, exts []cluster.ClusterExtension, crds []cluster.CRD) {
+func (r *Resolver) storedVersions(res *Outcome, exts []cluster.ClusterExtension, crds []cluster.CRD) {
 	if len(crds) == 0 {
 		return
 	}

@@ -48,6 +48,6 @@
 // CRD of the state whose stored version the bundle drops (its CRD upgrade
 // safety check) — or never checks (minKubeVersion,
 // olm.maxOpenShiftVersion), and which of two extensions that install the
-// same package or the same API fails. [Resolution.WriteText] renders it;
-// its JSON form is documented on [Resolution].
+// same package or the same API fails. [Outcome.WriteText] renders it;
+// its JSON form is documented on [Outcome].
 package olmv1

@@ -104,7 +104,7 @@ func (r *Resolver) predict(ext *cluster.ClusterExtension, b *graph.Bundle, versi
 // installed keeps its objects; between two not installed, the one later
 // by name is said to lose (operator-controller's order is its reconcile
 // order).
-func (r *Resolver) ownership(res *Resolution, exts []cluster.ClusterExtension) {
+func (r *Resolver) ownership(res *Outcome, exts []cluster.ClusterExtension) {
 	type owner struct {
 		i   int
 		api string
@@ -158,7 +158,7 @@ func (r *Resolver) ownership(res *Resolution, exts []cluster.ClusterExtension) {
 }
 
 // bundleOf returns the bundle a result chose.
-func (r *Resolver) bundleOf(x *Result) *graph.Bundle {
+func (r *Resolver) bundleOf(x *ExtensionOutcome) *graph.Bundle {
 	for i := range r.catalogs {
 		if c := &r.catalogs[i]; c.Name == x.Catalog && c.Content != nil {
 			return c.Content.Bundle(graph.BundleRef{Package: x.Package, Name: x.Bundle})

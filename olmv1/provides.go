@@ -11,11 +11,11 @@ import (
 	"github.com/sextantdev/sextant/graph"
 )
 
-// Provider is a package that provides an API, in OLM v1 terms: what a
+// APIPackage is a package that provides an API, in OLM v1 terms: what a
 // ClusterExtension naming the package and nothing else (no channel, no
 // version, every catalog) installs, and whether that bundle provides the
 // API.
-type Provider struct {
+type APIPackage struct {
 	API     graph.GVK `json:"api"`
 	Package string    `json:"package"`
 	// Bundle, Version and Catalog are operator-controller's choice; Error
@@ -32,11 +32,11 @@ type Provider struct {
 	Catalogs []string `json:"catalogs"`
 }
 
-// Provides returns, for every API that match accepts and some bundle
+// APIPackages returns, for every API that match accepts and some bundle
 // provides (olm.gvk), each package providing it with the bundle a
 // ClusterExtension naming only the package would install; sorted by API,
 // then package.
-func (r *Resolver) Provides(match func(graph.GVK) bool) []Provider {
+func (r *Resolver) APIPackages(match func(graph.GVK) bool) []APIPackage {
 	type key struct {
 		api graph.GVK
 		pkg string
@@ -61,10 +61,10 @@ func (r *Resolver) Provides(match func(graph.GVK) bool) []Provider {
 			}
 		}
 	}
-	out := make([]Provider, 0, len(cats))
+	out := make([]APIPackage, 0, len(cats))
 	for k, names := range cats {
 		slices.Sort(names)
-		p := Provider{API: k.api, Package: k.pkg, Catalogs: names}
+		p := APIPackage{API: k.api, Package: k.pkg, Catalogs: names}
 		b, cat, err := r.Choose(&cluster.ClusterExtension{Package: k.pkg}, nil)
 		if err != nil {
 			p.Error = err.Error()
@@ -77,7 +77,7 @@ func (r *Resolver) Provides(match func(graph.GVK) bool) []Provider {
 		}
 		out = append(out, p)
 	}
-	slices.SortFunc(out, func(a, b Provider) int { return cmp.Or(a.API.Compare(b.API), cmp.Compare(a.Package, b.Package)) })
+	slices.SortFunc(out, func(a, b APIPackage) int { return cmp.Or(a.API.Compare(b.API), cmp.Compare(a.Package, b.Package)) })
 	return out
 }
 
@@ -91,13 +91,13 @@ func (r *Resolver) packageIn(name, pkg string) *graph.Package {
 	return nil
 }
 
-// WriteProvidersText writes providers, one line per package and API:
+// WriteAPIPackagesText writes providers, one line per package and API:
 //
 //	API: package P → BUNDLE VERSION (catalog C), which provides it
 //
 // or "…, which no longer provides it", or "…: error: MESSAGE"; nothing
 // found is "nothing provides QUERY".
-func WriteProvidersText(w io.Writer, query string, providers []Provider) error {
+func WriteAPIPackagesText(w io.Writer, query string, providers []APIPackage) error {
 	bw := bufio.NewWriter(w)
 	if len(providers) == 0 {
 		fmt.Fprintf(bw, "nothing provides %s\n", query)

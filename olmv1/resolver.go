@@ -41,8 +41,8 @@ type Options struct {
 	// gate (alpha, off by default): with it, the release field of a
 	// bundle's olm.package property, when present (even empty), is the
 	// bundle's release and its version keeps its build metadata; the
-	// version and release are recorded apart (Result.Version,
-	// Result.Release), as status.install.bundle records them.
+	// version and release are recorded apart (ExtensionOutcome.Version,
+	// ExtensionOutcome.Release), as status.install.bundle records them.
 	BundleRelease bool
 	// NoWebhookProvider runs operator-controller with its two webhook
 	// certificate providers off (the feature gates
@@ -131,16 +131,16 @@ func (r *Resolver) packageFacts(p *graph.Package) []bundleFacts {
 
 // Resolve chooses the bundle of each extension of state (state's
 // ClusterExtensions, by name), looks ahead at the next upgrades and
-// predicts what operator-controller will refuse; see [Result]. It fails
+// predicts what operator-controller will refuse; see [ExtensionOutcome]. It fails
 // only when ctx is done. A nil state has no extensions; state is not
 // modified.
-func (r *Resolver) Resolve(ctx context.Context, state *cluster.State) (*Resolution, error) {
+func (r *Resolver) Resolve(ctx context.Context, state *cluster.State) (*Outcome, error) {
 	if state == nil {
 		state = &cluster.State{}
 	}
 	exts := slices.Clone(state.ClusterExtensions)
 	slices.SortStableFunc(exts, func(a, b cluster.ClusterExtension) int { return cmp.Compare(a.Name, b.Name) })
-	res := &Resolution{Extensions: make([]Result, 0, len(exts))}
+	res := &Outcome{Extensions: make([]ExtensionOutcome, 0, len(exts))}
 	for i := range exts {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -155,8 +155,8 @@ func (r *Resolver) Resolve(ctx context.Context, state *cluster.State) (*Resoluti
 // ResolveExtension resolves one extension alone: its choice, the
 // candidates passed over, the next upgrades and the predictions about its
 // bundle (not those between extensions, which [Resolver.Resolve] adds).
-func (r *Resolver) ResolveExtension(ext *cluster.ClusterExtension) Result {
-	res := Result{Name: ext.Name, Package: ext.Package, Installed: ext.Installed}
+func (r *Resolver) ResolveExtension(ext *cluster.ClusterExtension) ExtensionOutcome {
+	res := ExtensionOutcome{Name: ext.Name, Package: ext.Package, Installed: ext.Installed}
 	c := r.choose(ext, ext.Installed, true)
 	res.setChoice(c, r.opts.BundleRelease)
 	if c.err != nil {

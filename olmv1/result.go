@@ -10,19 +10,19 @@ import (
 	"github.com/sextantdev/sextant/graph"
 )
 
-// Resolution is the answer for every ClusterExtension of a state. Its JSON
+// Outcome is the answer for every ClusterExtension of a state. Its JSON
 // form is the CLI's `-o json` in v1 mode:
 //
-//	{"extensions": [ {Result}, ... ]}
+//	{"extensions": [ {ExtensionOutcome}, ... ]}
 //
 // one entry per extension, sorted by name.
-type Resolution struct {
-	Extensions []Result `json:"extensions"`
+type Outcome struct {
+	Extensions []ExtensionOutcome `json:"extensions"`
 }
 
 // Failed reports whether an extension has no bundle (v1's error) or a
 // predicted failure: what makes the CLI exit 1.
-func (r *Resolution) Failed() bool {
+func (r *Outcome) Failed() bool {
 	for i := range r.Extensions {
 		if r.Extensions[i].Failed() {
 			return true
@@ -31,13 +31,13 @@ func (r *Resolution) Failed() bool {
 	return false
 }
 
-// Result is the answer for one ClusterExtension. Name, Package and either
+// ExtensionOutcome is the answer for one ClusterExtension. Name, Package and either
 // Bundle, Version and Catalog (operator-controller's choice: the bundle
 // name, its version as operator-controller records it in
 // status.install.bundle.version, the ClusterCatalog's name) or Error
 // (operator-controller's message, word for word) are what v1 itself
 // decides; the other fields are what Sextant adds.
-type Result struct {
+type ExtensionOutcome struct {
 	Name    string `json:"name"`
 	Package string `json:"package"`
 	Bundle  string `json:"bundle,omitempty"`
@@ -84,14 +84,14 @@ type Result struct {
 
 // Failed reports whether the extension gets no bundle or a predicted
 // failure.
-func (r *Result) Failed() bool {
+func (r *ExtensionOutcome) Failed() bool {
 	return r.Error != "" || slices.ContainsFunc(r.Predictions, func(p Prediction) bool { return p.Severity == SeverityFailure })
 }
 
 // Action is what a choice does to the cluster.
 type Action string
 
-// The actions of a [Result].
+// The actions of a [ExtensionOutcome].
 const (
 	ActionInstall   Action = "install"
 	ActionUpgrade   Action = "upgrade"
@@ -159,12 +159,12 @@ type SkippedCatalog struct {
 type Hop struct {
 	Bundle  string `json:"bundle,omitempty"`
 	Version string `json:"version,omitempty"`
-	// Release is as in Result.
+	// Release is as in ExtensionOutcome.
 	Release *string `json:"release,omitempty"`
 	Catalog string  `json:"catalog,omitempty"`
 	Error   string  `json:"error,omitempty"`
 	// Predictions are what operator-controller will do with the hop's
-	// bundle (see Result.Predictions; single ownership is not looked at).
+	// bundle (see ExtensionOutcome.Predictions; single ownership is not looked at).
 	Predictions []Prediction `json:"predictions,omitempty"`
 }
 
@@ -217,7 +217,7 @@ func detailAgainst(why Exclusion, b *graph.Bundle, f *bundleFacts, w *graph.Bund
 
 // setChoice records v1's answer; bundleRelease is
 // Options.BundleRelease.
-func (r *Result) setChoice(c *choice, bundleRelease bool) {
+func (r *ExtensionOutcome) setChoice(c *choice, bundleRelease bool) {
 	slices.SortStableFunc(c.passed, func(a, b PassedOver) int {
 		return cmp.Or(cmp.Compare(a.Catalog, b.Catalog), comparePassed(&b, &a), cmp.Compare(a.Bundle, b.Bundle))
 	})

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// TextOptions shape [Resolution.WriteText]. The zero value writes the
+// TextOptions shape [Outcome.WriteText]. The zero value writes the
 // short form.
 type TextOptions struct {
 	// Why lists every bundle passed over, each with its reason; the short
@@ -33,7 +33,7 @@ const shortPassed = 3
 //	clusterextension NAME: error: MESSAGE
 //
 // followed by why each bundle of the package was passed over.
-func (r *Resolution) WriteText(w io.Writer, opts TextOptions) error {
+func (r *Outcome) WriteText(w io.Writer, opts TextOptions) error {
 	bw := bufio.NewWriter(w)
 	for i := range r.Extensions {
 		if i > 0 {
@@ -44,7 +44,7 @@ func (r *Resolution) WriteText(w io.Writer, opts TextOptions) error {
 	return bw.Flush()
 }
 
-func (x *Result) writeText(w *bufio.Writer, opts TextOptions) {
+func (x *ExtensionOutcome) writeText(w *bufio.Writer, opts TextOptions) {
 	if x.Error != "" {
 		fmt.Fprintf(w, "clusterextension %s: error: %s\n", x.Name, x.Error)
 		if x.Installed != nil {
@@ -85,7 +85,7 @@ func (x *Result) writeText(w *bufio.Writer, opts TextOptions) {
 
 // writePassed writes the bundles passed over: all of them with Why, else
 // the default head and the few highest, then a count by reason.
-func (x *Result) writePassed(w *bufio.Writer, opts TextOptions) {
+func (x *ExtensionOutcome) writePassed(w *bufio.Writer, opts TextOptions) {
 	line := func(p PassedOver, note string) {
 		fmt.Fprintf(w, "  passed over: %s %s (catalog %s%s): %s: %s\n", p.Bundle, p.Version, p.Catalog, note, p.Reason, p.Detail)
 	}
@@ -137,7 +137,7 @@ func (x *Result) writePassed(w *bufio.Writer, opts TextOptions) {
 }
 
 // writeNext writes the next upgrades on one line.
-func (x *Result) writeNext(w *bufio.Writer) {
+func (x *ExtensionOutcome) writeNext(w *bufio.Writer) {
 	if len(x.Next) == 0 {
 		fmt.Fprintf(w, "  next: stays (no upgrade from %s)\n", x.Bundle)
 		return

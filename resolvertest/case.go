@@ -154,7 +154,7 @@ func (in *input) result(ctx context.Context) (string, error) {
 // resultV1 resolves the ClusterExtensions with package olmv1: each
 // catalog is the ClusterCatalog of its name (its namespace is not read),
 // which a ClusterCatalog of the state describes; the text is
-// olmv1.Resolution.WriteText with every bundle passed over.
+// olmv1.Outcome.WriteText with every bundle passed over.
 func (in *input) resultV1(ctx context.Context) (string, error) {
 	var cats []olmv1.Catalog
 	for _, c := range in.catalogs {

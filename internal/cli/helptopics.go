@@ -211,7 +211,7 @@ unusable input.
 
 resolve --for APP --olm v1 answers an application in v1 terms: for each API, the ClusterExtension
 that serves it (one of -f, or one to create naming only the package) or why none would, then the
-resolution with the extensions to create (-o json: olmv1.Application, {"apis": [...], "create":
+resolution with the extensions to create (-o json: olmv1.APIExtensions, {"apis": [...], "create":
 [...], "resolution": {"extensions": [...]}}).
 
 provides --olm v1 API: for each package providing the API, the bundle a ClusterExtension naming

@@ -78,12 +78,12 @@ func (e *env) loadV1(f *resolveFlags, state *cluster.State, cats []resolver.Cata
 
 // resolve resolves the extensions; with why, only the extension named so,
 // with every bundle passed over.
-func (v *v1Input) resolve(ctx context.Context, why string) (*olmv1.Resolution, error) {
+func (v *v1Input) resolve(ctx context.Context, why string) (*olmv1.Outcome, error) {
 	res, err := v.res.Resolve(ctx, v.state)
 	if err != nil || why == "" {
 		return res, err
 	}
-	i := slices.IndexFunc(res.Extensions, func(x olmv1.Result) bool { return x.Name == why })
+	i := slices.IndexFunc(res.Extensions, func(x olmv1.ExtensionOutcome) bool { return x.Name == why })
 	if i < 0 {
 		var names []string
 		for _, x := range res.Extensions {
@@ -96,7 +96,7 @@ func (v *v1Input) resolve(ctx context.Context, why string) (*olmv1.Resolution, e
 }
 
 // writeV1 writes the v1 answer alone.
-func (e *env) writeV1(res *olmv1.Resolution, f *resolveFlags, why string) error {
+func (e *env) writeV1(res *olmv1.Outcome, f *resolveFlags, why string) error {
 	var err error
 	if f.output.value == "json" || f.output.value == "yaml" {
 		err = writeEncoded(e.stdout, f.output.value, res)
@@ -114,7 +114,7 @@ func (e *env) writeV1(res *olmv1.Resolution, f *resolveFlags, why string) error 
 
 // withExtensions returns the v0 answer's JSON object with the field
 // "extensions" added.
-func withExtensions(v0 any, res *olmv1.Resolution) (json.RawMessage, error) {
+func withExtensions(v0 any, res *olmv1.Outcome) (json.RawMessage, error) {
 	obj, err := json.Marshal(v0)
 	if err != nil {
 		return nil, err
@@ -137,7 +137,7 @@ func withExtensions(v0 any, res *olmv1.Resolution) (json.RawMessage, error) {
 }
 
 // writeV1Text appends the v1 blocks after a v0 answer's text.
-func writeV1Text(w io.Writer, res *olmv1.Resolution, full bool) error {
+func writeV1Text(w io.Writer, res *olmv1.Outcome, full bool) error {
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return err
 	}
@@ -179,11 +179,11 @@ func (e *env) providesV1(q resolver.APIQuery, query string, cats []resolver.Cata
 	if err != nil {
 		return err
 	}
-	found := r.Provides(q.Matches)
+	found := r.APIPackages(q.Matches)
 	if format != "text" {
 		err = writeEncoded(e.stdout, format, found)
 	} else {
-		err = olmv1.WriteProvidersText(e.stdout, query, found)
+		err = olmv1.WriteAPIPackagesText(e.stdout, query, found)
 	}
 	if err != nil {
 		return err
@@ -227,7 +227,7 @@ func (e *env) runResolveForV1(cmd *cobra.Command, f *resolveFlags) error {
 			apis = append(apis, g)
 		}
 	}
-	app, err := in.v1.res.ResolveFor(cmd.Context(), in.state, apis)
+	app, err := in.v1.res.ExtensionsForAPIs(cmd.Context(), in.state, apis)
 	if err != nil {
 		return err
 	}
@@ -239,7 +239,7 @@ func (e *env) runResolveForV1(cmd *cobra.Command, f *resolveFlags) error {
 	if err != nil {
 		return err
 	}
-	if app.Unserved() || app.Resolution.Failed() {
+	if app.Unserved() || app.Outcome.Failed() {
 		return errNo
 	}
 	return nil
