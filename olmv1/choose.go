@@ -15,7 +15,7 @@ import (
 // dependencyProperties are the property types whose presence makes
 // operator-controller refuse a bundle (it resolves no dependencies), in the
 // order it checks them: the first such property of the bundle is named.
-var dependencyProperties = []string{"olm.package.required", "olm.gvk.required", "olm.constraint"}
+var dependencyProperties = []string{graph.TypePackageRequired, graph.TypeGVKRequired, graph.TypeConstraint}
 
 // pick is the best candidate of one catalog.
 type pick struct {
