@@ -3,6 +3,7 @@ package resolver_test
 import (
 	"testing"
 
+	"github.com/sextantdev/sextant/internal/testcatalog"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -13,6 +14,7 @@ import (
 func BenchmarkExplainCommunity(b *testing.B) {
 	r, st := communityConflict(b)
 	b.ReportAllocs()
+	defer testcatalog.ReportCPU(b)()
 	for b.Loop() {
 		ex := explainCommunity(b, r, st, resolver.ExplainOptions{Budget: -1})
 		if len(ex.Suggestions) == 0 {
