@@ -212,12 +212,27 @@ func (e *Error) Error() string {
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
 
+// PlainHTTPError is the error of a request over plain HTTP to a registry
+// that Options.Insecure does not name: Sextant reaches registries over
+// HTTPS only, except those (go-containerregistry's own fallback to plain
+// HTTP for loopback and private addresses is refused).
+type PlainHTTPError struct {
+	// Registry is the registry's host, with its port when one was given.
+	Registry string
+}
+
+// Error returns "plain HTTP to HOST refused: only registries named insecure
+// are reached without TLS".
+func (e *PlainHTTPError) Error() string {
+	return fmt.Sprintf("plain HTTP to %s refused: only registries named insecure are reached without TLS", e.Registry)
+}
+
 // OfflineError is the error of a load that would have pulled an image
 // while offline (or with PullNever).
 type OfflineError struct {
 	// Image is the registry reference that would have been pulled.
 	Image string
-	// Policy is "offline" or "--pull=never".
+	// Policy is "offline" or "pull policy never".
 	Policy string
 }
 
@@ -236,10 +251,11 @@ type NotCatalogError struct {
 	Labels []string
 }
 
-// Error says what the image is not, and what to do.
+// Error says what the image is not, and, for an SQLite-based index, how
+// to make a File-Based Catalog of it.
 func (e *NotCatalogError) Error() string {
 	if e.SQLite {
-		return fmt.Sprintf("an SQLite-based index image (label %s), not a File-Based Catalog: convert it with opm migrate (then build and push the catalog image it writes), or give the FBC with --catalog", DatabaseLabel)
+		return fmt.Sprintf("an SQLite-based index image (label %s), not a File-Based Catalog: convert it with opm migrate (then build and push the catalog image it writes)", DatabaseLabel)
 	}
 	have := "no labels"
 	if len(e.Labels) > 0 {

@@ -275,6 +275,12 @@ func TestPlainHTTPOnlyWhenNamed(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "plain HTTP to "+reg.Host+" refused") {
 		t.Fatalf("error %v, want plain HTTP refused", err)
 	}
+	// The refusal is typed, through go-containerregistry's wrapping, so
+	// that a caller (the CLI) can say how to allow it.
+	var pe *catalogimage.PlainHTTPError
+	if !errors.As(err, &pe) || pe.Registry != reg.Host {
+		t.Errorf("errors.As(%v) = %+v, want a *PlainHTTPError for %s", err, pe, reg.Host)
+	}
 }
 
 func TestTagMovesAndCache(t *testing.T) {

@@ -278,7 +278,7 @@ type httpsOnly struct {
 
 func (t *httpsOnly) RoundTrip(req *http.Request) (*http.Response, error) {
 	if req.URL.Scheme == "http" && !t.r.insecure(req.URL.Host) {
-		return nil, fmt.Errorf("plain HTTP to %s refused: only registries named insecure (--insecure %s) are reached without TLS", req.URL.Host, req.URL.Host)
+		return nil, &PlainHTTPError{Registry: req.URL.Host}
 	}
 	return t.base.RoundTrip(req)
 }

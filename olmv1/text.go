@@ -83,6 +83,40 @@ func (x *ExtensionOutcome) writeText(w *bufio.Writer, opts TextOptions) {
 	}
 }
 
+// Unlisted returns how many bundles passed over WriteText with opts counts
+// by reason without listing them (0 with Why, which lists every one).
+func (r *Outcome) Unlisted(opts TextOptions) int {
+	n := 0
+	for i := range r.Extensions {
+		n += r.Extensions[i].unlisted(opts)
+	}
+	return n
+}
+
+// unlisted is Unlisted of one extension: the bundles passed over past the
+// default channel's head and the shortPassed others listed.
+func (x *ExtensionOutcome) unlisted(opts TextOptions) int {
+	if opts.Why || len(x.PassedOver) <= shortPassed+1 {
+		return 0
+	}
+	others := len(x.PassedOver)
+	if x.DefaultHead != nil {
+		others -= count(x.PassedOver, func(p PassedOver) bool { return p.Bundle == x.DefaultHead.Bundle })
+	}
+	return max(others-shortPassed, 0)
+}
+
+// count returns how many elements of s f holds for.
+func count[T any](s []T, f func(T) bool) int {
+	n := 0
+	for _, x := range s {
+		if f(x) {
+			n++
+		}
+	}
+	return n
+}
+
 // writePassed writes the bundles passed over: all of them with Why, else
 // the default head and the few highest, then a count by reason.
 func (x *ExtensionOutcome) writePassed(w *bufio.Writer, opts TextOptions) {
@@ -133,7 +167,9 @@ func (x *ExtensionOutcome) writePassed(w *bufio.Writer, opts TextOptions) {
 		parts[i] = fmt.Sprintf("%d %s", rest[r], r)
 		total += rest[r]
 	}
-	fmt.Fprintf(w, "  passed over: %d more (%s); --full lists each\n", total, strings.Join(parts, ", "))
+	if total > 0 {
+		fmt.Fprintf(w, "  passed over: %d more (%s), not listed\n", total, strings.Join(parts, ", "))
+	}
 }
 
 // writeNext writes the next upgrades on one line.

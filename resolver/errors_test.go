@@ -37,7 +37,7 @@ func TestCatalogError(t *testing.T) {
 	if ce.Catalog != key || ce.Package != "a" || ce.Channel != "stable" || ce.Bundle != "" {
 		t.Errorf("CatalogError = %+v", ce)
 	}
-	const want = `subscription "a" in namespace "operators": catalog olm/broken: package "a" is invalid (opm serve refuses it): multiple-heads: channel "stable" of package "a" has 2 heads (entries that nothing replaces or skips): a.v1, a.v2; resolve with --allow-invalid to leave the package out`
+	const want = `subscription "a" in namespace "operators": catalog olm/broken: package "a" is invalid (opm serve refuses it): multiple-heads: channel "stable" of package "a" has 2 heads (entries that nothing replaces or skips): a.v1, a.v2`
 	if err.Error() != want {
 		t.Errorf("error = %q\nwant    %q", err, want)
 	}

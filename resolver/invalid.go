@@ -52,10 +52,10 @@ type InvalidPackageError struct {
 }
 
 // Error returns "FILE:LINE: package "P" is invalid (opm serve refuses it):
-// CODE: MESSAGE; resolve with --allow-invalid …".
+// CODE: MESSAGE". Options.AllowInvalid leaves such a package out instead.
 func (e *InvalidPackageError) Error() string {
 	f := e.Finding
-	return fmt.Sprintf("%spackage %q is invalid (opm serve refuses it): %s: %s; resolve with --allow-invalid to leave the package out",
+	return fmt.Sprintf("%spackage %q is invalid (opm serve refuses it): %s: %s",
 		where(f.Pos), f.Package, f.Code, f.Message)
 }
 

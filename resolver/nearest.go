@@ -26,7 +26,7 @@ func (res *resolution) nearNames(s *subNode, kind FactKind) []string {
 	case FactNoPackage:
 		for _, ci := range catalogs {
 			if pi := ci.pkgs[s.sub.Package]; pi != nil && len(pi.pkg.Bundles) > 0 && len(pi.invalid()) > 0 {
-				return []string{fmt.Sprintf("catalog %s has package %s, but --allow-invalid left it out as invalid", ci.key, s.sub.Package)}
+				return []string{fmt.Sprintf("catalog %s has package %s, but it was left out as invalid", ci.key, s.sub.Package)}
 			}
 		}
 		for _, ci := range catalogs {

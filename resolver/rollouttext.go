@@ -153,7 +153,7 @@ func (a *RolloutAnswer) writeEnd(w io.Writer, opts TextOptions) {
 		fmt.Fprintf(w, "\n%s\n", a.Error.Message)
 	case a.Waiting:
 		p := a.Rounds[n-1].Plan
-		fmt.Fprintf(w, "\nround %d waits for approval: the namespace's InstallPlan is Manual because subscription %s %s Manual; approve it (spec.approved: true), or add --approve to simulate approving every plan\n",
+		fmt.Fprintf(w, "\nround %d waits for approval: the namespace's InstallPlan is Manual because subscription %s %s Manual; approve it (spec.approved: true)\n",
 			n, strings.Join(p.Approval.Subscriptions, ", "), words.IsAre(len(p.Approval.Subscriptions)))
 	case n > 0:
 		approvals := 0

@@ -138,7 +138,7 @@ func TestCatalogArgument(t *testing.T) {
 		{"oci layout tag", "oci:" + dir + ":v1", "oci:" + dir + ":v1 (OCI layout " + dir + " (tag v1)): not an OCI image layout"},
 		{"missing archive", "docker-archive:" + dir + "/none.tar", "(docker archive " + dir + "/none.tar): no such file or directory"},
 		{"registry without tag", "quay.io/operatorhubio/catalog", `"quay.io/operatorhubio/catalog": registry image with no tag or digest`},
-		{"plain HTTP not named", "127.0.0.1:1/olm/catalog:v1", "plain HTTP to 127.0.0.1:1 refused"},
+		{"plain HTTP not named", "127.0.0.1:1/olm/catalog:v1", "plain HTTP to 127.0.0.1:1 refused: only registries named insecure are reached without TLS; --insecure 127.0.0.1:1 allows it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, stderr, code := run("", "graph", tc.path, "--package", "etcd", "--cache-dir", cache)

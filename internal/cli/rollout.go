@@ -76,6 +76,7 @@ func (e *env) runRollout(ctx context.Context, f *resolveFlags, opts resolver.Rol
 			topts.Notes = in.notes(in.ns, a.Error.Explanation)
 		}
 		err = a.WriteText(e.stdout, topts)
+		e.noteApprove(a)
 	}
 	return answered(a.No(), err)
 }

@@ -249,7 +249,7 @@ func report(stderr io.Writer, cmd *cobra.Command, err error) int {
 			return code
 		}
 	}
-	lines := boundLines(errorLines(err))
+	lines := boundLines(errorLines(err, func(e error) string { return flagAdvice(cmd, e) }))
 	if usage && len(lines) > 0 {
 		lines[len(lines)-1] += fmt.Sprintf(" (see %q)", cmd.CommandPath()+" --help")
 	}
@@ -261,8 +261,9 @@ func report(stderr io.Writer, cmd *cobra.Command, err error) int {
 
 // errorLines flattens err into one line per problem: the errors joined
 // (errors.Join, at any depth of joins) each get a line, and a newline left inside a message
-// becomes "; " so that every line still names its file.
-func errorLines(err error) []string {
+// becomes "; " so that every line still names its file. A line ends with
+// what advise (when not nil) returns for its error.
+func errorLines(err error, advise func(error) string) []string {
 	var xe *exitError
 	if errors.As(err, &xe) && xe.err != nil {
 		err = xe.err
@@ -279,7 +280,11 @@ func errorLines(err error) []string {
 			}
 		}
 		if len(parts) > 0 {
-			lines = append(lines, strings.Join(parts, "; "))
+			line := strings.Join(parts, "; ")
+			if advise != nil {
+				line += advise(e)
+			}
+			lines = append(lines, line)
 		}
 	}
 	return lines

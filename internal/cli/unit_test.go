@@ -45,7 +45,7 @@ func TestErrorLines(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := errorLines(tt.err); !slices.Equal(got, tt.want) {
+			if got := errorLines(tt.err, nil); !slices.Equal(got, tt.want) {
 				t.Errorf("errorLines = %q, want %q (%s)", got, tt.want, tt.reason)
 			}
 		})
@@ -151,7 +151,7 @@ func TestReadInputs(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("missing files: %v, want fs.ErrNotExist", err)
 	}
-	lines := errorLines(err)
+	lines := errorLines(err, nil)
 	if len(lines) != 2 || !strings.Contains(lines[0], "x.yaml") || !strings.Contains(lines[1], "y.yaml") {
 		t.Errorf("missing files: lines %q, want one per file", lines)
 	}

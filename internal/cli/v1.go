@@ -101,7 +101,9 @@ func (e *env) writeV1(res *olmv1.Outcome, f *resolveFlags, why string) error {
 	if f.output.value == "json" || f.output.value == "yaml" {
 		err = writeEncoded(e.stdout, f.output.value, res)
 	} else {
-		err = res.WriteText(e.stdout, olmv1.TextOptions{Why: f.full || why != ""})
+		opts := olmv1.TextOptions{Why: f.full || why != ""}
+		err = res.WriteText(e.stdout, opts)
+		e.noteUnlisted(res, opts)
 	}
 	if err != nil {
 		return err
@@ -137,11 +139,14 @@ func withExtensions(v0 any, res *olmv1.Outcome) (json.RawMessage, error) {
 }
 
 // writeV1Text appends the v1 blocks after a v0 answer's text.
-func writeV1Text(w io.Writer, res *olmv1.Outcome, full bool) error {
+func (e *env) writeV1Text(w io.Writer, res *olmv1.Outcome, full bool) error {
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return err
 	}
-	return res.WriteText(w, olmv1.TextOptions{Why: full})
+	opts := olmv1.TextOptions{Why: full}
+	err := res.WriteText(w, opts)
+	e.noteUnlisted(res, opts)
+	return err
 }
 
 // writeWithV1 writes a v0 answer with the answer for the ClusterExtensions
@@ -163,7 +168,7 @@ func (in *resolveInput) writeWithV1(ctx context.Context, e *env, a *resolver.Ans
 	ew := &textio.ErrWriter{W: e.stdout}
 	a.WriteText(ew, in.textOptions(a, f))
 	if ew.Err == nil {
-		ew.Err = writeV1Text(ew, res, f.full)
+		ew.Err = e.writeV1Text(ew, res, f.full)
 	}
 	return answered(a.No() || res.Failed(), ew.Err)
 }
@@ -234,7 +239,9 @@ func (e *env) runResolveForV1(cmd *cobra.Command, f *resolveFlags) error {
 	if f.output.value == "json" || f.output.value == "yaml" {
 		err = writeEncoded(e.stdout, f.output.value, app)
 	} else {
-		err = app.WriteText(e.stdout, olmv1.TextOptions{Why: f.full})
+		opts := olmv1.TextOptions{Why: f.full}
+		err = app.WriteText(e.stdout, opts)
+		e.noteUnlisted(app.Outcome, opts)
 	}
 	if err != nil {
 		return err
