@@ -1,10 +1,11 @@
 // Package cluster holds the cluster state that resolution starts from —
 // installed ClusterServiceVersions, Subscriptions, CatalogSources,
 // OperatorGroups and InstallPlans of OLM v0, ClusterExtensions and
-// ClusterCatalogs of OLM v1, and CustomResourceDefinitions — as plain Go
-// values, and decodes it from Kubernetes manifests as `kubectl get
-// csv,sub,catsrc,og,ip,crd -o yaml` (or -o json, or `kubectl get
-// clusterextensions,clustercatalogs`) prints them.
+// ClusterCatalogs of OLM v1, CustomResourceDefinitions, and OpenShift's
+// ClusterVersion — as plain Go values, and decodes it from Kubernetes
+// manifests as `kubectl get csv,sub,catsrc,og,ip,crd -o yaml` (or -o json,
+// or `kubectl get clusterextensions,clustercatalogs`, or `kubectl get
+// clusterversion`) prints them.
 //
 // The package has no Kubernetes API dependencies: manifests are converted to
 // JSON with sigs.k8s.io/yaml and checked field by field, so that a field of
@@ -213,6 +214,10 @@ type State struct {
 	// get crd`), sorted by name. Without them, the stored-versions
 	// prediction is not made.
 	CRDs []CRD `json:"crds,omitempty"`
+	// ClusterVersions are OpenShift's ClusterVersion objects of the
+	// manifests (`kubectl get clusterversion`), sorted by name: a cluster
+	// has one, named "version".
+	ClusterVersions []ClusterVersion `json:"clusterVersions,omitempty"`
 	// Ignored counts, by kind, the objects of the input that resolution
 	// does not read (Decode's note of what it skipped), sorted by group
 	// then kind. Resolution never looks at it; [Encode] writes none of
@@ -288,6 +293,7 @@ func (s *State) Sort() {
 	sortByKey(s.ClusterExtensions, clusterExtensionKey)
 	sortByKey(s.ClusterCatalogs, clusterCatalogKey)
 	sortByKey(s.CRDs, crdKey)
+	sortByKey(s.ClusterVersions, clusterVersionKey)
 }
 
 // The keys of the objects of a State: their namespace and name.
@@ -340,6 +346,9 @@ func (s *State) Clone() *State {
 	}
 	for _, cc := range s.ClusterCatalogs {
 		c.ClusterCatalogs = append(c.ClusterCatalogs, cloneClusterCatalog(cc))
+	}
+	for _, v := range s.ClusterVersions {
+		c.ClusterVersions = append(c.ClusterVersions, cloneClusterVersion(v))
 	}
 	for i := range c.InstallPlans {
 		c.InstallPlans[i].CSVNames = slices.Clone(c.InstallPlans[i].CSVNames)

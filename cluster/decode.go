@@ -237,7 +237,7 @@ func Decode(r io.Reader, name string) (*State, error) {
 // is a JSON array of objects, a stream of objects, a `kind: List`, or YAML
 // documents, as for [Decode]; every object without a kind is taken to be
 // of kind kind ([KindCSV], [KindSubscription], [KindCatalogSource], [KindOperatorGroup], [KindInstallPlan],
-// [KindClusterExtension], [KindClusterCatalog] or [KindCRD]), and
+// [KindClusterExtension], [KindClusterCatalog], [KindCRD] or [KindClusterVersion]), and
 // an object that names another kind is an error. Errors are those of
 // Decode.
 func DecodeKind(r io.Reader, name, kind string) (*State, error) {
@@ -252,7 +252,7 @@ var (
 )
 
 // readKinds lists the kinds Decode reads, for DecodeKind's check.
-var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan, KindClusterExtension, KindClusterCatalog, KindCRD}
+var readKinds = []string{KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan, KindClusterExtension, KindClusterCatalog, KindCRD, KindClusterVersion}
 
 // LoadFiles decodes the named files (see [Decode]) into one state. A path
 // that is a folder stands for every .yaml, .yml and .json regular file in
@@ -699,6 +699,9 @@ func (d *decoder) typeMeta(o *object, m map[string]any, defaultAPIVersion, defau
 	if apiVersion == "" && d.kind != "" && (kind == KindClusterExtension || kind == KindClusterCatalog) {
 		apiVersion = APIGroupV1 + "/v1" // DecodeKind of typed objects
 	}
+	if apiVersion == "" && d.kind != "" && kind == KindClusterVersion {
+		apiVersion = APIGroupOpenShiftConfig + "/v1"
+	}
 	return apiVersion, kind, true
 }
 
@@ -813,6 +816,8 @@ func (d *decoder) readObject(o *object, m map[string]any, apiVersion, kind strin
 		d.v1(o, apiVersion, kind, m, o.line)
 	case kind == KindCRD && (group == crdAPIGroup || apiVersion == ""):
 		d.crd(o, apiVersion, m, o.line)
+	case kind == KindClusterVersion && group == APIGroupOpenShiftConfig:
+		d.clusterVersion(o, apiVersion, m, o.line)
 	case apiVersion != "" && group != apiGroup:
 		d.state.ignore(group, kind)
 	default:

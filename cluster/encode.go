@@ -15,7 +15,7 @@ import (
 // Encode writes s as a YAML `kind: List` of Kubernetes manifests — CSVs,
 // then Subscriptions, then CatalogSources, then OperatorGroups, then
 // InstallPlans, then ClusterExtensions, then ClusterCatalogs, then
-// CustomResourceDefinitions, each in the order of s — that
+// CustomResourceDefinitions, then ClusterVersions, each in the order of s — that
 // [Decode] reads back into an equal state. A CSV's provided and required
 // APIs with a group are written as CRD definitions named
 // "<kind>s.<group>" (lower case), the others as API service definitions.
@@ -88,6 +88,9 @@ func Encode(w io.Writer, s *State) error {
 	}
 	for i := range s.CRDs {
 		items = append(items, crdManifest(&s.CRDs[i]))
+	}
+	for i := range s.ClusterVersions {
+		items = append(items, clusterVersionManifest(&s.ClusterVersions[i]))
 	}
 	js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
 	if err != nil {

@@ -9,7 +9,7 @@ type Ref struct {
 // Refs returns the objects of s, kind by kind in the order of State's
 // fields, each kind in the order of its slice. The caller owns the slice.
 func (s *State) Refs() []Ref {
-	refs := make([]Ref, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans)+len(s.ClusterExtensions)+len(s.ClusterCatalogs)+len(s.CRDs))
+	refs := make([]Ref, 0, len(s.CSVs)+len(s.Subscriptions)+len(s.CatalogSources)+len(s.OperatorGroups)+len(s.InstallPlans)+len(s.ClusterExtensions)+len(s.ClusterCatalogs)+len(s.CRDs)+len(s.ClusterVersions))
 	refs = appendRefs(refs, KindCSV, s.CSVs, csvKey)
 	refs = appendRefs(refs, KindSubscription, s.Subscriptions, subscriptionKey)
 	refs = appendRefs(refs, KindCatalogSource, s.CatalogSources, catalogSourceKey)
@@ -18,6 +18,7 @@ func (s *State) Refs() []Ref {
 	refs = appendRefs(refs, KindClusterExtension, s.ClusterExtensions, clusterExtensionKey)
 	refs = appendRefs(refs, KindClusterCatalog, s.ClusterCatalogs, clusterCatalogKey)
 	refs = appendRefs(refs, KindCRD, s.CRDs, crdKey)
+	refs = appendRefs(refs, KindClusterVersion, s.ClusterVersions, clusterVersionKey)
 	return refs
 }
 
@@ -48,6 +49,7 @@ func (s *State) Merge(o *State) []Ref {
 	s.ClusterExtensions = mergeKind(s.ClusterExtensions, o.ClusterExtensions, KindClusterExtension, have, &dups, clusterExtensionKey)
 	s.ClusterCatalogs = mergeKind(s.ClusterCatalogs, o.ClusterCatalogs, KindClusterCatalog, have, &dups, clusterCatalogKey)
 	s.CRDs = mergeKind(s.CRDs, o.CRDs, KindCRD, have, &dups, crdKey)
+	s.ClusterVersions = mergeKind(s.ClusterVersions, o.ClusterVersions, KindClusterVersion, have, &dups, clusterVersionKey)
 	s.AddIgnored(o.Ignored...)
 	return dups
 }

@@ -24,7 +24,8 @@ import (
 // values are objects of TYPE). Lines starting with # are comments.
 //
 // To check another kind (OLM v1's, say): run internal/schemagen over its
-// CRD, add the lines to this file, and call object.checkSchema for it.
+// CRD, add the lines to this file (or embed a table of its own, parsed
+// apart, as schema_openshift.txt is), and call object.checkSchema for it.
 //
 //go:embed schema.txt
 var schemaText string
@@ -52,6 +53,11 @@ var schemaKinds = sync.OnceValue(func() map[string]*schemaType {
 	if err != nil {
 		panic("cluster: schema.txt: " + err.Error())
 	}
+	openshift, err := parseSchema(schemaOpenShiftText)
+	if err != nil {
+		panic("cluster: schema_openshift.txt: " + err.Error())
+	}
+	maps.Copy(kinds, openshift)
 	return kinds
 })
 

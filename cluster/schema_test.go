@@ -61,9 +61,12 @@ func TestDecodeKubectlOutput(t *testing.T) {
 }
 
 // TestSchemaText: the embedded field table parses, and names every kind
-// Decode reads of OLM v0.
+// Decode reads of OLM v0, and ClusterVersion.
 func TestSchemaText(t *testing.T) {
 	kinds := cluster.SchemaKindsForTest()
+	if !kinds["config.openshift.io/"+cluster.KindClusterVersion] {
+		t.Error("no schema for ClusterVersion")
+	}
 	for _, k := range []string{cluster.KindCSV, cluster.KindSubscription, cluster.KindCatalogSource, cluster.KindOperatorGroup, cluster.KindInstallPlan} {
 		if !kinds["operators.coreos.com/"+k] {
 			t.Errorf("no schema for %s", k)

@@ -8,6 +8,16 @@
 //		$(go env GOMODCACHE)/github.com/operator-framework/api@v0.45.0/crds/operators.coreos.com_{catalogsources,clusterserviceversions,installplans,operatorgroups,subscriptions}.yaml \
 //		> cluster/schema.txt
 //
+// and the table of OpenShift's ClusterVersion (cluster/schema_openshift.txt),
+// from openshift/api's CRD of the newest release Sextant plans upgrades to,
+// in its CustomNoUpgrade feature set (every gated field: what some cluster's
+// API server accepts):
+//
+//	git show 9fda5179a7f76209e548ccc46d16767ed1e0bddb:config/v1/zz_generated.crd-manifests/0000_00_cluster-version-operator_01_clusterversions-CustomNoUpgrade.crd.yaml > cv.crd.yaml  # github.com/openshift/api, release-4.22
+//	go run ./internal/schemagen -objects "OpenShift's ClusterVersion" \
+//		-source "github.com/openshift/api@9fda5179a7f76209e548ccc46d16767ed1e0bddb (release-4.22, feature set CustomNoUpgrade)" \
+//		cv.crd.yaml > cluster/schema_openshift.txt
+//
 // For each CRD it reads the schema of the storage version. Each object of
 // the schema becomes one "type" line naming its fields; identical objects
 // are written once, under the path where they first occur. metadata is
@@ -88,6 +98,7 @@ type ownerReference apiVersion blockOwnerDeletion controller kind name uid`
 
 func main() {
 	source := flag.String("source", "", "where the CRDs come from, for the header (module@version)")
+	objects := flag.String("objects", "the OLM objects", "what the CRDs define, for the header")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: schemagen [-source module@version] crd.yaml...")
@@ -122,7 +133,7 @@ func main() {
 	}
 	sort.Strings(kinds)
 	w := os.Stdout
-	fmt.Fprintf(w, "# The fields of the OLM objects cluster reads, from the CustomResourceDefinitions of %s.\n", *source)
+	fmt.Fprintf(w, "# The fields of %s cluster reads, from the CustomResourceDefinitions of %s.\n", *objects, *source)
 	fmt.Fprintln(w, "# Written by internal/schemagen (see there how); do not edit by hand. Format: cluster/schema.go.")
 	write(w, kinds)
 	fmt.Fprintln(w, objectMeta)
