@@ -160,7 +160,9 @@ type MaxOpenShiftVersion struct {
 
 // parseMaxOpenShiftVersion reads an olm.maxOpenShiftVersion value as OLM
 // does: the raw value with its quotes trimmed, tolerant semver, and nothing
-// beyond major.minor.
+// beyond major.minor. Its errors are OLM's own words (v0.28,
+// pkg/controller/operators/openshift/helpers.go), which its upgrade gate
+// prints after "has invalid olm.maxOpenShiftVersion properties: ".
 func parseMaxOpenShiftVersion(v []byte) *MaxOpenShiftVersion {
 	m := &MaxOpenShiftVersion{Text: strings.Trim(strings.TrimSpace(string(v)), `"`)}
 	if m.Text == "" {
@@ -169,12 +171,12 @@ func parseMaxOpenShiftVersion(v []byte) *MaxOpenShiftVersion {
 	}
 	ver, err := semver.ParseTolerant(m.Text)
 	if err != nil {
-		m.Err = fmt.Errorf("%q is not a semver version: %w", m.Text, err)
+		m.Err = fmt.Errorf("failed to parse %q as semver: %w", m.Text, err)
 		return m
 	}
 	minor := semver.Version{Major: ver.Major, Minor: ver.Minor}
 	if !ver.EQ(minor) {
-		m.Err = fmt.Errorf("%q must name only a major.minor version", m.Text)
+		m.Err = fmt.Errorf("property %s must specify only <major>.<minor> version, got invalid value %s", TypeMaxOpenShift, ver)
 		return m
 	}
 	m.Version = minor

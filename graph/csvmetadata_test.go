@@ -148,10 +148,10 @@ func TestMaxOpenShiftVersion(t *testing.T) {
 		{[]string{`"4.12"`}, "4.12", "4.12.0"},
 		{[]string{`4.8`}, "4.8", "4.8.0"},
 		{[]string{`"v4.9"`}, "v4.9", "4.9.0"},
-		{[]string{`"4.12.1"`}, "4.12.1", "err: major.minor"},
-		{[]string{`""`}, "", "err: empty string"},
-		{[]string{`"four"`}, "four", "err: not a semver"},
-		{[]string{`"4.12"`, `"4.13"`}, "4.12", "err: more than one"},
+		{[]string{`"4.12.1"`}, "4.12.1", "err: property olm.maxOpenShiftVersion must specify only <major>.<minor> version, got invalid value 4.12.1"},
+		{[]string{`""`}, "", `err: value cannot be "" (an empty string)`},
+		{[]string{`"four"`}, "four", `err: failed to parse "four" as semver: `},
+		{[]string{`"4.12"`, `"4.13"`}, "4.12", `err: defining more than one "olm.maxOpenShiftVersion" property is not allowed`},
 	} {
 		var props []Property
 		for _, v := range tt.values {
