@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -47,7 +48,7 @@ func (b *builder) choose(e *Entry, ext *cluster.ClusterExtension, cat *graph.Cat
 		}
 	}
 	if res.Error != "" {
-		if strings.Contains(res.Error, "has a dependency declared via property") {
+		if res.ErrorKind == olmv1.ErrorDependency {
 			if !slices.ContainsFunc(e.Blocks, func(x Block) bool { return x.Kind == BlockDependencies }) {
 				e.Blocks = append(e.Blocks, Block{Kind: BlockDependencies, Message: fmt.Sprintf("v1's choice for %s declares dependencies, and v1 resolves none", ext.Name), V1Reason: res.Error})
 			}
@@ -150,7 +151,8 @@ func (b *builder) compare(e *Entry, ext *cluster.ClusterExtension, cat *graph.Ca
 	if ext.Selector != nil {
 		open := *ext
 		open.Selector = nil
-		if _, _, err := b.v1.Choose(&open, nil); err != nil && strings.Contains(err.Error(), "in multiple catalogs") {
+		var v1err *olmv1.Error
+		if _, _, err := b.v1.Choose(&open, nil); errors.As(err, &v1err) && v1err.Kind == olmv1.ErrorSamePriority {
 			e.Differences = append(e.Differences, Difference{Kind: DiffCatalogs,
 				Message: "the selector pins the catalog; without it v1 refuses: " + err.Error()})
 		}
@@ -170,12 +172,11 @@ func (b *builder) v0Bundle(e *Entry, pkg string) *graph.Bundle {
 	if e.V0Next.Bundle == "" {
 		return nil
 	}
-	for _, c := range b.catalogs {
-		if c.Key.String() == e.V0Next.Catalog {
-			return bundleIn(c.Catalog, pkg, e.V0Next.Bundle)
-		}
+	st, ok := b.steps[subKey{e.Namespace, e.Name}]
+	if !ok {
+		return nil
 	}
-	return nil
+	return bundleIn(b.catalog(st.Catalog), pkg, st.Bundle)
 }
 
 func catPackage(c *graph.Catalog, name string) *graph.Package {

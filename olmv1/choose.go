@@ -34,7 +34,7 @@ type choice struct {
 	facts   bundleFacts
 	catalog *Catalog
 	pkg     *graph.Package
-	err     error
+	err     *Error
 
 	rng       Range
 	installed *cluster.InstalledBundle
@@ -143,7 +143,7 @@ func (r *Resolver) choose(ext *cluster.ClusterExtension, installed *cluster.Inst
 	if ext.Version != "" {
 		rng, err := ParseRange(ext.Version)
 		if err != nil {
-			c.err = fmt.Errorf("desired version range %q is invalid: %w", ext.Version, err)
+			c.err = &Error{Kind: ErrorVersionRange, Package: ext.Package, err: err, msg: fmt.Sprintf("desired version range %q is invalid: %v", ext.Version, err)}
 			return c
 		}
 		c.rng = rng
@@ -168,7 +168,8 @@ func (r *Resolver) choose(ext *cluster.ClusterExtension, installed *cluster.Inst
 			continue
 		}
 		if !served(cat) {
-			c.err = fmt.Errorf("error walking catalogs: error getting package %q from catalog %q: catalog %q is not being served", ext.Package, cat.Name, cat.Name)
+			c.err = &Error{Kind: ErrorNotServed, Package: ext.Package, Catalogs: []string{cat.Name},
+				msg: fmt.Sprintf("error walking catalogs: error getting package %q from catalog %q: catalog %q is not being served", ext.Package, cat.Name, cat.Name)}
 			return c
 		}
 		if p == nil {
@@ -177,7 +178,7 @@ func (r *Resolver) choose(ext *cluster.ClusterExtension, installed *cluster.Inst
 		if installed != nil && ext.Policy() != cluster.UpgradeSelfCertified && succ == nil {
 			s, err := newSuccessors(installed)
 			if err != nil {
-				c.err = fmt.Errorf("error walking catalogs: error finding upgrade edges: %w", err)
+				c.err = &Error{Kind: ErrorInstalledVersion, Package: ext.Package, err: err, msg: fmt.Sprintf("error walking catalogs: error finding upgrade edges: %v", err)}
 				return c
 			}
 			succ = s
@@ -305,12 +306,14 @@ func (c *choice) decide(ext *cluster.ClusterExtension, explain bool) {
 	c.catalog, c.pkg = pk.cat, pk.pkg
 	c.bundle, c.facts = pk.pkg.Bundles[pk.idx], pk.facts[pk.idx]
 	if c.facts.vrErr != nil {
-		c.err = fmt.Errorf("error getting resolved bundle version for bundle %q: %w", c.bundle.Name, c.facts.vrErr)
+		c.err = &Error{Kind: ErrorBundleVersion, Package: ext.Package, Bundle: c.bundle.Name, err: c.facts.vrErr,
+			msg: fmt.Sprintf("error getting resolved bundle version for bundle %q: %v", c.bundle.Name, c.facts.vrErr)}
 		return
 	}
 	for _, p := range c.bundle.Properties {
 		if slices.Contains(dependencyProperties, p.Type) {
-			c.err = fmt.Errorf("validating bundle %q: bundle %q has a dependency declared via property %q which is currently not supported", c.bundle.Name, c.bundle.Name, p.Type)
+			c.err = &Error{Kind: ErrorDependency, Package: ext.Package, Bundle: c.bundle.Name, Property: p.Type,
+				msg: fmt.Sprintf("validating bundle %q: bundle %q has a dependency declared via property %q which is currently not supported", c.bundle.Name, c.bundle.Name, p.Type)}
 			return
 		}
 	}
@@ -319,7 +322,7 @@ func (c *choice) decide(ext *cluster.ClusterExtension, explain bool) {
 // resolutionError is operator-controller's error when no single bundle is
 // left: none at all, or one in each of several catalogs of the same top
 // priority.
-func resolutionError(ext *cluster.ClusterExtension, installed *cluster.InstalledBundle, picks []pick) error {
+func resolutionError(ext *cluster.ClusterExtension, installed *cluster.InstalledBundle, picks []pick) *Error {
 	var sb strings.Builder
 	if installed != nil {
 		fmt.Fprintf(&sb, "error upgrading from currently installed version %q: ", installed.Version)
@@ -340,15 +343,11 @@ func resolutionError(ext *cluster.ClusterExtension, installed *cluster.Installed
 		names[i] = pk.cat.Name
 	}
 	slices.Sort(names)
+	e := &Error{Kind: ErrorNoBundle, Package: ext.Package}
 	if len(names) > 1 {
 		fmt.Fprintf(&sb, "in multiple catalogs with the same priority %v ", names)
+		e.Kind, e.Catalogs = ErrorSamePriority, names
 	}
-	return &Error{msg: strings.TrimSpace(sb.String())}
+	e.msg = strings.TrimSpace(sb.String())
+	return e
 }
-
-// Error is an error of operator-controller's resolution, its message word
-// for word as operator-controller writes it.
-type Error struct{ msg string }
-
-// Error returns operator-controller's message.
-func (e *Error) Error() string { return e.msg }

@@ -2,6 +2,7 @@ package olmv1_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -234,6 +235,21 @@ func TestChoose(t *testing.T) {
 			[]olmv1.Catalog{catalog("a", 9, etcd), labelled},
 			cluster.ClusterExtension{Package: "etcd", Selector: &cluster.LabelSelector{MatchExpressions: []cluster.LabelSelectorRequirement{{Key: "tier", Operator: "Exists"}}}}, nil, "etcd.v2.0.0-1 (labelled)"},
 	}
+	// kinds is the ErrorKind of each case that ends in an error.
+	kinds := map[string]olmv1.ErrorKind{
+		"range without pre-release":               olmv1.ErrorNoBundle,
+		"invalid range":                           olmv1.ErrorVersionRange,
+		"unknown channel":                         olmv1.ErrorNoBundle,
+		"unknown package":                         olmv1.ErrorNoBundle,
+		"successors only from the channels named": olmv1.ErrorNoBundle,
+		"installed not in the catalog":            olmv1.ErrorNoBundle,
+		"installed version not semver":            olmv1.ErrorInstalledVersion,
+		"installed release":                       olmv1.ErrorNoBundle,
+		"dependency refused":                      olmv1.ErrorDependency,
+		"two catalogs, same priority":             olmv1.ErrorSamePriority,
+		"unavailable catalog dropped":             olmv1.ErrorNoBundle,
+		"catalog not served":                      olmv1.ErrorNotServed,
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := olmv1.New(tt.catalogs, olmv1.Options{})
@@ -242,6 +258,13 @@ func TestChoose(t *testing.T) {
 			}
 			b, cat, err := r.Choose(&tt.ext, tt.installed)
 			got := ""
+			var v1err *olmv1.Error
+			if err != nil && (!errors.As(err, &v1err) || v1err.Kind != kinds[tt.name]) {
+				t.Errorf("error %v: want an *olmv1.Error of kind %q", err, kinds[tt.name])
+			}
+			if v1err != nil && v1err.Kind == olmv1.ErrorSamePriority && strings.Join(v1err.Catalogs, " ") != "a b" {
+				t.Errorf("Catalogs = %q, want the two that tie", v1err.Catalogs)
+			}
 			if err != nil {
 				got = "error: " + err.Error()
 			} else {

@@ -3,6 +3,7 @@ package olmv1
 import (
 	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -24,6 +25,8 @@ type APIPackage struct {
 	Version string `json:"version,omitempty"`
 	Catalog string `json:"catalog,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// ErrorKind is as in ExtensionOutcome.
+	ErrorKind ErrorKind `json:"errorKind,omitempty"`
 	// Provides reports that the chosen bundle provides API (an older
 	// bundle may provide it where the chosen one no longer does).
 	Provides bool `json:"provides"`
@@ -68,6 +71,10 @@ func (r *Resolver) APIPackages(match func(graph.GVK) bool) []APIPackage {
 		b, cat, err := r.Choose(&cluster.ClusterExtension{Package: k.pkg}, nil)
 		if err != nil {
 			p.Error = err.Error()
+			var v1err *Error
+			if errors.As(err, &v1err) {
+				p.ErrorKind = v1err.Kind
+			}
 		} else {
 			p.Bundle, p.Catalog, p.Provides = b.Name, cat, slices.Contains(b.Provides, k.api)
 			f := r.packageFacts(r.packageIn(cat, k.pkg))

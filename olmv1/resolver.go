@@ -173,7 +173,7 @@ func (r *Resolver) ResolveExtension(ext *cluster.ClusterExtension) ExtensionOutc
 
 // Choose returns operator-controller's choice for ext with installed
 // installed (nil: a fresh install), and nothing else: the bundle, its
-// catalog, or v1's error.
+// catalog, or v1's error, always an [*Error].
 func (r *Resolver) Choose(ext *cluster.ClusterExtension, installed *cluster.InstalledBundle) (bundle *graph.Bundle, catalog string, err error) {
 	c := r.choose(ext, installed, false)
 	if c.err != nil {

@@ -44,6 +44,9 @@ type ExtensionOutcome struct {
 	Version string `json:"version,omitempty"`
 	Catalog string `json:"catalog,omitempty"`
 	Error   string `json:"error,omitempty"`
+	// ErrorKind says which error Error is (see [Error]); empty without
+	// one.
+	ErrorKind ErrorKind `json:"errorKind,omitempty"`
 	// Release is the bundle's release as operator-controller records it in
 	// status.install.bundle.release: only with BundleReleaseSupport
 	// (Options.BundleRelease), when the bundle has one; without it, a
@@ -163,6 +166,8 @@ type Hop struct {
 	Release *string `json:"release,omitempty"`
 	Catalog string  `json:"catalog,omitempty"`
 	Error   string  `json:"error,omitempty"`
+	// ErrorKind is as in ExtensionOutcome.
+	ErrorKind ErrorKind `json:"errorKind,omitempty"`
 	// Predictions are what operator-controller will do with the hop's
 	// bundle (see ExtensionOutcome.Predictions; single ownership is not looked at).
 	Predictions []Prediction `json:"predictions,omitempty"`
@@ -223,7 +228,7 @@ func (r *ExtensionOutcome) setChoice(c *choice, bundleRelease bool) {
 	})
 	r.PassedOver, r.SkippedCatalogs = c.passed, c.skipped
 	if c.err != nil {
-		r.Error = c.err.Error()
+		r.Error, r.ErrorKind = c.err.Error(), c.err.Kind
 		return
 	}
 	r.Bundle, r.Catalog = c.bundle.Name, c.catalog.Name
@@ -347,7 +352,7 @@ func (r *Resolver) hops(ext *cluster.ClusterExtension, c *choice) []Hop {
 	for len(out) < limit {
 		next := r.choose(ext, cur, false)
 		if next.err != nil {
-			out = append(out, Hop{Error: next.err.Error()})
+			out = append(out, Hop{Error: next.err.Error(), ErrorKind: next.err.Kind})
 			break
 		}
 		if next.bundle.Name == cur.Name {

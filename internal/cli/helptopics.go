@@ -184,6 +184,9 @@ contract, one entry per ClusterExtension, by name:
   {"extensions": [{"name": "...", "package": "...",
      "bundle": "...", "version": "...", "release": "...", "catalog": "CLUSTERCATALOG",
      | "error": "operator-controller's message, word for word",
+       "errorKind": "invalid-selector"|"invalid-version-range"|"catalog-not-served"|
+         "invalid-installed-version"|"no-bundle"|"same-priority"|"invalid-bundle-version"|
+         "dependency",
      "installed": {"name": "...", "version": "...", "release": "..."},
      "action": "install"|"upgrade"|"downgrade"|"stay", "reason": "...",
      "defaultChannelHead": {"bundle": "...", "version": "...", "channel": "..."},
@@ -199,7 +202,7 @@ contract, one entry per ClusterExtension, by name:
        "message": "Sextant's words", "v1Message": "operator-controller's, word for word",
        "other": "..."}],
      "next": [{"bundle": "...", "version": "...", "release": "...", "catalog": "...",
-       "predictions": [...]} | {"error": "..."}]}]}
+       "predictions": [...]} | {"error": "...", "errorKind": "..."}]}]}
 
 "release" appears only with --bundle-release. "v1Message" is the Progressing condition's message
 of a refusal operator-controller makes itself at install ("error for resolved bundle ..."); it is
@@ -218,7 +221,7 @@ provides --olm v1 API: for each package providing the API, the bundle a ClusterE
 only that package installs (the highest version of every channel, across the catalogs, each a
 ClusterCatalog at priority 0), whether that bundle provides the API, or operator-controller's
 error. JSON: [{"api": {...}, "package": "...", "bundle": "...", "version": "...", "catalog":
-"...", "error": "...", "provides": true, "catalogs": [...]}].`
+"...", "error": "...", "errorKind": "...", "provides": true, "catalogs": [...]}].`
 
 var checkOutputTopic = `What check prints, and --baseline.
 
