@@ -88,6 +88,26 @@
 // fixed number of solves per item (one by default), so it is bounded and
 // deterministic.
 //
+// # Confirmed changes
+//
+// Three follow-ups propose changes to the cluster state and show only
+// those confirmed by resolving again: [Resolution.Explain]'s suggestions
+// for a conflict, [Resolution.Fixes] of predicted failures, and the
+// [HeldBack.Change] that lets a held-back operator move. They share one
+// rule. The candidate changes are listed in rank order (see
+// [SuggestionKind]); each is applied to a copy of the state and resolved,
+// one resolution each (the Tracer sees it); a candidate with no plan, or
+// whose plan does not serve (a fix must leave fewer predicted failures and
+// no new one, a held-back change must move the operator), is passed over.
+// Trying stops when enough are kept (ExplainOptions.MaxSuggestions; one
+// for HeldBack), when the tries are used up (ExplainOptions.MaxTries,
+// HeldBackOptions.MaxTries), or when ExplainOptions.Budget has passed; none
+// of these is an error, and without a time budget the answer is
+// deterministic. When the caller's context ends, before or during a
+// resolution, trying stops and the follow-up returns an error e with
+// errors.Is(e, ctx.Err()); Explain and Fixes return the changes confirmed
+// before it with the error, HeldBack returns no plan.
+//
 // # Approval and upgrades in flight
 //
 // As OLM v0.28's catalog operator, one Manual subscription makes the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/confirm"
 	"github.com/sextantdev/sextant/resolver/predict"
 )
 
@@ -74,8 +75,11 @@ func planFailures(p *Plan) []failureKey {
 // order (SuggestSwitchChannel, SuggestStartingCSV, SuggestOperatorGroup,
 // SuggestMoveSubscription; within a kind, in plan order), one per distinct
 // resulting plan, at most opts.MaxSuggestions among the first opts.MaxTries
-// changes, as in Explain. A plan with no predicted failure, and a
-// namespace with no plan, have no fixes.
+// changes and within opts.Budget, as in Explain (the rule of "Confirmed
+// changes" in the package documentation). A plan with no predicted
+// failure, and a namespace with no plan, have no fixes. When ctx ends
+// first, it returns the fixes confirmed so far and an error e with
+// errors.Is(e, ctx.Err()).
 func (s *Resolution) Fixes(ctx context.Context, opts ExplainOptions) ([]Suggestion, error) {
 	if s.plan == nil {
 		return nil, nil
@@ -99,45 +103,41 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 	before := planFailures(plan)
 	var out []Suggestion
 	var kept planKeys // the target plans of the fixes kept
-	for i, f := range r.fixes(namespace, state, plan, planned) {
-		if len(out) >= max || (tries > 0 && i >= tries) {
-			break
-		}
-		if err := ctx.Err(); err != nil {
-			return out, fmt.Errorf("fixes for namespace %q: %w", namespace, err)
-		}
-		st, shown := f.apply(state)
-		p, err := r.solvePlan(ctx, namespace, st, planned)
-		if err != nil {
-			continue
-		}
-		after := planFailures(p)
-		target := p
-		if shown != namespace {
-			if target, err = r.solvePlan(ctx, shown, st, planned); err != nil {
-				continue
+	_, err := confirm.Run(ctx, confirm.Budget{Max: max, Tries: tries, Time: opts.Budget}, r.fixes(namespace, state, plan, planned),
+		func(ctx context.Context, f fix) (bool, error) {
+			st, shown := f.apply(state)
+			p, err := r.solvePlan(ctx, namespace, st, planned)
+			if err != nil {
+				return false, err
 			}
-			after = append(after, planFailures(target)...)
-		}
-		if len(after) >= len(before) || slices.ContainsFunc(after, func(k failureKey) bool { return !slices.Contains(before, k) }) {
-			continue
-		}
-		if f.s.Kind == SuggestSwitchChannel || f.s.Kind == SuggestStartingCSV {
-			// A fix that only leaves the subscription where it is, with no
-			// step, is a hold, not a fix.
-			if !slices.ContainsFunc(p.Steps, func(st Step) bool { return st.Reason.Subscription == f.s.Subscription }) {
-				continue
+			after := planFailures(p)
+			target := p
+			if shown != namespace {
+				if target, err = r.solvePlan(ctx, shown, st, planned); err != nil {
+					return false, err
+				}
+				after = append(after, planFailures(target)...)
 			}
-		}
-		if !kept.add(shown, target) {
-			continue
-		}
-		s := f.s
-		s.Plan, s.Summary = target, planSummary(target, nil)
-		if shown != namespace {
-			s.Summary = "in namespace " + shown + ", " + s.Summary
-		}
-		out = append(out, s)
+			if len(after) >= len(before) || slices.ContainsFunc(after, func(k failureKey) bool { return !slices.Contains(before, k) }) {
+				return false, nil
+			}
+			// A channel or startingCSV fix that only leaves the subscription
+			// where it is, with no step, is a hold, not a fix.
+			hold := (f.s.Kind == SuggestSwitchChannel || f.s.Kind == SuggestStartingCSV) &&
+				!slices.ContainsFunc(p.Steps, func(st Step) bool { return st.Reason.Subscription == f.s.Subscription })
+			if hold || !kept.add(shown, target) {
+				return false, nil
+			}
+			s := f.s
+			s.Plan, s.Summary = target, planSummary(target, nil)
+			if shown != namespace {
+				s.Summary = "in namespace " + shown + ", " + s.Summary
+			}
+			out = append(out, s)
+			return true, nil
+		})
+	if err != nil {
+		return out, fmt.Errorf("fixes for namespace %q: %w", namespace, err)
 	}
 	return out, nil
 }

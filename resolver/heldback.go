@@ -14,6 +14,7 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/constraints"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/confirm"
 	"github.com/sextantdev/sextant/internal/words"
 )
 
@@ -79,7 +80,8 @@ const DefaultHeldBackTries = 8
 
 // HeldBackOptions tunes Resolution.HeldBack. The zero value asks the
 // solver once per held-back item (the reason) and re-solves at most
-// DefaultHeldBackTries candidate changes per item to find a confirmed one.
+// DefaultHeldBackTries candidate changes per item to find a confirmed one
+// (the rule of "Confirmed changes" in the package documentation).
 type HeldBackOptions struct {
 	// MaxTries is the most candidate changes re-solved per held-back item
 	// to find one that lets it move: 0 means DefaultHeldBackTries, a
@@ -406,27 +408,20 @@ func (r *Resolver) heldBackChange(ctx context.Context, ns string, state *cluster
 	if err != nil {
 		return nil
 	}
-	for i, c := range r.changes(ns, state, ex) {
-		if i >= tries {
-			break
-		}
-		if c.sub == h.Subscription && c.edit == nil {
-			continue // removing the held subscription does not move it
-		}
+	// Removing the held subscription does not move it: not a candidate.
+	cands := slices.DeleteFunc(r.changes(ns, state, ex), func(c change) bool { return c.sub == h.Subscription && c.edit == nil })
+	_, err = confirm.Run(ctx, confirm.Budget{Max: 1, Tries: tries}, cands, func(ctx context.Context, c change) (bool, error) {
 		plan, err := r.solvePlan(ctx, ns, c.apply(ns, state), nil)
-		if err != nil {
-			if ctx.Err() != nil {
-				return fmt.Errorf("explain held back %s in namespace %q: %w", h.Package, ns, ctx.Err())
-			}
-			continue
-		}
-		if !moves(plan, h.Package, cur) {
-			continue
+		if err != nil || !moves(plan, h.Package, cur) {
+			return false, err
 		}
 		s := c.s
 		s.Plan, s.Summary = plan, planSummary(plan, []string{h.Package})
 		h.Change = &s
-		return nil
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("explain held back %s in namespace %q: %w", h.Package, ns, err)
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/confirm"
 	"github.com/sextantdev/sextant/internal/words"
 )
 
@@ -22,10 +23,11 @@ const (
 	DefaultMaxTries = 64
 )
 
-// ExplainOptions tunes Resolution.Explain. The zero value looks for up to
-// DefaultMaxSuggestions suggestions among at most DefaultMaxTries candidate
-// changes, with no time bound but the context's, so its result is
-// deterministic.
+// ExplainOptions is the budget of the changes Resolution.Explain and
+// Resolution.Fixes confirm by re-solving (see "Confirmed changes" in the
+// package documentation). The zero value looks for up to
+// DefaultMaxSuggestions changes among at most DefaultMaxTries candidates,
+// with no time bound but the context's, so its result is deterministic.
 type ExplainOptions struct {
 	// MaxSuggestions is the most suggestions to return: 0 means
 	// DefaultMaxSuggestions, a negative number none (Explain then only
@@ -158,7 +160,8 @@ func planSummary(p *Plan, focus []string) string {
 // Explain explains why the namespace has no plan: the conflict's verdict,
 // its derivation and suggestions — changes to the state (see
 // SuggestionKind) that Explain applied to a copy of the state and
-// re-solved, keeping only those that give a plan. Suggestions are ranked
+// re-solved, keeping only those that give a plan (the rule of "Confirmed
+// changes" in the package documentation). Suggestions are ranked
 // by kind (SuggestionKind lists them least disruptive first), then by the
 // order of the subscriptions in the facts, the package's channel order
 // (default first) and the catalogs' preference; a change whose plan equals
@@ -174,9 +177,9 @@ func planSummary(p *Plan, focus []string) string {
 //
 // It returns an error when the namespace has a plan or no conflict
 // (Resolution.Err is another error). When ctx ends before the suggestions
-// are complete, it returns the explanation found so far and an error e
-// with errors.Is(e, ctx.Err()); reaching MaxTries or the Budget is not an
-// error.
+// are complete, it returns the explanation with the suggestions confirmed
+// so far and an error e with errors.Is(e, ctx.Err()); reaching MaxTries or
+// the Budget is not an error.
 func (s *Resolution) Explain(ctx context.Context, opts ExplainOptions) (*Explanation, error) {
 	conflict := s.Conflict()
 	if conflict == nil {
@@ -192,39 +195,23 @@ func (r *Resolver) explain(ctx context.Context, namespace string, state *cluster
 	if max < 0 {
 		return ex, nil
 	}
-	if err := ctx.Err(); err != nil {
-		return ex, fmt.Errorf("explain namespace %q: %w", namespace, err)
-	}
 	if state == nil {
 		state = &cluster.State{}
 	}
-	sctx := ctx
-	if opts.Budget > 0 {
-		var cancel context.CancelFunc
-		sctx, cancel = context.WithTimeout(ctx, opts.Budget)
-		defer cancel()
-	}
 	var kept planKeys // the plans of the suggestions kept
 	focus := factPackages(ex.Facts)
-	for i, c := range r.changes(namespace, state, ex) {
-		if len(ex.Suggestions) >= max || (tries > 0 && i >= tries) {
-			break
-		}
-		if sctx.Err() != nil {
-			break
-		}
-		plan, err := r.solvePlan(sctx, namespace, c.apply(namespace, state), nil)
-		if err != nil {
-			continue
-		}
-		if !kept.add("", plan) {
-			continue
-		}
-		s := c.s
-		s.Plan, s.Summary = plan, planSummary(plan, focus)
-		ex.Suggestions = append(ex.Suggestions, s)
-	}
-	if err := ctx.Err(); err != nil {
+	_, err := confirm.Run(ctx, confirm.Budget{Max: max, Tries: tries, Time: opts.Budget}, r.changes(namespace, state, ex),
+		func(ctx context.Context, c change) (bool, error) {
+			plan, err := r.solvePlan(ctx, namespace, c.apply(namespace, state), nil)
+			if err != nil || !kept.add("", plan) {
+				return false, err
+			}
+			s := c.s
+			s.Plan, s.Summary = plan, planSummary(plan, focus)
+			ex.Suggestions = append(ex.Suggestions, s)
+			return true, nil
+		})
+	if err != nil {
 		return ex, fmt.Errorf("explain namespace %q: %w", namespace, err)
 	}
 	return ex, nil
