@@ -191,7 +191,17 @@ type CatalogSource struct {
 	// empty for a CatalogSource with none (one that names a gRPC
 	// address, or a ConfigMap).
 	Image string `json:"image,omitempty"`
+	// ManagedBy is the annotation operatorframework.io/managed-by
+	// ([ManagedByAnnotation]): "marketplace-operator" on the default
+	// CatalogSources OpenShift's marketplace operator keeps, whose image
+	// follows the cluster's minor version ("" when absent).
+	ManagedBy string `json:"managedBy,omitempty"`
 }
+
+// ManagedByAnnotation is the annotation OpenShift's marketplace operator
+// puts on the default CatalogSources it manages, with the value
+// "marketplace-operator".
+const ManagedByAnnotation = "operatorframework.io/managed-by"
 
 // State is the cluster state of one or more namespaces. Decode and LoadFiles
 // return the slices sorted by namespace then name; code that builds a State

@@ -102,3 +102,42 @@ func TestClusterVersionRoundTrip(t *testing.T) {
 		t.Error("Clone does not copy ClusterVersions deeply")
 	}
 }
+
+// TestCatalogSourceManagedBy: the marketplace operator's annotation on a
+// default CatalogSource is read, and written back by Encode.
+func TestCatalogSourceManagedBy(t *testing.T) {
+	const in = `apiVersion: operators.coreos.com/v1alpha1
+kind: CatalogSource
+metadata:
+  name: redhat-operators
+  namespace: openshift-marketplace
+  annotations:
+    operatorframework.io/managed-by: marketplace-operator
+    target.workload.openshift.io/management: '{"effect": "PreferredDuringScheduling"}'
+spec:
+  sourceType: grpc
+  image: registry.redhat.io/redhat/redhat-operator-index:v4.16
+  priority: -100
+`
+	s, err := cluster.Decode(strings.NewReader(in), "catsrc.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := cluster.CatalogSource{Name: "redhat-operators", Namespace: "openshift-marketplace", Priority: -100,
+		Image: "registry.redhat.io/redhat/redhat-operator-index:v4.16", ManagedBy: "marketplace-operator"}
+	if len(s.CatalogSources) != 1 || s.CatalogSources[0] != want {
+		t.Fatalf("decoded %+v", s.CatalogSources)
+	}
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, s); err != nil {
+		t.Fatal(err)
+	}
+	back, err := cluster.Decode(&buf, "encoded.yaml")
+	if err != nil || len(back.CatalogSources) != 1 || back.CatalogSources[0] != want {
+		t.Errorf("round trip: %v %+v", err, back)
+	}
+	if _, err := cluster.Decode(strings.NewReader(strings.Replace(in, "managed-by: marketplace-operator", "managed-by: 7", 1)), "catsrc.yaml"); err == nil ||
+		!strings.Contains(err.Error(), `field metadata.annotations["operatorframework.io/managed-by"]: is a number, want a string`) {
+		t.Errorf("a number: %v", err)
+	}
+}

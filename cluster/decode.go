@@ -871,7 +871,7 @@ func (d *decoder) v0(o *object, m map[string]any, group, kind string) {
 	case KindSubscription:
 		d.subscription(o, n, meta, spec, status)
 	case KindCatalogSource:
-		d.catalogSource(o, n, spec)
+		d.catalogSource(o, n, meta, spec)
 	case KindOperatorGroup:
 		d.operatorGroup(o, n, meta, spec, status)
 	case KindInstallPlan:
@@ -1046,8 +1046,11 @@ func (d *decoder) subscription(o *object, n int, meta, spec, status map[string]a
 	}
 }
 
-func (d *decoder) catalogSource(o *object, n int, spec map[string]any) {
+func (d *decoder) catalogSource(o *object, n int, meta, spec map[string]any) {
 	c := CatalogSource{Name: o.name, Namespace: o.namespace}
+	if annotations, ok := o.obj(meta, "annotations", "metadata.annotations"); ok {
+		c.ManagedBy, _ = o.str(annotations, ManagedByAnnotation, `metadata.annotations["`+ManagedByAnnotation+`"]`)
+	}
 	if raw, present := spec["priority"]; present && raw != nil {
 		num, ok := raw.(json.Number)
 		if !ok {

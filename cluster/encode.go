@@ -65,6 +65,9 @@ func Encode(w io.Writer, s *State) error {
 		}
 		setNonEmpty(spec, "image", cs.Image)
 		m["spec"] = spec
+		if cs.ManagedBy != "" {
+			m["metadata"].(map[string]any)["annotations"] = map[string]any{ManagedByAnnotation: cs.ManagedBy}
+		}
 		items = append(items, m)
 	}
 	for i := range s.OperatorGroups {
