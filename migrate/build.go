@@ -89,8 +89,8 @@ func (b *builder) usedCatalogs() []cluster.ClusterCatalog {
 // names none gets the catalog its installed CSV's step or v0's plan uses,
 // else the zero key.
 func (b *builder) sourceKey(s *cluster.Subscription) resolver.CatalogKey {
-	if s.Source != "" {
-		return resolver.CatalogKey{Namespace: s.SourceNamespace, Name: s.Source}
+	if named, ok := resolver.SubscriptionCatalog(s); ok {
+		return named
 	}
 	for _, c := range b.catalogs {
 		if c.Catalog.Package(s.Package) != nil {

@@ -409,7 +409,7 @@ func (s *Set) follow(sub cluster.Subscription) {
 	var first *resolver.Catalog
 	for i := range s.full {
 		c := &s.full[i]
-		if sub.Source != "" && (c.Key != resolver.CatalogKey{Namespace: sub.SourceNamespace, Name: sub.Source}) {
+		if named, ok := resolver.SubscriptionCatalog(&sub); ok && c.Key != named {
 			continue
 		}
 		p := c.Catalog.Package(sub.Package)

@@ -391,7 +391,7 @@ func (res *resolution) subscriptionFor(v variable) string {
 		if sub.Package != v.b.Package {
 			continue
 		}
-		if sub.Source != "" && (CatalogKey{Namespace: sub.SourceNamespace, Name: sub.Source}) != v.ch.pkg.cat.key {
+		if !takesFrom(sub, v.ch.pkg.cat.key) {
 			continue
 		}
 		return sub.Name

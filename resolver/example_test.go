@@ -155,3 +155,22 @@ func ExampleResolver_Rollout_approval() {
 	// InstallPlan: Manual RequiresApproval [widgets.v2.0.0 app.v1.1.0] creates subscription widgets-stable-community-olm Automatic
 	// settled after 1 round(s), approved: true
 }
+
+// SubscriptionCatalog reads the catalog a subscription names from its
+// spec.source and spec.sourceNamespace; one that names none may take from
+// any catalog its namespace sees.
+func ExampleSubscriptionCatalog() {
+	for _, s := range []cluster.Subscription{
+		{Name: "etcd", Namespace: "operators", Package: "etcd", Source: "community", SourceNamespace: "olm"},
+		{Name: "any", Namespace: "operators", Package: "etcd"},
+	} {
+		if k, ok := resolver.SubscriptionCatalog(&s); ok {
+			fmt.Printf("%s: catalog %s\n", s.Name, k)
+		} else {
+			fmt.Printf("%s: any catalog\n", s.Name)
+		}
+	}
+	// Output:
+	// etcd: catalog olm/community
+	// any: any catalog
+}

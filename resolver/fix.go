@@ -278,7 +278,7 @@ func targetSpec(tns []string) string {
 // none) that OLM is predicted to accept in namespace ns, or nil.
 func (r *Resolver) acceptedBundle(ns string, s *cluster.Subscription, pr *predict.Predictor) *graph.Bundle {
 	for _, ci := range r.catalogs {
-		if !r.visibleTo(ns, ci.key) || (s.Source != "" && ci.key != (CatalogKey{Namespace: s.SourceNamespace, Name: s.Source})) {
+		if !r.visibleTo(ns, ci.key) || !takesFrom(s, ci.key) {
 			continue
 		}
 		pi := ci.pkgs[s.Package]

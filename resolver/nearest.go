@@ -14,7 +14,7 @@ import (
 // when no name is close.
 func (res *resolution) nearNames(s *subNode, kind FactKind) []string {
 	catalogs := res.visible
-	if s.sub.Source != "" {
+	if !s.catalog.IsZero() {
 		catalogs = nil
 		if ci := res.r.byKey[s.catalog]; ci != nil {
 			catalogs = append(catalogs, ci)

@@ -44,7 +44,7 @@ func (res *resolution) exclusionNotes(s *subNode, kind FactKind) []string {
 	sub := s.sub
 	switch kind {
 	case FactNoCatalog:
-		if sub.Source != "" {
+		if !s.catalog.IsZero() {
 			if ci := res.r.byKey[s.catalog]; ci != nil && ci.key.Namespace == res.r.global {
 				return []string{fmt.Sprintf("catalog %s exists, but the %s", ci.key, res.exclusionText())}
 			}

@@ -429,7 +429,7 @@ func (res *resolution) subscribed(v variable) bool {
 		if sub.Channel != "" && sub.Channel != v.ch.ch.Name {
 			continue
 		}
-		if sub.Source != "" && (CatalogKey{Namespace: sub.SourceNamespace, Name: sub.Source}) != v.ch.pkg.cat.key {
+		if !takesFrom(sub, v.ch.pkg.cat.key) {
 			continue
 		}
 		return true

@@ -597,8 +597,8 @@ func (res *resolution) providesOf(v variable) []graph.GVK {
 func (res *resolution) subscription(s *subNode) error {
 	sub := s.sub
 	catalogs := res.visible
-	if sub.Source != "" {
-		s.catalog = CatalogKey{Namespace: sub.SourceNamespace, Name: sub.Source}
+	if named, ok := SubscriptionCatalog(sub); ok {
+		s.catalog = named
 		ci := res.r.byKey[s.catalog]
 		if ci == nil || res.rank[ci.ord] < 0 || len(ci.pkgs) == 0 {
 			return res.noCandidates(s, FactNoCatalog)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver/predict"
 )
@@ -267,6 +268,24 @@ const DefaultGlobalNamespace = "olm"
 type CatalogKey struct {
 	Namespace string
 	Name      string
+}
+
+// SubscriptionCatalog returns the catalog subscription s names — its
+// spec.sourceNamespace and spec.source — and true; or the zero key and
+// false when it names none, and any catalog its namespace sees may serve
+// it.
+func SubscriptionCatalog(s *cluster.Subscription) (CatalogKey, bool) {
+	if s.Source == "" {
+		return CatalogKey{}, false
+	}
+	return CatalogKey{Namespace: s.SourceNamespace, Name: s.Source}, true
+}
+
+// takesFrom reports whether subscription s may take bundles from catalog
+// k: it names k, or names no catalog.
+func takesFrom(s *cluster.Subscription, k CatalogKey) bool {
+	named, ok := SubscriptionCatalog(s)
+	return !ok || named == k
 }
 
 // String returns "namespace/name".

@@ -275,7 +275,7 @@ func (r *Resolver) apply(state *cluster.State, plan *Plan) (*cluster.State, erro
 				mine := s.Name == st.Reason.Subscription ||
 					(st.Replaces != "" && s.InstalledCSV == st.Replaces) ||
 					(s.Package == st.Package && (s.Channel == "" || s.Channel == st.Channel) &&
-						(s.Source == "" || (CatalogKey{Namespace: s.SourceNamespace, Name: s.Source}) == st.Catalog))
+						takesFrom(s, st.Catalog))
 				if !mine {
 					continue
 				}

@@ -98,8 +98,8 @@ func (s *Resolution) Stops(ctx context.Context, opts HeldBackOptions) ([]Stop, e
 // catalog, or in the first visible catalog that has the package.
 func (r *Resolver) subscriptionChannel(res *resolution, s *subNode) *chanIndex {
 	catalogs := res.visible
-	if s.sub.Source != "" {
-		ci := r.byKey[CatalogKey{Namespace: s.sub.SourceNamespace, Name: s.sub.Source}]
+	if named, ok := SubscriptionCatalog(s.sub); ok {
+		ci := r.byKey[named]
 		if ci == nil {
 			return nil
 		}

@@ -285,7 +285,7 @@ func (r *Resolver) changes(ns string, state *cluster.State, ex *Explanation) []c
 				Change: fmt.Sprintf("clear the channel of subscription %s (now %s)", name, s.Channel)},
 				edit: func(x *cluster.Subscription) { x.Channel = "" }})
 		}
-		cur := CatalogKey{Namespace: s.SourceNamespace, Name: s.Source}
+		cur, named := SubscriptionCatalog(s)
 		for _, k := range r.catalogsFor(ns, s.Package) {
 			if k == cur {
 				continue
@@ -294,7 +294,7 @@ func (r *Resolver) changes(ns string, state *cluster.State, ex *Explanation) []c
 				Change: fmt.Sprintf("switch subscription %s to catalog %s", name, k)},
 				edit: func(x *cluster.Subscription) { x.Source, x.SourceNamespace = k.Name, k.Namespace }})
 		}
-		if s.Source != "" {
+		if named {
 			add(change{sub: name, s: Suggestion{Kind: SuggestAnyCatalog, Subscription: name,
 				Change: fmt.Sprintf("clear the catalog of subscription %s (now %s)", name, cur)},
 				edit: func(x *cluster.Subscription) { x.Source, x.SourceNamespace = "", "" }})
@@ -331,7 +331,7 @@ func (r *Resolver) visibleTo(ns string, k CatalogKey) bool {
 func (r *Resolver) channelsFor(ns string, s *cluster.Subscription) []string {
 	var out []string
 	for _, ci := range r.catalogs {
-		if !r.visibleTo(ns, ci.key) || (s.Source != "" && ci.key != (CatalogKey{Namespace: s.SourceNamespace, Name: s.Source})) {
+		if !r.visibleTo(ns, ci.key) || !takesFrom(s, ci.key) {
 			continue
 		}
 		pi := ci.pkgs[s.Package]

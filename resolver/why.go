@@ -375,7 +375,7 @@ func (wa *whyAsk) rules(v variable, from chooser) []string {
 		}
 	}
 	switch {
-	case from.sub != nil && from.sub.sub.Source != "":
+	case from.sub != nil && !from.sub.catalog.IsZero():
 		out = append(out, fmt.Sprintf("catalog %s: subscription %s names it", key, from.sub.sub.Name))
 	case from.sub != nil:
 		out = append(out, fmt.Sprintf("catalog %s: subscription %s names no catalog, and %s ranks first among the visible catalogs with package %s that have a candidate it can take", key, from.sub.sub.Name, key, pkgName))
