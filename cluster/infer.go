@@ -72,13 +72,14 @@ func (s *State) ListsOperatorGroups() bool {
 // namespaces when it is empty); its olm.providedAPIs are unknown, so the
 // CSVs' APIs stand for them. A namespace whose CSVs say nothing keeps no
 // group (resolution assumes a plain one, see [State.NamespaceOperatorGroup]);
-// one whose CSVs disagree keeps none either, and the returned problems say
-// why, one line per namespace, sorted. When s lists an OperatorGroup, or
+// one whose CSVs disagree keeps none either, and is returned, one
+// Disagreement per namespace, by namespace. When s lists an OperatorGroup, or
 // has already been inferred, nothing changes and nil is returned.
-func (s *State) InferOperatorGroups() (problems []string) {
+func (s *State) InferOperatorGroups() []GroupDisagreement {
 	if len(s.OperatorGroups) > 0 {
 		return nil
 	}
+	var disagree []GroupDisagreement
 	type seen struct {
 		g   CSVGroup
 		csv string
@@ -103,8 +104,7 @@ func (s *State) InferOperatorGroups() (problems []string) {
 		for _, x := range csvs[1:] {
 			if x.g.Name != first.g.Name || !slices.Equal(x.g.targetList(), first.g.targetList()) {
 				agree = false
-				problems = append(problems, fmt.Sprintf("namespace %s: CSVs %s and %s name different OperatorGroups in their annotations (%s, %s): no group is read from them",
-					ns, first.csv, x.csv, describeCSVGroup(first.g), describeCSVGroup(x.g)))
+				disagree = append(disagree, GroupDisagreement{Namespace: ns, CSVs: [2]string{first.csv, x.csv}, Groups: [2]CSVGroup{first.g, x.g}})
 				break
 			}
 		}
@@ -112,7 +112,25 @@ func (s *State) InferOperatorGroups() (problems []string) {
 			s.OperatorGroups = append(s.OperatorGroups, OperatorGroup{Name: first.g.Name, Namespace: ns, StatusNamespaces: first.g.targetList(), FromCSVs: true})
 		}
 	}
-	return problems
+	return disagree
+}
+
+// GroupDisagreement is a namespace whose CSVs name different
+// OperatorGroups in their annotations: no group is read from them
+// ([State.InferOperatorGroups]).
+type GroupDisagreement struct {
+	Namespace string
+	// CSVs are the first CSV of the namespace that names a group and the
+	// first that names another; Groups what each names.
+	CSVs   [2]string
+	Groups [2]CSVGroup
+}
+
+// String says it in words: "namespace NS: CSVs a and b name different
+// OperatorGroups in their annotations (…): no group is read from them".
+func (d GroupDisagreement) String() string {
+	return fmt.Sprintf("namespace %s: CSVs %s and %s name different OperatorGroups in their annotations (%s, %s): no group is read from them",
+		d.Namespace, d.CSVs[0], d.CSVs[1], describeCSVGroup(d.Groups[0]), describeCSVGroup(d.Groups[1]))
 }
 
 // describeCSVGroup names a group as annotated: `global-operators

@@ -48,7 +48,10 @@ func TestInferOperatorGroups(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			problems := s.InferOperatorGroups()
+			var problems []string
+			for _, d := range s.InferOperatorGroups() {
+				problems = append(problems, d.String())
+			}
 			if !reflect.DeepEqual(problems, tt.problems) {
 				t.Errorf("problems %q, want %q", problems, tt.problems)
 			}

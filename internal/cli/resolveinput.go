@@ -641,7 +641,7 @@ func (e *env) inferOperatorGroups(state *cluster.State, ns string) {
 		e.notef("no OperatorGroup in the manifests: read OperatorGroup %s/%s, targeting %s, from the annotations OLM put on the CSVs of %s (olm.operatorGroup, olm.targetNamespaces); install modes and API conflicts are checked against it", g.Namespace, g.Name, targets, n)
 	}
 	for _, p := range problems {
-		if ns == "" || strings.HasPrefix(p, "namespace "+ns+":") {
+		if ns == "" || p.Namespace == ns {
 			e.notef("%s", p)
 		}
 	}

@@ -1,0 +1,62 @@
+package sextant_test
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/sextantdev/sextant"
+	"github.com/sextantdev/sextant/celrule"
+)
+
+// Example builds the world of the README's sample — the community catalog
+// and a cluster's manifests — and resolves it as `sextant resolve` does:
+// the same plan, the same predicted failure, the same fix.
+func Example() {
+	ctx := context.Background()
+	w, err := sextant.Load(ctx, sextant.Input{
+		Catalogs:  []sextant.CatalogInput{{Path: "testdata/catalogs/community-operators-prod.v4.20-index.json.gz"}},
+		Manifests: []sextant.File{{Path: "testdata/examples/cluster.yaml"}},
+	}, sextant.Options{CEL: celrule.New()})
+	if err != nil {
+		log.Fatal(err) // every problem of the inputs, each naming its file
+	}
+	for _, n := range w.Notes {
+		fmt.Printf("note (%s): %.60s…\n", n.Code, n.Text)
+	}
+	fmt.Println("catalog:", w.Catalogs[0].Key, "namespace:", w.Namespaces[0])
+	a, err := w.Resolve(ctx, sextant.AnswerOptions{})
+	if err != nil {
+		log.Fatal(err) // input the resolution cannot use: no answer
+	}
+	plan := a.Namespaces[0].Plan
+	fmt.Printf("%d steps; answer no: %v; %d fix\n", len(plan.Steps), a.No(), len(plan.Fixes))
+	if err := a.WriteText(os.Stdout, sextant.TextOptions{}); err != nil { // as sextant resolve prints it
+		log.Fatal(err)
+	}
+	// Output:
+	// note (operatorgroup-from-csvs): no OperatorGroup in the manifests: read OperatorGroup operat…
+	// catalog: olm/community-operators-prod.v4.20-index namespace: operators
+	// 5 steps; answer no: true; 1 fix
+	// namespace operators: 5 steps, 1 will fail
+	//   in flight: CSV etcdoperator.v0.9.2 failed; resolution counts it as installed and, as OLM, may upgrade it
+	//  1. upgrade cert-manager.v1.16.1 -> cert-manager.v1.16.5
+	//     package cert-manager 1.16.5, channel stable, catalog olm/community-operators-prod.v4.20-index
+	//     reason: subscription cert-manager
+	//  2. install alloydb-omni-operator.v1.8.0
+	//     package alloydb-omni-operator 1.8.0, channel stable, catalog olm/community-operators-prod.v4.20-index
+	//     reason: subscription alloydb-omni-operator
+	//  3. upgrade etcdoperator.v0.9.2 -> etcdoperator.v0.9.4
+	//     package etcd 0.9.4, channel singlenamespace-alpha, catalog olm/community-operators-prod.v4.20-index
+	//     reason: subscription etcd
+	//     will fail: UnsupportedOperatorGroup: OperatorGroup operators/global-operators targets all namespaces, which needs install mode AllNamespaces, and etcdoperator.v0.9.4 supports only OwnNamespace and SingleNamespace
+	//  4. install rabbitmq-cluster-operator.v2.22.3 (dependency: OLM creates a subscription)
+	//     package rabbitmq-cluster-operator 2.22.3, channel stable, catalog olm/community-operators-prod.v4.20-index
+	//     reason: required by rabbitmq-messaging-topology-operator.v1.19.3 (olm.gvk.required rabbitmq.com/v1beta1 RabbitmqCluster)
+	//  5. install rabbitmq-messaging-topology-operator.v1.19.3
+	//     package rabbitmq-messaging-topology-operator 1.19.3, channel stable, catalog olm/community-operators-prod.v4.20-index
+	//     reason: subscription rabbitmq-messaging-topology-operator
+	// fixes (each re-solved and confirmed):
+	//   1. move subscription etcd to a new namespace etcd with OperatorGroup etcd targeting only its own namespace etcd (spec.targetNamespaces: [etcd]), removing installed CSV etcdoperator.v0.9.2 from operators: in namespace etcd, installs etcdoperator.v0.9.4 (channel singlenamespace-alpha, catalog olm/community-operators-prod.v4.20-index)
+}
