@@ -49,14 +49,14 @@ func (o AnswerOptions) resolver() resolver.AnswerOptions {
 // the plan's fields, or {"namespace", "error"}) with "extensions" added
 // when there are ClusterExtensions; for every namespace,
 // {"namespaces": [answer, ...]} with "extensions" likewise; with only
-// ClusterExtensions, {"extensions": [...]} (olmv1.Resolution).
+// ClusterExtensions, {"extensions": [...]} (olmv1.Outcome).
 type Answer struct {
 	// Namespaces are the v0 answers, one per namespace resolved, in the
 	// world's order; none when the world has only v1 objects.
 	Namespaces []*resolver.Answer
 	// Extensions is the v1 answer; nil when the manifests hold no
 	// ClusterExtension.
-	Extensions *olmv1.Resolution
+	Extensions *olmv1.Outcome
 	// Notes are what the answers say beyond the world's notes, each with
 	// its Namespace: invalid packages left out (NoteExcluded), a catalog
 	// given whose namespace is not visible (NoteCatalogNotVisible).
@@ -82,23 +82,23 @@ func (a *Answer) No() bool {
 
 // MarshalJSON writes the answer's JSON form (see Answer).
 func (a *Answer) MarshalJSON() ([]byte, error) {
-	var ext []olmv1.Result
+	var ext []olmv1.ExtensionOutcome
 	if a.Extensions != nil {
 		ext = a.Extensions.Extensions
 		if ext == nil {
-			ext = []olmv1.Result{}
+			ext = []olmv1.ExtensionOutcome{}
 		}
 	}
 	switch {
 	case a.all:
 		return marshal(struct {
 			Namespaces []*resolver.Answer `json:"namespaces"`
-			Extensions []olmv1.Result     `json:"extensions,omitempty"`
+			Extensions []olmv1.ExtensionOutcome     `json:"extensions,omitempty"`
 		}{a.Namespaces, ext})
 	case len(a.Namespaces) == 1:
 		return marshal(struct {
 			*resolver.Answer
-			Extensions []olmv1.Result `json:"extensions,omitempty"`
+			Extensions []olmv1.ExtensionOutcome `json:"extensions,omitempty"`
 		}{a.Namespaces[0], ext})
 	case a.Extensions != nil:
 		return marshal(a.Extensions)
@@ -141,7 +141,7 @@ func (opts TextOptions) noteText(n Note) string {
 // WriteText writes the answer for a terminal or a CI log: each namespace's
 // answer (resolver.Answer.WriteText; a blank line between two), the notes
 // on a conflict's catalogs after its explanation, then, after a blank
-// line, the v1 blocks (olmv1.Resolution.WriteText).
+// line, the v1 blocks (olmv1.Outcome.WriteText).
 func (a *Answer) WriteText(w io.Writer, opts TextOptions) error {
 	ew := &textio.ErrWriter{W: w}
 	for i, n := range a.Namespaces {
