@@ -92,8 +92,8 @@ func (a *Answer) MarshalJSON() ([]byte, error) {
 	switch {
 	case a.all:
 		return marshal(struct {
-			Namespaces []*resolver.Answer `json:"namespaces"`
-			Extensions []olmv1.ExtensionOutcome     `json:"extensions,omitempty"`
+			Namespaces []*resolver.Answer       `json:"namespaces"`
+			Extensions []olmv1.ExtensionOutcome `json:"extensions,omitempty"`
 		}{a.Namespaces, ext})
 	case len(a.Namespaces) == 1:
 		return marshal(struct {
