@@ -61,8 +61,9 @@ type CSV struct {
 	InstallModes []graph.InstallMode `json:"installModes,omitempty"`
 	// MinKubeVersion is spec.minKubeVersion as written ("" when absent).
 	MinKubeVersion string `json:"minKubeVersion,omitempty"`
-	// Phase is status.phase, e.g. "Succeeded".
-	Phase string `json:"phase,omitempty"`
+	// Phase is status.phase, e.g. CSVPhaseSucceeded; empty when OLM has
+	// not recorded one.
+	Phase CSVPhase `json:"phase,omitempty"`
 	// Replaces is spec.replaces. It is informational only: upgrade edges
 	// come from catalogs.
 	Replaces string `json:"replaces,omitempty"`
@@ -143,6 +144,23 @@ const (
 	// StateUpgradeFailed: the InstallPlan failed and the operator group
 	// allows failing forward.
 	StateUpgradeFailed SubscriptionState = "UpgradeFailed"
+)
+
+// CSVPhase is a ClusterServiceVersion's status.phase. The API server takes
+// any string there, so a phase OLM does not record is kept as it is.
+type CSVPhase string
+
+// The CSV phases OLM records (operator-framework/api's
+// ClusterServiceVersionPhase).
+const (
+	CSVPhasePending      CSVPhase = "Pending"
+	CSVPhaseInstallReady CSVPhase = "InstallReady"
+	CSVPhaseInstalling   CSVPhase = "Installing"
+	CSVPhaseSucceeded    CSVPhase = "Succeeded"
+	CSVPhaseFailed       CSVPhase = "Failed"
+	CSVPhaseUnknown      CSVPhase = "Unknown"
+	CSVPhaseReplacing    CSVPhase = "Replacing"
+	CSVPhaseDeleting     CSVPhase = "Deleting"
 )
 
 // InstallPlanPhase is an InstallPlan's status.phase.

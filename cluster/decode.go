@@ -918,7 +918,8 @@ func (d *decoder) csv(o *object, n int, meta, spec, status map[string]any) {
 	c.Replaces, _ = o.str(spec, "replaces", "spec.replaces")
 	c.MinKubeVersion, _ = o.str(spec, "minKubeVersion", "spec.minKubeVersion")
 	c.InstallModes = o.installModes(spec)
-	c.Phase, _ = o.str(status, "phase", "status.phase")
+	phase, _ := o.str(status, "phase", "status.phase")
+	c.Phase = CSVPhase(phase)
 	if reason, _ := o.str(status, "reason", "status.reason"); reason == "Copied" {
 		c.Copied = true
 	}

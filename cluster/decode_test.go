@@ -29,7 +29,7 @@ func TestDecodeKubectlList(t *testing.T) {
 	etcd := s.CSV("operators", "etcdoperator.v0.9.2")
 	if etcd == nil || etcd.Properties == nil || len(etcd.Properties.List()) != 2 || etcd.Properties.List()[1].Type != "olm.package" || etcd.Properties.Typed().DeclaredPackage != "etcd" ||
 		string(etcd.Properties.List()[1].Value) != `{"packageName":"etcd","version":"0.9.2"}` || etcd.Replaces != "etcdoperator.v0.9.0" ||
-		etcd.Version.String() != "0.9.2" || etcd.Phase != "Succeeded" {
+		etcd.Version.String() != "0.9.2" || etcd.Phase != cluster.CSVPhaseSucceeded {
 		t.Errorf("etcd CSV = %+v", etcd)
 	}
 	if c := s.CSV("team-a", "etcdoperator.v0.9.2"); c == nil || !c.Copied {

@@ -191,7 +191,7 @@ func csvManifest(c *CSV) (map[string]any, error) {
 		m["metadata"].(map[string]any)["annotations"] = annotations
 	}
 	status := map[string]any{}
-	setNonEmpty(status, "phase", c.Phase)
+	setNonEmpty(status, "phase", string(c.Phase))
 	if c.Copied {
 		status["reason"] = "Copied"
 	}

@@ -81,7 +81,7 @@ func TestState(t *testing.T) {
 		Provides:   []graph.GVK{{Group: "etcd.database.coreos.com", Version: "v1beta2", Kind: "EtcdCluster"}},
 		Requires:   []graph.GVK{{Group: "metrics.k8s.io", Version: "v1beta1", Kind: "PodMetrics"}},
 		Properties: cluster.NewCSVProperties(graph.Property{Type: "olm.package", Value: []byte(`{"packageName":"etcd","version":"0.9.2"}`)}),
-		Phase:      "Succeeded", Replaces: "etcdoperator.v0.9.0",
+		Phase:      cluster.CSVPhaseSucceeded, Replaces: "etcdoperator.v0.9.0",
 	}
 	if got == nil || !reflect.DeepEqual(*got, want) {
 		t.Errorf("CSV = %+v\nwant %+v", got, want)

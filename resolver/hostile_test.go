@@ -38,7 +38,7 @@ func manySubscriptions(tb testing.TB, n int) (*resolver.Resolver, *cluster.State
 		if i%2 == 0 {
 			sub.InstalledCSV, sub.CurrentCSV = old, old
 			st.CSVs = append(st.CSVs, cluster.CSV{Name: old, Namespace: "ns", VersionText: "1.0.0", Provides: []graph.GVK{gvk},
-				Properties: cluster.NewCSVProperties(graph.PackageProperty(pkg, "1.0.0"), graph.GVKProperty(gvk)), Phase: "Succeeded"})
+				Properties: cluster.NewCSVProperties(graph.PackageProperty(pkg, "1.0.0"), graph.GVKProperty(gvk)), Phase: cluster.CSVPhaseSucceeded})
 		}
 		st.Subscriptions = append(st.Subscriptions, sub)
 	}

@@ -304,18 +304,18 @@ func (fr *flightReader) replacements() (endOf map[string]*cluster.CSV, err error
 			continue // a replacement cycle: nothing is leaving
 		}
 		endOf[c.Name] = last
-		if last.Phase == "Failed" {
+		if last.Phase == cluster.CSVPhaseFailed {
 			if !fr.ff {
 				return nil, &StuckError{Namespace: fr.ns, Subscription: fr.ownerOf(last.Name, c.Name), CSV: last.Name, Replaces: c.Name, Strategy: fr.strategy}
 			}
 			f.gone[c.Name] = true
-			f.notes = append(f.notes, InFlight{Kind: InFlightReplaced, CSV: c.Name, ReplacedBy: last.Name, Phase: c.Phase,
+			f.notes = append(f.notes, InFlight{Kind: InFlightReplaced, CSV: c.Name, ReplacedBy: last.Name, Phase: string(c.Phase),
 				Text: fmt.Sprintf("CSV %s%s was being replaced by %s, which failed; the OperatorGroup allows failing forward (%s), so OLM leaves %s out and upgrades from %s",
 					c.Name, phaseWords(c.Phase), last.Name, cluster.UpgradeStrategyUnsafeFailForward, c.Name, last.Name)})
 			continue
 		}
 		f.gone[c.Name] = true
-		f.notes = append(f.notes, InFlight{Kind: InFlightReplaced, CSV: c.Name, ReplacedBy: last.Name, Phase: c.Phase,
+		f.notes = append(f.notes, InFlight{Kind: InFlightReplaced, CSV: c.Name, ReplacedBy: last.Name, Phase: string(c.Phase),
 			Text: fmt.Sprintf("CSV %s%s is being replaced by %s%s; OLM deletes it once %s succeeds, so resolution goes on from %s",
 				c.Name, phaseWords(c.Phase), last.Name, phaseWords(last.Phase), last.Name, last.Name)})
 	}
@@ -439,25 +439,25 @@ func (fr *flightReader) csvNotes() {
 			continue
 		}
 		switch c.Phase {
-		case "Pending", "InstallReady", "Installing":
-			f.notes = append(f.notes, InFlight{Kind: InFlightInstalling, CSV: c.Name, Phase: c.Phase,
+		case cluster.CSVPhasePending, cluster.CSVPhaseInstallReady, cluster.CSVPhaseInstalling:
+			f.notes = append(f.notes, InFlight{Kind: InFlightInstalling, CSV: c.Name, Phase: string(c.Phase),
 				Text: fmt.Sprintf("CSV %s is %s; resolution counts it as installed", c.Name, c.Phase)})
-		case "Failed":
+		case cluster.CSVPhaseFailed:
 			if fr.replacedBy[c.Name] == nil && c.Replaces != "" && fr.byName[c.Replaces] != nil {
 				continue // the end of a chain, said with the CSV it replaces
 			}
-			f.notes = append(f.notes, InFlight{Kind: InFlightFailedCSV, CSV: c.Name, Phase: c.Phase,
+			f.notes = append(f.notes, InFlight{Kind: InFlightFailedCSV, CSV: c.Name, Phase: string(c.Phase),
 				Text: fmt.Sprintf("CSV %s failed; resolution counts it as installed and, as OLM, may upgrade it", c.Name)})
 		}
 	}
 }
 
 // phaseWords returns " (phase P)", or "" for no phase.
-func phaseWords(phase string) string {
+func phaseWords(phase cluster.CSVPhase) string {
 	if phase == "" {
 		return ""
 	}
-	return " (" + phase + ")"
+	return " (" + string(phase) + ")"
 }
 
 // planFor returns the InstallPlan in flight that installs csv, or nil.

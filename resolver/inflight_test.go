@@ -14,7 +14,7 @@ import (
 
 // etcdCSV adds an installed CSV of package etcd (its properties annotation
 // names the package) that replaces replaces and is in phase.
-func etcdCSV(s *resolvertest.State, name, version, replaces, phase string) *resolvertest.CSV {
+func etcdCSV(s *resolvertest.State, name, version, replaces string, phase cluster.CSVPhase) *resolvertest.CSV {
 	return s.CSV(name, version).With(graph.PackageProperty("etcd", version)).Replaces(replaces).Phase(phase)
 }
 
@@ -23,8 +23,8 @@ func TestInFlightErrors(t *testing.T) {
 	ctx := context.Background()
 	stuck := func() *resolvertest.State {
 		s := resolvertest.NewState("ns")
-		etcdCSV(s, "etcd.v1", "0.1.0", "", "Replacing")
-		etcdCSV(s, "etcd.v2", "0.2.0", "etcd.v1", "Failed")
+		etcdCSV(s, "etcd.v1", "0.1.0", "", cluster.CSVPhaseReplacing)
+		etcdCSV(s, "etcd.v2", "0.2.0", "etcd.v1", cluster.CSVPhaseFailed)
 		s.Subscribe("etcd", "etcd").Channel("alpha").Source("olm", "community").Installed("etcd.v2")
 		return s
 	}
@@ -60,9 +60,9 @@ func TestInFlightChains(t *testing.T) {
 	}{{
 		name: "a chain of two replacements goes on from its end",
 		state: func(s *resolvertest.State) {
-			etcdCSV(s, "etcd.v1", "0.1.0", "", "Replacing")
-			etcdCSV(s, "etcd.v2", "0.2.0", "etcd.v1", "Replacing")
-			etcdCSV(s, "etcd.v3", "0.3.0", "etcd.v2", "Installing")
+			etcdCSV(s, "etcd.v1", "0.1.0", "", cluster.CSVPhaseReplacing)
+			etcdCSV(s, "etcd.v2", "0.2.0", "etcd.v1", cluster.CSVPhaseReplacing)
+			etcdCSV(s, "etcd.v3", "0.3.0", "etcd.v2", cluster.CSVPhaseInstalling)
 			s.Subscribe("etcd", "etcd").Channel("alpha").Source("olm", "community").Installed("etcd.v1")
 		},
 		want: `namespace ns: 0 step(s)
@@ -74,8 +74,8 @@ unchanged etcd.v3 0.3.0 (package etcd): subscription etcd
 	}, {
 		name: "a replacement cycle leaves nothing out",
 		state: func(s *resolvertest.State) {
-			etcdCSV(s, "etcd.v1", "0.1.0", "etcd.v2", "Succeeded")
-			etcdCSV(s, "etcd.v2", "0.2.0", "etcd.v1", "Succeeded")
+			etcdCSV(s, "etcd.v1", "0.1.0", "etcd.v2", cluster.CSVPhaseSucceeded)
+			etcdCSV(s, "etcd.v2", "0.2.0", "etcd.v1", cluster.CSVPhaseSucceeded)
 			s.Subscribe("etcd", "etcd").Channel("alpha").Source("olm", "community").Installed("etcd.v2")
 		},
 		want: `conflict in namespace ns:
@@ -105,8 +105,8 @@ func TestInFlightNeverSuggestedForRemoval(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, c)
 	widget := graph.GVKProperty(graph.GVK{Group: "example.com", Version: "v1", Kind: "Widget"})
 	s := resolvertest.NewState("ns")
-	etcdCSV(s, "etcd.v1", "0.1.0", "", "Replacing").With(widget)
-	etcdCSV(s, "etcd.v2", "0.2.0", "etcd.v1", "Installing").With(widget)
+	etcdCSV(s, "etcd.v1", "0.1.0", "", cluster.CSVPhaseReplacing).With(widget)
+	etcdCSV(s, "etcd.v2", "0.2.0", "etcd.v1", cluster.CSVPhaseInstalling).With(widget)
 	// No successor of etcd.v2 in beta: it stays.
 	s.Subscribe("etcd", "etcd").Channel("beta").Source("olm", "community").Installed("etcd.v1").Pending("etcd.v2", "")
 	s.Subscribe("widgets", "widgets").Channel("stable").Source("olm", "community")

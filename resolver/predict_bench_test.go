@@ -40,7 +40,7 @@ func predictionState(tb testing.TB, gc *graph.Catalog, others int) *cluster.Stat
 		}
 		st.OperatorGroups = append(st.OperatorGroups, cluster.OperatorGroup{Name: "og", Namespace: ns, TargetNamespaces: []string{ns}})
 		st.CSVs = append(st.CSVs, cluster.CSV{Name: b.Name, Namespace: ns, Version: b.Version, VersionText: b.VersionText,
-			Provides: b.Provides, Requires: b.RequiresGVK, Phase: "Succeeded"})
+			Provides: b.Provides, Requires: b.RequiresGVK, Phase: cluster.CSVPhaseSucceeded})
 	}
 	st.Sort()
 	return st

@@ -309,7 +309,7 @@ func installedCSV(ns string, b *graph.Bundle, replaces string) cluster.CSV {
 		Provides:    slices.Clone(b.Provides),
 		Requires:    slices.Clone(b.RequiresGVK),
 		Properties:  cluster.PropertiesOf(b),
-		Phase:       "Succeeded",
+		Phase:       cluster.CSVPhaseSucceeded,
 		Replaces:    replaces,
 	}
 }
@@ -331,8 +331,8 @@ func finish(state *cluster.State, plan *Plan) {
 		}
 	}
 	succeed := func(name string) {
-		if i, ok := csvs[name]; ok && state.CSVs[i].Phase != "Failed" {
-			state.CSVs[i].Phase = "Succeeded"
+		if i, ok := csvs[name]; ok && state.CSVs[i].Phase != cluster.CSVPhaseFailed {
+			state.CSVs[i].Phase = cluster.CSVPhaseSucceeded
 		}
 	}
 	subs, plans := map[string]int{}, map[string]int{}

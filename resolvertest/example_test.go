@@ -94,8 +94,8 @@ func ExampleCase_approval() {
 	state.Install(a1)
 	state.Subscribe("a", "a").Installed("a.v1").Manual().Pending("a.v2", "install-1")
 	state.InstallPlan("install-1", cluster.ApprovalManual, true, cluster.PhaseRequiresApproval, "a.v2")
-	state.Install(b1).Phase("Replacing")
-	state.Install(b2).Replaces("b.v1").Phase("Failed")
+	state.Install(b1).Phase(cluster.CSVPhaseReplacing)
+	state.Install(b2).Replaces("b.v1").Phase(cluster.CSVPhaseFailed)
 	state.Subscribe("b", "b").Installed("b.v2")
 
 	c := resolvertest.Case{Catalogs: []*resolvertest.Catalog{cat}, State: state}

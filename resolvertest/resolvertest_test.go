@@ -295,7 +295,7 @@ func TestState(t *testing.T) {
 	cat := resolvertest.NewCatalog("olm", "c")
 	b := cat.Package("w", "stable").Bundle("w.v1", "v1.2").Provides("example.com", "v1", "Widget").RequiresGVK("example.com", "v1", "Gadget").Label("x")
 	s.Install(b)
-	s.CSV("old.v1", "1.0.0").Provides("example.com", "v1", "Thing").Requires("example.com", "v1", "Other").Phase("Failed")
+	s.CSV("old.v1", "1.0.0").Provides("example.com", "v1", "Thing").Requires("example.com", "v1", "Other").Phase(cluster.CSVPhaseFailed)
 	s.CSV("copy.v1", "1.0.0").Copied().Property(graph.TypePackage, `{"packageName":"copy","version":"1.0.0"}`).With(graph.DeprecatedProperty())
 	s.Subscribe("w", "w").Channel("stable").Source("olm", "c").StartingCSV("w.v1").Installed("w.v1")
 	s.CatalogSource("olm", "c", 7)
@@ -306,11 +306,11 @@ func TestState(t *testing.T) {
 	}
 	w := st.CSV("ns", "w.v1")
 	if w == nil || w.VersionText != "v1.2" || w.Version.String() != "1.2.0" || w.Properties == nil || len(w.Properties.List()) != 4 ||
-		len(w.Provides) != 1 || w.Provides[0] != widget || len(w.Requires) != 1 || w.Phase != "Succeeded" {
+		len(w.Provides) != 1 || w.Provides[0] != widget || len(w.Requires) != 1 || w.Phase != cluster.CSVPhaseSucceeded {
 		t.Errorf("installed bundle %+v", w)
 	}
 	old := st.CSV("ns", "old.v1")
-	if old == nil || old.Properties != nil || len(old.Provides) != 1 || len(old.Requires) != 1 || old.Phase != "Failed" {
+	if old == nil || old.Properties != nil || len(old.Provides) != 1 || len(old.Requires) != 1 || old.Phase != cluster.CSVPhaseFailed {
 		t.Errorf("CSV %+v", old)
 	}
 	if cp := st.CSV("ns", "copy.v1"); cp == nil || !cp.Copied || cp.Properties == nil || len(cp.Properties.List()) != 2 || !cp.Properties.Typed().Deprecated {

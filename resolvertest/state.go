@@ -52,7 +52,7 @@ func (s *State) CatalogSource(namespace, name string, priority int) *State {
 // unparsable version leaves the zero version, as a CSV without
 // spec.version.
 func (s *State) CSV(name, version string) *CSV {
-	c := cluster.CSV{Name: name, Namespace: s.ns, VersionText: version, Phase: "Succeeded"}
+	c := cluster.CSV{Name: name, Namespace: s.ns, VersionText: version, Phase: cluster.CSVPhaseSucceeded}
 	if v, err := semver.ParseTolerant(version); err == nil {
 		c.Version = v
 	}
@@ -267,7 +267,7 @@ func (x *CSV) MinKubeVersion(v string) *CSV {
 }
 
 // Phase sets status.phase.
-func (x *CSV) Phase(phase string) *CSV {
+func (x *CSV) Phase(phase cluster.CSVPhase) *CSV {
 	x.csv().Phase = phase
 	return x
 }

@@ -57,7 +57,7 @@ func run(catalogPath, pkg, channel, installed string, rollout bool) error {
 		}
 		state.CSVs = append(state.CSVs, cluster.CSV{
 			Name: b.Name, Namespace: ns, Version: b.Version, VersionText: b.VersionText,
-			Provides: b.Provides, Requires: b.RequiresGVK, Properties: cluster.PropertiesOf(b), Phase: "Succeeded",
+			Provides: b.Provides, Requires: b.RequiresGVK, Properties: cluster.PropertiesOf(b), Phase: cluster.CSVPhaseSucceeded,
 		})
 		sub.InstalledCSV, sub.CurrentCSV = b.Name, b.Name
 	}

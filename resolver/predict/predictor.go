@@ -133,7 +133,7 @@ func csvAPIs(state *cluster.State) (all, ok map[string][]graph.GVK) {
 		if c.Copied || !groupNS[c.Namespace] || len(c.Provides) == 0 {
 			continue
 		}
-		anyFailed = anyFailed || c.Phase == "Failed"
+		anyFailed = anyFailed || c.Phase == cluster.CSVPhaseFailed
 		// A CSV's Provides is sorted: a namespace with one CSV shares it;
 		// one with several gets a copy, sorted below.
 		if prev, ok := all[c.Namespace]; !ok {
@@ -154,7 +154,7 @@ func csvAPIs(state *cluster.State) (all, ok map[string][]graph.GVK) {
 	}
 	ok = map[string][]graph.GVK{}
 	for i := range state.CSVs {
-		if c := &state.CSVs[i]; !c.Copied && groupNS[c.Namespace] && c.Phase != "Failed" {
+		if c := &state.CSVs[i]; !c.Copied && groupNS[c.Namespace] && c.Phase != cluster.CSVPhaseFailed {
 			ok[c.Namespace] = append(ok[c.Namespace], c.Provides...)
 		}
 	}
