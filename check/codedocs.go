@@ -33,6 +33,7 @@ var codeDocs = []CodeDoc{
 	{Code: "invalid-skip-range", Severity: graph.SeverityWarning, Check: "structural", Help: "a `skipRange` that does not parse: it makes no edge"},
 	{Code: "invalid-version", Severity: graph.SeverityError, Check: "structural", Help: "the bundle's version is not semver, even read tolerantly"},
 	{Code: "min-kube-version-raised", Severity: graph.SeverityInfo, Check: "platform", Help: "an upgrade edge whose target's `minKubeVersion` is above its source's (or the source has none): clusters in between upgrade into a CSV OLM holds"},
+	{Code: "miscased-key", Severity: graph.SeverityWarning, Check: "structural", Help: "a key opm reads as another one written in another case (`defaultchannel` for `defaultChannel`): encoding/json matches keys ignoring case, so opm and Sextant read it, where other readers of the catalog may not"},
 	{Code: "missing-bundle-name", Severity: graph.SeverityError, Check: "structural", Help: "an `olm.bundle` with no name"},
 	{Code: "missing-channel-name", Severity: graph.SeverityError, Check: "structural", Help: "an `olm.channel` with no name"},
 	{Code: "missing-image", Severity: graph.SeverityError, Check: "structural", Help: "an `olm.bundle` with neither an image nor embedded objects"},
@@ -58,5 +59,7 @@ var codeDocs = []CodeDoc{
 	{Code: "stranded-bundles", Severity: graph.SeverityError, Check: "structural", Help: "entries neither on the replaces chain from the head nor skipped"},
 	{Code: "unknown-bundle", Severity: graph.SeverityError, Check: "structural", Help: "a channel entry that names no bundle of the package"},
 	{Code: "unknown-default-channel", Severity: graph.SeverityError, Check: "structural", Help: "the `defaultChannel` names no channel of the package"},
+	{Code: "unknown-key", Severity: graph.SeverityWarning, Check: "structural", Help: "a key opm does not read in its object (top level of an `olm.package`, `olm.channel`, `olm.bundle` or `olm.deprecations` blob, a channel entry, a property, a related image, a deprecation entry or its reference, an icon): it is ignored, most likely a typo (`replace`); the finding is at the key, with the nearest key opm reads"},
+	{Code: "unknown-schema", Severity: graph.SeverityWarning, Check: "structural", Help: "a blob of a schema opm keeps without reading: a warning when it is near one of the four (`olm.pakage`) or in OLM's `olm.` namespace, an info for another tool's own schema"},
 	{Code: "upgrade-path-lost", Severity: graph.SeverityError, Check: "baseline", Help: "a version that reached its channel head no longer does — an entry of both, or an entry gone from the channel that clusters still run; the new dead end is named (a removed entry whose clusters are stranded is told once, here, not also as `bundle-removed`)"},
 }

@@ -141,8 +141,8 @@ func (t *textReport) catalog(r *CatalogReport) {
 	}
 	pkgs := 0
 	for i, f := range r.Findings {
-		if i == 0 || f.Package != r.Findings[i-1].Package {
-			pkgs++
+		if f.Package != "" && (i == 0 || f.Package != r.Findings[i-1].Package) {
+			pkgs++ // a finding about no package (an unknown schema's) is in none
 		}
 	}
 	s := CountSeverities(r.Findings)

@@ -18,6 +18,9 @@ type Builder struct {
 	bundles  []*Bundle
 	deps     []deprecationBlob
 	others   []Meta
+	// keyFindings are the decoder's: keys and schemas opm does not read
+	// as written, in source order.
+	keyFindings []Finding
 
 	// slab hands out Bundles in chunks, so that a large catalog does not
 	// pay one allocation per bundle.
@@ -280,6 +283,12 @@ func (b *Builder) distribute(c *Catalog) {
 		p := c.byName[d.pkg]
 		p.Deprecations = append(p.Deprecations, d.entries...)
 		p.depBlobs = append(p.depBlobs, d.pos)
+	}
+	c.keyFindings = b.keyFindings
+	for _, f := range b.keyFindings {
+		if p := c.byName[f.Package]; p != nil {
+			p.keyFindings = append(p.keyFindings, f)
+		}
 	}
 }
 

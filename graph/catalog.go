@@ -64,10 +64,12 @@ type Package struct {
 	Deprecations []Deprecation
 	Pos          Position
 
-	declared  bool       // an olm.package blob declared it
-	nch, nb   int        // channel and bundle counts, during Build
-	depBlobs  []Position // where its olm.deprecations blobs start
-	byVersion []*Bundle  // bundles with a valid version, by version then name
+	declared bool // an olm.package blob declared it
+	// keyFindings are the catalog's key findings about the package's blobs.
+	keyFindings []Finding
+	nch, nb     int        // channel and bundle counts, during Build
+	depBlobs    []Position // where its olm.deprecations blobs start
+	byVersion   []*Bundle  // bundles with a valid version, by version then name
 }
 
 // Declared reports whether an olm.package blob declares the package.
@@ -145,6 +147,9 @@ type Catalog struct {
 	providers map[GVK][]*Bundle
 	labels    map[string][]*Bundle
 	others    []Meta
+	// keyFindings: the keys and schemas of the blobs that opm does not
+	// read as written, in source order.
+	keyFindings []Finding
 }
 
 // Packages returns the packages sorted by name. The slice is shared.
@@ -181,6 +186,14 @@ func (c *Catalog) LabelProviders(label string) []*Bundle { return c.labels[label
 // Others returns the blobs of schemas Sextant does not model, in source order.
 // The slice is shared.
 func (c *Catalog) Others() []Meta { return c.others }
+
+// KeyFindings returns what the catalog's blobs carry that opm does not
+// read as written — keys it does not read (CodeUnknownKey), keys it reads
+// as another key written in another case (CodeMiscasedKey), blobs of a
+// schema it keeps without reading (CodeUnknownSchema) — each at the key's
+// position, in source order. Validate reports them among its findings.
+// Nil for a catalog built in code. The slice is shared.
+func (c *Catalog) KeyFindings() []Finding { return c.keyFindings }
 
 // Severity ranks a finding.
 type Severity int

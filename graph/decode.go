@@ -129,6 +129,15 @@ type decoder struct {
 	// Per blob: the problems found so far, named once the blob's schema and
 	// name are known.
 	pending []pendingErr
+	// Per blob: the keys opm does not read as written (keyNote), made
+	// findings once the blob is added; topOther: a top-level key the
+	// decoder's switch does not read; merging: a deprecation entry's
+	// reference is read in another spelling, over the one before (refold).
+	notes    []keyNote
+	topOther bool
+	merging  bool
+	// docText is the text of the YAML document being decoded.
+	docBytes []byte
 
 	// The NotCatalogError of the manifests of file manifestsFile, which
 	// counts their objects.
@@ -582,14 +591,17 @@ const (
 type blob struct {
 	schema, name, pkg, defaultChannel, image string
 	hasSchema                                bool
+	schemaOff                                int // the schema key's offset in the window
 	// kind and apiVersion are a Kubernetes object's, read only as strings:
 	// a blob with both and no schema is a manifest (NotCatalogError).
 	kind       string
 	apiVersion bool
-	// Raw spans of entries, properties and relatedImages met before the
-	// schema.
-	entries, properties, relatedRaw []byte
-	entriesOff, propsOff, relOff    int
+	// seen has a bit for each top-level key the decoder's switch met.
+	seen uint16
+	// Raw spans of entries, properties, relatedImages and icon met before
+	// the schema.
+	entries, properties, relatedRaw, icon []byte
+	entriesOff, propsOff, relOff, iconOff int
 	// Decoded lists, when the schema was known in time.
 	chanEntries  []Entry
 	chanPos      []Position // per entry of chanEntries
@@ -621,6 +633,7 @@ func (b *blob) object() string {
 // and decoding goes on.
 func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	d.pending = d.pending[:0]
+	d.notes, d.topOther = d.notes[:0], false
 	start := s.Pos
 	var f blob
 	err := d.blobFields(s, &f)
@@ -663,6 +676,17 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 		sub := jsonscan.Scanner{Data: d.data, Pos: f.relOff}
 		f.related, _ = d.relatedImages(&sub)
 	}
+	if f.properties != nil && (f.schema == SchemaPackage || f.schema == SchemaChannel) {
+		sub := jsonscan.Scanner{Data: d.data, Pos: f.propsOff}
+		_ = d.otherObjects(&sub, "properties", &propertyKeys)
+	}
+	if f.icon != nil && f.schema == SchemaPackage {
+		sub := jsonscan.Scanner{Data: d.data, Pos: f.iconOff}
+		_ = d.otherObject(&sub, "icon", &iconKeys)
+	}
+	if d.topOther || f.seen&^seenAllowed(f.schema) != 0 {
+		d.auditTop(&f, start, end)
+	}
 	if !f.hasSchema && f.kind != "" && f.apiVersion {
 		d.pending = d.pending[:0]
 		d.notCatalog(start, f.kind)
@@ -692,7 +716,12 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	case SchemaDeprecations:
 		d.b.addDeprecations(pos, f.pkg, f.deprecations)
 	default:
-		d.b.addMeta(Meta{Schema: f.schema, Package: f.pkg, Name: f.name, Blob: d.keepBytes(d.data[start:end]), Pos: pos})
+		m := Meta{Schema: f.schema, Package: f.pkg, Name: f.name, Blob: d.keepBytes(d.data[start:end]), Pos: pos}
+		d.b.addMeta(m)
+		d.b.keyFindings = append(d.b.keyFindings, schemaFinding(m, d.keyPos(&keyNote{off: f.schemaOff, objOff: start, key: "schema"})))
+	}
+	if len(d.notes) > 0 {
+		d.keyFindings(&f, f.chanEntries)
 	}
 	return nil
 }
@@ -702,29 +731,36 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 	if err := s.BeginObject(); err != nil {
 		return err
 	}
-	return d.fields(s, func(key []byte) (err error) {
+	return d.fields(s, &topKeys, where{}, func(key []byte) (err error) {
 		switch string(key) {
 		case "schema":
-			f.hasSchema = true
-			f.schema, err = d.str(s, fieldPath{key: "schema"}, true)
+			f.hasSchema, f.schemaOff = true, s.KeyPos
+			f.schema, err = d.metaStr(s, "schema", true)
 		case "name":
-			f.name, err = d.str(s, fieldPath{key: "name"}, f.schema == SchemaChannel)
+			f.seen |= seenName
+			f.name, err = d.metaStr(s, "name", f.schema == SchemaChannel)
 		case "package":
-			f.pkg, err = d.str(s, fieldPath{key: "package"}, true)
+			f.seen |= seenPackage
+			f.pkg, err = d.metaStr(s, "package", true)
 		case "defaultChannel":
+			f.seen |= seenDefaultChannel
 			f.defaultChannel, err = d.str(s, fieldPath{key: "defaultChannel"}, true)
 		case "image":
+			f.seen |= seenImage
 			f.image, err = d.str(s, fieldPath{key: "image"}, false)
 		case "kind":
+			f.seen |= seenKind
 			if s.Peek() == '"' {
 				f.kind, err = d.str(s, fieldPath{key: "kind"}, true)
 			} else {
 				err = s.Skip()
 			}
 		case "apiVersion":
+			f.seen |= seenKind
 			f.apiVersion = s.Peek() == '"'
 			err = s.Skip()
 		case "entries":
+			f.seen |= seenEntries
 			f.entries = nil // the last of duplicate keys wins
 			switch f.schema {
 			case SchemaChannel:
@@ -739,10 +775,13 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 				err = s.Skip()
 			}
 		case "properties":
+			f.seen |= seenProperties
 			f.properties = nil
 			switch f.schema {
 			case SchemaBundle:
 				f.props, err = d.properties(s)
+			case SchemaPackage, SchemaChannel:
+				err = d.otherObjects(s, "properties", &propertyKeys)
 			case "":
 				f.propsOff = s.Pos
 				f.properties, err = s.Value()
@@ -750,6 +789,7 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 				err = s.Skip()
 			}
 		case "relatedImages":
+			f.seen |= seenRelatedImages
 			f.related, f.relatedRaw = nil, nil
 			switch f.schema {
 			case SchemaBundle:
@@ -760,11 +800,55 @@ func (d *decoder) blobFields(s *jsonscan.Scanner, f *blob) error {
 			default:
 				err = s.Skip()
 			}
-		default:
+		case "icon":
+			f.seen |= seenIcon
+			f.icon = nil
+			switch f.schema {
+			case SchemaPackage:
+				err = d.otherObject(s, "icon", &iconKeys)
+			case "":
+				f.iconOff = s.Pos
+				f.icon, err = s.Value()
+			default:
+				err = s.Skip()
+			}
+		case "description":
+			f.seen |= seenDescription
 			err = s.Skip()
+		default:
+			return errOtherKey
 		}
 		return err
 	})
+}
+
+// metaStr reads schema, package or name at the top of a blob: a string,
+// as opm's Meta wants it (a null there is an error to opm, as a number
+// is).
+func (d *decoder) metaStr(s *jsonscan.Scanner, key string, intern bool) (string, error) {
+	if s.Peek() == 'n' {
+		return "", d.wrongType(s, fieldPath{key: key}, "a string")
+	}
+	return d.str(s, fieldPath{key: key}, intern)
+}
+
+// otherObjects checks the keys of the objects of the list field named
+// list, which the decoder does not read (an olm.package's or olm.channel's
+// properties): ks has those opm reads.
+func (d *decoder) otherObjects(s *jsonscan.Scanner, list string, ks *keySet) error {
+	return d.objects(s, list, func(field fieldPath) error {
+		return d.fields(s, ks, where{list: list, i: field.i}, func([]byte) error { return errOtherKey })
+	})
+}
+
+// otherObject checks the keys of the object field named sub, which the
+// decoder does not read (an olm.package's icon): ks has those opm reads.
+func (d *decoder) otherObject(s *jsonscan.Scanner, sub string, ks *keySet) error {
+	ok, err := d.object(s, fieldPath{key: sub})
+	if !ok || err != nil {
+		return err
+	}
+	return d.fields(s, ks, where{sub: sub}, func([]byte) error { return errOtherKey })
 }
 
 // str reads a string field; null is "". A value of another type is
@@ -862,21 +946,34 @@ func (d *decoder) object(s *jsonscan.Scanner, field fieldPath) (ok bool, err err
 }
 
 // fields reads the fields of an object whose '{' has been read, calling f
-// with each key, unescaped; f must read or skip the key's value. It stops at
-// the first error.
-func (d *decoder) fields(s *jsonscan.Scanner, f func(key []byte) error) error {
+// with each key, unescaped; f reads the key's value, or returns
+// errOtherKey for a key it does not read. Such a key is read as opm reads
+// it (otherKey): in another case it is the key ks has, else it is skipped,
+// and noted at at unless ks has it. ks is nil for an object whose keys
+// are not checked. It stops at the first error.
+func (d *decoder) fields(s *jsonscan.Scanner, ks *keySet, at where, f func(key []byte) error) error {
+	start := s.Pos
+	refold := false
 	for first := true; ; first = false {
 		key, more, err := s.NextKeyUnescaped(first)
 		if err != nil {
 			return err
 		}
 		if !more {
-			return nil
+			break
 		}
-		if err := f(key); err != nil {
+		err = f(key)
+		if err == errOtherKey {
+			err = d.otherKey(s, ks, at, start-1, key, f, &refold)
+		}
+		if err != nil {
 			return err
 		}
 	}
+	if refold {
+		d.refold(s, ks, start, f)
+	}
+	return nil
 }
 
 // objects reads the array field named list whose elements are objects,
@@ -916,7 +1013,7 @@ func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 	err := d.objects(s, "entries", func(field fieldPath) error {
 		var e Entry
 		d.entryPos = append(d.entryPos, d.objectAt(s.Pos-1)) // the entry's '{'
-		err := d.fields(s, func(key []byte) (err error) {
+		err := d.fields(s, &entryKeys, where{list: "entries", i: field.i}, func(key []byte) (err error) {
 			switch string(key) {
 			case "name":
 				e.Name, err = d.str(s, field.with("name"), false)
@@ -925,13 +1022,14 @@ func (d *decoder) channelEntries(s *jsonscan.Scanner) ([]Entry, error) {
 			case "skipRange":
 				var text string
 				text, err = d.str(s, field.with("skipRange"), false)
+				e.SkipRange = Range{}
 				if err == nil && text != "" {
 					e.SkipRange = d.parseRange(text)
 				}
 			case "skips":
 				e.Skips, err = d.stringList(s, field.with("skips"))
 			default:
-				err = s.Skip()
+				return errOtherKey
 			}
 			return err
 		})
@@ -995,29 +1093,35 @@ func (d *decoder) deprecationEntries(s *jsonscan.Scanner) ([]Deprecation, error)
 	var out []Deprecation
 	err := d.objects(s, "entries", func(field fieldPath) error {
 		var e Deprecation
-		err := d.fields(s, func(key []byte) (err error) {
+		at := where{list: "entries", i: field.i}
+		err := d.fields(s, &depEntryKeys, at, func(key []byte) (err error) {
 			switch string(key) {
 			case "message":
 				e.Message, err = d.str(s, field.with("message"), false)
 			case "reference":
+				// The last reference is read, whole (opm's map keeps the
+				// last); only spellings in other cases fill one in.
+				if !d.merging {
+					e.Reference = DeprecationRef{}
+				}
 				var ok bool
 				ok, err = d.object(s, field.with("reference"))
 				if !ok || err != nil {
 					return err
 				}
-				return d.fields(s, func(key []byte) (err error) {
+				return d.fields(s, &referenceKeys, where{list: at.list, i: at.i, sub: "reference"}, func(key []byte) (err error) {
 					switch string(key) {
 					case "schema":
 						e.Reference.Schema, err = d.str(s, field.with("reference.schema"), true)
 					case "name":
 						e.Reference.Name, err = d.str(s, field.with("reference.name"), false)
 					default:
-						err = s.Skip()
+						return errOtherKey
 					}
 					return err
 				})
 			default:
-				err = s.Skip()
+				return errOtherKey
 			}
 			return err
 		})
@@ -1036,7 +1140,7 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 	d.props = d.props[:0]
 	err := d.objects(s, "properties", func(field fieldPath) error {
 		var p Property
-		err := d.fields(s, func(key []byte) (err error) {
+		err := d.fields(s, &propertyKeys, where{list: "properties", i: field.i}, func(key []byte) (err error) {
 			switch string(key) {
 			case "type":
 				p.Type, err = d.str(s, field.with("type"), true)
@@ -1046,7 +1150,7 @@ func (d *decoder) properties(s *jsonscan.Scanner) ([]Property, error) {
 					p.Value = d.keepBytes(v)
 				}
 			default:
-				err = s.Skip()
+				return errOtherKey
 			}
 			return err
 		})
@@ -1064,14 +1168,14 @@ func (d *decoder) relatedImages(s *jsonscan.Scanner) ([]RelatedImage, error) {
 	var out []RelatedImage
 	err := d.objects(s, "relatedImages", func(field fieldPath) error {
 		var r RelatedImage
-		err := d.fields(s, func(key []byte) (err error) {
+		err := d.fields(s, &relatedImageKeys, where{list: "relatedImages", i: field.i}, func(key []byte) (err error) {
 			switch string(key) {
 			case "name":
 				r.Name, err = d.str(s, field.with("name"), false)
 			case "image":
 				r.Image, err = d.str(s, field.with("image"), false)
 			default:
-				err = s.Skip()
+				return errOtherKey
 			}
 			return err
 		})
@@ -1117,7 +1221,7 @@ func (d *decoder) decodeYAML() {
 			continue
 		}
 		pos := Position{File: d.file, Line: doc.Line, Column: 1, Offset: doc.Offset}
-		d.doc, d.docText, d.docLine = &pos, doc.TextOffset, doc.TextLine
+		d.doc, d.docText, d.docLine, d.docBytes = &pos, doc.TextOffset, doc.TextLine, doc.Text
 		j, err := d.yaml.Convert(doc.Text)
 		if err != nil {
 			lastLine := doc.TextLine + bytes.Count(bytes.TrimRight(doc.Text, " \t\r\n"), newline)

@@ -50,6 +50,12 @@ const (
 	CodeInvalidProperty        = "invalid-property"          // a malformed value of a known property type
 	CodeInvalidVersion         = "invalid-version"           // the version is not semver, even tolerantly
 	CodeNonStrictVersion       = "non-strict-version"        // warning: semver only when parsed tolerantly (v1.2)
+
+	// Keys and schemas: what a blob carries that opm does not read as
+	// written. opm accepts them all, so none is an error.
+	CodeUnknownKey    = "unknown-key"    // warning: a key opm does not read (a typo, most likely)
+	CodeMiscasedKey   = "miscased-key"   // warning: a key opm reads as another, in another case
+	CodeUnknownSchema = "unknown-schema" // warning (info outside olm.): a schema opm keeps without reading
 )
 
 // Validate runs the structural checks and returns their findings sorted by
@@ -66,6 +72,11 @@ func (c *Catalog) Validate() []Finding {
 	var fs []Finding
 	for _, p := range c.packages {
 		fs = p.validate(fs)
+	}
+	for _, f := range c.keyFindings {
+		if c.byName[f.Package] == nil {
+			fs = append(fs, f) // about no package of the catalog
+		}
 	}
 	slices.SortFunc(fs, CompareFindings)
 	return fs
@@ -127,7 +138,7 @@ func (p *Package) validate(fs []Finding) []Finding {
 	for _, b := range p.Bundles {
 		fs = validateBundle(b, fs)
 	}
-	return fs
+	return append(fs, p.keyFindings...)
 }
 
 // namedBy says what refers to an undeclared package.

@@ -317,7 +317,7 @@ func TestWriteCheckText(t *testing.T) {
 app
   error    head-not-installable  stable app.v2.0.0: cannot be installed: app.v2.0.0 requires db; no bundle provides db (line 7)
   info     x                     short
-cat.json: 2 errors, 0 warnings, 1 info in 2 of 3 packages
+cat.json: 2 errors, 0 warnings, 1 info in 1 of 3 packages
 `},
 		{check.TextOptions{Full: true}, `catalog cat.json: 3 packages, 0 channels, 0 bundles
 (catalog)
@@ -327,7 +327,7 @@ app
                                    app.v2.0.0 requires db
                                    no bundle provides db
   info     x                     short
-cat.json: 2 errors, 0 warnings, 1 info in 2 of 3 packages
+cat.json: 2 errors, 0 warnings, 1 info in 1 of 3 packages
 `},
 	} {
 		var b strings.Builder

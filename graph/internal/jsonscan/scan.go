@@ -33,6 +33,9 @@ func (e *SyntaxError) Error() string { return e.Msg }
 type Scanner struct {
 	Data []byte
 	Pos  int
+	// KeyPos is the offset of the opening quote of the key NextKey read
+	// last.
+	KeyPos int
 }
 
 func (s *Scanner) errorf(off int, format string, args ...any) error {
@@ -145,6 +148,7 @@ func (s *Scanner) NextKey(first bool) (key []byte, escaped, ok bool, err error) 
 	if c != '"' {
 		return nil, false, false, s.unexpected("a string key")
 	}
+	s.KeyPos = s.Pos
 	key, escaped, err = s.String()
 	if err != nil {
 		return nil, false, false, err
