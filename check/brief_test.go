@@ -157,6 +157,14 @@ deprecate app olm.channel needs
 `
 )
 
+// briefKeys is a catalog whose keys opm does not read as written.
+const briefKeys = `{"schema":"olm.package","name":"k","defaultchannel":"stable"}
+{"schema":"olm.channel","package":"k","name":"stable","entries":[{"name":"k.v1"},{"name":"k.v2","replace":"k.v1"}]}
+{"schema":"olm.bundle","name":"k.v1","package":"k","image":"i","properties":[{"type":"olm.package","value":{"packageName":"k","version":"1.0.0"}}]}
+{"schema":"olm.bundle","name":"k.v2","package":"k","image":"i","properties":[{"type":"olm.package","value":{"packageName":"k","version":"2.0.0"}}]}
+{"schema":"olm.pakage","name":"k2"}
+`
+
 // briefReports runs the checks on briefCatalogs and returns every finding
 // (suppressed ones too), by "code package/channel bundle".
 func briefReports(t *testing.T) map[string][]Finding {
@@ -180,6 +188,11 @@ func briefReports(t *testing.T) map[string][]Finding {
 	}
 	run([]Input{{Name: "semantic", Catalog: buildSpec(t, briefSemantic)}, {Name: "dir/other", Catalog: buildSpec(t, briefOther)}}, Options{Suppressions: sups})
 	run([]Input{{Name: "c", Catalog: buildSpec(t, briefNew)}}, Options{Baseline: []Input{{Name: "c", Catalog: buildSpec(t, briefOld)}}})
+	keys, err := graph.Decode(strings.NewReader(briefKeys), "keys.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run([]Input{{Name: "keys", Catalog: keys}}, Options{Checks: []Check{Structural}})
 	out := map[string][]Finding{}
 	for _, f := range fs {
 		k := strings.TrimPrefix(key(f), f.Catalog+" ")
@@ -298,6 +311,9 @@ func TestBriefs(t *testing.T) {
 		{graph.CodeMissingPackageProperty, "p p.loose", "no olm.package property"},
 		{graph.CodeMultiplePackageProps, "p p.two", "2 olm.package properties; exactly one is allowed"},
 		{graph.CodePackageMismatch, "p p.other", `its olm.package property names package "q"`},
+		{graph.CodeUnknownKey, "k/stable k.v2", `"replace" at entries[1] is not read (did you mean "replaces"?)`},
+		{graph.CodeMiscasedKey, "k", `"defaultchannel" is read as "defaultChannel"`},
+		{graph.CodeUnknownSchema, "", `schema "olm.pakage" is not one opm reads (did you mean "olm.package"?)`},
 		{graph.CodeInvalidProperty, "p p.bad", "property 1 (olm.gvk): value is a string, want an object"},
 		{graph.CodeInvalidVersion, "p p.five", `version "five" is not semver: No Major.Minor.Patch elements found`},
 		{graph.CodeNonStrictVersion, "p p.loose2", `version "v7.1" is semver only when read tolerantly (as 7.1.0)`},
