@@ -171,7 +171,7 @@ func parseMaxOpenShiftVersion(v []byte) *MaxOpenShiftVersion {
 	}
 	ver, err := semver.ParseTolerant(m.Text)
 	if err != nil {
-		m.Err = fmt.Errorf("failed to parse %q as semver: %w", m.Text, err)
+		m.Err = fmt.Errorf(`failed to parse "%s" as semver: %w`, m.Text, err)
 		return m
 	}
 	minor := semver.Version{Major: ver.Major, Minor: ver.Minor}

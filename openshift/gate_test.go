@@ -122,3 +122,12 @@ func TestNext(t *testing.T) {
 		t.Error("GateV0's Next")
 	}
 }
+
+// TestGateV0Quoting: OLM writes the value between plain quotes, as it is.
+func TestGateV0Quoting(t *testing.T) {
+	g := GateV0(semver.MustParse("4.16.0"), []cluster.CSV{csvWith("e", "v.v1", maxProp(`{"a":1}`))})
+	want := `ClusterServiceVersions blocking cluster upgrade: e/v.v1 has invalid olm.maxOpenShiftVersion properties: failed to parse "{"a":1}" as semver: `
+	if !strings.HasPrefix(g.Message, want) {
+		t.Errorf("message %s\nwant prefix %s", g.Message, want)
+	}
+}
