@@ -25,9 +25,10 @@ func ExampleGateV0() {
 	// ClusterServiceVersions blocking cluster upgrade: openshift-adp/oadp-operator.v1.3.2 is incompatible with OpenShift minor versions greater than 4.16
 }
 
-// An EUS to EUS update stops at the even minors only.
+// An EUS to EUS update passes the odd minors with the worker pools paused,
+// and stops at the even ones.
 func ExampleNewPath() {
-	p, err := openshift.NewPath(semver.MustParse("4.16.21"), openshift.Minor{Major: 4, Minor: 20}, []openshift.Minor{{Major: 4, Minor: 18}})
+	p, err := openshift.NewPath(semver.MustParse("4.16.21"), openshift.Minor{Major: 4, Minor: 20}, []openshift.Minor{{Major: 4, Minor: 17}, {Major: 4, Minor: 19}})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -28,15 +28,15 @@ type Path struct {
 	Current semver.Version `json:"-"`
 	Target  Minor          `json:"target"`
 	// Stops are the minors the cluster stops at, in order: the current
-	// minor, the minors given as via, the target. Without via, every
-	// minor of the path is a stop.
+	// minor, every minor not passed as a Control Plane Only update, the
+	// target.
 	Stops []Minor `json:"stops"`
 	// Hops are the minor updates in order; empty when the cluster is at
 	// the target minor already.
 	Hops []Hop `json:"hops"`
 	// Warnings say where the path leaves what Red Hat documents: a
-	// Control Plane Only update across more than one minor, or from an odd
-	// minor.
+	// Control Plane Only update across more than one minor, or through an
+	// even minor (Red Hat documents them between even minors, EUS to EUS).
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -53,9 +53,10 @@ func (e *PathError) Error() string {
 }
 
 // NewPath returns the path from release current to minor target, minor by
-// minor. via names the minors the cluster stops at between the two (in
-// any order); the minors between two stops are passed as Control Plane
-// Only updates. With no via, the cluster stops at every minor.
+// minor. via names the minors between the two (in any order) that the
+// cluster passes as Control Plane Only updates — its worker pools paused,
+// their update skipped — without stopping; it stops at every other
+// minor.
 func NewPath(current semver.Version, target Minor, via []Minor) (*Path, error) {
 	from := MinorOf(current)
 	var problems []string
@@ -83,16 +84,15 @@ func NewPath(current semver.Version, target Minor, via []Minor) (*Path, error) {
 		return nil, &PathError{Problems: problems}
 	}
 	p := &Path{Current: current, Target: target}
-	stops = slices.Compact(stops)
-	stop := map[Minor]bool{from: true, target: true}
+	transit := map[Minor]bool{}
 	for _, v := range stops {
-		stop[v] = true
+		transit[v] = true
 	}
 	for m := from; m.Compare(target) < 0; m = m.Next() {
-		p.Hops = append(p.Hops, Hop{From: m, To: m.Next(), ControlPlaneOnly: len(via) > 0 && !stop[m.Next()]})
+		p.Hops = append(p.Hops, Hop{From: m, To: m.Next(), ControlPlaneOnly: transit[m.Next()]})
 	}
 	for m := from; m.Compare(target) <= 0; m = m.Next() {
-		if len(via) == 0 || stop[m] {
+		if !transit[m] {
 			p.Stops = append(p.Stops, m)
 		}
 	}
@@ -100,9 +100,9 @@ func NewPath(current semver.Version, target Minor, via []Minor) (*Path, error) {
 		a, b := p.Stops[i-1], p.Stops[i]
 		switch {
 		case b.Minor-a.Minor > 2:
-			p.Warnings = append(p.Warnings, fmt.Sprintf("from %s to %s the cluster passes %d minors with its worker pools paused; Red Hat documents Control Plane Only updates across one minor, between even minors", a, b, b.Minor-a.Minor-1))
+			p.Warnings = append(p.Warnings, fmt.Sprintf("from %s to %s the cluster passes %d minors with its worker pools paused; Red Hat documents Control Plane Only updates across one minor, between even minors (EUS to EUS)", a, b, b.Minor-a.Minor-1))
 		case b.Minor-a.Minor == 2 && a.Minor%2 != 0:
-			p.Warnings = append(p.Warnings, fmt.Sprintf("from %s to %s is a Control Plane Only update from an odd minor; Red Hat documents them between even minors (EUS to EUS)", a, b))
+			p.Warnings = append(p.Warnings, fmt.Sprintf("from %s to %s is a Control Plane Only update between odd minors; Red Hat documents them between even minors (EUS to EUS)", a, b))
 		}
 	}
 	return p, nil

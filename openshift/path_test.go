@@ -21,8 +21,9 @@ func minors(ms ...string) []Minor {
 }
 
 // TestNewPath: every minor from the cluster's to the target, one at a
-// time; via names the stops, the minors between them are Control Plane
-// Only; what cannot be planned is an error listing every problem.
+// time; via names the minors passed as Control Plane Only updates, the
+// others are stops; what cannot be planned is an error listing every
+// problem.
 func TestNewPath(t *testing.T) {
 	tests := []struct {
 		name, current, target string
@@ -31,13 +32,13 @@ func TestNewPath(t *testing.T) {
 		err                   string
 	}{
 		{name: "every minor", current: "4.16.21", target: "4.18", hops: "4.16>4.17 4.17>4.18", stops: "4.16 4.17 4.18"},
-		{name: "EUS to EUS", current: "4.16.21", target: "4.22", via: []string{"4.20", "4.18"},
+		{name: "EUS to EUS", current: "4.16.21", target: "4.22", via: []string{"4.21", "4.17", "4.19"},
 			hops: "4.16>4.17* 4.17>4.18 4.18>4.19* 4.19>4.20 4.20>4.21* 4.21>4.22", stops: "4.16 4.18 4.20 4.22"},
-		{name: "two minors paused", current: "4.16.2", target: "4.20", via: []string{"4.17"},
+		{name: "two minors paused", current: "4.16.2", target: "4.20", via: []string{"4.18", "4.19"},
 			hops: "4.16>4.17 4.17>4.18* 4.18>4.19* 4.19>4.20", stops: "4.16 4.17 4.20",
 			warn: "from 4.17 to 4.20 the cluster passes 2 minors with its worker pools paused"},
-		{name: "from an odd minor", current: "4.17.2", target: "4.21", via: []string{"4.19"},
-			hops: "4.17>4.18* 4.18>4.19 4.19>4.20* 4.20>4.21", stops: "4.17 4.19 4.21", warn: "from 4.17 to 4.19 is a Control Plane Only update from an odd minor"},
+		{name: "between odd minors", current: "4.17.2", target: "4.21", via: []string{"4.18", "4.20"},
+			hops: "4.17>4.18* 4.18>4.19 4.19>4.20* 4.20>4.21", stops: "4.17 4.19 4.21", warn: "from 4.17 to 4.19 is a Control Plane Only update between odd minors"},
 		{name: "at the target already", current: "4.18.3", target: "4.18", hops: "", stops: "4.18"},
 		{name: "downgrade", current: "4.18.3", target: "4.16", err: "the target 4.16 is below the cluster's minor 4.18"},
 		{name: "unknown minors, a bad via", current: "4.11.3", target: "4.24", via: []string{"4.11", "4.30", "4.20", "4.20"},
