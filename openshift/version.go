@@ -29,6 +29,19 @@ type Minor struct {
 // String returns "4.16".
 func (m Minor) String() string { return strconv.Itoa(m.Major) + "." + strconv.Itoa(m.Minor) }
 
+// MarshalText writes m as "4.16": its JSON form is that string.
+func (m Minor) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads what MarshalText writes.
+func (m *Minor) UnmarshalText(b []byte) error {
+	v, err := ParseMinor(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
 // Compare returns -1, 0 or 1 as m is below, equal to or above o.
 func (m Minor) Compare(o Minor) int {
 	return cmp.Or(cmp.Compare(m.Major, o.Major), cmp.Compare(m.Minor, o.Minor))

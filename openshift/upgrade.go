@@ -1,0 +1,639 @@
+package openshift
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/blang/semver/v4"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/mirror"
+	"github.com/sextantdev/sextant/olmv1"
+	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolver/predict"
+)
+
+// Catalogs is what OLM sees at one minor: the catalogs (a default
+// CatalogSource's at that minor's index, the others as they are), what
+// became of each CatalogSource, and the resolvers built from them.
+type Catalogs struct {
+	Minor    Minor
+	Catalogs []resolver.Catalog
+	Sources  []Source
+	// Resolver resolves OLM v0's subscriptions with the catalogs; V1
+	// OLM v1's ClusterExtensions (nil when the cluster has none).
+	Resolver *resolver.Resolver
+	V1       *olmv1.Resolver
+	// Options are the options Resolver was built with.
+	Options resolver.Options
+	// Images names the catalog images OLM pulls at the minor.
+	Images []string
+}
+
+// CatalogsFunc returns the catalogs OLM sees at minor m for a cluster in
+// state (whose CatalogSources are those of the current minor).
+type CatalogsFunc func(ctx context.Context, m Minor, state *cluster.State) (*Catalogs, error)
+
+// Options asks for a plan. Target is required.
+type Options struct {
+	// Target is the minor to reach.
+	Target Minor
+	// Via are the minors passed as Control Plane Only updates (see
+	// NewPath).
+	Via []Minor
+	// Version is the cluster's release; "" reads it from the
+	// ClusterVersion of the state (status.desired.version).
+	Version string
+	// Mirror computes, for each hop, the images a disconnected cluster
+	// needs at the next minor (package mirror's set).
+	Mirror bool
+	// MaxRounds bounds each rollout; 0 means 100.
+	MaxRounds int
+}
+
+// VersionError says why the cluster's version is unknown: no ClusterVersion
+// in the manifests and none given, or a version that does not parse.
+type VersionError struct {
+	// Missing is true when nothing says the version.
+	Missing bool
+	Err     error
+}
+
+func (e *VersionError) Error() string {
+	if e.Missing {
+		return "the cluster's OpenShift version is unknown: the manifests hold no ClusterVersion named \"version\" with status.desired.version"
+	}
+	return "the cluster's OpenShift version: " + e.Err.Error()
+}
+
+func (e *VersionError) Unwrap() error { return e.Err }
+
+// ClusterRelease returns the cluster's release and where it was read: the
+// version given, else the ClusterVersion "version"'s
+// status.desired.version. The notes say what the plan assumed.
+func ClusterRelease(state *cluster.State, given string) (v semver.Version, from string, notes []string, err error) {
+	if given != "" {
+		v, err := ParseRelease(given)
+		if err != nil {
+			return v, "", nil, &VersionError{Err: err}
+		}
+		return v, "given", nil, nil
+	}
+	cv := state.ClusterVersion("version")
+	if cv == nil || cv.Desired == "" {
+		return semver.Version{}, "", nil, &VersionError{Missing: true}
+	}
+	v, err = ParseRelease(cv.Desired)
+	if err != nil {
+		return v, "", nil, &VersionError{Err: fmt.Errorf("ClusterVersion %q status.desired.version: %w", cv.Name, err)}
+	}
+	if cv.Updating() {
+		notes = append(notes, fmt.Sprintf("the cluster is updating to %s (status.history: Partial): the plan starts from %s, as OLM does once it runs there", cv.Desired, cv.Desired))
+	}
+	return v, "ClusterVersion version status.desired.version", notes, nil
+}
+
+// engine makes one plan.
+type engine struct {
+	// said keeps the decisions listed, so that one problem that lasts
+	// over several hops is one decision.
+	said map[string]bool
+	// nowWaiting holds the steps of each approval waiting now, by the
+	// index of its action.
+	nowWaiting map[int]string
+	opts       Options
+	path       *Path
+	at         CatalogsFunc
+	cache      map[Minor]*Catalogs
+	plan       *Plan
+}
+
+// Make plans the cluster's upgrade from state to opts.Target: at is asked
+// for each minor's catalogs (once per minor). See the package
+// documentation for what a plan holds. When ctx ends the error matches
+// errors.Is(err, ctx.Err()).
+func Make(ctx context.Context, state *cluster.State, opts Options, at CatalogsFunc) (*Plan, error) {
+	release, from, notes, err := ClusterRelease(state, opts.Version)
+	if err != nil {
+		return nil, err
+	}
+	path, err := NewPath(release, opts.Target, opts.Via)
+	if err != nil {
+		return nil, err
+	}
+	if opts.MaxRounds == 0 {
+		opts.MaxRounds = 100
+	}
+	e := &engine{opts: opts, path: path, at: at, cache: map[Minor]*Catalogs{}, said: map[string]bool{}, nowWaiting: map[int]string{}}
+	e.plan = &Plan{Current: release.String(), CurrentFrom: from, Path: path, Now: MinorOf(release), Notes: notes, Hops: []HopPlan{}, Actions: []Action{}}
+	base := state
+	cur, err := e.catalogs(ctx, MinorOf(release), base)
+	if err != nil {
+		return nil, err
+	}
+	st, now, err := e.after(ctx, cur, state.Clone())
+	if err != nil {
+		return nil, err
+	}
+	e.plan.At = now
+	e.notesNow(cur.Minor, now)
+	if cur.V1 != nil {
+		st, e.plan.Extensions = e.v1Moves(cur, st)
+	}
+	nowActions := len(e.plan.Actions)
+	for i, hop := range path.Hops {
+		hp, next, err := e.hop(ctx, i, hop, base, st)
+		if err != nil {
+			return nil, err
+		}
+		e.plan.Hops = append(e.plan.Hops, *hp)
+		st = next
+	}
+	e.dropLifted(nowActions)
+	return e.plan, nil
+}
+
+// catalogs returns the catalogs of minor m, asking for them once.
+func (e *engine) catalogs(ctx context.Context, m Minor, base *cluster.State) (*Catalogs, error) {
+	if c := e.cache[m]; c != nil {
+		return c, nil
+	}
+	c, err := e.at(ctx, m, base)
+	if err != nil {
+		return nil, err
+	}
+	e.cache[m] = c
+	return c, nil
+}
+
+// release returns the release the cluster runs at hop i's From: the
+// cluster's own at the first hop, the minor's .0 after.
+func (e *engine) release(i int, m Minor) semver.Version {
+	if i == 0 {
+		return e.path.Current
+	}
+	return m.Version()
+}
+
+// nextStop returns the stop after minor m.
+func (e *engine) nextStop(m Minor) Minor { return e.path.StopAfter(m.Next()) }
+
+// hop plans hop i from state st: the gates at From and their lifts, then
+// what OLM does at To. It returns the state after the hop.
+func (e *engine) hop(ctx context.Context, i int, hop Hop, base, st *cluster.State) (*HopPlan, *cluster.State, error) {
+	kube, _ := KubernetesMinor(hop.To)
+	hp := &HopPlan{Hop: hop, Kubernetes: kube}
+	from, err := e.catalogs(ctx, hop.From, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	to, err := e.catalogs(ctx, hop.To, base)
+	if err != nil {
+		return nil, nil, err
+	}
+	hp.Sources = to.Sources
+	when := fmt.Sprintf("before %s -> %s", hop.From, hop.To)
+	st, err = e.lift(ctx, hp, i, from, st, when)
+	if err != nil {
+		return nil, nil, err
+	}
+	if e.opts.Mirror {
+		hp.Mirror = e.mirror(ctx, to, st)
+		if hp.Mirror != nil && len(hp.Mirror.Catalogs)+len(hp.Mirror.Images) > 0 {
+			e.act(Action{When: when, Kind: ActionMirror, Text: fmt.Sprintf("mirror the %d catalog images and %d operator images the cluster needs at %s (mirror set)", len(hp.Mirror.Catalogs), len(hp.Mirror.Images), hop.To)})
+		}
+	}
+	next, after, err := e.after(ctx, to, st)
+	if err != nil {
+		return nil, nil, err
+	}
+	hp.After = after
+	e.strandedActions(when, hop.To, after)
+	update := fmt.Sprintf("update the cluster to %s", hop.To)
+	if hop.ControlPlaneOnly {
+		update += " (Control Plane Only: worker pools stay paused, the cluster goes on without stopping)"
+	}
+	e.act(Action{When: fmt.Sprintf("%s -> %s", hop.From, hop.To), Kind: ActionUpdate, Text: update})
+	e.actionsAfter(fmt.Sprintf("at %s", hop.To), after)
+	if to.V1 != nil {
+		next, hp.Extensions = e.v1Moves(to, next)
+	}
+	return hp, next, nil
+}
+
+// act appends an action to the plan.
+func (e *engine) act(a Action) { e.plan.Actions = append(e.plan.Actions, a) }
+
+// decide appends decision a unless the problem key was decided before.
+func (e *engine) decide(key string, a Action) {
+	if e.said[key] {
+		return
+	}
+	e.said[key] = true
+	a.Kind, a.Decision = ActionDecide, true
+	e.act(a)
+}
+
+// after rolls out every namespace of st with c's catalogs, as OLM does by
+// itself (no approval given): what moves, what waits, what fails. It
+// returns the state OLM leaves.
+func (e *engine) after(ctx context.Context, c *Catalogs, st *cluster.State) (*cluster.State, []Namespace, error) {
+	var out []Namespace
+	for _, ns := range resolver.Namespaces(st) {
+		n := Namespace{Namespace: ns}
+		n.Stranded = e.stranded(c, st, ns)
+		for i := range n.Stranded {
+			fixes, err := e.fixes(ctx, c, st, ns, &n.Stranded[i])
+			if err != nil {
+				return nil, nil, err
+			}
+			n.Stranded[i].Fixes = fixes
+		}
+		ro, err := c.Resolver.Rollout(ctx, ns, st, resolver.RolloutOptions{MaxRounds: e.opts.MaxRounds})
+		if ro == nil {
+			return nil, nil, err
+		}
+		for _, rd := range ro.Rounds {
+			if rd.Waiting {
+				n.Waiting = rd.Plan.Steps
+				continue
+			}
+			n.Automatic = append(n.Automatic, Round{Steps: rd.Plan.Steps})
+		}
+		n.Failures = e.failures(c, ro)
+		if err != nil {
+			n.Failed = e.failed(st, ns, n.Stranded, err)
+		} else if ro.Outcome == resolver.RolloutSettled {
+			stops, err := ro.Stops(ctx, resolver.HeldBackOptions{})
+			if err != nil && ctx.Err() != nil {
+				return nil, nil, err
+			}
+			for _, s := range stops {
+				n.Stuck = append(n.Stuck, Stuck{Subscription: s.Subscription, Installed: s.CSV, Channel: s.Channel, Head: s.Head, Why: s.Reason})
+			}
+		}
+		st = ro.State()
+		if !n.empty() {
+			out = append(out, n)
+		}
+	}
+	return st, out, nil
+}
+
+// failures returns the failures predicted for the steps of ro's rounds and
+// the CSVs that stay in its last state, once per CSV and reason, with the
+// minKubeVersion of each against the minor's Kubernetes.
+func (e *engine) failures(c *Catalogs, ro *resolver.Rollout) []Failure {
+	var out []Failure
+	seen := map[[2]string]bool{}
+	add := func(csv string, p predict.Prediction) {
+		k := [2]string{csv, string(p.Reason)}
+		if p.Severity == predict.SeverityFailure && !seen[k] {
+			seen[k] = true
+			out = append(out, Failure{CSV: csv, Prediction: p})
+		}
+	}
+	kube, _ := KubernetesMinor(c.Minor)
+	for _, rd := range ro.Rounds {
+		for _, s := range rd.Plan.Steps {
+			for _, p := range s.Predictions {
+				add(s.Bundle, p)
+			}
+			if b := bundleOf(c, s); b != nil && b.CSVMetadata != nil {
+				if p := minKube(s.Bundle, b.CSVMetadata.MinKubeVersion, kube); p != nil {
+					add(s.Bundle, *p)
+				}
+			}
+		}
+	}
+	if last := ro.Last(); last != nil && last.Plan() != nil {
+		for _, u := range last.Plan().Unchanged {
+			for _, p := range u.Predictions {
+				add(u.CSV, p)
+			}
+		}
+	}
+	for _, csv := range ro.State().CSVs {
+		if csv.Namespace == ro.Namespace && !csv.Copied {
+			if p := minKube(csv.Name, csv.MinKubeVersion, kube); p != nil {
+				add(csv.Name, *p)
+			}
+		}
+	}
+	return out
+}
+
+// minKube predicts OLM's requirement check of minKubeVersion on a server
+// of Kubernetes minor kube: the minor's first release (.0) is checked, and
+// a minKubeVersion in the same minor but a later patch is said to depend on
+// the z-stream.
+func minKube(name, min string, kube Minor) *predict.Prediction {
+	p := predict.MinKube(name, min, kube.Version())
+	if p == nil {
+		return nil
+	}
+	if v, err := graph.ParseKubeVersion(min, false); err == nil && MinorOf(v) == kube {
+		q := *p
+		q.Severity = predict.SeverityWarning
+		q.Message = fmt.Sprintf("%s needs Kubernetes %s: OpenShift's %s z-stream decides whether its server version meets minKubeVersion", name, min, kube)
+		return &q
+	}
+	return p
+}
+
+// bundleOf returns the catalog bundle of step s, or nil.
+func bundleOf(c *Catalogs, s resolver.Step) *graph.Bundle {
+	for _, cat := range c.Catalogs {
+		if cat.Key == s.Catalog {
+			return cat.Catalog.Bundle(graph.BundleRef{Package: s.Package, Name: s.Bundle})
+		}
+	}
+	return nil
+}
+
+// stranded returns the subscriptions of namespace ns that c's catalogs no
+// longer serve, with OLM's reason.
+func (e *engine) stranded(c *Catalogs, st *cluster.State, ns string) []Stranded {
+	var out []Stranded
+	for _, sub := range st.Subscriptions {
+		if sub.Namespace != ns {
+			continue
+		}
+		if s, ok := strandedSub(c, &sub); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// strandedSub checks one subscription against c's catalogs, at the levels
+// OLM checks them (resolver.go getSubscriptionVariables): its catalog, the
+// package, the channel, and, when nothing is installed, the startingCSV.
+func strandedSub(c *Catalogs, sub *cluster.Subscription) (Stranded, bool) {
+	s := Stranded{Subscription: sub.Name, Package: sub.Package, Channel: sub.Channel, Installed: sub.InstalledCSV}
+	key, named := resolver.SubscriptionCatalog(sub)
+	var cats []*graph.Catalog
+	for _, cat := range c.Catalogs {
+		if !named || cat.Key == key {
+			cats = append(cats, cat.Catalog)
+		}
+	}
+	if named {
+		s.Catalog = key.String()
+	}
+	var pkgs []*graph.Package
+	for _, cat := range cats {
+		if p := cat.Package(sub.Package); p != nil {
+			pkgs = append(pkgs, p)
+		}
+	}
+	hasChannel := sub.Channel == ""
+	hasStart := sub.StartingCSV == "" || sub.InstalledCSV != ""
+	for _, p := range pkgs {
+		ch := p.Channel(sub.Channel)
+		if sub.Channel == "" {
+			ch = p.Default()
+		}
+		if ch != nil {
+			hasChannel = true
+			if _, ok := ch.Entry(sub.StartingCSV); ok {
+				hasStart = true
+			}
+		}
+	}
+	switch {
+	case named && len(cats) == 0:
+		s.Kind = StrandedCatalog
+		s.OLM = fmt.Sprintf("no operators found from catalog %s in namespace %s referenced by subscription %s", key.Name, key.Namespace, sub.Name)
+	case len(pkgs) == 0:
+		s.Kind = StrandedPackage
+		s.OLM = fmt.Sprintf("no operators found in package %s in the catalog referenced by subscription %s", sub.Package, sub.Name)
+	case !hasChannel:
+		s.Kind = StrandedChannel
+		s.OLM = fmt.Sprintf("no operators found in channel %s of package %s in the catalog referenced by subscription %s", sub.Channel, sub.Package, sub.Name)
+	case !hasStart:
+		s.Kind = StrandedStartingCSV
+		s.OLM = fmt.Sprintf("no operators found with name %s in channel %s of package %s in the catalog referenced by subscription %s", sub.StartingCSV, sub.Channel, sub.Package, sub.Name)
+	default:
+		return s, false
+	}
+	return s, true
+}
+
+// failed describes a namespace whose resolution fails with err.
+func (e *engine) failed(st *cluster.State, ns string, stranded []Stranded, err error) *Failed {
+	f := &Failed{Explanation: err.Error(), BlastRadius: subscriptionsOf(st, ns)}
+	if len(stranded) > 0 {
+		f.OLM = fmt.Sprintf("constraints not satisfiable: %s, subscription %s exists", stranded[0].OLM, stranded[0].Subscription)
+	}
+	return f
+}
+
+// actionsAfter lists the approvals that wait at a minor.
+func (e *engine) actionsAfter(when string, nss []Namespace) {
+	for _, n := range nss {
+		if len(n.Waiting) > 0 {
+			e.act(Action{When: when, Kind: ActionApproveAfter, Text: fmt.Sprintf("namespace %s: an InstallPlan waits for approval: %s (not needed for the cluster's update)", n.Namespace, stepsText(n.Waiting))})
+		}
+		for _, f := range n.Failures {
+			if f.Prediction.Severity != predict.SeverityFailure {
+				continue
+			}
+			e.decide("fail/"+n.Namespace+"/"+f.CSV+"/"+string(f.Prediction.Reason), Action{When: when, Text: fmt.Sprintf("namespace %s: OLM will fail %s: %s: %s", n.Namespace, f.CSV, f.Prediction.Reason, f.Prediction.Message)})
+		}
+		for _, s := range n.Stuck {
+			e.decide("stuck/"+n.Namespace+"/"+s.Subscription+"/"+s.Installed, Action{When: when, Text: fmt.Sprintf("namespace %s: subscription %s stays at %s, below the head %s of channel %s: %s", n.Namespace, s.Subscription, s.Installed, s.Head, s.Channel, s.Why)})
+		}
+	}
+}
+
+// stepsText names the steps of a plan: "cert-manager.v1.16.1 ->
+// cert-manager.v1.16.5, install x.v1".
+func stepsText(steps []resolver.Step) string {
+	var b []byte
+	for i, s := range steps {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if s.Replaces != "" {
+			b = append(b, s.Replaces+" -> "+s.Bundle...)
+		} else {
+			b = append(b, "install "+s.Bundle...)
+		}
+	}
+	return string(b)
+}
+
+// mirror computes the mirror set of state with the catalogs of c.
+func (e *engine) mirror(ctx context.Context, c *Catalogs, st *cluster.State) *Mirror {
+	m := &Mirror{Catalogs: slices.Clone(c.Images), Images: []string{}}
+	set, err := mirror.Compute(ctx, c.Catalogs, mirror.Request{State: st}, mirror.Options{Resolver: resolverOptions(c), MaxRounds: e.opts.MaxRounds})
+	if set != nil {
+		m.Images = set.Images()
+	}
+	if err != nil {
+		m.Error = err.Error()
+	}
+	return m
+}
+
+// resolverOptions returns the options c's resolver was built with.
+func resolverOptions(c *Catalogs) resolver.Options { return c.Options }
+
+// errCtx reports an error that is ctx's.
+func errCtx(ctx context.Context, err error) bool {
+	return ctx.Err() != nil && errors.Is(err, ctx.Err())
+}
+
+// dropLifted drops, of the first n actions (the approvals waiting now),
+// those a lift approves anyway.
+func (e *engine) dropLifted(n int) {
+	approved := map[string]bool{}
+	for _, h := range e.plan.Hops {
+		for _, l := range h.Lifts {
+			for _, rd := range l.Rounds {
+				approved[stepsText(rd.Steps)] = true
+			}
+		}
+	}
+	kept := e.plan.Actions[:0]
+	for i, a := range e.plan.Actions {
+		if i < n && a.Kind == ActionApproveAfter && approved[e.nowWaiting[i]] {
+			continue
+		}
+		kept = append(kept, a)
+	}
+	e.plan.Actions = kept
+}
+
+// notesNow records what is wrong already with the catalogs the cluster has
+// now: it does not block the update, and is said as a note; approvals
+// waiting now are listed as actions.
+func (e *engine) notesNow(m Minor, nss []Namespace) {
+	for _, n := range nss {
+		if len(n.Waiting) > 0 {
+			e.nowWaiting[len(e.plan.Actions)] = stepsText(n.Waiting)
+			e.act(Action{When: fmt.Sprintf("now, at %s", m), Kind: ActionApproveAfter, Text: fmt.Sprintf("namespace %s: an InstallPlan waits for approval: %s (not needed for the cluster's update)", n.Namespace, stepsText(n.Waiting))})
+		}
+		for _, f := range n.Failures {
+			e.plan.Notes = append(e.plan.Notes, fmt.Sprintf("now, at %s: namespace %s: OLM fails %s: %s", m, n.Namespace, f.CSV, f.Prediction.Message))
+		}
+		for _, s := range n.Stranded {
+			e.plan.Notes = append(e.plan.Notes, fmt.Sprintf("now, at %s: namespace %s: subscription %s: %s", m, n.Namespace, s.Subscription, s.OLM))
+		}
+		for _, s := range n.Stuck {
+			e.plan.Notes = append(e.plan.Notes, fmt.Sprintf("now, at %s: namespace %s: subscription %s stays at %s, below the head %s of channel %s: %s", m, n.Namespace, s.Subscription, s.Installed, s.Head, s.Channel, s.Why))
+		}
+	}
+}
+
+// strandedActions lists, before a hop, a decision for each subscription
+// the next minor's catalogs strand, with its confirmed fixes.
+func (e *engine) strandedActions(when string, to Minor, nss []Namespace) {
+	for _, n := range nss {
+		for _, s := range n.Stranded {
+			text := fmt.Sprintf("namespace %s: subscription %s: %s at %s (OLM: %q)", n.Namespace, s.Subscription, strandedWords(s), to, s.OLM)
+			if n.Failed != nil && len(n.Failed.BlastRadius) > 1 {
+				text += fmt.Sprintf("; every subscription of the namespace stops resolving: %s", joinNames(n.Failed.BlastRadius))
+			}
+			a := Action{When: when, Text: text}
+			for _, f := range s.Fixes {
+				a.Options = append(a.Options, f.Text)
+			}
+			e.decide("stranded/"+n.Namespace+"/"+s.Subscription+"/"+string(s.Kind), a)
+		}
+	}
+}
+
+// strandedWords says what a stranded subscription lost.
+func strandedWords(s Stranded) string {
+	switch s.Kind {
+	case StrandedCatalog:
+		return fmt.Sprintf("its catalog %s serves nothing", s.Catalog)
+	case StrandedPackage:
+		return fmt.Sprintf("package %s is gone from its catalog", s.Package)
+	case StrandedChannel:
+		return fmt.Sprintf("channel %s is gone from package %s", s.Channel, s.Package)
+	default:
+		return "its startingCSV is gone from its channel"
+	}
+}
+
+func joinNames(names []string) string {
+	out := ""
+	for i, n := range names {
+		if i > 0 {
+			out += ", "
+		}
+		out += n
+	}
+	return out
+}
+
+// fixes returns the changes that let namespace ns resolve again despite
+// stranded subscription s, each confirmed by resolving with c's catalogs:
+// another channel of its package that holds its installed CSV or an
+// upgrade of it, another catalog that has the package, removing the
+// subscription (the operator stays, no longer upgraded), uninstalling it.
+func (e *engine) fixes(ctx context.Context, c *Catalogs, st *cluster.State, ns string, s *Stranded) ([]Fix, error) {
+	sub := st.Subscription(ns, s.Subscription)
+	var out []Fix
+	try := func(f Fix, change func(*cluster.State)) error {
+		alt := st.Clone()
+		change(alt)
+		_, err := c.Resolver.Resolve(ctx, ns, alt)
+		if errCtx(ctx, err) {
+			return err
+		}
+		if err == nil {
+			out = append(out, f)
+		}
+		return nil
+	}
+	installed := st.CSV(ns, sub.InstalledCSV)
+	for _, p := range packagesOf(c, sub) {
+		for _, ch := range p.Channels {
+			if ch.Name == sub.Channel {
+				continue
+			}
+			if installed != nil {
+				if _, in := ch.Entry(installed.Name); !in && len(ch.Successors(installed.Name, installed.Version)) == 0 {
+					continue
+				}
+			}
+			f := Fix{Kind: FixChannel, Channel: ch.Name, Text: fmt.Sprintf("switch subscription %s to channel %s", sub.Name, ch.Name)}
+			if err := try(f, func(a *cluster.State) { a.Subscription(ns, sub.Name).Channel = ch.Name }); err != nil {
+				return nil, err
+			}
+		}
+	}
+	key, _ := resolver.SubscriptionCatalog(sub)
+	for _, cat := range c.Catalogs {
+		if cat.Key == key || cat.Catalog.Package(sub.Package) == nil {
+			continue
+		}
+		f := Fix{Kind: FixResource, Catalog: cat.Key.String(), Text: fmt.Sprintf("re-source subscription %s to catalog %s (spec.source %s, spec.sourceNamespace %s)", sub.Name, cat.Key, cat.Key.Name, cat.Key.Namespace)}
+		if err := try(f, func(a *cluster.State) {
+			x := a.Subscription(ns, sub.Name)
+			x.Source, x.SourceNamespace = cat.Key.Name, cat.Key.Namespace
+		}); err != nil {
+			return nil, err
+		}
+	}
+	if sub.InstalledCSV != "" {
+		f := Fix{Kind: FixUnmanage, Text: fmt.Sprintf("delete subscription %s: %s keeps running, no longer upgraded", sub.Name, sub.InstalledCSV)}
+		if err := try(f, func(a *cluster.State) {
+			a.Subscriptions = slices.DeleteFunc(a.Subscriptions, func(x cluster.Subscription) bool { return x.Namespace == ns && x.Name == sub.Name })
+		}); err != nil {
+			return nil, err
+		}
+	}
+	f := Fix{Kind: FixUninstall, Text: fmt.Sprintf("uninstall %s: delete subscription %s and its CSV", sub.Package, sub.Name)}
+	if err := try(f, func(a *cluster.State) { removeOperator(a, ns, sub.Name) }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

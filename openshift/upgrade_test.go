@@ -1,0 +1,170 @@
+package openshift
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolvertest"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// minorCatalogs returns a CatalogsFunc over catalogs built in code, per
+// minor.
+func minorCatalogs(t *testing.T, byMinor map[Minor][]*resolvertest.Catalog) CatalogsFunc {
+	return func(ctx context.Context, m Minor, state *cluster.State) (*Catalogs, error) {
+		var cats []resolver.Catalog
+		for _, c := range byMinor[m] {
+			cats = append(cats, c.MustBuild(t))
+		}
+		r, err := resolver.New(cats, resolver.Options{GlobalNamespace: MarketplaceNamespace})
+		if err != nil {
+			return nil, err
+		}
+		return &Catalogs{Minor: m, Catalogs: cats, Resolver: r, Options: resolver.Options{GlobalNamespace: MarketplaceNamespace}}, nil
+	}
+}
+
+func maxOCP(v string) graph.Property {
+	return graph.Property{Type: graph.TypeMaxOpenShift, Value: []byte(`"` + v + `"`)}
+}
+
+// gitlabLike builds the catalogs of a package like the real
+// gitlab-operator-kubernetes: 1.5.1 declares 4.16, 1.6.0 4.17, 2.0.0 4.18,
+// each index dropping what does not ship to it.
+func upgradeCatalogs() map[Minor][]*resolvertest.Catalog {
+	out := map[Minor][]*resolvertest.Catalog{}
+	for _, m := range []Minor{{4, 16}, {4, 17}, {4, 18}} {
+		c := resolvertest.NewCatalog("openshift-marketplace", "community-operators")
+		gl := c.Package("gl", "stable")
+		if m.Minor == 16 {
+			gl.Bundle("gl.v1.5.1", "1.5.1").In("stable").With(maxOCP("4.16"))
+			gl.Bundle("gl.v1.6.0", "1.6.0").In("stable").Replaces("gl.v1.5.1").With(maxOCP("4.17"))
+		} else if m.Minor == 17 {
+			gl.Bundle("gl.v1.6.0", "1.6.0").In("stable").With(maxOCP("4.17"))
+		}
+		if m.Minor <= 17 {
+			gl.Bundle("gl.v2.0.0", "2.0.0").In("stable").Replaces("gl.v1.6.0").With(maxOCP("4.18"))
+		} else {
+			gl.Bundle("gl.v2.0.0", "2.0.0").In("stable").With(maxOCP("4.18"))
+		}
+		if m.Minor == 16 {
+			c.Package("rupt", "alpha").Bundle("rupt.v0.9.1", "0.9.1").In("alpha")
+		}
+		app := c.Package("app", "stable")
+		app.Bundle("app.v1.0.0", "1.0.0").In("stable")
+		if m.Minor >= 17 {
+			app.Bundle("app.v1.1.0", "1.1.0").In("stable").Replaces("app.v1.0.0")
+		}
+		out[m] = append(out[m], c)
+	}
+	return out
+}
+
+const upgradeState = `apiVersion: config.openshift.io/v1
+kind: ClusterVersion
+metadata: {name: version}
+spec: {clusterID: x, channel: eus-4.18}
+status: {desired: {version: 4.16.21}, history: [{state: Completed, version: 4.16.21}]}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: gl.v1.5.1
+  namespace: gitlab
+  annotations: {operatorframework.io/properties: '{"properties":[{"type":"olm.package","value":{"packageName":"gl","version":"1.5.1"}},{"type":"olm.maxOpenShiftVersion","value":"4.16"}]}'}
+spec: {version: 1.5.1}
+status: {phase: Succeeded}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: gl, namespace: gitlab}
+spec: {name: gl, channel: stable, source: community-operators, sourceNamespace: openshift-marketplace, installPlanApproval: Manual}
+status: {installedCSV: gl.v1.5.1, currentCSV: gl.v1.5.1}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata: {name: rupt.v0.9.1, namespace: operators}
+spec: {version: 0.9.1}
+status: {phase: Succeeded}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: rupt, namespace: operators}
+spec: {name: rupt, channel: alpha, source: community-operators, sourceNamespace: openshift-marketplace}
+status: {installedCSV: rupt.v0.9.1, currentCSV: rupt.v0.9.1}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata: {name: app.v1.0.0, namespace: operators}
+spec: {version: 1.0.0}
+status: {phase: Succeeded}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: app, namespace: operators}
+spec: {name: app, channel: stable, source: community-operators, sourceNamespace: openshift-marketplace}
+status: {installedCSV: app.v1.0.0, currentCSV: app.v1.0.0}
+`
+
+// TestMake: a 4.16 cluster to 4.18 as an EUS update (4.17 Control Plane
+// Only): the gate at 4.16 is lifted by two approvals to a bundle that
+// supports 4.18 (the next stop), and a package gone from the 4.17 index
+// strands its subscription and stops its namespace.
+func TestMake(t *testing.T) {
+	st, err := cluster.Decode(strings.NewReader(upgradeState), "cluster.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Make(context.Background(), st, Options{Target: Minor{4, 18}, Via: []Minor{{4, 17}}}, minorCatalogs(t, upgradeCatalogs()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := p.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/eus.txt", b.String())
+	b.Reset()
+	if err := p.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/eus.md", b.String())
+	js, err := json.MarshalIndent(p, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/eus.json", string(js)+"\n")
+	if !p.Decision() {
+		t.Error("a stranded package needs no decision")
+	}
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := resolvertest.Diff(string(want), got); d != "" {
+		t.Errorf("%s differs (-want +got):\n%s", path, d)
+	}
+}
