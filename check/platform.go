@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/sextantdev/sextant/graph"
-	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/resolver/predict"
 )
 
@@ -163,14 +162,10 @@ func lostModes(from, to *graph.CSVMetadata) []graph.InstallModeType {
 // modeWords names install modes: "install mode A", "install modes A, B
 // and C".
 func modeWords(modes []graph.InstallModeType) string {
-	names := make([]string, len(modes))
-	for i, m := range modes {
-		names[i] = string(m)
-	}
 	if len(modes) == 1 {
-		return "install mode " + names[0]
+		return "install mode " + string(modes[0])
 	}
-	return "install modes " + words.Join(names, "and")
+	return "install modes " + graph.InstallModeWords(modes)
 }
 
 // modesBrief names the install modes an upgrade to a bundle with metadata
@@ -179,20 +174,11 @@ func modeWords(modes []graph.InstallModeType) string {
 func modesBrief(lost []graph.InstallModeType, to *graph.CSVMetadata) string {
 	if len(lost) > 2 {
 		if kept := to.Modes().Supported(); len(kept) > 0 {
-			return fmt.Sprintf("%d install modes: all but %s", len(lost), modeNames(kept))
+			return fmt.Sprintf("%d install modes: all but %s", len(lost), graph.InstallModeWords(kept))
 		}
 		return fmt.Sprintf("all %d install modes", len(lost))
 	}
-	return modeNames(lost)
-}
-
-// modeNames names install modes: "A", "A, B and C".
-func modeNames(modes []graph.InstallModeType) string {
-	names := make([]string, len(modes))
-	for i, m := range modes {
-		names[i] = string(m)
-	}
-	return words.Join(names, "and")
+	return graph.InstallModeWords(lost)
 }
 
 // kubeBrief says in brief that the upgrade from version from raises

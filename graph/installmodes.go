@@ -2,6 +2,8 @@ package graph
 
 import (
 	"slices"
+
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // InstallModeSet is a CSV's list of install modes as OLM reads it: which
@@ -93,3 +95,24 @@ func (s InstallModeSet) Duplicates() []InstallModeType { return slices.Clone(s.d
 // Valid reports whether OLM accepts the list as a set: no type is listed
 // twice.
 func (s InstallModeSet) Valid() bool { return len(s.dup) == 0 }
+
+// InstallModeWords names install mode types in prose, in the order given:
+// "OwnNamespace", "OwnNamespace and SingleNamespace", "A, B and C";
+// "nothing" for none.
+func InstallModeWords(types []InstallModeType) string {
+	names := make([]string, len(types))
+	for i, t := range types {
+		names[i] = string(t)
+	}
+	return words.Join(names, "and")
+}
+
+// SupportedWords says which types the set supports, in the order of
+// Supported: "only OwnNamespace and SingleNamespace", or "no install mode".
+func (s InstallModeSet) SupportedWords() string {
+	sup := s.Supported()
+	if len(sup) == 0 {
+		return "no install mode"
+	}
+	return "only " + InstallModeWords(sup)
+}

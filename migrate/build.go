@@ -353,7 +353,7 @@ func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.C
 		return
 	}
 	blk := Block{Kind: BlockInstallModes, V1Reason: "unsupported bundle: bundle does not support AllNamespaces install mode"}
-	supported := modeWords(modes)
+	supported := modes.SupportedWords()
 	switch {
 	case !t.Known:
 		blk.Message = fmt.Sprintf("%s supports %s, not AllNamespaces, and the namespaces its OperatorGroup targets are not known: %s", name, supported, t.Why)
@@ -387,18 +387,6 @@ func keptScope(t predict.Targets, installNS string, modes graph.InstallModeSet) 
 func watchNamespace(ext *cluster.ClusterExtension, ns string) {
 	cfg, _ := json.Marshal(map[string]string{"watchNamespace": ns}) // a map of strings always marshals
 	ext.Config, ext.WatchNamespace = cfg, ns
-}
-
-// modeWords lists the install modes of m: "OwnNamespace and SingleNamespace".
-func modeWords(m graph.InstallModeSet) string {
-	var out []string
-	for _, t := range m.Supported() {
-		out = append(out, string(t))
-	}
-	if len(out) == 0 {
-		return "no install mode"
-	}
-	return "only " + words.Join(out, "and")
 }
 
 // sharedCRDs adds a block when another operator's installed CSV, of

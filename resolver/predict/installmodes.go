@@ -127,25 +127,6 @@ var (
 	needMultiOwn = []graph.InstallModeType{graph.InstallModeMultiNamespace, graph.InstallModeOwnNamespace}
 )
 
-// modeWords names the supported modes of set: "only OwnNamespace and
-// SingleNamespace", or "no install mode".
-func modeWords(set graph.InstallModeSet) string {
-	sup := set.Supported()
-	if len(sup) == 0 {
-		return "no install mode"
-	}
-	return "only " + words.Join(typeNames(sup), "and")
-}
-
-// typeNames returns the install mode types as strings.
-func typeNames(ts []graph.InstallModeType) []string {
-	out := make([]string, len(ts))
-	for i, t := range ts {
-		out[i] = string(t)
-	}
-	return out
-}
-
 // InstallModes predicts what OLM does with CSV name, of install modes
 // modes, in namespace ns whose OperatorGroup is g with targets t (known):
 // InvalidInstallModes for a list that names a type twice, else
@@ -168,7 +149,7 @@ func InstallModes(name string, modes []graph.InstallMode, ns string, g *cluster.
 			continue
 		}
 		return &Prediction{Reason: ReasonUnsupportedOperatorGroup, Severity: SeverityFailure, OperatorGroup: og,
-			Message: fmt.Sprintf("OperatorGroup %s targets %s, which needs install mode %s, and %s supports %s", og, t.Words(ns), m, name, modeWords(set))}
+			Message: fmt.Sprintf("OperatorGroup %s targets %s, which needs install mode %s, and %s supports %s", og, t.Words(ns), m, name, set.SupportedWords())}
 	}
 	return nil
 }
@@ -177,5 +158,5 @@ func InstallModes(name string, modes []graph.InstallMode, ns string, g *cluster.
 // types dup more than once, under OperatorGroup og ("" when none).
 func invalidModes(name, og string, dup []graph.InstallModeType) Prediction {
 	return Prediction{Reason: ReasonInvalidInstallModes, Severity: SeverityFailure, OperatorGroup: og,
-		Message: fmt.Sprintf("%s lists install mode %s more than once, and OLM rejects such a list", name, words.Join(typeNames(dup), "and"))}
+		Message: fmt.Sprintf("%s lists install mode %s more than once, and OLM rejects such a list", name, graph.InstallModeWords(dup))}
 }
