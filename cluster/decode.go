@@ -19,8 +19,10 @@ import (
 	"github.com/sextantdev/sextant/internal/suggest"
 )
 
-// apiGroup is the API group of the kinds Decode reads.
-const apiGroup = "operators.coreos.com"
+// APIGroupV0 is the API group of OLM v0's kinds (its catalog and olm
+// operators): ClusterServiceVersion, Subscription, CatalogSource and
+// InstallPlan (v1alpha1), OperatorGroup (v1).
+const APIGroupV0 = "operators.coreos.com"
 
 // The kinds Decode reads.
 const (
@@ -818,7 +820,7 @@ func (d *decoder) readObject(o *object, m map[string]any, apiVersion, kind strin
 		d.crd(o, apiVersion, m, o.line)
 	case kind == KindClusterVersion && group == APIGroupOpenShiftConfig:
 		d.clusterVersion(o, apiVersion, m, o.line)
-	case apiVersion != "" && group != apiGroup:
+	case apiVersion != "" && group != APIGroupV0:
 		d.state.ignore(group, kind)
 	default:
 		d.v0(o, m, group, kind)
@@ -832,11 +834,11 @@ func (d *decoder) v0(o *object, m map[string]any, group, kind string) {
 	switch kind {
 	case KindCSV, KindSubscription, KindCatalogSource, KindOperatorGroup, KindInstallPlan:
 	default:
-		if group == apiGroup && !slices.Contains(otherKinds, kind) {
+		if group == APIGroupV0 && !slices.Contains(otherKinds, kind) {
 			// kubectl refuses it: no such kind in OLM's API group.
 			o.kind = kind
 			o.nameFrom(m)
-			o.errorf("kind", "%q is not a kind of %s%s", kind, apiGroup, suggest.Message(kind, v0Kinds))
+			o.errorf("kind", "%q is not a kind of %s%s", kind, APIGroupV0, suggest.Message(kind, v0Kinds))
 			return
 		}
 		d.state.ignore(group, kind)
@@ -862,7 +864,7 @@ func (d *decoder) v0(o *object, m map[string]any, group, kind string) {
 	if o.name != "" && o.namespace != "" && !d.define(o, objectKey{kind, o.namespace, o.name}, o.line) {
 		return
 	}
-	o.checkSchema(apiGroup, kind, m)
+	o.checkSchema(APIGroupV0, kind, m)
 	spec, _ := o.obj(m, "spec", "spec")
 	status, _ := o.obj(m, "status", "status")
 	switch kind {

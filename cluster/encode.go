@@ -43,7 +43,7 @@ func Encode(w io.Writer, s *State) error {
 		setNonEmpty(status, "state", string(sub.State))
 		if sub.InstallPlanRef != "" {
 			status["installPlanRef"] = map[string]any{
-				"apiVersion": apiGroup + "/v1alpha1", "kind": KindInstallPlan,
+				"apiVersion": APIGroupV0 + "/v1alpha1", "kind": KindInstallPlan,
 				"name": sub.InstallPlanRef, "namespace": sub.Namespace,
 			}
 		}
@@ -109,7 +109,7 @@ func Encode(w io.Writer, s *State) error {
 
 func manifest(kind, namespace, name string) map[string]any {
 	return map[string]any{
-		"apiVersion": apiGroup + "/v1alpha1",
+		"apiVersion": APIGroupV0 + "/v1alpha1",
 		"kind":       kind,
 		"metadata":   map[string]any{"name": name, "namespace": namespace},
 	}
@@ -203,7 +203,7 @@ func csvManifest(c *CSV) (map[string]any, error) {
 
 func operatorGroupManifest(g *OperatorGroup) map[string]any {
 	m := manifest(KindOperatorGroup, g.Namespace, g.Name)
-	m["apiVersion"] = apiGroup + "/v1"
+	m["apiVersion"] = APIGroupV0 + "/v1"
 	if len(g.Annotations) > 0 {
 		m["metadata"].(map[string]any)["annotations"] = g.Annotations
 	}

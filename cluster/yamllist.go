@@ -41,7 +41,7 @@ func parseDocument(text []byte, textLine int, whole bool) (any, error) {
 // (SubscriptionList).
 func isListKind(kind, apiVersion string) bool {
 	group, _, hasSlash := strings.Cut(apiVersion, "/")
-	return kind == "List" || (strings.HasSuffix(kind, "List") && hasSlash && group == apiGroup)
+	return kind == "List" || (strings.HasSuffix(kind, "List") && hasSlash && group == APIGroupV0)
 }
 
 // readItems parses the items of a List document, ahead on other cores, and

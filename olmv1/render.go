@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 )
 
@@ -213,7 +214,7 @@ func webhookRules(whs []graph.WebhookDefinition) []error {
 		}
 		for _, rule := range wh.Rules {
 			for _, g := range rule.APIGroups {
-				if g == "olm.operatorframework.io" || g == "*" {
+				if g == cluster.APIGroupV1 || g == "*" {
 					errs = append(errs, fmt.Errorf("webhook %q contains forbidden rule: admission webhook rules cannot reference API group %q", wh.GenerateName, g))
 				}
 				if g != "admissionregistration.k8s.io" {

@@ -147,7 +147,7 @@ var builtInGroups = map[string]bool{
 }
 
 // olmGroups are the API groups OLM serves itself.
-var olmGroups = map[string]bool{"operators.coreos.com": true, "packages.operators.coreos.com": true}
+var olmGroups = map[string]bool{cluster.APIGroupV0: true, "packages." + cluster.APIGroupV0: true}
 
 // BuiltInSource reports whether Kubernetes (SourceBuiltIn) or OLM
 // (SourceOLM) serves the API g itself, by its group; otherwise "".

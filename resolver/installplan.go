@@ -163,7 +163,7 @@ func (p *InstallPlan) Manifest() map[string]any {
 		lookups = append(lookups, m)
 	}
 	items := []any{map[string]any{
-		"apiVersion": "operators.coreos.com/v1alpha1",
+		"apiVersion": cluster.APIGroupV0 + "/v1alpha1",
 		"kind":       cluster.KindInstallPlan,
 		"metadata":   map[string]any{"generateName": p.GenerateName, "namespace": p.Namespace},
 		"spec": map[string]any{
@@ -187,7 +187,7 @@ func (p *InstallPlan) Manifest() map[string]any {
 			"installPlanApproval": string(s.InstallPlanApproval),
 		}
 		items = append(items, map[string]any{
-			"apiVersion": "operators.coreos.com/v1alpha1",
+			"apiVersion": cluster.APIGroupV0 + "/v1alpha1",
 			"kind":       cluster.KindSubscription,
 			"metadata":   map[string]any{"name": s.Name, "namespace": s.Namespace},
 			"spec":       spec,

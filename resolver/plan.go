@@ -125,7 +125,7 @@ func (a Approval) String() string {
 		}
 		return ""
 	}
-	s := "Manual"
+	s := string(cluster.ApprovalManual)
 	if a.Subscription != "" {
 		s += " (subscription " + a.Subscription + ")"
 	}
