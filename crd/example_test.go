@@ -1,0 +1,48 @@
+package crd_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/sextantdev/sextant/crd"
+)
+
+// decode reads a CRD manifest written as JSON (a YAML decoder gives the
+// same values).
+func decode(manifest string) *crd.Definition {
+	d := json.NewDecoder(bytes.NewReader([]byte(manifest)))
+	d.UseNumber()
+	var m map[string]any
+	if err := d.Decode(&m); err != nil {
+		panic(err)
+	}
+	def, _, err := crd.Decode(m)
+	if err != nil {
+		panic(err)
+	}
+	return def
+}
+
+// A new bundle's CRD makes a field required, drops another (crdify then
+// also compares the dropped field with nothing) and limits a third: OLM v1
+// refuses the upgrade, in these words.
+func ExampleCheckUpgrade() {
+	const manifest = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"widgets.example.com"},
+"spec":{"group":"example.com","names":{"plural":"widgets","kind":"Widget"},"scope":"Namespaced",
+"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object",
+"properties":{"spec":%s}}}}]}}`
+	live := decode(fmt.Sprintf(manifest, `{"type":"object","properties":{"size":{"type":"integer"},"color":{"type":"string"},"name":{"type":"string"}}}`))
+	next := decode(fmt.Sprintf(manifest, `{"type":"object","required":["size"],"properties":{"size":{"type":"integer"},"name":{"type":"string","maxLength":63}}}`))
+
+	u := crd.CheckUpgrade(live.Live(), next)
+	fmt.Println(u.Safe())
+	fmt.Println(u.Message())
+	// Output:
+	// false
+	// validating upgrade for CRD "widgets.example.com": existingFieldRemoval: removed field : v1.^.spec.color
+	// v1: ^.spec: required: new required fields: [size]
+	// v1: ^.spec.color: type: type changed : "string" -> ""
+	// v1: ^.spec.name: maxLength: maximum constraint added when there was none previously : 63
+}
