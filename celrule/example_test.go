@@ -55,11 +55,10 @@ func Example_resolver() {
 	res, err := r.Resolve(context.Background(), "team-a", &cluster.State{Subscriptions: []cluster.Subscription{{
 		Name: "app", Namespace: "team-a", Package: "app", Channel: "stable", Source: key.Name, SourceNamespace: key.Namespace,
 	}}})
-	plan := res.Plan()
 	if err != nil {
 		panic(err)
 	}
-	for _, s := range plan.Steps {
+	for _, s := range res.Plan().Steps {
 		fmt.Println(s.Action, s.Bundle, s.Version)
 	}
 	// Output:

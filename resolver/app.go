@@ -192,10 +192,11 @@ func (r *Resolver) ResolveFor(ctx context.Context, namespace string, state *clus
 		byAPI[g] = append(byAPI[g], name)
 	}
 	app, err := r.resolveAPIs(ctx, namespace, state, apis)
-	if app != nil {
-		for i := range app.Kinds {
-			app.Kinds[i].Objects = byAPI[app.Kinds[i].API]
-		}
+	if err != nil && app == nil {
+		return nil, err
+	}
+	for i := range app.Kinds {
+		app.Kinds[i].Objects = byAPI[app.Kinds[i].API]
 	}
 	return app, err
 }
@@ -254,10 +255,11 @@ func (r *Resolver) resolveAPIs(ctx context.Context, namespace string, state *clu
 		return app, &UnservedError{Namespace: namespace, Kinds: unserved}
 	}
 	s, err := r.solve(ctx, namespace, app.State.Clone(), nil)
-	app.Resolution = s
 	if err != nil {
+		app.Resolution = s // its Err, to explain; nil when ctx ended
 		return app, err
 	}
+	app.Resolution = s
 	app.Plan = s.Plan()
 	r.checkServed(app)
 	return app, nil

@@ -30,10 +30,10 @@ func manualState() *cluster.State {
 func TestApprovalPlan(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, manualCatalog())
 	planRes, err := r.Resolve(context.Background(), "ns", manualState())
-	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := planRes.Plan()
 	if plan.Approval.Mode != cluster.ApprovalManual || len(plan.Approval.Subscriptions) != 1 || plan.Approval.Subscriptions[0] != "etcd" || !plan.Waits() {
 		t.Errorf("plan approval = %+v, Waits %v; want Manual by etcd, waiting", plan.Approval, plan.Waits())
 	}
@@ -49,18 +49,18 @@ func TestRolloutApproval(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, manualCatalog())
 	ctx := context.Background()
 	ro, err := r.Rollout(ctx, "ns", manualState(), resolver.RolloutOptions{MaxRounds: 10})
-	rounds := ro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}
+	rounds := ro.Rounds
 	if len(rounds) != 1 || !rounds[0].Waiting || rounds[0].Approved || rounds[0].State.CSV("ns", "etcd.v1") == nil {
 		t.Fatalf("rollout without approval = %d rounds (%+v), want one waiting round in the initial state", len(rounds), rounds)
 	}
 	ro, err = r.Rollout(ctx, "ns", manualState(), resolver.RolloutOptions{MaxRounds: 10, Approve: true})
-	rounds = ro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}
+	rounds = ro.Rounds
 	if len(rounds) != 2 || !rounds[0].Approved || !rounds[1].Approved || rounds[1].Waiting {
 		t.Fatalf("rollout with approval = %+v, want two approved rounds", rounds)
 	}

@@ -88,6 +88,40 @@
 // fixed number of solves per item (one by default), so it is bounded and
 // deterministic.
 //
+// # Errors first
+//
+// Every call returns its value and an error: check the error first. A few
+// return a value with an error on purpose, and only these:
+//   - [Resolver.Resolve] returns its *Resolution with every error that says
+//     why the namespace has no plan — a [*ConflictError] (which
+//     [Resolution.Explain] explains), a [*StuckError], a
+//     [*cluster.OperatorGroupError], [*InvalidPackageError] findings, an
+//     error wrapping [ErrNoCEL] — the same error as [Resolution.Err]. It
+//     returns a nil Resolution only when ctx ended (errors.Is(err,
+//     ctx.Err())).
+//   - [Resolver.Rollout] returns the rollout so far, [RolloutFailed], with
+//     the error of a round without a plan or one wrapping [ErrRoundLimit];
+//     a nil Rollout only when ctx ended.
+//   - [Resolver.ResolveAll] returns the resolutions so far when ctx ends;
+//     each carries its own Err.
+//   - [Resolver.ResolveFor] returns the [Application] with an
+//     [*UnservedError] or the error of its resolution.
+//   - [Resolution.Explain] and [Resolution.Fixes] return what they
+//     confirmed before ctx ended (see Confirmed changes).
+//
+// A caller reads the value only where its error allows it:
+//
+//	res, err := r.Resolve(ctx, namespace, state)
+//	var conflict *resolver.ConflictError
+//	switch {
+//	case errors.As(err, &conflict):
+//		ex, err := res.Explain(ctx, resolver.ExplainOptions{}) // the Resolution explains its conflict
+//		…
+//	case err != nil:
+//		return err
+//	}
+//	plan := res.Plan()
+//
 // # Confirmed changes
 //
 // Three follow-ups propose changes to the cluster state and show only

@@ -61,10 +61,10 @@ func ExampleResolver_Resolve() {
 		Source: "community", SourceNamespace: "olm",
 	}}}
 	planRes, err := r.Resolve(context.Background(), "team-a", state)
-	plan := planRes.Plan()
 	if err != nil {
 		panic(err)
 	}
+	plan := planRes.Plan()
 	fmt.Print(plan)
 	// Output:
 	// namespace team-a: 2 steps
@@ -107,10 +107,10 @@ func ExampleResolver_Rollout() {
 		Source: "community", SourceNamespace: "olm", StartingCSV: "app.v1.0.0",
 	}}}
 	ro, err := r.Rollout(context.Background(), "team-a", state, resolver.RolloutOptions{MaxRounds: 10})
-	rounds := ro.Rounds
 	if err != nil {
 		panic(err)
 	}
+	rounds := ro.Rounds
 	for i, round := range rounds {
 		for _, s := range round.Plan.Steps {
 			fmt.Printf("round %d: %s %s (%s)\n", i+1, s.Action, s.Bundle, s.Reason)
@@ -133,10 +133,10 @@ func ExampleResolver_Rollout_approval() {
 	}}}
 	ctx := context.Background()
 	ro, err := r.Rollout(ctx, "team-a", state, resolver.RolloutOptions{MaxRounds: 10})
-	rounds := ro.Rounds
 	if err != nil {
 		panic(err)
 	}
+	rounds := ro.Rounds
 	last := rounds[len(rounds)-1]
 	fmt.Println(ro.Outcome, "approval:", last.Plan.Approval.Mode, last.Plan.Approval.Subscriptions)
 	ip, err := ro.Last().InstallPlan()
@@ -145,10 +145,10 @@ func ExampleResolver_Rollout_approval() {
 	}
 	fmt.Println("InstallPlan:", ip.Approval, ip.Phase, ip.CSVNames, "creates subscription", ip.Subscriptions[0].Name, ip.Subscriptions[0].InstallPlanApproval)
 	ro, err = r.Rollout(ctx, "team-a", state, resolver.RolloutOptions{MaxRounds: 10, Approve: true})
-	rounds = ro.Rounds
 	if err != nil {
 		panic(err)
 	}
+	rounds = ro.Rounds
 	fmt.Println(ro.Outcome, "after", len(rounds), "round(s), approved:", rounds[0].Approved)
 	// Output:
 	// waiting approval: Manual [my-app]

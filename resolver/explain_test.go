@@ -438,11 +438,11 @@ func checkSuggestions(t *testing.T, r *resolver.Resolver, st *cluster.State, ex 
 	t.Helper()
 	for _, s := range ex.Suggestions {
 		planRes, err := r.Resolve(context.Background(), "ns", applySuggestion(t, st, s))
-		plan := planRes.Plan()
 		if err != nil {
 			t.Errorf("suggestion %q does not resolve: %v", s.Change, err)
 			continue
 		}
+		plan := planRes.Plan()
 		if s.Plan == nil || plan.String() != s.Plan.String() {
 			t.Errorf("suggestion %q: plan\n%s\nwant the one shown\n%v", s.Change, plan, s.Plan)
 		}
@@ -498,7 +498,8 @@ func TestExplainOptions(t *testing.T) {
 	r, state := tc.build.setup(t)
 	st := state.State()
 	res, err := r.Resolve(context.Background(), "ns", st)
-	if res.Conflict() == nil {
+	var ce *resolver.ConflictError
+	if !errors.As(err, &ce) {
 		t.Fatalf("Resolve = %v, want a conflict", err)
 	}
 	cancelled, cancel := context.WithCancel(context.Background())

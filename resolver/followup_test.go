@@ -13,7 +13,7 @@ import (
 // explainOf explains the conflict of namespace ns of state.
 func explainOf(ctx context.Context, r *resolver.Resolver, ns string, state *cluster.State, opts resolver.ExplainOptions) (*resolver.Explanation, error) {
 	res, err := r.Resolve(ctx, ns, state)
-	if res == nil {
+	if err != nil && res == nil {
 		return nil, err
 	}
 	return res.Explain(ctx, opts)

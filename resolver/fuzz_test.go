@@ -50,14 +50,16 @@ status: {installedCSV: etcd.v1}
 			return
 		}
 		p1Res, err1 := r.Resolve(context.Background(), "ns", state)
-		p1 := p1Res.Plan()
 		p2Res, err2 := r.Resolve(context.Background(), "ns", state)
-		p2 := p2Res.Plan()
-		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) || (p1 != nil && p1.String() != p2.String()) {
-			t.Fatalf("two resolutions differ: %v, %v / %v, %v", p1, err1, p2, err2)
+		if (err1 == nil) != (err2 == nil) || (err1 != nil && err1.Error() != err2.Error()) {
+			t.Fatalf("two resolutions differ: %v / %v", err1, err2)
 		}
-		if p1 == nil {
+		if err1 != nil {
 			return
+		}
+		p1, p2 := p1Res.Plan(), p2Res.Plan()
+		if p1.String() != p2.String() {
+			t.Fatalf("two resolutions differ:\n%v\n%v", p1, p2)
 		}
 		// Held-back reasons and Why: no panic, no error on a namespace
 		// that resolves, the same answer twice.

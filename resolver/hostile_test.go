@@ -80,12 +80,14 @@ func benchManySubscriptions(b *testing.B, run func(r *resolver.Resolver, st *clu
 // 20,000 subscriptions: the cost must grow about linearly.
 func BenchmarkResolveManySubscriptions(b *testing.B) {
 	benchManySubscriptions(b, func(r *resolver.Resolver, st *cluster.State, n int) error {
-		planRes, err := r.Resolve(context.Background(), "ns", st)
-		plan := planRes.Plan()
-		if err == nil && len(plan.Steps) != n {
-			err = fmt.Errorf("%d steps, want %d", len(plan.Steps), n)
+		res, err := r.Resolve(context.Background(), "ns", st)
+		if err != nil {
+			return err
 		}
-		return err
+		if plan := res.Plan(); len(plan.Steps) != n {
+			return fmt.Errorf("%d steps, want %d", len(plan.Steps), n)
+		}
+		return nil
 	})
 }
 

@@ -35,10 +35,10 @@ func TestInFlightErrors(t *testing.T) {
 	}
 	forward := stuck().OperatorGroupStrategy("og", cluster.UpgradeStrategyUnsafeFailForward)
 	planRes, err := r.Resolve(ctx, "ns", forward.State())
-	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := planRes.Plan()
 	if len(plan.Steps) != 1 || plan.Steps[0].Bundle != "etcd.v3" || plan.Steps[0].Replaces != "etcd.v2" || len(plan.InFlight) != 1 || plan.InFlight[0].Kind != resolver.InFlightReplaced {
 		t.Errorf("fail-forward plan = %s, in flight %+v; want etcd.v2 → etcd.v3 and etcd.v1 replaced", plan, plan.InFlight)
 	}
@@ -89,9 +89,8 @@ unchanged etcd.v3 0.3.0 (package etcd): subscription etcd
 		t.Run(tt.name, func(t *testing.T) {
 			s := resolvertest.NewState("ns")
 			tt.state(s)
-			planRes, err := r.Resolve(context.Background(), "ns", s.State())
-			plan := planRes.Plan()
-			resolvertest.CheckResult(t, plan, err, tt.want)
+			res, err := r.Resolve(context.Background(), "ns", s.State())
+			resolvertest.CheckResult(t, res.Plan(), err, tt.want)
 		})
 	}
 }

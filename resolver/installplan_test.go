@@ -14,10 +14,10 @@ func TestInstallPlan(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, manualCatalog())
 	ctx := context.Background()
 	planRes, err := r.Resolve(ctx, "ns", manualState())
-	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := planRes.Plan()
 	ip, err := r.InstallPlan(plan)
 	if err != nil {
 		t.Fatal(err)

@@ -61,7 +61,7 @@ func (r *Resolver) ResolveAll(ctx context.Context, state *cluster.State) ([]*Res
 			return out, err
 		}
 		s, err := r.solve(ctx, ns, state, snapshotPlanned(planned))
-		if s == nil {
+		if err != nil && s == nil {
 			return out, err
 		}
 		out = append(out, s)

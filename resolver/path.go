@@ -85,7 +85,7 @@ func (r *Resolver) Path(ctx context.Context, q PathQuery) (*Path, error) {
 		p.Head = head
 	}
 	ro, err := r.Rollout(ctx, ns, state, RolloutOptions{MaxRounds: q.MaxRounds})
-	if ro == nil {
+	if err != nil && ro == nil {
 		return nil, err
 	}
 	for _, round := range ro.Rounds {

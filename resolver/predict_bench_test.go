@@ -81,10 +81,10 @@ func BenchmarkPredictions(b *testing.B) {
 		r, _ := communityResolverAs(b, "community", tc.opts)
 		ctx := context.Background()
 		planRes, err := r.Resolve(ctx, "ns", tc.state)
-		plan := planRes.Plan()
 		if err != nil {
 			b.Fatal(err)
 		}
+		plan := planRes.Plan()
 		if n := predictionCount(plan); (n == 0) != (tc.name == "without") {
 			b.Fatalf("%s: %d predictions", tc.name, n)
 		}

@@ -37,11 +37,11 @@ func ExampleResolution_Fixes() {
 	}
 	ctx := context.Background()
 	planRes, err := r.Resolve(ctx, "operators", state)
-	plan := planRes.Plan()
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	plan := planRes.Plan()
 	fmt.Println("failing:", plan.Failing())
 	for _, p := range plan.Steps[0].Predictions {
 		fmt.Println(p.Reason)

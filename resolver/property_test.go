@@ -99,7 +99,6 @@ func TestPlanProperties(t *testing.T) {
 		}
 		state := st.State()
 		planRes, err := r.Resolve(context.Background(), "ns", state)
-		plan := planRes.Plan()
 		if err != nil {
 			var ce *resolver.ConflictError
 			if !errors.As(err, &ce) || len(ce.Facts) == 0 {
@@ -111,6 +110,7 @@ func TestPlanProperties(t *testing.T) {
 			}
 			continue
 		}
+		plan := planRes.Plan()
 		plans++
 		checkPlan(t, seed, gc, state, plan)
 		if !satisfiable(gc, state) {

@@ -69,7 +69,8 @@ type Resolution struct {
 // olm.package, a channel with no single head, … — unless
 // Options.AllowInvalid leaves such packages out (Plan.Excluded says which).
 // When ctx ends first it returns a nil Resolution and an error e with
-// errors.Is(e, ctx.Err()).
+// errors.Is(e, ctx.Err()). (The package documentation, "Errors first",
+// says once which calls return a value with an error.)
 //
 // Resolve copies state: the caller may change it afterwards.
 func (r *Resolver) Resolve(ctx context.Context, namespace string, state *cluster.State) (*Resolution, error) {

@@ -46,10 +46,10 @@ func (f fixture) setup(t *testing.T) (*resolver.Resolver, *resolvertest.State) {
 func TestCommunityTwentySubscriptions(t *testing.T) {
 	r, gc := communityResolver(t)
 	planRes, err := r.Resolve(context.Background(), "ns", twentySubscriptions(t, gc).State())
-	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := planRes.Plan()
 	var upgrades, deps, installs int
 	for _, s := range plan.Steps {
 		switch {
@@ -72,19 +72,22 @@ func TestConcurrentResolve(t *testing.T) {
 	r, gc := communityResolver(t)
 	st := twentySubscriptions(t, gc).State()
 	wantRes, err := r.Resolve(context.Background(), "ns", st)
-	want := wantRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
+	want := wantRes.Plan()
 	var wg sync.WaitGroup
 	for i := 0; i < 4; i++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			gotRes, err := r.Resolve(context.Background(), "ns", st)
-			got := gotRes.Plan()
-			if err != nil || got.String() != want.String() {
-				t.Errorf("concurrent Resolve = %v, %v", got, err)
+			if err != nil {
+				t.Errorf("concurrent Resolve: %v", err)
+				return
+			}
+			if got := gotRes.Plan(); got.String() != want.String() {
+				t.Errorf("concurrent Resolve = %v, want %v", got, want)
 			}
 		}()
 	}
@@ -176,10 +179,9 @@ func TestResolveRejectsObjectsWithoutNamespace(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			planRes, err := r.Resolve(context.Background(), tt.ns, &tt.state)
-			plan := planRes.Plan()
+			res, err := r.Resolve(context.Background(), tt.ns, &tt.state)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("Resolve = %v, %v; want an error containing %q", plan, err, tt.wantErr)
+				t.Fatalf("Resolve = %v, %v; want an error containing %q", err, res.Plan(), tt.wantErr)
 			}
 		})
 	}
@@ -289,15 +291,14 @@ unchanged legacy.v1 1.0.0
 		t.Run(tt.name, func(t *testing.T) {
 			state := resolvertest.NewState("ns")
 			tt.state(state)
-			planRes, err := r.Resolve(context.Background(), "ns", state.State())
-			plan := planRes.Plan()
+			res, err := r.Resolve(context.Background(), "ns", state.State())
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Errorf("Resolve = %v, want an error containing %q", err, tt.wantErr)
 				}
 				return
 			}
-			resolvertest.CheckResult(t, plan, err, tt.want)
+			resolvertest.CheckResult(t, res.Plan(), err, tt.want)
 		})
 	}
 }

@@ -141,10 +141,11 @@ func (r *Resolver) Rollout(ctx context.Context, namespace string, state *cluster
 	}
 	for {
 		s, err := r.solve(ctx, namespace, cur, nil)
-		ro.last = s
 		if err != nil {
+			ro.last = s // the round without a plan, to explain
 			return fail(err)
 		}
+		ro.last = s
 		plan := s.plan
 		if !changes(plan) {
 			ro.Outcome = RolloutSettled

@@ -44,10 +44,10 @@ func TestRollout(t *testing.T) {
 	state := startAt("app.v1").State()
 	before := state.Clone()
 	ro, err := r.Rollout(context.Background(), "ns", state, resolver.RolloutOptions{MaxRounds: 10})
-	rounds := ro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}
+	rounds := ro.Rounds
 	if !reflect.DeepEqual(state, before) {
 		t.Error("Rollout modified its input state")
 	}
@@ -101,19 +101,18 @@ subscription widgets-stable-community-olm: widgets.v1
 func TestRolloutRoundLimit(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, rolloutCatalog("1.0.0", "2.0.0"))
 	ro, err := r.Rollout(context.Background(), "ns", startAt("app.v1").State(), resolver.RolloutOptions{MaxRounds: 2})
-	rounds := ro.Rounds
-	if !errors.Is(err, resolver.ErrRoundLimit) || len(rounds) != 2 {
-		t.Errorf("Rollout = %d rounds, %v; want 2 rounds and ErrRoundLimit", len(rounds), err)
+	if !errors.Is(err, resolver.ErrRoundLimit) || len(ro.Rounds) != 2 {
+		t.Errorf("Rollout = %v; want 2 rounds and ErrRoundLimit", err)
 	}
 }
 
 func TestCommunityRollout(t *testing.T) {
 	r, gc := communityResolver(t)
 	ro, err := r.Rollout(context.Background(), "ns", oldestInstalled(t, gc, "etcd").State(), resolver.RolloutOptions{MaxRounds: 50})
-	rounds := ro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}
+	rounds := ro.Rounds
 	var hops []string
 	for _, round := range rounds {
 		for _, s := range round.Plan.Steps {

@@ -61,8 +61,7 @@ func (ro *Rollout) Answer(ctx context.Context, opts AnswerOptions) (*RolloutAnsw
 	case ro.Outcome != RolloutFailed:
 	case ro.last != nil && ro.last.Conflict() != nil:
 		var ex *Explanation
-		ex, err = ro.last.Explain(ctx, opts.Explain)
-		if ex != nil {
+		if ex, err = ro.last.Explain(ctx, opts.Explain); err == nil {
 			a.Error = NoPlanOf(ex)
 		}
 	case errors.Is(ro.err, ErrRoundLimit):

@@ -264,10 +264,10 @@ func TestStayDeprecations(t *testing.T) {
 	state.Subscribe("app", "app").Channel("alpha").Source("olm", "community").Installed("app.v1")
 	r := resolvertest.NewResolver(t, resolver.Options{}, c)
 	planRes, err := r.Resolve(context.Background(), "operators", state.State())
-	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := planRes.Plan()
 	want := []resolver.Deprecation{
 		{Condition: resolver.ConditionChannelDeprecated, Message: "channel alpha is deprecated"},
 		{Condition: resolver.ConditionBundleDeprecated, Message: "bundle app.v1 is deprecated: app.v1 has a known bug", Alternative: "bundle app.v1.1 (1.1.0, the head of channel alpha)"},

@@ -206,7 +206,7 @@ func (in *input) resultV0(ctx context.Context) (string, error) {
 	}
 	if in.rollout > 0 {
 		ro, err := r.Rollout(ctx, in.namespace, in.state, resolver.RolloutOptions{MaxRounds: in.rollout, Approve: in.approve})
-		if ro == nil {
+		if err != nil && ro == nil {
 			return "", err
 		}
 		text := FormatRollout(ro)
@@ -237,7 +237,7 @@ func (in *input) resultV0(ctx context.Context) (string, error) {
 	if !reflect.DeepEqual(before, in.state) {
 		return "", errors.New("resolvertest: Resolve modified the cluster state it was given")
 	}
-	if s == nil {
+	if err != nil && s == nil {
 		return FormatResult(nil, err), nil
 	}
 	res, err := explained(ctx, s)

@@ -369,9 +369,8 @@ func TestNewResolver(t *testing.T) {
 	r := resolvertest.NewResolver(t, resolver.Options{}, community())
 	s := resolvertest.NewState("operators")
 	s.Subscribe("a", "a")
-	planRes, err := r.Resolve(context.Background(), "operators", s.State())
-	plan := planRes.Plan()
-	resolvertest.CheckResult(t, plan, err, "namespace operators: 1 step(s)\n1. install a.v3 3.0.0 (package a, channel stable, catalog olm/community): subscription a\n")
+	res, err := r.Resolve(context.Background(), "operators", s.State())
+	resolvertest.CheckResult(t, res.Plan(), err, "namespace operators: 1 step(s)\n1. install a.v3 3.0.0 (package a, channel stable, catalog olm/community): subscription a\n")
 
 	bad := resolvertest.NewCatalog("olm", "bad")
 	bad.Package("a", "stable").Bundle("a.v1", "1.0.0").SkipRange("not a range")
@@ -410,12 +409,12 @@ func TestCheckResult(t *testing.T) {
 	}
 	s := resolvertest.NewState("operators")
 	s.Subscribe("a", "a")
-	planRes, err := r.Resolve(context.Background(), "operators", s.State())
-	plan := planRes.Plan()
+	res, err := r.Resolve(context.Background(), "operators", s.State())
 	want := "namespace operators: 1 step(s)\n1. install a.v3 3.0.0 (package a, channel stable, catalog olm/community): subscription a\n"
-	if !resolvertest.CheckResult(t, plan, err, want) {
+	if !resolvertest.CheckResult(t, res.Plan(), err, want) {
 		return
 	}
+	plan := res.Plan()
 	f := run(func(tb testing.TB) { resolvertest.CheckResult(tb, plan, err, "namespace operators: 0 step(s)\n") })
 	if got := f.text(); !strings.Contains(got, "- namespace operators: 0 step(s)\n+ namespace operators: 1 step(s)\n+ 1. install a.v3") {
 		t.Errorf("CheckResult reported %q", got)

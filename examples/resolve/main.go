@@ -66,16 +66,16 @@ func run(catalogPath, pkg, channel, installed string, rollout bool) error {
 	ctx := context.Background()
 	if !rollout {
 		planRes, err := r.Resolve(ctx, ns, state)
-		plan := planRes.Plan()
 		if err != nil {
 			return explain(err)
 		}
+		plan := planRes.Plan()
 		fmt.Print(plan)
 		return nil
 	}
 	ro, err := r.Rollout(ctx, ns, state, resolver.RolloutOptions{MaxRounds: 100})
-	if ro == nil {
-		return err
+	if err != nil && ro == nil {
+		return err // no rollout at all: the context ended
 	}
 	for i, round := range ro.Rounds {
 		fmt.Printf("round %d — %s", i+1, round.Plan)

@@ -163,10 +163,10 @@ func TestResolveMatchesLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	planRes, err := res.Resolve(context.Background(), "operators", state)
-	plan := planRes.Plan()
 	if err != nil {
 		t.Fatal(err)
 	}
+	plan := planRes.Plan()
 	if len(plan.Steps) == 0 {
 		t.Fatal("the example has nothing to do")
 	}
@@ -203,10 +203,10 @@ func TestResolveMatchesLibrary(t *testing.T) {
 	}
 
 	lro, err := res.Rollout(context.Background(), "operators", state, resolver.RolloutOptions{MaxRounds: defaultMaxRounds})
-	rounds := lro.Rounds
 	if err != nil {
 		t.Fatal(err)
 	}
+	rounds := lro.Rounds
 	stdout, stderr, code = run("", "rollout", "--catalog", catalog, "-f", manifests, "-o", "json")
 	if code != ExitOK || !onlyNotes(stderr) {
 		t.Fatalf("rollout: exit %d, stderr %q", code, stderr)
