@@ -195,6 +195,11 @@ func TestDamagedLayer(t *testing.T) {
 			b[len(b)/2] ^= 0xff
 			return b
 		}, "layer 2 of 2"},
+		{"checksum", func(b []byte) []byte {
+			b = slices.Clone(b)
+			b[len(b)-8] ^= 0xff // the gzip trailer's CRC-32
+			return b
+		}, "gzip: invalid checksum (the layer is corrupted)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			img := twoPackages(t)
@@ -445,7 +450,11 @@ func TestParseReference(t *testing.T) {
 		{in: "catalog.json", err: "not an image reference"},
 		{in: "testdata/catalogs/x.json.gz", err: "not an image reference"},
 		{in: "my.dir/catalog.yaml", err: "not an image reference"},
-		{in: "operatorhubio/catalog:latest", err: "not an image reference"},
+		{in: "operatorhubio/catalog:latest", err: `"operatorhubio/catalog:latest": no such file or folder, and not an image reference: a registry image is written with its registry, as in quay.io/operatorhubio/catalog:latest or docker.io/operatorhubio/catalog:latest`},
+		{in: "operatorhubio/catalog", err: "not an image reference"},
+		{in: "127.0.0.1:5000/Catalog:latest", err: `"127.0.0.1:5000/Catalog:latest": registry image: a repository name is lower case (127.0.0.1:5000/catalog:latest)`},
+		{in: "quay.io/olm/catalog:v1!", err: `tag "v1!": a tag is letters`},
+		{in: "quay.io/olm/catalog@sha256:abc", err: `digest "sha256:abc": a digest is sha256: and 64`},
 	} {
 		got, err := catalogimage.ParseReference(tc.in)
 		switch {

@@ -3,6 +3,7 @@ package catalogimage
 import (
 	"archive/tar"
 	"bufio"
+	"compress/flate"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -318,6 +319,10 @@ type readCloser struct {
 func readErr(err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Errorf("reading: %w (the layer is truncated or corrupted)", err)
+	}
+	var ce flate.CorruptInputError
+	if errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &ce) || errors.Is(err, tar.ErrHeader) {
+		return fmt.Errorf("reading: %w (the layer is corrupted)", err)
 	}
 	var tl *docstream.TooLargeError
 	if errors.As(err, &tl) {

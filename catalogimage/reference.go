@@ -132,12 +132,18 @@ func ParseReference(s string) (Reference, error) {
 	}
 	host, _, ok := strings.Cut(s, "/")
 	if !ok || !(strings.ContainsAny(host, ".:") || host == "localhost") || looksLikeCatalogFile(s) {
+		if ok && shorthand(s) {
+			return Reference{}, fmt.Errorf("%q: no such file or folder, and not an image reference: a registry image is written with its registry, as in quay.io/%s or docker.io/%s (nothing is defaulted)", s, s, s)
+		}
 		return Reference{}, fmt.Errorf("%q: %w (not oci:DIR, docker-archive:FILE or REGISTRY/REPO:TAG)", s, ErrNotReference)
 	}
 	ref, err := name.ParseReference(s, name.StrictValidation)
 	if err != nil {
 		if !strings.ContainsAny(s[len(host):], ":@") {
 			return Reference{}, fmt.Errorf("%q: registry image with no tag or digest: add one (:latest, @sha256:…)", s)
+		}
+		if why := whyNotReference(s, host); why != "" {
+			return Reference{}, fmt.Errorf("%q: registry image: %s", s, why)
 		}
 		return Reference{}, fmt.Errorf("%q: registry image: %w", s, err)
 	}
@@ -153,6 +159,75 @@ func ImageReference(s string) (Reference, error) {
 		return Reference{}, fmt.Errorf("image %q: %w", s, err)
 	}
 	return Reference{Form: Registry, Text: s, Image: ref.Name()}, nil
+}
+
+// shorthand reports whether s, a path that does not exist, is an image
+// reference as docker pull reads one, with the registry left out
+// (operatorhubio/catalog:latest): a repository path and a tag or digest.
+func shorthand(s string) bool {
+	if looksLikeCatalogFile(s) {
+		return false
+	}
+	if _, err := os.Lstat(s); err == nil {
+		return false // a path
+	}
+	last := s[strings.LastIndexByte(s, '/')+1:]
+	if !strings.ContainsAny(last, ":@") {
+		return false
+	}
+	_, err := name.ParseReference(s)
+	return err == nil
+}
+
+// whyNotReference says what is wrong with s, a registry reference whose
+// host is host, that go-containerregistry refuses without saying why; ""
+// when it cannot tell.
+func whyNotReference(s, host string) string {
+	rest := s[len(host)+1:]
+	repo, digest, hasDigest := strings.Cut(rest, "@")
+	tag := ""
+	if i := strings.LastIndexByte(repo, ':'); i >= 0 {
+		repo, tag = repo[:i], repo[i+1:]
+	}
+	switch {
+	case repo != strings.ToLower(repo):
+		fixed := host + "/" + strings.ToLower(repo) + strings.TrimPrefix(rest, repo)
+		return fmt.Sprintf("a repository name is lower case (%s)", fixed)
+	case repo == "" || strings.Contains(repo, "//") || strings.HasSuffix(repo, "/"):
+		return fmt.Sprintf("the repository path %q has an empty part", repo)
+	case tag != "" && !validTag(tag):
+		return fmt.Sprintf("tag %q: a tag is letters, digits, '_', '.' and '-', at most 128, not starting with '.' or '-'", tag)
+	case hasDigest && !validDigest(digest):
+		return fmt.Sprintf("digest %q: a digest is sha256: and 64 lower-case hexadecimal digits", digest)
+	}
+	return ""
+}
+
+// validTag reports whether t is a tag as the distribution spec has them.
+func validTag(t string) bool {
+	if t == "" || len(t) > 128 || t[0] == '.' || t[0] == '-' {
+		return false
+	}
+	for _, c := range []byte(t) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// validDigest reports whether d is a sha256 digest.
+func validDigest(d string) bool {
+	hex, ok := strings.CutPrefix(d, "sha256:")
+	if !ok || len(hex) != 64 {
+		return false
+	}
+	for _, c := range []byte(hex) {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // looksLikeCatalogFile reports whether s ends like a catalog file name.

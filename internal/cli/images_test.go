@@ -138,6 +138,8 @@ func TestCatalogArgument(t *testing.T) {
 		{"oci layout tag", "oci:" + dir + ":v1", "oci:" + dir + ":v1 (OCI layout " + dir + " (tag v1)): not an OCI image layout"},
 		{"missing archive", "docker-archive:" + dir + "/none.tar", "(docker archive " + dir + "/none.tar): no such file or directory"},
 		{"registry without tag", "quay.io/operatorhubio/catalog", `"quay.io/operatorhubio/catalog": registry image with no tag or digest`},
+		{"registry-less shorthand", "operatorhubio/catalog:latest", `"operatorhubio/catalog:latest": no such file or folder, and not an image reference: a registry image is written with its registry, as in quay.io/operatorhubio/catalog:latest or docker.io/operatorhubio/catalog:latest`},
+		{"upper-case repository", "127.0.0.1:5000/Catalog:latest", `"127.0.0.1:5000/Catalog:latest": registry image: a repository name is lower case (127.0.0.1:5000/catalog:latest)`},
 		{"plain HTTP not named", "127.0.0.1:1/olm/catalog:v1", "plain HTTP to 127.0.0.1:1 refused: only registries named insecure are reached without TLS; --insecure 127.0.0.1:1 allows it"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
