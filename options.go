@@ -129,4 +129,12 @@ type ImageRead struct {
 	// Skipped counts the entries under Dir that are not regular files
 	// (links, devices), not read.
 	Skipped int
+	// Damaged is why the cached copy could not be read, when the image
+	// was read again in its stead; nil otherwise.
+	Damaged error
+	// Pruned is the cache entries removed to keep the cache within its
+	// limit once this image's was written; PruneErr what kept others from
+	// being removed.
+	Pruned   []string
+	PruneErr error
 }

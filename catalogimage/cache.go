@@ -28,12 +28,14 @@ import (
 // place, a tag record into a temporary file: both appear whole or not at
 // all, and a run that loses a race to write the same entry drops its copy.
 
-// entryMeta is the meta.json of a cache entry.
+// entryMeta is the meta.json of a cache entry. Its modification time is
+// when the entry was last read (or written): what pruning goes by.
 type entryMeta struct {
 	Reference string `json:"reference"` // the reference first read
 	Digest    string `json:"digest"`
-	Dir       string `json:"dir"`  // the label's value
-	Root      string `json:"root"` // the folder under fs/ the catalog is in
+	Dir       string `json:"dir"`            // the label's value
+	Root      string `json:"root"`           // the folder under fs/ the catalog is in
+	Size      int64  `json:"size,omitempty"` // the bytes of the catalog's files
 }
 
 // tagRecord is a tag's record.
@@ -48,13 +50,15 @@ func (r *Reader) entryDir(d v1.Hash) string {
 }
 
 // fromCache reads the catalog of digest d from the cache. ok is false when
-// the cache has no entry for it.
+// the cache has no entry for it. An entry that cannot be read is a
+// *CacheDamagedError.
 func (r *Reader) fromCache(ctx context.Context, d v1.Hash) (cat *graph.Catalog, dir string, ok bool, err error) {
 	if r.cacheDir == "" || d.Hex == "" {
 		return nil, "", false, nil
 	}
 	entry := r.entryDir(d)
-	data, err := os.ReadFile(filepath.Join(entry, "meta.json"))
+	metaFile := filepath.Join(entry, "meta.json")
+	data, err := os.ReadFile(metaFile)
 	if err != nil {
 		return nil, "", false, nil
 	}
@@ -64,9 +68,53 @@ func (r *Reader) fromCache(ctx context.Context, d v1.Hash) (cat *graph.Catalog, 
 	}
 	cat, err = r.opts.Loader.LoadFS(ctx, os.DirFS(filepath.Join(entry, "fs")), meta.Root)
 	if err != nil {
-		return nil, meta.Dir, true, fmt.Errorf("the cached copy in %s: %w", entry, err)
+		if ctx.Err() != nil {
+			return nil, meta.Dir, true, err
+		}
+		return nil, meta.Dir, true, &CacheDamagedError{Entry: entry, Err: err}
 	}
+	now := time.Now()
+	_ = os.Chtimes(metaFile, now, now) // last used; best effort
 	return cat, meta.Dir, true, nil
+}
+
+// CacheDamagedError is a cache entry that cannot be read: its files were
+// changed or cut since they were written (a catalog that does not decode
+// is never kept). A Reader that may reach the registry removes it and
+// reads the image again (Info.Damaged); one that may not returns this
+// error.
+type CacheDamagedError struct {
+	// Entry is the entry's folder: deleting it makes the next read fetch
+	// the image again.
+	Entry string
+	Err   error
+}
+
+// Error says what to delete.
+func (e *CacheDamagedError) Error() string {
+	return fmt.Sprintf("the cached copy in %s cannot be read (delete the folder to read the image again): %v", e.Entry, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *CacheDamagedError) Unwrap() error { return e.Err }
+
+// discard removes the cache entry of digest d: renamed out of the way
+// first, so that no reader meets it half removed.
+func (r *Reader) discard(d v1.Hash) {
+	removeEntry(r.entryDir(d))
+}
+
+// removeEntry removes the entry folder dir, renamed away first.
+func removeEntry(dir string) error {
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".tmp-gone-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := os.Rename(dir, filepath.Join(tmp, "entry")); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
 }
 
 // store writes the catalog files of digest d into the cache.
@@ -90,7 +138,11 @@ func (r *Reader) store(d v1.Hash, ref Reference, dir string, f *files) error {
 			return err
 		}
 	}
-	meta, err := json.Marshal(entryMeta{Reference: ref.Text, Digest: d.String(), Dir: dir, Root: f.root})
+	var size int64
+	for _, file := range f.m {
+		size += int64(len(file.Data))
+	}
+	meta, err := json.Marshal(entryMeta{Reference: ref.Text, Digest: d.String(), Dir: dir, Root: f.root, Size: size})
 	if err != nil {
 		return err
 	}

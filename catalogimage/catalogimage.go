@@ -29,8 +29,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -105,6 +103,12 @@ type Options struct {
 	CacheDir string
 	// NoCache neither reads nor writes the cache.
 	NoCache bool
+	// CacheMaxBytes is the most the cache may hold: once an image's
+	// catalog is written, the least recently read entries are removed
+	// until the cache fits (never the one just written, see
+	// [PruneCache]); zero means DefaultCacheMaxBytes, a negative value no
+	// limit.
+	CacheMaxBytes int64
 	// Pull says when to ask a registry; see [Pull].
 	Pull Pull
 	// Offline refuses to reach any registry: a registry image the cache
@@ -141,12 +145,7 @@ func New(o Options) *Reader {
 	if !o.NoCache {
 		r.cacheDir = o.CacheDir
 		if r.cacheDir == "" {
-			dir, err := os.UserCacheDir()
-			if err != nil {
-				r.cacheErr = fmt.Errorf("no cache: %w", err)
-			} else {
-				r.cacheDir = filepath.Join(dir, "sextant")
-			}
+			r.cacheDir, r.cacheErr = DefaultCacheDir()
 		}
 	}
 	return r
@@ -171,6 +170,14 @@ type Info struct {
 	// Skipped counts the entries under the catalog folder that are not
 	// regular files (links, devices) and were not read.
 	Skipped int
+	// Damaged is the cache entry of the digest that could not be read,
+	// removed before the image was read again; nil when none was.
+	Damaged *CacheDamagedError
+	// Pruned lists the cache entries removed to keep the cache within
+	// Options.CacheMaxBytes once this image's was written; PruneErr is
+	// what kept others from being removed.
+	Pruned   []CacheEntry
+	PruneErr error
 }
 
 // Error is a problem reading an image: it names the reference (and how it
@@ -284,10 +291,14 @@ func (r *Reader) Load(ctx context.Context, ref Reference) (*graph.Catalog, Info,
 	cached := ref.Form == Registry && r.cacheDir != ""
 	if cached {
 		cat, dir, ok, err := r.fromCache(ctx, src.digest)
-		if err != nil {
+		var damaged *CacheDamagedError
+		switch {
+		case errors.As(err, &damaged) && src.image != nil:
+			info.Damaged = damaged
+			r.discard(src.digest) // and read the image again
+		case err != nil:
 			return nil, info, r.wrap(ref, info.Digest, err)
-		}
-		if ok {
+		case ok:
 			info.Dir, info.Cached = dir, true
 			return cat, info, nil
 		}
@@ -330,7 +341,13 @@ func (r *Reader) Load(ctx context.Context, ref Reference) (*graph.Catalog, Info,
 	}
 	wg.Wait()
 	if err != nil {
+		if cached && info.CacheErr == nil {
+			r.discard(src.digest) // a catalog that does not decode is not kept
+		}
 		return nil, info, r.wrap(ref, info.Digest, err)
+	}
+	if cached && info.CacheErr == nil {
+		info.Pruned, info.PruneErr = r.limitCache(src.digest)
 	}
 	return cat, info, nil
 }

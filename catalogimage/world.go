@@ -71,7 +71,13 @@ func (s worldSource) LoadImage(ctx context.Context, img sextant.Image) (*graph.C
 		return nil, sextant.ImageRead{}, err
 	}
 	cat, info, err := s.r.Load(ctx, ref)
-	read := sextant.ImageRead{Digest: info.Digest, Dir: info.Dir, Cached: info.Cached, CacheErr: info.CacheErr, Skipped: info.Skipped}
+	read := sextant.ImageRead{Digest: info.Digest, Dir: info.Dir, Cached: info.Cached, CacheErr: info.CacheErr, Skipped: info.Skipped, PruneErr: info.PruneErr}
+	if info.Damaged != nil {
+		read.Damaged = info.Damaged
+	}
+	for _, e := range info.Pruned {
+		read.Pruned = append(read.Pruned, e.Reference+" "+e.Digest)
+	}
 	return cat, read, err
 }
 

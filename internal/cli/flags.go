@@ -271,7 +271,10 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 			return nil, err
 		}
 		if isImage {
-			cat, _, err := e.loadImage(ref)
+			cat, info, err := e.loadImage(ref)
+			if err == nil {
+				e.notef("read catalog image %s", imageSummary(info))
+			}
 			return cat, err
 		}
 		fi, err := os.Stat(path)

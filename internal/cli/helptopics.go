@@ -297,10 +297,13 @@ default sextant in the user's cache folder, ~/.cache/sextant on Linux). --pull a
 default) resolves each tag on its registry once per run and downloads only digests not in the
 cache; --pull missing asks the registry only for what the cache lacks (a tag read before is not
 resolved again); --pull never reads only the cache. --offline reaches no registry: an image the
-cache lacks is an error naming what would be pulled. Registries are reached over HTTPS only;
---insecure HOST[:PORT] (repeatable) allows plain HTTP to the registries it names. Credentials are
-read as crane, skopeo and podman read them (the Docker config file, its credential helpers, else
-podman's auth.json).
+cache lacks is an error naming what would be pulled. The cache holds at most --cache-max-size
+(default 2 GiB): once an image is written, the least recently read are removed to fit, and a note
+names them; a cached copy that cannot be read is read again from the registry, or, with --pull
+never or --offline, named for deletion. "sextant cache list" and "sextant cache prune" show and
+empty it. Registries are reached over HTTPS only; --insecure HOST[:PORT] (repeatable) allows plain
+HTTP to the registries it names. Credentials are read as crane, skopeo and podman read them (the
+Docker config file, its credential helpers, else podman's auth.json).
 
 Every catalog and manifest file is read one document at a time, within --max-input-size per file
 (uncompressed; for a .gz, what it expands to) and --max-document-size per JSON blob or YAML

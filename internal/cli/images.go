@@ -15,6 +15,7 @@ import (
 	"github.com/sextantdev/sextant/catalogimage"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/docstream"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -22,6 +23,7 @@ import (
 // one reader of a run (so a tag is resolved once per run).
 type imageFlags struct {
 	cacheDir string
+	cacheMax sizeFlag
 	pull     *choice
 	insecure []string
 	offline  bool
@@ -34,6 +36,7 @@ type imageFlags struct {
 func addImageFlags(root *cobra.Command, f *imageFlags) {
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.cacheDir, "cache-dir", "", "the catalog image cache `DIR` (default: in the user's cache folder)")
+	pf.Var(&f.cacheMax, "cache-max-size", fmt.Sprintf("most the image cache holds (default %s; -1: no limit)", docstream.Size(catalogimage.DefaultCacheMaxBytes)))
 	f.pull = &choice{value: "always", allowed: []string{"always", "missing", "never"}}
 	pf.Var(f.pull, "pull", "when to ask a registry: always|missing|never")
 	pf.StringArrayVar(&f.insecure, "insecure", nil, "a registry `HOST[:PORT]` reached over plain HTTP (repeatable)")
@@ -52,11 +55,12 @@ func (e *env) imageReader() *catalogimage.Reader {
 			pull, _ = catalogimage.ParsePull(f.pull.value) // the flag allows only valid words
 		}
 		f.reader = catalogimage.New(catalogimage.Options{
-			Loader:   e.limits.catalogLoader(),
-			CacheDir: f.cacheDir,
-			Pull:     pull,
-			Offline:  f.offline,
-			Insecure: f.insecure,
+			Loader:        e.limits.catalogLoader(),
+			CacheDir:      f.cacheDir,
+			CacheMaxBytes: int64(f.cacheMax),
+			Pull:          pull,
+			Offline:       f.offline,
+			Insecure:      f.insecure,
 		})
 	})
 	return f.reader
@@ -99,6 +103,20 @@ func (e *env) loadImage(ref catalogimage.Reference) (*graph.Catalog, catalogimag
 	if info.Skipped > 0 {
 		e.notef("%s: not read: %d entries under %s that are not regular files (links, devices)", ref, info.Skipped, info.Dir)
 	}
+	if info.Damaged != nil {
+		e.notef("%s: read again, and the cache entry replaced: %v", ref, info.Damaged)
+	}
+	if len(info.Pruned) > 0 {
+		var gone []string
+		for _, p := range info.Pruned {
+			gone = append(gone, p.Reference+" "+p.Digest)
+		}
+		e.notef("the image cache is kept within its limit (--cache-max-size): removed the least recently used %s", strings.Join(gone, ", "))
+	}
+	if info.PruneErr != nil {
+		e.notef("the image cache could not be kept within its limit: %v", info.PruneErr)
+	}
+
 	if len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
 		return nil, info, fmt.Errorf("%s: the catalog in %s is empty (no blob)", ref, info.Dir)
 	}

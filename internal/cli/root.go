@@ -116,6 +116,7 @@ var commands = []func(*env) *cobra.Command{
 	newProvidesCmd,
 	newMirrorCmd,
 	newMigrateCmd,
+	newCacheCmd,
 	newVersionCmd,
 }
 
@@ -159,42 +160,53 @@ file, invalid catalog, unknown flag or value).`,
 	addImageFlags(root, e.images)
 	for _, newCmd := range commands {
 		cmd := newCmd(e)
-		if run := cmd.RunE; run != nil {
-			// Errors of a command's own work are bad input, not usage
-			// errors: only cobra's errors (arguments, flags) point at --help.
-			cmd.RunE = func(cmd *cobra.Command, args []string) error {
-				e.cmdPath = cmd.CommandPath()
-				if f := cmd.Flags().Lookup("output"); f == nil || !machineFormats[f.Value.String()] {
-					// Text for a person: names from catalogs and manifests
-					// cannot send terminal escapes (JSON and YAML stay as
-					// their encoders write them).
-					out := e.stdout
-					e.stdout = safeText{out}
-					defer func() { e.stdout = out }()
-				}
-				err := run(cmd, args)
-				var no *noError
-				if errors.As(err, &no) {
-					fmt.Fprintln(e.stdout, no.msg)
-					return errNo
-				}
-				var xe *exitError
-				var og *cluster.OperatorGroupError
-				switch {
-				case err == nil || errors.As(err, &xe):
-				case errors.As(err, &og):
-					// OLM does not resolve the namespace: no plan.
-					err = &exitError{code: ExitNo, err: err}
-				default:
-					err = &exitError{code: ExitBadInput, err: err}
-				}
-				return err
-			}
-		}
+		e.wrapRun(cmd)
 		root.AddCommand(cmd)
 	}
 	addHelpTopics(root)
 	return root
+}
+
+// wrapRun gives the RunE of cmd and of its subcommands the exit statuses
+// and text safety every command has: errors of a command's own work are
+// bad input, not usage errors (only cobra's errors, of arguments and
+// flags, point at --help).
+func (e *env) wrapRun(cmd *cobra.Command) {
+	for _, sub := range cmd.Commands() {
+		e.wrapRun(sub)
+	}
+	if run := cmd.RunE; run != nil {
+		// Errors of a command's own work are bad input, not usage
+		// errors: only cobra's errors (arguments, flags) point at --help.
+		cmd.RunE = func(cmd *cobra.Command, args []string) error {
+			e.cmdPath = cmd.CommandPath()
+			if f := cmd.Flags().Lookup("output"); f == nil || !machineFormats[f.Value.String()] {
+				// Text for a person: names from catalogs and manifests
+				// cannot send terminal escapes (JSON and YAML stay as
+				// their encoders write them).
+				out := e.stdout
+				e.stdout = safeText{out}
+				defer func() { e.stdout = out }()
+			}
+			err := run(cmd, args)
+			var no *noError
+			if errors.As(err, &no) {
+				fmt.Fprintln(e.stdout, no.msg)
+				return errNo
+			}
+			var xe *exitError
+			var og *cluster.OperatorGroupError
+			switch {
+			case err == nil || errors.As(err, &xe):
+			case errors.As(err, &og):
+				// OLM does not resolve the namespace: no plan.
+				err = &exitError{code: ExitNo, err: err}
+			default:
+				err = &exitError{code: ExitBadInput, err: err}
+			}
+			return err
+		}
+	}
 }
 
 // exitError is an error with an exit status. With a nil err it carries only
