@@ -398,6 +398,15 @@ func (l *loader) loadImage(c *catalogSpec) error {
 	if read.Skipped > 0 {
 		l.note(Note{Code: NoteImageSkipped, Text: fmt.Sprintf("%s: not read: %d entries under %s that are not regular files (links, devices)", c.path, read.Skipped, read.Dir)})
 	}
+	if read.Damaged != nil {
+		l.note(Note{Code: NoteImageCache, Text: fmt.Sprintf("%s: read again, and the cache entry replaced: %v", c.path, read.Damaged)})
+	}
+	if len(read.Pruned) > 0 {
+		l.note(Note{Code: NoteImageCache, Text: fmt.Sprintf("the image cache is kept within its limit: removed the least recently used %s", strings.Join(read.Pruned, ", "))})
+	}
+	if read.PruneErr != nil {
+		l.note(Note{Code: NoteImageCache, Text: fmt.Sprintf("the image cache could not be kept within its limit: %v", read.PruneErr)})
+	}
 	if empty(cat) {
 		return fmt.Errorf("%s: the catalog in %s is empty (no blob)", c.path, read.Dir)
 	}
@@ -422,6 +431,46 @@ func (l *loader) loadSourceImages(srcs []*catalogSpec) error {
 		l.notef(NoteSourceImages, "read the catalog images of the CatalogSources (no catalog given stands for them): %s", strings.Join(read, ", "))
 	}
 	return errors.Join(errs...)
+}
+
+// noteImagesRead notes the images of cats that were read, with their
+// digests, in one note.
+func (l *loader) noteImagesRead(cats []*catalogSpec) {
+	var read []string
+	for _, c := range cats {
+		if c.img != nil && c.read.Digest != "" {
+			read = append(read, imageSummary(c.path, c.read))
+		}
+	}
+	if len(read) > 0 {
+		what := "image"
+		if len(read) > 1 {
+			what = "images"
+		}
+		l.notef(NoteImagesRead, "read catalog %s %s", what, strings.Join(read, ", "))
+	}
+}
+
+// noteUnreadKeys notes, once per catalog of cats, the keys and schemas it
+// carries that opm does not read as written.
+func (l *loader) noteUnreadKeys(cats []*catalogSpec) {
+	for _, c := range cats {
+		if c.cat == nil {
+			continue
+		}
+		kf := c.cat.KeyFindings()
+		if len(kf) == 0 {
+			continue
+		}
+		first := kf[0]
+		what, more := "1 key or schema", ""
+		if len(kf) > 1 {
+			what, more = fmt.Sprintf("%d keys or schemas", len(kf)), fmt.Sprintf(", and %d more", len(kf)-1)
+		}
+		l.note(Note{Code: NoteUnreadKeys, Catalog: c.key, File: first.Pos.File,
+			Text: fmt.Sprintf("catalog %s: %s that opm does not read as written (%s: %s%s); the catalog checks list them",
+				c.path, what, first.Pos, first.Brief, more)})
+	}
 }
 
 // imageSummary says what an image read was: "REF sha256:…", with

@@ -42,12 +42,26 @@ const (
 	NoteIgnoredKinds NoteCode = "ignored-kinds"
 	// NoteImageNotCached: an image read could not be cached.
 	NoteImageNotCached NoteCode = "image-not-cached"
+	// NoteImageCache: the image cache changed beyond the image written
+	// (a damaged entry replaced, the least recently used entries removed
+	// to keep the cache within its limit), or could not be kept within
+	// it.
+	NoteImageCache NoteCode = "image-cache"
 	// NoteImageSkipped: entries of an image's catalog folder that are not
 	// regular files, not read.
 	NoteImageSkipped NoteCode = "image-skipped-entries"
 	// NoteImageNamed: an image given without a name takes the name of the
 	// CatalogSources whose spec.image it is.
 	NoteImageNamed NoteCode = "image-named"
+	// NoteImagesRead: the catalog images given (Input.Catalogs) that were
+	// read, each with the digest its reference resolved to, so that a log
+	// says exactly what was checked or resolved.
+	NoteImagesRead NoteCode = "images-read"
+	// NoteUnreadKeys: a catalog carries keys or schemas opm does not read
+	// as written (graph.Catalog.KeyFindings: a typo such as "replace"
+	// silently drops an upgrade edge); one note per catalog (Catalog names
+	// it, File is the first one's file), with the first and their count.
+	NoteUnreadKeys NoteCode = "catalog-unread-keys"
 	// NoteSourceImages: the images of CatalogSources read, with their
 	// digests.
 	NoteSourceImages NoteCode = "catalogsource-images"

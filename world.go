@@ -279,6 +279,8 @@ func (l *loader) load() (*World, error) {
 	for _, c := range cats {
 		w.Catalogs = append(w.Catalogs, c.catalog())
 	}
+	l.noteImagesRead(given)
+	l.noteUnreadKeys(cats)
 	if v1 {
 		if err := l.buildV1(w, given); err != nil {
 			return nil, err
