@@ -474,7 +474,7 @@ func (d *decoder) take(j *yamlJob) {
 		d.jsonValues(docstream.NewJSON(bytes.NewReader(j.doc.Text), 0, j.doc.TextOffset, j.doc.TextLine))
 	default:
 		j.wait()
-		d.yamlDocument(j.v, j.verr, j.doc.Line)
+		d.yamlDocument(j.v, j.verr, j.doc)
 	}
 }
 
@@ -540,10 +540,18 @@ func (d *decoder) jsonValues(j *docstream.JSON) {
 	})
 }
 
-// yamlDocument reads the value of one YAML document starting at line, or
-// records why it could not be parsed.
-func (d *decoder) yamlDocument(v any, err error, line int) {
+// yamlDocument reads the value of one YAML document, or records why it
+// could not be parsed, at the line the YAML library names (its own line
+// numbers count from the document's start).
+func (d *decoder) yamlDocument(v any, err error, doc docstream.Doc) {
+	// The document's text may be gone (parsed ahead): parseDocument placed
+	// the error's line.
+	line := doc.Line
 	if err != nil {
+		var le *yamlLineError
+		if errors.As(err, &le) {
+			err, line = errors.New(le.msg), le.line
+		}
 		d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", err)})
 		return
 	}

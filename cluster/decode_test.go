@@ -284,7 +284,7 @@ status: {phase: Waiting}`,
 		{
 			name:    "a List item with a line left of its node",
 			input:   "kind: List\nitems:\n-  kind: 0A\n  0",
-			wantErr: []string{"in.yaml:1: invalid YAML: yaml: line 3: did not find expected key"},
+			wantErr: []string{"in.yaml:3: invalid YAML: did not find expected key"},
 		},
 	}
 	for _, tt := range tests {

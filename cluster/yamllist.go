@@ -2,9 +2,11 @@ package cluster
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/sextantdev/sextant/internal/docstream"
 	"github.com/sextantdev/sextant/internal/fastyaml"
 )
 
@@ -33,8 +35,23 @@ func parseDocument(text []byte, textLine int, whole bool) (any, error) {
 			}
 		}
 	}
-	return fastyaml.Value(text)
+	v, err := fastyaml.Value(text)
+	if err != nil {
+		if line, msg, ok := docstream.YAMLErrorLine(err, textLine, docstream.LastLine(text, textLine)); ok {
+			return nil, &yamlLineError{line: line, msg: msg}
+		}
+	}
+	return v, err
 }
+
+// yamlLineError is a YAML library's error with the line it names moved to
+// the stream (docstream.YAMLErrorLine).
+type yamlLineError struct {
+	line int
+	msg  string
+}
+
+func (e *yamlLineError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
 
 // isListKind reports whether an object of kind and apiVersion is a list
 // whose items decoder.value reads: a List, or a list kind of OLM's group
@@ -68,7 +85,11 @@ func (d *decoder) readItems(si *streamedItems, skim bool, read func(i, line int,
 		for k := range j.items {
 			line := si.textLine + j.items[k].First
 			if err := j.verrs[k]; err != nil {
-				d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", fastyaml.ItemLineError(err, line))})
+				// At the line the parser names, counted from the item's.
+				if l, msg, ok := docstream.YAMLErrorLine(err, line, 0); ok {
+					line, err = l, errors.New(msg)
+				}
+				d.errs = append(d.errs, &Error{File: d.file, Line: line, Err: fmt.Errorf("invalid YAML: %w", err)})
 				continue
 			}
 			read(j.index+k, line, j.vs[k])

@@ -349,12 +349,18 @@ func (d *decoder) decodeJSON() {
 				d.more(&s, start)
 				continue
 			}
+			n := len(d.errs)
 			if k := jsonscan.Kind(c); k != "not a JSON value" {
 				d.errorAt(start, "", fmt.Errorf("top-level value is %s, want an object", k))
 			} else {
 				d.errorAt(start, "", fmt.Errorf("invalid character %q at top level, want an object", d.data[start:start+1]))
 			}
 			if err != nil && !d.resync(&s, start+1) {
+				if len(d.errs) == n+2 {
+					// Binary data before the next blob: the file is not
+					// text, which says all (random bytes are one error).
+					d.errs = append(d.errs[:n], d.errs[n+1])
+				}
 				return
 			}
 			continue
@@ -1224,8 +1230,7 @@ func (d *decoder) decodeYAML() {
 		d.doc, d.docText, d.docLine, d.docBytes = &pos, doc.TextOffset, doc.TextLine, doc.Text
 		j, err := d.yaml.Convert(doc.Text)
 		if err != nil {
-			lastLine := doc.TextLine + bytes.Count(bytes.TrimRight(doc.Text, " \t\r\n"), newline)
-			d.errs = append(d.errs, yamlError(pos, doc.TextLine, lastLine, err))
+			d.errs = append(d.errs, yamlError(pos, doc.TextLine, docstream.LastLine(doc.Text, doc.TextLine), err))
 			continue
 		}
 		if len(j) == 0 || string(j) == "null" {
@@ -1247,16 +1252,9 @@ func (d *decoder) decodeYAML() {
 // YAML library names (relative to the document) to the file; past the end
 // of the document it names the document's last line.
 func yamlError(pos Position, firstLine, lastLine int, err error) *DecodeError {
-	msg := err.Error()
-	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	if rest, ok := strings.CutPrefix(msg, "line "); ok {
-		if n, after, ok := strings.Cut(rest, ":"); ok {
-			if l, err := strconv.Atoi(n); err == nil {
-				pos.Line = min(firstLine+l-1, lastLine)
-				msg = strings.TrimSpace(after)
-			}
-		}
+	line, msg, ok := docstream.YAMLErrorLine(err, firstLine, lastLine)
+	if ok {
+		pos.Line = line
 	}
 	return &DecodeError{File: pos.File, Line: pos.Line, Offset: pos.Offset, Err: fmt.Errorf("invalid YAML: %s", msg)}
 }

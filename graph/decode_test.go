@@ -463,6 +463,12 @@ func TestDecodeErrors(t *testing.T) {
 			want: []wantErr{{2, `blob "b"`, `blob has no "schema"`}},
 		},
 		{
+			name:   "random bytes",
+			reason: "a file of random bytes is one error, its binary data, not also the character before it (issue 40)",
+			in:     "+\xe8w~\x0e\x99{\n",
+			want:   []wantErr{{1, "", "binary data (byte 0x0e)"}},
+		},
+		{
 			name: "empty schema",
 			in:   `{"schema":"","name":"b"}`,
 			want: []wantErr{{1, "", `empty "schema"`}},

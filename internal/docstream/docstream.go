@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 )
 
 // TooLargeError reports input over one of the size limits.
@@ -728,4 +729,37 @@ func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\
 func (j *JSON) fatal(err error) (Doc, error) {
 	j.done = true
 	return Doc{}, err
+}
+
+// YAMLErrorLine moves the line a YAML library's error names ("yaml: line
+// 5: did not find expected key", counted from the document's first line of
+// text) to the stream: doc's first line of text is line textLine, its last
+// lastLine (past the end, the library names the last). It returns the
+// stream's line and the message without the library's prefix and line;
+// ok is false when the error names no line (msg is then the message
+// without the prefix).
+func YAMLErrorLine(err error, textLine, lastLine int) (line int, msg string, ok bool) {
+	msg = err.Error()
+	msg = strings.TrimPrefix(msg, "error converting YAML to JSON: ")
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	rest, found := strings.CutPrefix(msg, "line ")
+	if !found {
+		return 0, msg, false
+	}
+	n, after, found := strings.Cut(rest, ":")
+	l, convErr := strconv.Atoi(n)
+	if !found || convErr != nil {
+		return 0, msg, false
+	}
+	line = textLine + l - 1
+	if lastLine >= textLine {
+		line = min(line, lastLine)
+	}
+	return line, strings.TrimSpace(after), true
+}
+
+// LastLine returns the line of the last line with text of doc, whose first
+// line is textLine.
+func LastLine(text []byte, textLine int) int {
+	return textLine + bytes.Count(bytes.TrimRight(text, " \t\r\n"), []byte{'\n'})
 }

@@ -2,10 +2,7 @@ package fastyaml
 
 import (
 	"bytes"
-	"fmt"
 	"iter"
-	"regexp"
-	"strconv"
 )
 
 // A List document — what `kubectl get … -o yaml` prints — holds every
@@ -279,19 +276,3 @@ func anchored(text []byte) bool {
 // isSpace reports whether c is a space, a tab or a line break.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
 
-// ItemLineError places a parse error of an item at its line in the
-// document: the parser numbers lines from the item's first, line (1-based).
-func ItemLineError(err error, line int) error {
-	msg := err.Error()
-	m := lineRE.FindStringSubmatchIndex(msg)
-	if m == nil {
-		return err
-	}
-	n, convErr := strconv.Atoi(msg[m[2]:m[3]])
-	if convErr != nil {
-		return err
-	}
-	return fmt.Errorf("%s%d%s", msg[:m[2]], n+line-1, msg[m[3]:])
-}
-
-var lineRE = regexp.MustCompile(`line (\d+)`)
