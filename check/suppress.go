@@ -12,6 +12,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/docstream"
+	"github.com/sextantdev/sextant/internal/suggest"
 )
 
 // CodeStaleSuppression (warning): an entry of the suppressions file that
@@ -86,7 +88,10 @@ func ReadConfig(r io.Reader, name string) ([]Suppression, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil // an empty file: no suppressions
 		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+		if line, msg, ok := docstream.YAMLErrorLine(err, 1, docstream.LastLine(data, 1)); ok {
+			return nil, fmt.Errorf("%s:%d: invalid YAML: %s", name, line, msg)
+		}
+		return nil, fmt.Errorf("%s: invalid YAML: %w", name, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
@@ -94,17 +99,28 @@ func ReadConfig(r io.Reader, name string) ([]Suppression, error) {
 	}
 	c := configReader{name: name}
 	out := c.read(&doc)
-	return out, errors.Join(c.errs...)
+	slices.SortStableFunc(c.errs, func(a, b lineError) int { return a.line - b.line })
+	errs := make([]error, len(c.errs))
+	for i, e := range c.errs {
+		errs[i] = e.err
+	}
+	return out, errors.Join(errs...)
 }
 
 // configReader collects the problems of one configuration file.
 type configReader struct {
 	name string
-	errs []error
+	errs []lineError
+}
+
+// lineError is a problem of a configuration file at a line.
+type lineError struct {
+	line int
+	err  error
 }
 
 func (c *configReader) errorf(n *yaml.Node, format string, args ...any) {
-	c.errs = append(c.errs, fmt.Errorf("%s:%d: %s", c.name, n.Line, fmt.Sprintf(format, args...)))
+	c.errs = append(c.errs, lineError{n.Line, fmt.Errorf("%s:%d: %s", c.name, n.Line, fmt.Sprintf(format, args...))})
 }
 
 // fields calls f for each key of mapping n, refusing keys not in known.
@@ -118,7 +134,11 @@ func (c *configReader) fields(n *yaml.Node, what string, known []string, f func(
 		k, v := n.Content[i], n.Content[i+1]
 		switch {
 		case !slices.Contains(known, k.Value):
-			c.errorf(k, "%s: unknown field %q (known: %s)", what, k.Value, strings.Join(known, ", "))
+			if near := suggest.Nearest(k.Value, known); near != "" {
+				c.errorf(k, "%s: unknown field %q (did you mean %q?)", what, k.Value, near)
+			} else {
+				c.errorf(k, "%s: unknown field %q (known: %s)", what, k.Value, strings.Join(known, ", "))
+			}
 		case seen[k.Value]:
 			c.errorf(k, "%s: field %q given twice", what, k.Value)
 		default:
@@ -153,6 +173,7 @@ func (c *configReader) suppression(n *yaml.Node, i int) (Suppression, bool) {
 	s := Suppression{Pos: graph.Position{File: c.name, Line: n.Line, Column: n.Column}}
 	what := fmt.Sprintf("suppression %d", i+1)
 	before := len(c.errs)
+	codeNode := n
 	c.fields(n, what, []string{"code", "package", "channel", "bundle", "reason"}, func(key string, v *yaml.Node) {
 		if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
 			c.errorf(v, "%s: %s: a string expected", what, key)
@@ -161,7 +182,7 @@ func (c *configReader) suppression(n *yaml.Node, i int) (Suppression, bool) {
 		val := strings.TrimSpace(v.Value)
 		switch key {
 		case "code":
-			s.Code = val
+			s.Code, codeNode = val, v
 		case "package":
 			s.Package = val
 		case "channel":
@@ -181,7 +202,15 @@ func (c *configReader) suppression(n *yaml.Node, i int) (Suppression, bool) {
 		}
 	}
 	if _, ok := CodeDocOf(s.Code); s.Code != "" && !ok {
-		c.errorf(n, "%s: unknown finding code %q (CHECKS.md lists them)", what, s.Code)
+		codes := make([]string, 0, len(codeDocs))
+		for _, d := range codeDocs {
+			codes = append(codes, d.Code)
+		}
+		if near := suggest.Nearest(s.Code, codes); near != "" {
+			c.errorf(codeNode, "%s: unknown finding code %q (did you mean %q?)", what, s.Code, near)
+		} else {
+			c.errorf(codeNode, "%s: unknown finding code %q (CHECKS.md lists them)", what, s.Code)
+		}
 	}
 	return s, len(c.errs) == before
 }

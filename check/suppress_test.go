@@ -22,6 +22,9 @@ func TestReadConfig(t *testing.T) {
 		{name: "missing reason and unknown code", text: "suppressions:\n  - code: cycle\n    package: p\n  - code: nope\n    package: p\n    reason: r\n", want: []string{`c.yaml:2: suppression 1: "reason" is required`, `c.yaml:4: suppression 2: unknown finding code "nope"`}},
 		{name: "not a list", text: "suppressions: 3\n", want: []string{"c.yaml:1: suppressions: a list expected"}},
 		{name: "wrong kind", text: "suppressions:\n  - code: [cycle]\n    package: p\n    reason: r\n", want: []string{`c.yaml:2: suppression 1: code: a string expected`}},
+		{name: "near code and field", text: "suppressions:\n  - code: no-upgrade-paths\n    pakage: p\n    package: p\n    reason: r\n", want: []string{`c.yaml:2: suppression 1: unknown finding code "no-upgrade-paths" (did you mean "no-upgrade-path"?)`, `c.yaml:3: suppression 1: unknown field "pakage" (did you mean "package"?)`}},
+		{name: "problems in line order", text: "suppressions:\n  - code: cycle\n    reason: r\n    pakage: p\n", want: []string{`c.yaml:2: suppression 1: "package" is required`, `c.yaml:4: suppression 1: unknown field "pakage"`}},
+		{name: "invalid YAML", text: "suppressions:\n  - code: cycle\n    package: p\n   reason: x\n", want: []string{`c.yaml:`, `: invalid YAML: did not find expected`}},
 		{name: "two documents", text: "suppressions: []\n---\nsuppressions: []\n", want: []string{"one YAML document expected"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -232,7 +232,7 @@ func (e *env) readSuppressions(path, catalog string) ([]check.Suppression, error
 		if path == "" {
 			return nil, nil
 		}
-		fmt.Fprintf(e.stderr, "suppressions: %s\n", path)
+		e.notef("suppressions: %s", path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -241,7 +241,7 @@ func (e *env) readSuppressions(path, catalog string) ([]check.Suppression, error
 	defer f.Close()
 	sups, err := check.ReadConfig(f, path)
 	if err != nil {
-		return nil, usageErrorf("%w", err)
+		return nil, err // the file's problems, one a line
 	}
 	return sups, nil
 }
