@@ -275,4 +275,3 @@ func anchored(text []byte) bool {
 
 // isSpace reports whether c is a space, a tab or a line break.
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
-
