@@ -278,16 +278,14 @@ func (e *engine) liftAction(when string, hp *HopPlan, l Lift) {
 			text = fmt.Sprintf("switch subscription %s/%s to channel %s; ", l.Namespace, l.Subscription, l.Channel)
 			e.act(Action{When: when, Kind: ActionSwitchChannel, Text: fmt.Sprintf("switch subscription %s/%s to channel %s, so that %s can reach a version supporting OpenShift %s", l.Namespace, l.Subscription, l.Channel, who, l.Need)})
 		}
-		for _, rd := range l.Rounds {
-			if rd.Approve {
-				e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("namespace %s: approve the InstallPlan %s", l.Namespace, stepsText(rd.Steps))})
-			}
-		}
 		_ = text
-		if l.Approvals == 0 && l.Kind == LiftUpgrade {
-			e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("namespace %s: let OLM upgrade %s to %s (automatic, %d InstallPlans)%s", l.Namespace, who, l.To, len(l.Rounds), pause)})
-		} else if pause != "" {
-			e.act(Action{When: when, Kind: ActionDecide, Text: "namespace " + l.Namespace + ": " + who + pause})
+		switch {
+		case l.Approvals == 0:
+			e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("namespace %s: let OLM upgrade %s to %s (automatic, %s)%s", l.Namespace, who, l.To, countWord(len(l.Rounds), "InstallPlan"), pause)})
+		case l.Approvals == 1 && len(l.Rounds) == 1:
+			e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("namespace %s: approve the InstallPlan %s%s", l.Namespace, stepsText(l.Rounds[0].Steps), pause)})
+		default:
+			e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("namespace %s: approve %s in turn (each waits for the one before), %s up to %s (the steps are listed under the hop)%s", l.Namespace, countWord(l.Approvals, "InstallPlan"), who, l.To, pause)})
 		}
 	case LiftV1Version:
 		e.act(Action{When: when, Kind: ActionSetVersion, Text: fmt.Sprintf("set ClusterExtension %s's spec.source.catalog.version to %s (and no channels): OLM v1 then installs %s, which supports OpenShift %s", l.Extension, l.Version, l.To, l.Need)})

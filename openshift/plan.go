@@ -153,6 +153,10 @@ type Namespace struct {
 	// Failed is the namespace's resolution failure, when OLM cannot
 	// resolve it: every subscription of the namespace stops (BlastRadius).
 	Failed *Failed `json:"failed,omitempty"`
+	// Then is what the namespace does once its stranded subscriptions are
+	// dealt with, as Assuming says; the plan goes on from that state.
+	Then     *Namespace `json:"then,omitempty"`
+	Assuming string     `json:"assuming,omitempty"`
 }
 
 // empty reports a namespace where nothing happens and nothing is wrong.
@@ -160,7 +164,7 @@ func (n *Namespace) empty() bool {
 	return len(n.Automatic) == 0 && len(n.Waiting) == 0 && len(n.Failures) == 0 && len(n.Stranded) == 0 && len(n.Stuck) == 0 && n.Failed == nil
 }
 
-// Failure is a CSV OLM will fail, and why.
+// Failure is a CSV OLM will fail (or may fail: a warning), and why.
 type Failure struct {
 	CSV        string             `json:"csv"`
 	Prediction predict.Prediction `json:"prediction"`
@@ -223,6 +227,8 @@ type Stuck struct {
 	Channel      string `json:"channel"`
 	Head         string `json:"head"`
 	Why          string `json:"why"`
+	// Fixes are the channels that move it on, each confirmed.
+	Fixes []Fix `json:"fixes,omitempty"`
 }
 
 // Failed is a namespace OLM cannot resolve.

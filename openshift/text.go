@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/internal/safetext"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // WriteText writes the plan for a person: the path, each hop (its gates
@@ -180,7 +181,11 @@ func writeNamespaces(b *bytes.Buffer, ind string, nss []Namespace) {
 			fmt.Fprintf(b, "%swaits for approval: %s\n", in, stepsText(n.Waiting))
 		}
 		for _, f := range n.Failures {
-			fmt.Fprintf(b, "%swill fail: %s: %s: %s\n", in, f.CSV, f.Prediction.Reason, f.Prediction.Message)
+			how := "will fail"
+			if f.Prediction.Severity != predict.SeverityFailure {
+				how = "warning"
+			}
+			fmt.Fprintf(b, "%s%s: %s: %s: %s\n", in, how, f.CSV, f.Prediction.Reason, f.Prediction.Message)
 		}
 		for _, s := range n.Stranded {
 			fmt.Fprintf(b, "%sstranded: subscription %s: %s (OLM: %s)\n", in, s.Subscription, strandedWords(s), s.OLM)
@@ -190,6 +195,9 @@ func writeNamespaces(b *bytes.Buffer, ind string, nss []Namespace) {
 		}
 		for _, s := range n.Stuck {
 			fmt.Fprintf(b, "%sstuck: subscription %s stays at %s, below the head %s of channel %s: %s\n", in, s.Subscription, s.Installed, s.Head, s.Channel, s.Why)
+			for _, f := range s.Fixes {
+				fmt.Fprintf(b, "%s  fix (confirmed): %s\n", in, f.Text)
+			}
 		}
 		if n.Failed != nil {
 			fmt.Fprintf(b, "%sdoes not resolve: every subscription stops: %s\n", in, strings.Join(n.Failed.BlastRadius, ", "))
@@ -199,6 +207,17 @@ func writeNamespaces(b *bytes.Buffer, ind string, nss []Namespace) {
 				for _, line := range strings.Split(n.Failed.Explanation, "\n") {
 					fmt.Fprintf(b, "%s  %s\n", in, strings.TrimSpace(line))
 				}
+			}
+		}
+		if n.Then != nil {
+			fmt.Fprintf(b, "%sthen, with %s:\n", in, n.Then.Assuming)
+			var sub bytes.Buffer
+			writeNamespaces(&sub, in, []Namespace{*n.Then})
+			lines := strings.SplitAfter(sub.String(), "\n")
+			if rest := strings.Join(lines[1:], ""); rest != "" {
+				b.WriteString(rest)
+			} else {
+				fmt.Fprintf(b, "%s  nothing else changes\n", in)
 			}
 		}
 	}

@@ -217,7 +217,11 @@ func (e *engine) hop(ctx context.Context, i int, hop Hop, base, st *cluster.Stat
 		update += " (Control Plane Only: worker pools stay paused, the cluster goes on without stopping)"
 	}
 	e.act(Action{When: fmt.Sprintf("%s -> %s", hop.From, hop.To), Kind: ActionUpdate, Text: update})
-	e.actionsAfter(fmt.Sprintf("at %s", hop.To), after)
+	at := fmt.Sprintf("at %s", hop.To)
+	if hop.ControlPlaneOnly {
+		at = fmt.Sprintf("at %s (seen at %s, passed without stopping)", e.path.StopAfter(hop.To), hop.To)
+	}
+	e.actionsAfter(at, after)
 	if to.V1 != nil {
 		next, hp.Extensions = e.v1Moves(to, next)
 	}
@@ -243,44 +247,119 @@ func (e *engine) decide(key string, a Action) {
 func (e *engine) after(ctx context.Context, c *Catalogs, st *cluster.State) (*cluster.State, []Namespace, error) {
 	var out []Namespace
 	for _, ns := range resolver.Namespaces(st) {
-		n := Namespace{Namespace: ns}
-		n.Stranded = e.stranded(c, st, ns)
-		for i := range n.Stranded {
-			fixes, err := e.fixes(ctx, c, st, ns, &n.Stranded[i])
+		n, next, err := e.namespace(ctx, c, st, ns)
+		if err != nil {
+			return nil, nil, err
+		}
+		if n.Failed != nil && len(n.Stranded) > 0 {
+			// What the namespace does once the stranded subscriptions are
+			// dealt with: the first fix every one of them has, deleting
+			// the subscription, is assumed from here on.
+			alt := st.Clone()
+			var names []string
+			for _, s := range n.Stranded {
+				names = append(names, s.Subscription)
+				alt.Subscriptions = slices.DeleteFunc(alt.Subscriptions, func(x cluster.Subscription) bool { return x.Namespace == ns && x.Name == s.Subscription })
+			}
+			then, thenState, err := e.namespace(ctx, c, alt, ns)
 			if err != nil {
 				return nil, nil, err
 			}
-			n.Stranded[i].Fixes = fixes
-		}
-		ro, err := c.Resolver.Rollout(ctx, ns, st, resolver.RolloutOptions{MaxRounds: e.opts.MaxRounds})
-		if ro == nil {
-			return nil, nil, err
-		}
-		for _, rd := range ro.Rounds {
-			if rd.Waiting {
-				n.Waiting = rd.Plan.Steps
-				continue
-			}
-			n.Automatic = append(n.Automatic, Round{Steps: rd.Plan.Steps})
-		}
-		n.Failures = e.failures(c, ro)
-		if err != nil {
-			n.Failed = e.failed(st, ns, n.Stranded, err)
-		} else if ro.Outcome == resolver.RolloutSettled {
-			stops, err := ro.Stops(ctx, resolver.HeldBackOptions{})
-			if err != nil && ctx.Err() != nil {
-				return nil, nil, err
-			}
-			for _, s := range stops {
-				n.Stuck = append(n.Stuck, Stuck{Subscription: s.Subscription, Installed: s.CSV, Channel: s.Channel, Head: s.Head, Why: s.Reason})
+			if then.Failed == nil {
+				then.Assuming = fmt.Sprintf("subscription %s deleted (the operator keeps running, no longer upgraded)", joinNames(names))
+				if len(names) > 1 {
+					then.Assuming = fmt.Sprintf("subscriptions %s deleted (the operators keep running, no longer upgraded)", joinNames(names))
+				}
+				n.Then, next = &then, thenState
+				e.plan.Notes = appendOnce(e.plan.Notes, fmt.Sprintf("from %s on, the plan goes on in namespace %s with %s, the fix that changes least; the decision is yours", c.Minor, ns, then.Assuming))
 			}
 		}
-		st = ro.State()
+		st = next
 		if !n.empty() {
 			out = append(out, n)
 		}
 	}
 	return st, out, nil
+}
+
+// namespace rolls namespace ns out with c's catalogs, as OLM does by itself.
+func (e *engine) namespace(ctx context.Context, c *Catalogs, st *cluster.State, ns string) (Namespace, *cluster.State, error) {
+	n := Namespace{Namespace: ns}
+	n.Stranded = e.stranded(c, st, ns)
+	for i := range n.Stranded {
+		fixes, err := e.fixes(ctx, c, st, ns, &n.Stranded[i])
+		if err != nil {
+			return n, nil, err
+		}
+		n.Stranded[i].Fixes = fixes
+	}
+	ro, err := c.Resolver.Rollout(ctx, ns, st, resolver.RolloutOptions{MaxRounds: e.opts.MaxRounds})
+	if ro == nil {
+		return n, nil, err
+	}
+	for _, rd := range ro.Rounds {
+		if rd.Waiting {
+			n.Waiting = rd.Plan.Steps
+			continue
+		}
+		n.Automatic = append(n.Automatic, Round{Steps: rd.Plan.Steps})
+	}
+	n.Failures = e.failures(c, ro)
+	if err != nil {
+		n.Failed = e.failed(st, ns, n.Stranded, err)
+	} else if ro.Outcome == resolver.RolloutSettled {
+		stops, err := ro.Stops(ctx, resolver.HeldBackOptions{})
+		if err != nil && errCtx(ctx, err) {
+			return n, nil, err
+		}
+		for _, s := range stops {
+			k := Stuck{Subscription: s.Subscription, Installed: s.CSV, Channel: s.Channel, Head: s.Head, Why: s.Reason}
+			if k.Fixes, err = e.stuckFixes(ctx, c, ro.State(), ns, &k); err != nil {
+				return n, nil, err
+			}
+			n.Stuck = append(n.Stuck, k)
+		}
+	}
+	return n, ro.State(), nil
+}
+
+// stuckFixes returns the channels that move subscription k on from its
+// installed CSV, each confirmed by rolling the namespace out with it.
+func (e *engine) stuckFixes(ctx context.Context, c *Catalogs, st *cluster.State, ns string, k *Stuck) ([]Fix, error) {
+	sub := st.Subscription(ns, k.Subscription)
+	installed := st.CSV(ns, k.Installed)
+	if sub == nil || installed == nil {
+		return nil, nil
+	}
+	var out []Fix
+	for _, p := range packagesOf(c, sub) {
+		for _, ch := range p.Channels {
+			if ch.Name == k.Channel || len(ch.Successors(installed.Name, installed.Version)) == 0 {
+				continue
+			}
+			alt := st.Clone()
+			alt.Subscription(ns, sub.Name).Channel = ch.Name
+			ro, err := c.Resolver.Rollout(ctx, ns, alt, resolver.RolloutOptions{MaxRounds: e.opts.MaxRounds, Approve: true})
+			if ro == nil {
+				return nil, err
+			}
+			if err != nil {
+				continue
+			}
+			if to := ro.State().Subscription(ns, sub.Name); to != nil && to.InstalledCSV != k.Installed {
+				out = append(out, Fix{Kind: FixChannel, Channel: ch.Name, Text: fmt.Sprintf("switch subscription %s to channel %s: it upgrades to %s", sub.Name, ch.Name, to.InstalledCSV)})
+			}
+		}
+	}
+	return out, nil
+}
+
+// appendOnce appends s to list unless it holds it.
+func appendOnce(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
 }
 
 // failures returns the failures predicted for the steps of ro's rounds and
@@ -291,7 +370,7 @@ func (e *engine) failures(c *Catalogs, ro *resolver.Rollout) []Failure {
 	seen := map[[2]string]bool{}
 	add := func(csv string, p predict.Prediction) {
 		k := [2]string{csv, string(p.Reason)}
-		if p.Severity == predict.SeverityFailure && !seen[k] {
+		if !seen[k] {
 			seen[k] = true
 			out = append(out, Failure{CSV: csv, Prediction: p})
 		}
@@ -432,11 +511,17 @@ func (e *engine) failed(st *cluster.State, ns string, stranded []Stranded, err e
 	return f
 }
 
-// actionsAfter lists the approvals that wait at a minor.
+// actionsAfter lists the approvals that wait at a minor (each once over
+// the plan), and a decision for each failure and each subscription left
+// below its head.
 func (e *engine) actionsAfter(when string, nss []Namespace) {
 	for _, n := range nss {
 		if len(n.Waiting) > 0 {
-			e.act(Action{When: when, Kind: ActionApproveAfter, Text: fmt.Sprintf("namespace %s: an InstallPlan waits for approval: %s (not needed for the cluster's update)", n.Namespace, stepsText(n.Waiting))})
+			key := "wait/" + n.Namespace + "/" + stepsText(n.Waiting)
+			if !e.said[key] {
+				e.said[key] = true
+				e.act(Action{When: when, Kind: ActionApproveAfter, Text: fmt.Sprintf("namespace %s: an InstallPlan waits for approval: %s (not needed for the cluster's update)", n.Namespace, stepsText(n.Waiting))})
+			}
 		}
 		for _, f := range n.Failures {
 			if f.Prediction.Severity != predict.SeverityFailure {
@@ -445,7 +530,14 @@ func (e *engine) actionsAfter(when string, nss []Namespace) {
 			e.decide("fail/"+n.Namespace+"/"+f.CSV+"/"+string(f.Prediction.Reason), Action{When: when, Text: fmt.Sprintf("namespace %s: OLM will fail %s: %s: %s", n.Namespace, f.CSV, f.Prediction.Reason, f.Prediction.Message)})
 		}
 		for _, s := range n.Stuck {
-			e.decide("stuck/"+n.Namespace+"/"+s.Subscription+"/"+s.Installed, Action{When: when, Text: fmt.Sprintf("namespace %s: subscription %s stays at %s, below the head %s of channel %s: %s", n.Namespace, s.Subscription, s.Installed, s.Head, s.Channel, s.Why)})
+			a := Action{When: when, Text: fmt.Sprintf("namespace %s: subscription %s stays at %s, below the head %s of channel %s: %s", n.Namespace, s.Subscription, s.Installed, s.Head, s.Channel, s.Why)}
+			for _, f := range s.Fixes {
+				a.Options = append(a.Options, f.Text)
+			}
+			e.decide("stuck/"+n.Namespace+"/"+s.Subscription+"/"+s.Installed, a)
+		}
+		if n.Then != nil {
+			e.actionsAfter(when, []Namespace{*n.Then})
 		}
 	}
 }

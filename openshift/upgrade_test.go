@@ -168,3 +168,55 @@ func golden(t *testing.T, path, got string) {
 		t.Errorf("%s differs (-want +got):\n%s", path, d)
 	}
 }
+
+// fileCatalogs returns a CatalogsFunc reading, for each minor, the
+// community catalog extract testdata/ocp/community-v<minor>.json.gz as the
+// default CatalogSource community-operators.
+func fileCatalogs(t *testing.T) CatalogsFunc {
+	return func(ctx context.Context, m Minor, state *cluster.State) (*Catalogs, error) {
+		cat, err := graph.Load("../testdata/ocp/community-v" + m.String() + ".json.gz")
+		if err != nil {
+			return nil, err
+		}
+		opts := resolver.Options{GlobalNamespace: MarketplaceNamespace}
+		cats := []resolver.Catalog{{Key: resolver.CatalogKey{Namespace: MarketplaceNamespace, Name: "community-operators"}, Priority: -400, Catalog: cat}}
+		r, err := resolver.NewContext(ctx, cats, opts)
+		if err != nil {
+			return nil, err
+		}
+		c := &Catalogs{Minor: m, Catalogs: cats, Resolver: r, Options: opts}
+		for _, cs := range state.CatalogSources {
+			c.Sources = append(c.Sources, SourceAt(cs, m))
+		}
+		return c, nil
+	}
+}
+
+// TestMakeCommunity: real cluster states on the community catalog as each
+// OpenShift minor's index serves it (testdata/ocp/SOURCES.md).
+func TestMakeCommunity(t *testing.T) {
+	tests := []struct {
+		name, state string
+		opts        Options
+	}{
+		{"eus-4.16-4.18", "cluster-4.16.json", Options{Target: Minor{4, 18}, Via: []Minor{{4, 17}}}},
+		{"4.16-4.18", "cluster-4.16.json", Options{Target: Minor{4, 18}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st, err := cluster.LoadFiles("../testdata/ocp/" + tt.state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := Make(context.Background(), st, tt.opts, fileCatalogs(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := p.WriteText(&b); err != nil {
+				t.Fatal(err)
+			}
+			golden(t, "testdata/"+tt.name+".txt", b.String())
+		})
+	}
+}
