@@ -88,11 +88,14 @@ const (
 	// SourceCustom: any other image, or no image (a gRPC address or a
 	// ConfigMap): it keeps its catalog.
 	SourceCustom SourceKind = "custom"
+	// SourceGiven: its catalog at the minor was given (NAME@MINOR=…).
+	SourceGiven SourceKind = "given"
 )
 
-// Source is what becomes of a CatalogSource's catalog at a minor.
+// Source is what becomes of a CatalogSource's (or, with no Namespace, a
+// ClusterCatalog's) catalog at a minor.
 type Source struct {
-	Namespace string     `json:"namespace"`
+	Namespace string     `json:"namespace,omitempty"`
 	Name      string     `json:"name"`
 	Kind      SourceKind `json:"kind"`
 	// Image is the image OLM serves the catalog from at the minor: the

@@ -381,17 +381,22 @@ func (e *engine) liftV1(c *Catalogs, st *cluster.State, b Blocker, need, to Mino
 		}
 		slices.SortStableFunc(cands, func(x, y *graph.Bundle) int { return x.Version.Compare(y.Version) })
 		for _, cand := range cands {
-			alt := *ext
-			alt.Version, alt.Channels = cand.VersionText, nil
-			bundle, _, err := c.V1.Choose(&alt, ext.Installed)
-			if err == nil && bundle.Name == cand.Name {
+			// The range of the candidate's minor first (later patches
+			// welcome), else its version alone.
+			for _, version := range []string{fmt.Sprintf("~%d.%d", cand.Version.Major, cand.Version.Minor), cand.VersionText} {
+				alt := *ext
+				alt.Version, alt.Channels = version, nil
+				bundle, _, err := c.V1.Choose(&alt, ext.Installed)
+				if err != nil || !v1Compatible(bundle, want) {
+					continue
+				}
 				next := st.Clone()
 				x := next.ClusterExtension(ext.Name)
-				x.Version, x.Channels = cand.VersionText, nil
-				x.Installed = &cluster.InstalledBundle{Name: cand.Name, Version: cand.VersionText}
-				l.Kind, l.Need, l.To, l.Version = LiftV1Version, want, cand.Name, cand.VersionText
-				if cand.MaxOpenShiftVersion != nil {
-					l.Max = cand.MaxOpenShiftVersion.Text
+				x.Version, x.Channels = version, nil
+				x.Installed = &cluster.InstalledBundle{Name: bundle.Name, Version: bundle.VersionText}
+				l.Kind, l.Need, l.To, l.Version = LiftV1Version, want, bundle.Name, version
+				if bundle.MaxOpenShiftVersion != nil {
+					l.Max = bundle.MaxOpenShiftVersion.Text
 				}
 				return l, next
 			}

@@ -81,7 +81,11 @@ func (h *HopPlan) markdown(b *bytes.Buffer, n int) {
 	if len(h.Sources) > 0 {
 		fmt.Fprintf(b, "\n| CatalogSource at %s | image | why |\n|---|---|---|\n", h.To)
 		for _, s := range h.Sources {
-			fmt.Fprintf(b, "| %s/%s | %s | %s |\n", md(s.Namespace), md(s.Name), md(s.Image), md(s.Why))
+			name := "ClusterCatalog " + s.Name
+			if s.Namespace != "" {
+				name = s.Namespace + "/" + s.Name
+			}
+			fmt.Fprintf(b, "| %s | %s | %s |\n", md(name), md(s.Image), md(s.Why))
 		}
 	}
 	if h.Mirror != nil {

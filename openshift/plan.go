@@ -291,6 +291,12 @@ type Action struct {
 	Decision bool `json:"decision,omitempty"`
 	// Options are the confirmed choices of a decision.
 	Options []string `json:"options,omitempty"`
+
+	// at and phase place the action in time: at the minor at, before
+	// (phase 0) or after (1) the decisions and lifts there, or as the
+	// update from it (2).
+	at    Minor
+	phase int
 }
 
 // Subscriptions of a namespace, by name (the blast radius).

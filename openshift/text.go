@@ -120,7 +120,11 @@ func (h *HopPlan) text(b *bytes.Buffer, n int) {
 			if img == "" {
 				img = "(no image)"
 			}
-			fmt.Fprintf(b, "    %s/%s: %s: %s\n", s.Namespace, s.Name, img, s.Why)
+			name := "ClusterCatalog " + s.Name
+			if s.Namespace != "" {
+				name = s.Namespace + "/" + s.Name
+			}
+			fmt.Fprintf(b, "    %s: %s: %s\n", name, img, s.Why)
 		}
 	}
 	if h.Mirror != nil {

@@ -1,6 +1,7 @@
 package openshift
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -101,6 +102,9 @@ type engine struct {
 	// said keeps the decisions listed, so that one problem that lasts
 	// over several hops is one decision.
 	said map[string]bool
+	// tMinor and tPhase are when the actions being listed are taken.
+	tMinor Minor
+	tPhase int
 	// nowWaiting holds the steps of each approval waiting now, by the
 	// index of its action.
 	nowWaiting map[int]string
@@ -139,6 +143,7 @@ func Make(ctx context.Context, state *cluster.State, opts Options, at CatalogsFu
 		return nil, err
 	}
 	e.plan.At = now
+	e.setTime(cur.Minor, phaseAt)
 	e.notesNow(cur.Minor, now)
 	if cur.V1 != nil {
 		st, e.plan.Extensions = e.v1Moves(cur, st)
@@ -153,6 +158,9 @@ func Make(ctx context.Context, state *cluster.State, opts Options, at CatalogsFu
 		st = next
 	}
 	e.dropLifted(nowActions)
+	slices.SortStableFunc(e.plan.Actions, func(a, b Action) int {
+		return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.phase, b.phase))
+	})
 	return e.plan, nil
 }
 
@@ -195,7 +203,8 @@ func (e *engine) hop(ctx context.Context, i int, hop Hop, base, st *cluster.Stat
 		return nil, nil, err
 	}
 	hp.Sources = to.Sources
-	when := fmt.Sprintf("before %s -> %s", hop.From, hop.To)
+	when := e.before(i, hop)
+	e.setTime(e.stopBefore(i, hop), phaseBefore)
 	st, err = e.lift(ctx, hp, i, from, st, when)
 	if err != nil {
 		return nil, nil, err
@@ -216,7 +225,9 @@ func (e *engine) hop(ctx context.Context, i int, hop Hop, base, st *cluster.Stat
 	if hop.ControlPlaneOnly {
 		update += " (Control Plane Only: worker pools stay paused, the cluster goes on without stopping)"
 	}
+	e.setTime(hop.From, phaseUpdate)
 	e.act(Action{When: fmt.Sprintf("%s -> %s", hop.From, hop.To), Kind: ActionUpdate, Text: update})
+	e.setTime(e.path.StopAfter(hop.To), phaseAt)
 	at := fmt.Sprintf("at %s", hop.To)
 	if hop.ControlPlaneOnly {
 		at = fmt.Sprintf("at %s (seen at %s, passed without stopping)", e.path.StopAfter(hop.To), hop.To)
@@ -228,8 +239,47 @@ func (e *engine) hop(ctx context.Context, i int, hop Hop, base, st *cluster.Stat
 	return hp, next, nil
 }
 
-// act appends an action to the plan.
-func (e *engine) act(a Action) { e.plan.Actions = append(e.plan.Actions, a) }
+// before says when an action before hop i is taken: before the hop, or,
+// when the cluster passes hop.From without stopping, before it leaves the
+// stop before.
+func (e *engine) before(i int, hop Hop) string {
+	stop := e.stopBefore(i, hop)
+	if stop == hop.From {
+		return fmt.Sprintf("before %s -> %s", hop.From, hop.To)
+	}
+	return fmt.Sprintf("before %s -> %s (for %s -> %s, passed without stopping)", stop, stop.Next(), hop.From, hop.To)
+}
+
+// act appends an action to the plan, at the time set last (setTime).
+func (e *engine) act(a Action) {
+	a.at, a.phase = e.tMinor, e.tPhase
+	e.plan.Actions = append(e.plan.Actions, a)
+}
+
+// The phases of the actions at a minor.
+const (
+	phaseAt     = iota // what is seen once the cluster is at the minor
+	phaseBefore        // what a person does there before leaving it
+	phaseUpdate        // the update from it
+)
+
+// setTime sets when the next actions are taken.
+func (e *engine) setTime(m Minor, phase int) { e.tMinor, e.tPhase = m, phase }
+
+// stopBefore returns the stop the cluster leaves for hop i: hop.From, or
+// the stop before it when the cluster passes hop.From without stopping.
+func (e *engine) stopBefore(i int, hop Hop) Minor {
+	if i == 0 || slices.Contains(e.path.Stops, hop.From) {
+		return hop.From
+	}
+	stop := e.path.Stops[0]
+	for _, s := range e.path.Stops {
+		if s.Compare(hop.From) < 0 {
+			stop = s
+		}
+	}
+	return stop
+}
 
 // decide appends decision a unless the problem key was decided before.
 func (e *engine) decide(key string, a Action) {
@@ -287,7 +337,15 @@ func (e *engine) namespace(ctx context.Context, c *Catalogs, st *cluster.State, 
 	n := Namespace{Namespace: ns}
 	n.Stranded = e.stranded(c, st, ns)
 	for i := range n.Stranded {
-		fixes, err := e.fixes(ctx, c, st, ns, &n.Stranded[i])
+		// Each fix is tried with the namespace's other stranded
+		// subscriptions out of the way, as if dealt with.
+		others := st.Clone()
+		for j, o := range n.Stranded {
+			if j != i {
+				others.Subscriptions = slices.DeleteFunc(others.Subscriptions, func(x cluster.Subscription) bool { return x.Namespace == ns && x.Name == o.Subscription })
+			}
+		}
+		fixes, err := e.fixes(ctx, c, others, ns, &n.Stranded[i])
 		if err != nil {
 			return n, nil, err
 		}

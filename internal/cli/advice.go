@@ -9,6 +9,7 @@ import (
 	"github.com/sextantdev/sextant/catalogimage"
 	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/olmv1"
+	"github.com/sextantdev/sextant/openshift"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -21,7 +22,17 @@ func flagAdvice(cmd *cobra.Command, err error) string {
 	var invalid *resolver.InvalidPackageError
 	var notCatalog *catalogimage.NotCatalogError
 	var plain *catalogimage.PlainHTTPError
+	var version *openshift.VersionError
+	var images *openshift.ImageNeed
 	switch {
+	case errors.As(err, &version) && version.Missing && cmd.Flag("openshift-version") != nil:
+		return "; give it with --openshift-version"
+	case errors.As(err, &images) && cmd.Flag("catalog") != nil:
+		var off *catalogimage.OfflineError
+		if errors.As(err, &off) {
+			return "; pull it once without --offline, or give the catalog with --catalog NAME=PATH (NAME@MINOR=PATH for a later minor)"
+		}
+		return "; or give the catalog with --catalog NAME=PATH (NAME@MINOR=PATH for a later minor)"
 	case errors.As(err, &invalid) && cmd.Flag("allow-invalid") != nil:
 		return "; resolve with --allow-invalid to leave the package out"
 	case errors.As(err, &notCatalog) && notCatalog.SQLite:

@@ -309,3 +309,47 @@ Every catalog and manifest file is read one document at a time, within --max-inp
 (uncompressed; for a .gz, what it expands to) and --max-document-size per JSON blob or YAML
 document; both take a number of bytes with an optional unit (KiB, MiB, GiB), or -1 for no limit.
 Binary data stops a file at its first byte.`
+
+const clusterUpgradeTopic = `cluster-upgrade: an OpenShift cluster's update, minor by minor, with its OLM operators.
+
+Input. The cluster's objects, as kubectl get clusterversion,csv,sub,catsrc,og,ip,crd -A -o yaml
+prints them (or a must-gather folder, -f DIR -R); ClusterVersion (config.openshift.io/v1) is read
+strictly, its status.desired.version is the cluster's version (--openshift-version replaces it).
+The path is every minor from the cluster's to --to: OpenShift updates one minor at a time. --via
+names the minors passed as Control Plane Only updates (worker pools paused: EUS to EUS, such as
+--to 4.18 --via 4.17); the others are stops, where a person acts. Kubernetes per minor: 4.12 ships
+1.25, each minor one more, up to 4.23 with 1.36 (minKubeVersion is checked against the minor's
+first release; a later patch of the same minor is a warning: the z-stream decides).
+
+Catalogs per minor. --catalog NAME=PATH|IMAGE is CatalogSource NAME's catalog now; --catalog
+NAME@4.18=PATH|IMAGE its catalog at 4.18. Otherwise a default CatalogSource (redhat-operators,
+certified-operators, community-operators, and redhat-marketplace up to 4.21, in
+openshift-marketplace, annotated operatorframework.io/managed-by: marketplace-operator or with the
+platform's index as its image) follows the platform: at 4.N it serves
+registry.redhat.io/redhat/<index>:v4.N, as the marketplace operator of each release rewrites it.
+A custom, mirrored or digest-pinned CatalogSource keeps its catalog, and the plan says so. The
+images are read before the plan is made (cached, --pull); with --offline every image not in the
+cache is named, exit 2.
+
+Per hop: OLM v0's gate at the minor the cluster leaves (helpers.go of OLM v0.28: an installed CSV,
+copies aside, whose olm.maxOpenShiftVersion in its operatorframework.io/properties annotation is
+below the next minor, or invalid, sets the olm ClusterOperator Upgradeable=False, in OLM's words)
+and OLM v1's on ClusterExtensions (cluster-olm-operator: the installed bundle's
+olm.maxOpenShiftVersion must be above the cluster's minor). At a stop, each blocker is lifted for
+every minor up to the next stop: its namespace is rolled out, InstallPlans approved, up to the
+first one that supports it (else another channel whose head does; else a decision). The catalogs
+then move: what OLM does by itself (automatic upgrades), what waits for approval, predicted
+failures, subscriptions whose catalog, package, channel or startingCSV is gone (OLM's reason word
+for word; the namespace stops resolving, every subscription in it) with the fixes that make it
+resolve again, each confirmed by resolving (another channel, another catalog, deleting the
+subscription, uninstalling), and subscriptions left below their channel's head with no path to it.
+The plan goes on from a stranded namespace with its stranded subscriptions deleted, and says so.
+--mirror adds, per hop, the catalog images and the operator images (the mirror set of package
+mirror) a disconnected cluster needs at the next minor.
+
+Output: text; -o markdown, a change request with the actions as a checklist; -o json, the plan
+(package openshift, type Plan: current, path {target, stops, hops}, at, hops[] {from, to,
+controlPlaneOnly, kubernetes, gates[] {engine, next, blockers, condition, reason, message}, ahead,
+lifts[], open, sources[], after[] (namespaces), extensions[], mirror}, actions[] {when, kind, text,
+decision, options}, notes). Exit 0 when the target is reached with the listed actions, 1 when an
+action needs a person's decision, 2 for input the tool cannot use.`

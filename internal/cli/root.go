@@ -116,6 +116,7 @@ var commands = []func(*env) *cobra.Command{
 	newProvidesCmd,
 	newMirrorCmd,
 	newMigrateCmd,
+	newClusterUpgradeCmd,
 	newCacheCmd,
 	newVersionCmd,
 }
