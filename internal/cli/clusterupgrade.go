@@ -111,7 +111,7 @@ input or usage.`,
 		}
 		return nil
 	}
-	return withTopics(cmd, "cluster-upgrade", "catalogs", "manifests")
+	return withTopics(cmd, "openshift-upgrade", "catalogs", "manifests")
 }
 
 // parse reads the flags into the plan's options and the world's input.

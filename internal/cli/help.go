@@ -47,7 +47,7 @@ var helpTopics = []helpTopic{
 	{"v1", "OLM v1: ClusterExtensions, resolve and provides in v1 terms", v1Topic},
 	{"check-output", "What check prints: JSON, --baseline, -o markdown, -o sarif, suppressions", checkOutputTopic},
 	{"diagrams", "How graph draws bundles, edges, skipRanges and --from's path", diagramsTopic},
-	{"cluster-upgrade", "cluster-upgrade: the OpenShift upgrade plan, its rules and its output", clusterUpgradeTopic},
+	{"openshift-upgrade", "cluster-upgrade: the OpenShift upgrade plan, its rules and its output", clusterUpgradeTopic},
 }
 
 // globalFlagsTopic is the help topic of the root's flags.
