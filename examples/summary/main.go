@@ -72,7 +72,7 @@ func run(w io.Writer, path string, list bool) error {
 	}
 	fs := rep.Findings
 	n := check.CountSeverities(fs)
-	fmt.Fprintf(w, "findings: %d errors, %d warnings, %d infos\n", n.Error, n.Warning, n.Info)
+	fmt.Fprintf(w, "findings: %s, %s, %d info\n", plural(n.Error, "error"), plural(n.Warning, "warning"), n.Info)
 	counts := rep.Counts()
 	// Most severe first, then by code.
 	slices.SortStableFunc(counts, func(a, b check.CodeCount) int { return cmp.Compare(b.Severity, a.Severity) })
@@ -131,4 +131,13 @@ func rejectedPackages(fs []check.Finding) []string {
 		}
 	}
 	return out
+}
+
+// plural is "1 word" or "n words", as sextant check counts (info is a mass
+// noun: "0 info", "3 info").
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

@@ -22,7 +22,7 @@ channels: 533
 bundles: 5624
 channel entries: 7693
 channel heads: 533 (channels with one head: 533, several: 0, none: 0)
-findings: 0 errors, 252 warnings, 0 infos
+findings: 0 errors, 252 warnings, 0 info
   warning  dangling-replaces            131
   warning  dangling-skip                115
   warning  invalid-skip-range           6
@@ -54,6 +54,14 @@ func TestRunListAndErrors(t *testing.T) {
 	} {
 		if !strings.Contains(a.String(), line) {
 			t.Errorf("summary lacks %q:\n%s", line, a.String())
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for n, want := range map[int]string{0: "0 errors", 1: "1 error", 2: "2 errors"} {
+		if got := plural(n, "error"); got != want {
+			t.Errorf("plural(%d) = %q, want %q", n, got, want)
 		}
 	}
 }
