@@ -138,7 +138,7 @@ func (c Changes) describe(n int) string {
 // runBaseline runs the checks on the baselines of the inputs, marks the
 // findings of rep new or existing, adds the regressions and records what
 // the baselines had that the inputs no longer have (Report.Resolved).
-func runBaseline(ctx context.Context, catalogs []Input, opts Options, rep *Report) error {
+func runBaseline(ctx context.Context, catalogs []Input, opts Options, rep *Report, order *findingOrder) error {
 	byName := map[string]int{}
 	for i, in := range catalogs {
 		byName[in.Name] = i
@@ -192,7 +192,7 @@ func runBaseline(ctx context.Context, catalogs []Input, opts Options, rep *Repor
 			reg[i].Status = StatusNew
 		}
 		fs = append(fs, reg...)
-		slices.SortFunc(fs, compareFindings)
+		slices.SortFunc(fs, order.compare)
 		for _, f := range fs {
 			if f.Status == StatusNew {
 				sum.New++

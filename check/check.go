@@ -20,7 +20,6 @@
 package check
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"runtime"
@@ -149,8 +148,11 @@ func (o Options) workers() int {
 // Report is the result of Run. It is a plain value: JSON-serialisable, and
 // owned by the caller.
 type Report struct {
-	// Findings of every catalog, sorted by catalog (in input order), then
-	// package, channel, bundle, code and message.
+	// Findings of every catalog, in report order: by catalog (in input
+	// order); with a baseline, the new findings first; then by package,
+	// channel, bundle — the bundles of a package in version order (semver
+	// precedence; a name that is no bundle with a version after them, by
+	// name with numbers compared by value) — code and message.
 	Findings []Finding `json:"findings"`
 	// Catalogs summarises each input, in input order.
 	Catalogs []CatalogSummary `json:"catalogs"`
@@ -349,17 +351,18 @@ func Run(ctx context.Context, catalogs []Input, opts Options) (*Report, error) {
 	if err := checkBaselines(catalogs, opts.Baseline); err != nil {
 		return nil, err
 	}
-	r := &runner{opts: opts, inputs: catalogs}
+	order := newFindingOrder(catalogs, opts.Baseline)
+	r := &runner{opts: opts, inputs: catalogs, order: order}
 	if err := r.run(ctx); err != nil {
 		return nil, err
 	}
 	rep := r.report()
 	if len(opts.Baseline) > 0 {
-		if err := runBaseline(ctx, catalogs, opts, rep); err != nil {
+		if err := runBaseline(ctx, catalogs, opts, rep, order); err != nil {
 			return nil, err
 		}
 	}
-	rep.suppress(opts.Suppressions)
+	rep.suppress(opts.Suppressions, order)
 	return rep, nil
 }
 
@@ -367,6 +370,7 @@ func Run(ctx context.Context, catalogs []Input, opts Options) (*Report, error) {
 type runner struct {
 	opts   Options
 	inputs []Input
+	order  *findingOrder
 	// findings[i] holds the findings of inputs[i], unsorted.
 	findings [][]Finding
 	paths    [][]PathStats
@@ -456,7 +460,7 @@ func (r *runner) report() *Report {
 	rep := &Report{Findings: []Finding{}, Catalogs: make([]CatalogSummary, len(r.inputs))}
 	for i, in := range r.inputs {
 		fs := r.findings[i]
-		slices.SortFunc(fs, compareFindings)
+		slices.SortFunc(fs, r.order.compare)
 		rep.Findings = append(rep.Findings, fs...)
 		s := CatalogSummary{Name: in.Name, Counts: countCodes(fs)}
 		for _, p := range in.Catalog.Packages() {
@@ -558,15 +562,4 @@ func structural(name string, cat *graph.Catalog) []Finding {
 		}
 	}
 	return out
-}
-
-// compareFindings orders findings as graph.CompareFindings does (package,
-// channel, bundle, code, message), then by severity and position.
-func compareFindings(a, b Finding) int {
-	return cmp.Or(
-		graph.CompareFindings(a.graphFinding(), b.graphFinding()),
-		cmp.Compare(a.Severity, b.Severity),
-		strings.Compare(a.Pos.File, b.Pos.File),
-		cmp.Compare(a.Pos.Offset, b.Pos.Offset),
-	)
 }

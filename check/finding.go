@@ -62,15 +62,6 @@ func (f Finding) String() string {
 	return fmt.Sprintf("%s %s %s: %s", f.Severity.String(), f.Code, obj, f.Message)
 }
 
-// graphFinding returns the fields of f a graph.Finding has.
-func (f Finding) graphFinding() graph.Finding {
-	return graph.Finding{
-		Severity: f.Severity, Code: f.Code,
-		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle,
-		Message: f.Message, Brief: f.Brief, Pos: f.Pos,
-	}
-}
-
 // findingJSON is a Finding's JSON form, the `sextant check -o json`
 // contract: the object named by package, channel and bundle (each "" when
 // the finding is not about one), the position as file, line, column (in

@@ -218,7 +218,7 @@ func (c *configReader) suppression(n *yaml.Node, i int) (Suppression, bool) {
 // suppress moves the findings of rep that a suppression matches to
 // rep.Suppressed (each with its Suppression), adds a stale-suppression
 // finding for each entry that matches nothing, and recomputes the counts.
-func (rep *Report) suppress(sups []Suppression) {
+func (rep *Report) suppress(sups []Suppression, order *findingOrder) {
 	if len(sups) == 0 {
 		return
 	}
@@ -260,12 +260,12 @@ func (rep *Report) suppress(sups []Suppression) {
 		}
 		kept = append(kept, f)
 	}
-	order := map[string]int{}
+	byCatalog := map[string]int{}
 	for i, c := range rep.Catalogs {
-		order[c.Name] = i
+		byCatalog[c.Name] = i
 	}
 	slices.SortStableFunc(kept, func(a, b Finding) int {
-		return cmp.Or(cmp.Compare(order[a.Catalog], order[b.Catalog]), compareFindings(a, b))
+		return cmp.Or(cmp.Compare(byCatalog[a.Catalog], byCatalog[b.Catalog]), order.compare(a, b))
 	})
 	rep.Findings = kept
 	rep.recount()

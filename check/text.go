@@ -71,8 +71,9 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 // WriteText writes the reports as `sextant check` prints them. Per
 // catalog: "catalog PATH: N packages, N channels, N bundles"; the findings
 // by package, a line with the package's name (quoted when it holds
-// characters a terminal would act on) and one line per finding; the
-// findings the change resolved
+// characters a terminal would act on) and one line per finding — with a
+// baseline the new ones first, then "existing: in the baseline too" and the
+// others —; the findings the change resolved
 // ("resolved: …") and the suppressed ones ("suppressed: …", each with the
 // reason that accepts it), in the same form; a summary line; and with a
 // baseline the comparison and what was added and removed.
@@ -130,7 +131,16 @@ func newTextReport(w io.Writer, opts TextOptions, cs []CatalogReport) *textRepor
 func (t *textReport) catalog(r *CatalogReport) {
 	fmt.Fprintf(t.w, "catalog %s: %s, %s, %s\n", safetext.Name(r.Path),
 		plural(r.Packages, "package", "packages"), plural(r.Channels, "channel", "channels"), plural(r.Bundles, "bundle", "bundles"))
-	t.findings(r.Findings, r.Path, lineFinding)
+	fs := r.Findings
+	n := 0 // the new findings of a comparison come first
+	for r.Baseline != nil && n < len(fs) && fs[n].Status == StatusNew {
+		n++
+	}
+	t.findings(fs[:n], r.Path, lineFinding)
+	if n > 0 && n < len(fs) {
+		fmt.Fprintf(t.w, "existing: in the baseline too\n")
+	}
+	t.findings(fs[n:], r.Path, lineFinding)
 	if len(r.Resolved) > 0 {
 		fmt.Fprintf(t.w, "resolved: in the baseline, not any more\n")
 		t.findings(r.Resolved, r.Path, lineResolved)

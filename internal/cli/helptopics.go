@@ -246,14 +246,14 @@ finding, with "message" and "brief"; "groups" says which are one cause:
 
 With --baseline OLD, the one catalog given (NEW) is compared with OLD, its previous version (a
 path, or git:REF[:PATH] read from git history): every finding is marked new or existing ("status":
-"new"|"existing" in JSON), and the regressions of the change are added — package-removed,
-channel-removed, default-channel-changed, head-removed, bundle-removed, channel-head-lowered,
-upgrade-path-lost, no-longer-installable, requirement-newly-unmet, deprecation-added; an upgrade
-edge the change adds that drops an API or an install mode is a new api-dropped-on-upgrade or
-install-mode-dropped. The catalog gains a "baseline" object: {"name", "new", "existing",
-"resolved", "packagesAdded", "packagesRemoved", "channelsAdded", "channelsRemoved",
-"bundlesAdded", "bundlesRemoved"}. --fail-on-new applies --fail-on to the new findings only, so
-that CI fails on what a change introduces.
+"new"|"existing" in JSON), the new ones first in every format, and the regressions of the change
+are added — package-removed, channel-removed, default-channel-changed, head-removed,
+bundle-removed, channel-head-lowered, upgrade-path-lost, no-longer-installable,
+requirement-newly-unmet, deprecation-added; an upgrade edge the change adds that drops an API or an
+install mode is a new api-dropped-on-upgrade or install-mode-dropped. The catalog gains a
+"baseline" object: {"name", "new", "existing", "resolved", "packagesAdded", "packagesRemoved",
+"channelsAdded", "channelsRemoved", "bundlesAdded", "bundlesRemoved"}. --fail-on-new applies
+--fail-on to the new findings only, so that CI fails on what a change introduces.
 
 -o markdown writes a pull-request comment: counts by severity and code, then the findings by
 package (each its brief, the message folded below it), new ones first, long lists folded. -o sarif
