@@ -12,7 +12,6 @@ import (
 	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
-	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // AnswerOptions tunes the answers of a world. The zero value answers as
@@ -26,19 +25,26 @@ type AnswerOptions struct {
 	MaxSuggestions int
 }
 
+// engineOptions are the options of the resolver's follow-ups that an
+// answer asks.
+type engineOptions struct {
+	Explain  resolver.ExplainOptions
+	HeldBack resolver.HeldBackOptions
+}
+
 // resolver returns the resolver's options of opts.
-func (o AnswerOptions) resolver() resolver.AnswerOptions {
+func (o AnswerOptions) resolver() engineOptions {
 	n := o.MaxSuggestions
 	if n == 0 {
 		n = resolver.DefaultMaxSuggestions
 	}
 	if n < 0 {
-		return resolver.AnswerOptions{
+		return engineOptions{
 			Explain:  resolver.ExplainOptions{MaxSuggestions: -1, Budget: -1},
 			HeldBack: resolver.HeldBackOptions{ReasonsOnly: true},
 		}
 	}
-	return resolver.AnswerOptions{Explain: resolver.ExplainOptions{MaxSuggestions: n, Budget: -1}}
+	return engineOptions{Explain: resolver.ExplainOptions{MaxSuggestions: n, Budget: -1}}
 }
 
 // Answer is what World.Resolve answers: the OLM v0 answer of each
@@ -53,7 +59,7 @@ func (o AnswerOptions) resolver() resolver.AnswerOptions {
 type Answer struct {
 	// Namespaces are the v0 answers, one per namespace resolved, in the
 	// world's order; none when the world has only v1 objects.
-	Namespaces []*resolver.Answer
+	Namespaces []*NamespaceAnswer
 	// Extensions is the v1 answer; nil when the manifests hold no
 	// ClusterExtension.
 	Extensions *olmv1.Outcome
@@ -63,6 +69,8 @@ type Answer struct {
 	Notes []Note
 
 	all bool // every namespace: the JSON form lists them
+	// results are the resolutions answered, in the order of Namespaces.
+	results []*resolver.Resolution
 	// omitAssumed: the world notes the assumed OperatorGroup, so the
 	// plans' own note on it is left out of the text.
 	omitAssumed bool
@@ -92,12 +100,12 @@ func (a *Answer) MarshalJSON() ([]byte, error) {
 	switch {
 	case a.all:
 		return marshal(struct {
-			Namespaces []*resolver.Answer       `json:"namespaces"`
+			Namespaces []*NamespaceAnswer       `json:"namespaces"`
 			Extensions []olmv1.ExtensionOutcome `json:"extensions,omitempty"`
 		}{a.Namespaces, ext})
 	case len(a.Namespaces) == 1:
 		return marshal(struct {
-			*resolver.Answer
+			*NamespaceAnswer
 			Extensions []olmv1.ExtensionOutcome `json:"extensions,omitempty"`
 		}{a.Namespaces[0], ext})
 	case a.Extensions != nil:
@@ -148,13 +156,10 @@ func (a *Answer) WriteText(w io.Writer, opts TextOptions) error {
 		if i > 0 {
 			io.WriteString(ew, "\n")
 		}
-		topts := resolver.TextOptions{Full: opts.Full}
-		if a.omitAssumed {
-			topts.OmitNotes = []string{predict.NoteAssumedOperatorGroup}
-		}
+		topts := nsTextOptions{full: opts.Full, omitAssumed: a.omitAssumed}
 		for _, note := range a.Notes {
 			if note.Code == NoteCatalogNotVisible && note.Namespace == n.Namespace {
-				topts.Notes = append(topts.Notes, opts.noteText(note))
+				topts.notes = append(topts.notes, opts.noteText(note))
 			}
 		}
 		n.WriteText(ew, topts)
@@ -186,11 +191,12 @@ func (w *World) Resolve(ctx context.Context, opts AnswerOptions) (*Answer, error
 			return nil, err
 		}
 		for _, res := range results {
-			na, err := res.Answer(ctx, opts.resolver())
+			na, err := answerNamespace(ctx, res, opts.resolver())
 			if err != nil {
 				return nil, w.catalogError(err)
 			}
 			a.Namespaces = append(a.Namespaces, na)
+			a.results = append(a.results, res)
 			a.Notes = append(a.Notes, w.answerNotes(na)...)
 		}
 		a.Notes = append(excludedNotes(results), a.Notes...)
@@ -203,6 +209,18 @@ func (w *World) Resolve(ctx context.Context, opts AnswerOptions) (*Answer, error
 		a.Extensions = res
 	}
 	return a, nil
+}
+
+// Resolution returns the resolution of namespace ns that the answer
+// answers, to ask it what follows (its InstallPlan, the state after its
+// plan, …); nil when the answer has no such namespace.
+func (a *Answer) Resolution(ns string) *resolver.Resolution {
+	for i, n := range a.Namespaces {
+		if n.Namespace == ns {
+			return a.results[i]
+		}
+	}
+	return nil
 }
 
 // resolutions resolves the world's namespaces: every one in order
@@ -250,7 +268,7 @@ func (w *World) catalogError(err error) error {
 // answerNotes are the notes on a namespace's answer: a subscription's
 // catalog that was given but is not visible from the namespace, which
 // usually means that the global namespace is wrong.
-func (w *World) answerNotes(a *resolver.Answer) []Note {
+func (w *World) answerNotes(a *NamespaceAnswer) []Note {
 	if a.Error == nil || a.Error.Explanation == nil {
 		return nil
 	}

@@ -115,7 +115,7 @@ func (l *loader) pathOrImage(c *catalogSpec) error {
 		}
 	}
 	if c.name == "" {
-		c.name, c.named, c.from = pathBaseName(path), NamedByPath, "file"
+		c.name, c.named, c.from = PathCatalogName(path), NamedByPath, "file"
 		if serr == nil && fi.IsDir() {
 			c.from = "folder"
 		}
@@ -414,6 +414,21 @@ func (l *loader) loadImage(c *catalogSpec) error {
 	return nil
 }
 
+// SourceImageError is the image of a CatalogSource that cannot be read
+// (Err says why: an *OfflineError of the image source when it would be
+// pulled offline, …).
+type SourceImageError struct {
+	File          string
+	CatalogSource cluster.Ref
+	Err           error
+}
+
+func (e *SourceImageError) Error() string {
+	return fmt.Sprintf("%s: CatalogSource %q: spec.image: %v", e.File, e.CatalogSource.Namespace+"/"+e.CatalogSource.Name, e.Err)
+}
+
+func (e *SourceImageError) Unwrap() error { return e.Err }
+
 // loadSourceImages reads the images of the CatalogSources (srcs); one
 // note lists the images read. Every image that cannot be read is an
 // error naming the CatalogSource's file.
@@ -422,13 +437,13 @@ func (l *loader) loadSourceImages(srcs []*catalogSpec) error {
 	var errs []error
 	for _, c := range srcs {
 		if err := l.loadImage(c); err != nil {
-			errs = append(errs, fmt.Errorf("%s: CatalogSource %q: spec.image: %w", c.file, c.source.Namespace+"/"+c.source.Name, err))
+			errs = append(errs, &SourceImageError{File: c.file, CatalogSource: c.source, Err: err})
 			continue
 		}
 		read = append(read, c.source.Namespace+"/"+c.source.Name+" "+imageSummary(c.path, c.read))
 	}
 	if len(read) > 0 {
-		l.notef(NoteSourceImages, "read the catalog images of the CatalogSources (no catalog given stands for them): %s", strings.Join(read, ", "))
+		l.notef(NoteSourceImages, "read the catalog images of the CatalogSources that no catalog given stands for: %s", strings.Join(read, ", "))
 	}
 	return errors.Join(errs...)
 }

@@ -8,10 +8,8 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 )
 
-// The input errors of Load that are not about one file.
+// ErrNoCatalog is the input error of Load that is not about one file.
 var (
-	// ErrNoManifests: Input has neither Manifests nor For.
-	ErrNoManifests = errors.New("no manifests: the cluster state (Subscriptions, ClusterServiceVersions, CatalogSources, OperatorGroups) is needed")
 	// ErrNoCatalog: no catalog is given, and no subscription's
 	// CatalogSource names an image.
 	ErrNoCatalog = errors.New("no catalog: none is given, and no CatalogSource the subscriptions name has a spec.image")

@@ -7,12 +7,15 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 )
 
-// Input is what a world is built from. Required: at least one manifest
-// (Manifests or For). The zero values of the other fields ask for the
-// rules of the package documentation.
+// Input is what a world is built from. The zero values of its fields
+// ask for the rules of the package documentation. Without manifests
+// (Manifests and For empty) the world is one of catalogs alone, each in
+// the global namespace (or its own), priority 0, with no namespace to
+// resolve: enough to ask which packages provide an API.
 type Input struct {
 	// Catalogs are the catalogs given, in order. None is fine when the
 	// subscriptions' CatalogSources name their images (spec.image).
@@ -20,6 +23,11 @@ type Input struct {
 	// Manifests are the cluster state: kubectl get csv,sub,catsrc,og,ip
 	// -o yaml as it prints them, one file, folder or stream each.
 	Manifests []File
+	// State, if not nil, is cluster state already read (olmapi.State of
+	// a controller's objects, a state built in code): the world's state
+	// is a copy of it with the objects of Manifests added (an object in
+	// both is an error).
+	State *cluster.State
 	// Recursive reads the folders of Manifests and For with their
 	// subfolders (kubectl's -R); without it a folder's subfolders are
 	// noted and not read.
@@ -39,6 +47,10 @@ type Input struct {
 	// cluster state too, and their namespace the one to resolve when
 	// Namespace is empty.
 	For []File
+	// Application are an application's objects already read (as For
+	// reads them: cluster.DecodeObjects); with For, those of For are
+	// added.
+	Application []cluster.Object
 	// ForV1 answers the application's kinds in OLM v1 terms
 	// (ClusterExtensions, World.ResolveForV1): the Subscriptions of the
 	// manifests are not resolved, and no namespace is chosen.
@@ -116,10 +128,11 @@ type CatalogArgError struct {
 
 func (e *CatalogArgError) Error() string { return fmt.Sprintf("catalog %q: %s", e.Arg, e.Problem) }
 
-// pathBaseName returns the file or folder name of path without its
-// catalog extensions: "x/community.v4.20-index.json.gz" →
+// PathCatalogName returns the name a catalog given by path without a name
+// takes: its file or folder name without its catalog extensions
+// (.gz, then .json, .yaml or .yml): "x/community.v4.20-index.json.gz" →
 // "community.v4.20-index".
-func pathBaseName(path string) string {
+func PathCatalogName(path string) string {
 	base := filepath.Base(filepath.Clean(path))
 	base = strings.TrimSuffix(base, ".gz")
 	for _, ext := range []string{".json", ".yaml", ".yml"} {

@@ -16,6 +16,7 @@ import (
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
 	"github.com/sextantdev/sextant/internal/words"
+	"github.com/sextantdev/sextant/resolver"
 )
 
 // manifestFile is one manifest input: a path, read when decoded, one
@@ -310,6 +311,10 @@ func namesFile(err error) bool {
 	var ce *cluster.Error
 	if errors.As(err, &ce) {
 		return ce.File != ""
+	}
+	var ip *resolver.InvalidPackageError
+	if errors.As(err, &ip) {
+		return ip.Finding.Pos.File != ""
 	}
 	var pe *fs.PathError
 	return errors.As(err, &pe)

@@ -40,6 +40,10 @@ type Options struct {
 	V1 V1Gates
 	// Tracer, if not nil, observes every v0 resolution.
 	Tracer resolver.Tracer
+	// OnNote, if not nil, is called with each note of the world as it
+	// arises (World.Notes holds them all), from the goroutine that calls
+	// Load — also when Load then fails.
+	OnNote func(Note)
 }
 
 // V1Gates are operator-controller's feature gates that change OLM v1's

@@ -21,7 +21,8 @@ func (l *loader) namespaces(state *cluster.State, app []cluster.Object) ([]strin
 		return resolver.Namespaces(state), nil
 	}
 	asked := l.in.Namespace
-	if len(l.in.For) > 0 {
+	application := len(l.in.For) > 0 || len(l.in.Application) > 0
+	if application {
 		appNS, err := appNamespace(app)
 		switch {
 		case asked == "" && err != nil:
@@ -29,12 +30,12 @@ func (l *loader) namespaces(state *cluster.State, app []cluster.Object) ([]strin
 		case asked == "" && appNS != "":
 			return []string{appNS}, nil
 		case asked != "" && appNS != "" && appNS != asked:
-			l.notef(NoteAppNamespace, "the application's objects are in namespace %s; resolving namespace %s, as asked", appNS, asked)
+			l.notef(NoteAppNamespace, "the application's objects are in namespace %s; resolving namespace %s", appNS, asked)
 		}
 	}
 	present := resolver.Namespaces(state)
 	if asked != "" {
-		if len(l.in.For) > 0 || slices.Contains(present, asked) {
+		if application || slices.Contains(present, asked) {
 			return []string{asked}, nil
 		}
 		return nil, &NamespaceError{Asked: asked, Namespaces: present}

@@ -21,7 +21,7 @@ func (l *loader) wantV1(state *cluster.State, cats []*catalogSpec) (bool, error)
 			l.notef(NoteSubscriptionsNotResolved, "the Subscriptions of the manifests are not resolved (the application's kinds are answered for OLM v1)")
 		}
 		want = true
-	case len(state.ClusterExtensions) > 0 && len(l.in.For) == 0:
+	case len(state.ClusterExtensions) > 0 && len(l.in.For) == 0 && len(l.in.Application) == 0:
 		want = true
 	case len(state.ClusterExtensions) > 0:
 		l.notef(NoteExtensionsNotResolved, "the ClusterExtensions of the manifests are not resolved (the application's kinds are answered for OLM v0 subscriptions)")

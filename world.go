@@ -1,6 +1,7 @@
 package sextant
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -170,6 +171,51 @@ func (w *World) V1Options() olmv1.Options {
 	}
 }
 
+// CatalogImages returns, per catalog, the registry image it stands for:
+// the registry image it was read from, else the spec.image of its
+// CatalogSource (the one of its name in its namespace). A catalog with
+// neither has none.
+func (w *World) CatalogImages() map[resolver.CatalogKey]string {
+	out := map[resolver.CatalogKey]string{}
+	for _, c := range w.Catalogs {
+		if o := c.Origin.Image; o != nil && len(o.Names) > 0 && o.Kind == "registry image" {
+			out[c.Key] = o.Text
+			continue
+		}
+		for _, cs := range w.State.CatalogSources {
+			if cs.Name == c.Key.Name && cs.Namespace == c.Key.Namespace && cs.Image != "" {
+				out[c.Key] = cs.Image
+			}
+		}
+	}
+	return out
+}
+
+// Options returns the options the world was built with.
+func (w *World) Options() Options { return w.opts }
+
+// Reload builds the world of the same cluster state (State, with the
+// application) and the same choices — the namespaces, the global
+// namespace, v0 or v1 — with other catalogs and options: what the world
+// of a cluster is at another time (the catalogs of the next OpenShift
+// minor, other versions). A catalog given under a CatalogSource's name
+// stands for it, whatever its spec.image; the images of the
+// CatalogSources no catalog stands for are read as Load reads them.
+func (w *World) Reload(ctx context.Context, catalogs []CatalogInput, opts Options) (*World, error) {
+	in := Input{
+		Catalogs:        catalogs,
+		State:           w.State,
+		Application:     w.Application,
+		AllNamespaces:   w.AllNamespaces,
+		GlobalNamespace: w.GlobalNamespace,
+		ForV1:           w.in.ForV1,
+	}
+	if !w.AllNamespaces && len(w.Namespaces) == 1 {
+		in.Namespace = w.Namespaces[0]
+	}
+	return Load(ctx, in, opts)
+}
+
 // File returns the file the object ref was read from ("" for one the
 // world made, such as an OperatorGroup read from annotations).
 func (w *World) File(ref cluster.Ref) string { return w.files[ref] }
@@ -202,8 +248,6 @@ func Load(ctx context.Context, in Input, opts Options) (*World, error) {
 // against another.
 func checkInput(in Input, opts Options) error {
 	switch {
-	case len(in.Manifests) == 0 && len(in.For) == 0:
-		return ErrNoManifests
 	case in.AllNamespaces && in.Namespace != "":
 		return &InputError{Field: "Namespace", Value: in.Namespace, Err: errors.New("excludes AllNamespaces")}
 	case opts.SemverAllowMajor && !opts.SemverUpgrades:
@@ -231,8 +275,13 @@ type loader struct {
 	notes []Note
 }
 
-// note records a note.
-func (l *loader) note(n Note) { l.notes = append(l.notes, n) }
+// note records a note, and tells Options.OnNote.
+func (l *loader) note(n Note) {
+	l.notes = append(l.notes, n)
+	if l.opts.OnNote != nil {
+		l.opts.OnNote(n)
+	}
+}
 
 // notef records a note of code about nothing in particular.
 func (l *loader) notef(code NoteCode, format string, args ...any) {
@@ -250,6 +299,9 @@ func (l *loader) load() (*World, error) {
 		return nil, err
 	}
 	w := &World{State: state, Application: app, AllNamespaces: l.in.AllNamespaces, opts: l.opts, in: l.in, files: l.files}
+	if len(l.in.Manifests) == 0 && len(l.in.For) == 0 && l.in.State == nil && len(l.in.Application) == 0 {
+		return l.catalogsOnly(w, cats)
+	}
 	if err := l.nameImages(state, cats); err != nil {
 		return nil, err
 	}
@@ -295,6 +347,42 @@ func (l *loader) load() (*World, error) {
 	return w, nil
 }
 
+// catalogsOnly builds the world of catalogs without manifests: each in the
+// global namespace (or its own), priority 0, and both resolvers, each
+// catalog the ClusterCatalog of its name for v1.
+func (l *loader) catalogsOnly(w *World, cats []*catalogSpec) (*World, error) {
+	if len(cats) == 0 {
+		return nil, ErrNoCatalog
+	}
+	for _, c := range cats {
+		if c.name == "" {
+			c.name, c.named = c.img.BaseName, NamedByPath
+		}
+	}
+	if err := checkNames(cats); err != nil {
+		return nil, err
+	}
+	if err := l.loadImages(cats); err != nil {
+		return nil, err
+	}
+	w.GlobalNamespace = cmp.Or(l.in.GlobalNamespace, resolver.DefaultGlobalNamespace)
+	v1cats := make([]olmv1.Catalog, len(cats))
+	for i, c := range cats {
+		c.key = resolver.CatalogKey{Namespace: cmp.Or(c.in.Namespace, w.GlobalNamespace), Name: c.name}
+		w.Catalogs = append(w.Catalogs, c.catalog())
+		v1cats[i] = olmv1.Catalog{ClusterCatalog: cluster.NewClusterCatalog(c.name), Content: c.cat}
+	}
+	var err error
+	if w.V1, err = olmv1.New(v1cats, w.V1Options()); err != nil {
+		return nil, err
+	}
+	if err := l.buildV0(w); err != nil {
+		return nil, err
+	}
+	w.Notes = l.notes
+	return w, nil
+}
+
 // placeV0 chooses the namespaces, adds the images of the CatalogSources,
 // checks every subscription's source, reads the images, and places every
 // catalog: the v0 world.
@@ -307,6 +395,8 @@ func (l *loader) placeV0(w *World, state *cluster.State, cats *[]*catalogSpec) e
 	if len(*cats) == 0 && len(srcs) == 0 {
 		return ErrNoCatalog
 	}
+	w.OperatorGroups = l.operatorGroups(state, w.Namespaces)
+	w.GlobalNamespace = l.globalNamespace(state)
 	if err := l.checkSources(state, w.Namespaces, *cats, srcs); err != nil {
 		return err
 	}
@@ -317,8 +407,6 @@ func (l *loader) placeV0(w *World, state *cluster.State, cats *[]*catalogSpec) e
 		return err
 	}
 	*cats = append(*cats, srcs...)
-	w.OperatorGroups = l.operatorGroups(state, w.Namespaces)
-	w.GlobalNamespace = l.globalNamespace(state)
 	return l.place(state, w.Namespaces, w.GlobalNamespace, *cats)
 }
 
@@ -329,7 +417,7 @@ func (l *loader) buildV0(w *World) error {
 		if l.opts.SemverAllowMajor {
 			span = "across major versions"
 		}
-		l.notef(NoteSemverUpgrades, "upgrades by version: an installed operator may upgrade to any higher version of its channel %s, beyond the catalog's replaces, skips and skipRange edges (OLM follows only those)", span)
+		l.notef(NoteSemverUpgrades, "an installed operator may upgrade to any higher version of its channel %s, beyond the catalog's replaces, skips and skipRange edges (OLM follows only those)", span)
 	}
 	res, err := resolver.NewContext(l.ctx, w.ResolverCatalogs(), w.ResolverOptions())
 	if err != nil {
@@ -347,6 +435,7 @@ func (l *loader) readInputs(cats []*catalogSpec) (*cluster.State, []cluster.Obje
 	var done chan struct{} // nil: the catalogs load after the manifests
 	var catErrs []error
 	cl := &loader{ctx: l.ctx, in: l.in, opts: l.opts}
+	cl.opts.OnNote = nil // its notes are told once the manifests are read
 	if !l.streams() {
 		done = make(chan struct{})
 		go func() {
@@ -367,12 +456,21 @@ func (l *loader) readInputs(cats []*catalogSpec) (*cluster.State, []cluster.Obje
 	} else {
 		state = &cluster.State{}
 	}
+	if l.in.State != nil && state != nil {
+		given := l.in.State.Clone()
+		for _, r := range given.Merge(state) {
+			errs = append(errs, &DefinedTwiceError{File: l.files[r], Object: r, Prev: "the state given"})
+		}
+		given.Sort()
+		state = given
+	}
+	app = slices.Clone(l.in.Application)
 	if len(l.in.For) > 0 {
 		objs, appState, err := l.readApplication(l.in.For)
 		if err != nil {
 			errs = appendErrors(errs, err)
 		} else if state != nil {
-			app = objs
+			app = append(app, objs...)
 			if err := mergeApplication(state, appState); err != nil {
 				errs = appendErrors(errs, err)
 			}
@@ -380,7 +478,9 @@ func (l *loader) readInputs(cats []*catalogSpec) (*cluster.State, []cluster.Obje
 	}
 	if done != nil {
 		<-done
-		l.notes = append(l.notes, cl.notes...)
+		for _, n := range cl.notes {
+			l.note(n)
+		}
 	} else {
 		catErrs = l.loadFiles(cats)
 	}

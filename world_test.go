@@ -51,10 +51,10 @@ func codes(notes []sextant.Note) []sextant.NoteCode {
 	return out
 }
 
-// TestNamespaceRule: the namespace asked for must hold something
+// TestNamespaceChoice: the namespace asked for must hold something
 // resolution concerns; else the subscriptions' one namespace is taken,
 // several are an error listing them.
-func TestNamespaceRule(t *testing.T) {
+func TestNamespaceChoice(t *testing.T) {
 	tests := []struct {
 		name      string
 		manifests string
@@ -87,10 +87,10 @@ func TestNamespaceRule(t *testing.T) {
 	}
 }
 
-// TestCatalogIdentity: a CatalogSource of a catalog's name gives its
+// TestCatalogPlaces: a CatalogSource of a catalog's name gives its
 // namespace and priority; without one, the namespace the subscriptions
 // name, else the global namespace; a catalog named after its file.
-func TestCatalogIdentity(t *testing.T) {
+func TestCatalogPlaces(t *testing.T) {
 	w, err := load(t, sextant.Input{Manifests: files(cliManifests+"app.yaml", cliManifests+"catalogsource.yaml")},
 		cliCatalogs+"app.yaml", cliCatalogs+"db.json", "other="+cliCatalogs+"clean.json")
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/sextantdev/sextant/mirror"
-	"github.com/sextantdev/sextant/resolver"
 )
 
 // communityPackages reads testdata/mirror/community-packages.txt: one
@@ -41,7 +40,7 @@ func BenchmarkComputeCommunity(b *testing.B) {
 	req := mirror.Request{Packages: communityPackages(b)}
 	b.ReportAllocs()
 	for b.Loop() {
-		s, err := mirror.Compute(context.Background(), []resolver.Catalog{cat}, req, options())
+		s, err := mirror.Compute(context.Background(), world(b, nil, cat), req, options())
 		var re *mirror.RolloutError
 		if s == nil || (err != nil && !errors.As(err, &re)) {
 			b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // Check checks the mirror's properties for the catalogs that keep the
@@ -39,7 +40,7 @@ func (s *Set) Check(ctx context.Context, keep func(resolver.CatalogKey, *graph.B
 	if len(ce.Findings) > 0 {
 		return ce
 	}
-	r, err := resolver.NewContext(ctx, filtered, s.opts.Resolver)
+	r, err := resolver.NewContext(ctx, filtered, s.resolverOpts)
 	if err != nil {
 		return err
 	}
@@ -104,7 +105,7 @@ type roundPrint struct {
 	Steps    []resolver.Step
 	InFlight []resolver.InFlight
 	Approval resolver.PlanApproval
-	Notes    []string
+	Notes    []predict.Note
 	Excluded []resolver.InvalidPackage
 	Waiting  bool
 	namespaceState

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/celrule"
-	"github.com/sextantdev/sextant/cluster"
-	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/mirror"
-	"github.com/sextantdev/sextant/resolver"
 )
 
 // The mirror set of the README's sample namespace, whose subscriptions name
@@ -16,18 +14,17 @@ import (
 // kept bundle and the first reason it is kept. rabbitmq-cluster-operator
 // is in it as a dependency, although no subscription names it.
 func ExampleCompute() {
-	cat, err := graph.LoadFile("../testdata/catalogs/community-operators-prod.v4.20-index.json.gz")
+	ctx := context.Background()
+	w, err := sextant.Load(ctx, sextant.Input{
+		Catalogs:      []sextant.CatalogInput{{Path: "../testdata/catalogs/community-operators-prod.v4.20-index.json.gz"}},
+		Manifests:     []sextant.File{{Path: "../testdata/examples/cluster.yaml"}},
+		AllNamespaces: true,
+	}, sextant.Options{CEL: celrule.New()})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	state, err := cluster.LoadFiles("../testdata/examples/cluster.yaml")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	catalogs := []resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "community-operators-prod.v4.20-index"}, Catalog: cat}}
-	set, err := mirror.Compute(context.Background(), catalogs, mirror.Request{State: state}, mirror.Options{Resolver: resolver.Options{CEL: celrule.New()}})
+	set, err := mirror.Compute(ctx, w, mirror.Request{}, mirror.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return

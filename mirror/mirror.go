@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
@@ -38,39 +39,39 @@ import (
 // is 0.
 const DefaultMaxRounds = 100
 
-// Options tunes Compute. The zero value resolves as OLM does (see
-// resolver.Options) with DefaultMaxRounds.
+// Options tunes Compute. The zero value rolls out with DefaultMaxRounds.
 type Options struct {
-	// Resolver is the resolver's options, for the full catalogs and the
-	// filtered ones alike.
-	Resolver resolver.Options
 	// MaxRounds is the most rounds of each rollout; 0 means
 	// DefaultMaxRounds.
 	MaxRounds int
 }
 
-// Compute returns the mirror set of req against catalogs: see the package
-// documentation. A namespace or package whose rollout has no plan at some
-// round (a conflict, a package no catalog has) or does not settle within
-// the round limit has no mirror set: Compute returns a *RolloutError for
-// each such rollout, joined, together with the set of the other rollouts
-// (nil when there is none). A rollout that comes back to a state it was
-// in (a subscription with no channel can hop between channels forever)
-// is not an error: its rounds up to the repeat are kept, and Rollout.Cycles
-// says so.
-// A set that fails its own check is a *CheckError (a bug to report). An
-// error matching errors.Is(err, ctx.Err()) means ctx ended. The catalogs
-// are not modified; the Set keeps them.
-func Compute(ctx context.Context, catalogs []resolver.Catalog, req Request, opts Options) (*Set, error) {
+// Compute returns the mirror set of the world w — every namespace of
+// w.Namespaces with a subscription or an installed CSV, rolled out with
+// the world's resolver — and of the packages of req, against the world's
+// catalogs: see the package documentation. The filtered catalogs are
+// resolved with the world's resolver options. A namespace or package
+// whose rollout has no plan at some round (a conflict, a package no
+// catalog has) or does not settle within the round limit has no mirror
+// set: Compute returns a *RolloutError for each such rollout, joined,
+// together with the set of the other rollouts (nil when there is none).
+// A rollout that comes back to a state it was in (a subscription with no
+// channel can hop between channels forever) is not an error: it is cut
+// at the first repeat, its rounds up to it kept, and Rollout.Cycles says
+// so. A set that fails its own check is a *CheckError (a bug to report).
+// An error matching errors.Is(err, ctx.Err()) means ctx ended. The
+// catalogs are not modified; the Set keeps them.
+func Compute(ctx context.Context, w *sextant.World, req Request, opts Options) (*Set, error) {
 	if opts.MaxRounds == 0 {
 		opts.MaxRounds = DefaultMaxRounds
 	}
-	r, err := resolver.NewContext(ctx, catalogs, opts.Resolver)
-	if err != nil {
-		return nil, err
+	r := w.Resolver
+	if r == nil {
+		return nil, errors.New("mirror: the world has no OLM v0 resolver (its manifests hold only OLM v1 objects)")
 	}
-	s := &Set{full: catalogs, opts: opts, kept: map[resolver.CatalogKey]map[graph.BundleRef]*kept{}}
-	scens, err := scenarios(catalogs, req)
+	catalogs := w.ResolverCatalogs()
+	s := &Set{full: catalogs, opts: opts, resolverOpts: w.ResolverOptions(), kept: map[resolver.CatalogKey]map[graph.BundleRef]*kept{}}
+	scens, err := scenarios(catalogs, w, req)
 	if err != nil {
 		return nil, err
 	}
@@ -141,19 +142,17 @@ type scenario struct {
 	rng graph.Range
 }
 
-// scenarios lists the rollouts of req: one per namespace of the state
-// with a subscription or an installed CSV, then, per package request, one
-// (a new subscription) or one per entry in its range (a subscription
+// scenarios lists the rollouts: one per namespace of the world with a
+// subscription or an installed CSV, then, per package request of req,
+// one (a new subscription) or one per entry in its range (a subscription
 // starting there).
-func scenarios(catalogs []resolver.Catalog, req Request) ([]scenario, error) {
+func scenarios(catalogs []resolver.Catalog, w *sextant.World, req Request) ([]scenario, error) {
 	var out []scenario
-	if req.State != nil {
-		for _, ns := range resolver.Namespaces(req.State) {
-			if !hasOperators(req.State, ns) {
-				continue
-			}
-			out = append(out, scenario{name: "namespace " + ns, ns: ns, state: req.State})
+	for _, ns := range w.Namespaces {
+		if !hasOperators(w.State, ns) {
+			continue
 		}
+		out = append(out, scenario{name: "namespace " + ns, ns: ns, state: w.State})
 	}
 	var errs []error
 	for _, p := range req.Packages {
@@ -235,67 +234,34 @@ func cmpOr(a, b string) string {
 }
 
 // run rolls the scenario out with r: Resolver.Rollout, approving every
-// plan (a mirror must serve each approval a person may give), or, for a
-// package request with a range, round by round until a round would take
-// the subscription out of the range. A rollout that reaches the round
-// limit after coming back to a state it was in is cut at that round,
-// returned as cycle (1-based; 0: none), without error.
+// plan (a mirror must serve each approval a person may give), stopped
+// before a round that comes back to a state the namespace was in —
+// returned as cycle, the number of rounds kept (0: none) — or, for a
+// package request with a range, before a round that would take the
+// subscription out of the range.
 func (sc *scenario) run(ctx context.Context, r *resolver.Resolver, maxRounds int) (rounds []resolver.Round, cycle int, err error) {
-	if !sc.rng.Valid() {
-		var ro *resolver.Rollout
-		ro, err = r.Rollout(ctx, sc.ns, sc.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: true})
-		if ro == nil {
-			return nil, 0, err
+	seen := map[string]bool{}
+	cycled := false
+	stop := func(state *cluster.State, plan *resolver.Plan) bool {
+		if sc.rng.Valid() && sc.leavesRange(plan) {
+			return true
 		}
-		rounds = ro.Rounds
-	} else {
-		rounds, err = sc.runInRange(ctx, r, maxRounds)
-	}
-	if errors.Is(err, resolver.ErrRoundLimit) {
-		if n := sc.cycle(rounds); n > 0 {
-			return rounds[:n], n, nil
-		}
-	}
-	return rounds, 0, err
-}
-
-// cycle returns the first round (1-based) whose state the namespace was
-// already in, at the start or after an earlier round, or 0.
-func (sc *scenario) cycle(rounds []resolver.Round) int {
-	seen := map[string]bool{string(stateOf(sc.ns, sc.state)): true}
-	for i, rd := range rounds {
-		k := string(stateOf(sc.ns, rd.State))
+		k := string(stateOf(sc.ns, state))
 		if seen[k] {
-			return i + 1
+			cycled = true
+			return true
 		}
 		seen[k] = true
+		return false
 	}
-	return 0
-}
-
-// runInRange is run for a package request with a range.
-func (sc *scenario) runInRange(ctx context.Context, r *resolver.Resolver, maxRounds int) ([]resolver.Round, error) {
-	var rounds []resolver.Round
-	cur := sc.state
-	for {
-		res, err := r.Resolve(ctx, sc.ns, cur)
-		if err != nil {
-			return rounds, err
-		}
-		plan := res.Plan()
-		if len(plan.Steps) == 0 || sc.leavesRange(plan) {
-			return rounds, nil
-		}
-		if len(rounds) >= maxRounds {
-			return rounds, fmt.Errorf("namespace %q: %w (%d)", sc.ns, resolver.ErrRoundLimit, maxRounds)
-		}
-		next, err := res.Apply()
-		if err != nil {
-			return rounds, err
-		}
-		rounds = append(rounds, resolver.Round{Plan: plan, State: next})
-		cur = next
+	ro, err := r.Rollout(ctx, sc.ns, sc.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: true, Stop: stop})
+	if ro == nil {
+		return nil, 0, err
 	}
+	if cycled {
+		cycle = len(ro.Rounds)
+	}
+	return ro.Rounds, cycle, err
 }
 
 // leavesRange reports whether a step of plan moves the scenario's

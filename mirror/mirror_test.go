@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -49,8 +50,21 @@ func shipped(t testing.TB, name string) resolver.Catalog {
 	return resolver.Catalog{Key: resolver.CatalogKey{Namespace: "olm", Name: name}, Catalog: loaded[name]}
 }
 
-func options() mirror.Options {
-	return mirror.Options{Resolver: resolver.Options{CEL: celrule.New()}}
+func options() mirror.Options { return mirror.Options{} }
+
+// world returns the world of state (nil: none, a cluster yet to be built)
+// and catalogs, every namespace resolved with celrule's CEL.
+func world(t testing.TB, state *cluster.State, catalogs ...resolver.Catalog) *sextant.World {
+	t.Helper()
+	in := sextant.Input{State: state, AllNamespaces: state != nil}
+	for _, c := range catalogs {
+		in.Catalogs = append(in.Catalogs, sextant.CatalogInput{Name: c.Key.Name, Namespace: c.Key.Namespace, Catalog: c.Catalog})
+	}
+	w, err := sextant.Load(context.Background(), in, sextant.Options{CEL: celrule.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
 }
 
 // checkMinimal checks property (c): removing any one kept bundle breaks
@@ -80,7 +94,7 @@ func TestClusterExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := mirror.Compute(context.Background(), []resolver.Catalog{shipped(t, community)}, mirror.Request{State: state}, options())
+	s, err := mirror.Compute(context.Background(), world(t, state, shipped(t, community)), mirror.Request{}, options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +136,7 @@ func TestFilteredCatalogRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := mirror.Compute(context.Background(), []resolver.Catalog{shipped(t, community)}, mirror.Request{State: state, Packages: []mirror.PackageRequest{{Package: "etcd", Channel: "clusterwide-alpha"}}}, options())
+	s, err := mirror.Compute(context.Background(), world(t, state, shipped(t, community)), mirror.Request{Packages: []mirror.PackageRequest{{Package: "etcd", Channel: "clusterwide-alpha"}}}, options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,13 +216,13 @@ func TestRolloutError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = mirror.Compute(context.Background(), []resolver.Catalog{shipped(t, community)}, mirror.Request{State: state}, options())
+	_, err = mirror.Compute(context.Background(), world(t, state, shipped(t, community)), mirror.Request{}, options())
 	var re *mirror.RolloutError
 	var ce *resolver.ConflictError
 	if !errors.As(err, &re) || !errors.As(err, &ce) {
 		t.Fatalf("err %v, want a *RolloutError wrapping a *resolver.ConflictError", err)
 	}
-	_, err = mirror.Compute(context.Background(), []resolver.Catalog{shipped(t, community)}, mirror.Request{Packages: []mirror.PackageRequest{{Package: "no-such-package"}}}, options())
+	_, err = mirror.Compute(context.Background(), world(t, nil, shipped(t, community)), mirror.Request{Packages: []mirror.PackageRequest{{Package: "no-such-package"}}}, options())
 	if !errors.As(err, &re) || !strings.Contains(err.Error(), "package no-such-package") {
 		t.Fatalf("err %v, want a *RolloutError naming the package", err)
 	}
@@ -221,7 +235,7 @@ func TestRolloutError(t *testing.T) {
 // set of the other rollouts comes with its *RolloutError.
 func TestCycleAndPartial(t *testing.T) {
 	req := mirror.Request{Packages: []mirror.PackageRequest{{Package: "debezium-operator"}, {Package: "l5-operator"}}}
-	s, err := mirror.Compute(context.Background(), []resolver.Catalog{shipped(t, community)}, req, options())
+	s, err := mirror.Compute(context.Background(), world(t, nil, shipped(t, community)), req, options())
 	var re *mirror.RolloutError
 	if !errors.As(err, &re) || re.Rollout != "package l5-operator" {
 		t.Fatalf("err %v, want the *RolloutError of package l5-operator", err)
@@ -247,7 +261,7 @@ func TestCancel(t *testing.T) {
 	for _, after := range []time.Duration{0, 20 * time.Millisecond, 60 * time.Millisecond} {
 		t.Run(after.String(), func(t *testing.T) {
 			testcatalog.CheckCancel(t, after, testcatalog.CancelBudget, func(ctx context.Context) error {
-				_, err := mirror.Compute(ctx, []resolver.Catalog{cat}, req, options())
+				_, err := mirror.Compute(ctx, world(t, nil, cat), req, options())
 				return err
 			})
 		})

@@ -11,7 +11,6 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/mirror"
-	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolvertest"
 )
 
@@ -81,7 +80,7 @@ func TestMirrorProperties(t *testing.T) {
 			sets, failed := 0, 0
 			for i := 0; sets < *mirrorStates && i < 4**mirrorStates; i++ {
 				state := randomState(rng, cat.Catalog)
-				s, err := mirror.Compute(context.Background(), []resolver.Catalog{cat}, mirror.Request{State: state}, options())
+				s, err := mirror.Compute(context.Background(), world(t, state, cat), mirror.Request{}, options())
 				var re *mirror.RolloutError
 				switch {
 				case errors.As(err, &re):

@@ -4,18 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 )
 
-// Request is what a cluster needs from the catalogs: the state of a
-// cluster that exists (its manifests: subscriptions and installed CSVs in
-// every namespace), packages for a cluster yet to be built, or both.
+// Request is what a cluster yet to be built needs from the catalogs,
+// beside the world's namespaces (the cluster that exists).
 type Request struct {
-	// State is the cluster's state; nil or empty for a cluster yet to be
-	// built. Every namespace with a subscription or an installed CSV is
-	// rolled out.
-	State *cluster.State
 	// Packages are the packages a cluster yet to be built will subscribe
 	// to, each in a namespace of its own.
 	Packages []PackageRequest

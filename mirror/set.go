@@ -31,12 +31,13 @@ type Set struct {
 	// keeps would take instead.
 	WholeChannels Count `json:"wholeChannels"`
 
-	full   []resolver.Catalog
-	opts   Options
-	scens  []scenario
-	kept   map[resolver.CatalogKey]map[graph.BundleRef]*kept
-	subs   []cluster.Subscription // every subscription of the rollouts' states
-	prints []rolloutPrint         // the full catalogs' rollouts, printed by Check
+	full         []resolver.Catalog
+	opts         Options
+	resolverOpts resolver.Options // the world's: for the filtered catalogs
+	scens        []scenario
+	kept         map[resolver.CatalogKey]map[graph.BundleRef]*kept
+	subs         []cluster.Subscription // every subscription of the rollouts' states
+	prints       []rolloutPrint         // the full catalogs' rollouts, printed by Check
 }
 
 // kept is a kept bundle while Compute works.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/blang/semver/v4"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/mirror"
@@ -620,7 +621,7 @@ func stepsText(steps []resolver.Step) string {
 // mirror computes the mirror set of state with the catalogs of c.
 func (e *engine) mirror(ctx context.Context, c *Catalogs, st *cluster.State) *Mirror {
 	m := &Mirror{Catalogs: slices.Clone(c.Images), Images: []string{}}
-	set, err := mirror.Compute(ctx, c.Catalogs, mirror.Request{State: st}, mirror.Options{Resolver: resolverOptions(c), MaxRounds: e.opts.MaxRounds})
+	set, err := mirrorSet(ctx, c, st, e.opts.MaxRounds)
 	if set != nil {
 		m.Images = set.Images()
 	}
@@ -628,6 +629,22 @@ func (e *engine) mirror(ctx context.Context, c *Catalogs, st *cluster.State) *Mi
 		m.Error = err.Error()
 	}
 	return m
+}
+
+// mirrorSet is mirror.Compute of the world of state st with the catalogs
+// of c, every namespace rolled out.
+func mirrorSet(ctx context.Context, c *Catalogs, st *cluster.State, maxRounds int) (*mirror.Set, error) {
+	in := sextant.Input{State: st, AllNamespaces: true, GlobalNamespace: c.Options.GlobalNamespace}
+	for _, cat := range c.Catalogs {
+		in.Catalogs = append(in.Catalogs, sextant.CatalogInput{Name: cat.Key.Name, Namespace: cat.Key.Namespace, Catalog: cat.Catalog})
+	}
+	o := c.Options
+	w, err := sextant.Load(ctx, in, sextant.Options{CEL: o.CEL, KubeVersion: o.KubeVersion, OpenShiftVersion: o.OpenShiftVersion,
+		SemverUpgrades: o.SemverUpgrades, SemverAllowMajor: o.SemverAllowMajor, AllowInvalid: o.AllowInvalid, Tracer: o.Tracer})
+	if err != nil {
+		return nil, err
+	}
+	return mirror.Compute(ctx, w, mirror.Request{}, mirror.Options{MaxRounds: maxRounds})
 }
 
 // resolverOptions returns the options c's resolver was built with.

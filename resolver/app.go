@@ -97,26 +97,8 @@ type Application struct {
 	// provider.
 	Resolution *Resolution `json:"-"`
 	// Plan is the plan of State; nil when an API has no provider or the
-	// resolution failed. Answer sets it again, with its held-back reasons
-	// and fixes.
+	// resolution failed.
 	Plan *Plan `json:"plan,omitempty"`
-	// Error, set by Answer, says why State has no plan.
-	Error *NoPlan `json:"error,omitempty"`
-}
-
-// Answer answers the resolution of the application's state as
-// Resolution.Answer does, and sets Plan and Error from it. It returns an
-// error when an API has no provider (there is no resolution).
-func (app *Application) Answer(ctx context.Context, opts AnswerOptions) (*Answer, error) {
-	if app.Resolution == nil {
-		return nil, fmt.Errorf("application in namespace %s: not resolved", app.Namespace)
-	}
-	a, err := app.Resolution.Answer(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	app.Plan, app.Error = a.Plan, a.Error
-	return a, nil
 }
 
 // UnservedError reports the APIs of an application that nothing the

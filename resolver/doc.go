@@ -21,13 +21,14 @@
 // the solved problem — so that every follow-up is a method that reuses the
 // solution rather than resolving again: [Resolution.Explain],
 // [Resolution.HeldBack], [Resolution.Why], [Resolution.Fixes],
-// [Resolution.InstallPlan], [Resolution.Apply], [Resolution.Stops], and
-// [Resolution.Answer], the whole answer `sextant resolve` prints (its JSON
-// and [Answer.WriteText]). A [Plan] is plain data the caller owns: one read
-// back from JSON is the same plan. [Resolver.Rollout] returns a [*Rollout]
-// (rounds, outcome, final state, its last Resolution, stops, and
-// [Rollout.Answer]), and [Resolver.Path] the path a cluster at one bundle
-// takes through its channel.
+// [Resolution.InstallPlan], [Resolution.Apply] and [Resolution.Stops]. A
+// [Plan] is plain data the caller owns: one read back from JSON is the same
+// plan. [Resolver.Rollout] returns a [*Rollout] (rounds, outcome, final
+// state, its last Resolution, stops), and [Resolver.Path] the path a
+// cluster at one bundle takes through its channel. The whole answers the
+// command line prints — a namespace's plan with its held-back reasons and
+// fixes or its explained conflict, a rollout's — are the root package's
+// (package sextant: World.Resolve, World.Rollout), which asks these.
 //
 // # Candidates and preference
 //

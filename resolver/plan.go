@@ -47,8 +47,9 @@ type Plan struct {
 	InFlight []InFlight `json:"inFlight,omitempty"`
 	// Notes says what the predictions could not check (no OperatorGroup
 	// in the manifests, a bundle without olm.csv.metadata, …), in a fixed
-	// order.
-	Notes []string `json:"notes,omitempty"`
+	// order; each with its code (predict.Note), written in JSON as its
+	// text.
+	Notes []predict.Note `json:"notes,omitempty"`
 	// Excluded lists the invalid packages the resolution reached and left
 	// out (Options.AllowInvalid), by catalog then package.
 	Excluded []InvalidPackage `json:"excluded,omitempty"`
@@ -303,7 +304,10 @@ type Unchanged struct {
 func (p *Plan) String() string {
 	var b strings.Builder
 	p.WriteText(&b, "namespace "+p.Namespace)
-	p.writeFixes(&b, nil)
+	for _, n := range p.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n.Text)
+	}
+	p.WriteFixes(&b)
 	return b.String()
 }
 

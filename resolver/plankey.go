@@ -70,7 +70,11 @@ func appendPlanKey(b []byte, p *Plan) []byte {
 		}
 		b = keyHeldBack(b, u.HeldBack)
 	}
-	return keyStrings(b, p.Notes)
+	b = keyLen(b, len(p.Notes))
+	for _, n := range p.Notes {
+		b = keyString(b, n.Text)
+	}
+	return b
 }
 
 // appendStepKey appends the key of one step of a plan.

@@ -38,7 +38,7 @@ func keyTestPlan() *resolver.Plan {
 		Unchanged: []resolver.Unchanged{{CSV: "c.v1", Package: "c", Version: "1.0.0", Subscription: "c", HeldBack: held(),
 			Deprecations: []resolver.Deprecation{{Condition: "Deprecated", Message: "package c is deprecated", Alternative: "d"}},
 			Predictions:  pred(predict.SeverityWarning)}},
-		Notes: []string{"a note"},
+		Notes: []predict.Note{{Code: predict.NoteInstallModesUnknown, Text: "a note"}},
 		Fixes: []resolver.Suggestion{{Change: "a fix"}},
 	}
 }

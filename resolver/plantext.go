@@ -3,7 +3,6 @@ package resolver
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
@@ -142,23 +141,21 @@ func (p *Plan) writeHeldBack(w io.Writer) {
 	}
 }
 
-// writeFixes writes the plan's notes (but those in omit), then the fixes
-// of its predicted failures.
-func (p *Plan) writeFixes(w io.Writer, omit []string) {
-	for _, n := range p.Notes {
-		if !slices.Contains(omit, n) {
-			fmt.Fprintf(w, "note: %s\n", n)
-		}
-	}
+// WriteFixes writes, for a plan OLM is predicted to fail (Failing), its
+// confirmed fixes (Fixes), or that none was found among the changes
+// tried; nothing for a plan that is not failing.
+func (p *Plan) WriteFixes(w io.Writer) error {
 	if !p.Failing() {
-		return
+		return nil
 	}
+	ew := &textio.ErrWriter{W: w}
 	if len(p.Fixes) == 0 {
-		fmt.Fprintln(w, "no fix found among the changes tried (channel, startingCSV, OperatorGroup, moving a subscription)")
-		return
+		fmt.Fprintln(ew, "no fix found among the changes tried (channel, startingCSV, OperatorGroup, moving a subscription)")
+		return ew.Err
 	}
-	fmt.Fprintln(w, "fixes (each re-solved and confirmed):")
+	fmt.Fprintln(ew, "fixes (each re-solved and confirmed):")
 	for i, s := range p.Fixes {
-		fmt.Fprintf(w, "  %d. %s\n", i+1, s)
+		fmt.Fprintf(ew, "  %d. %s\n", i+1, s)
 	}
+	return ew.Err
 }

@@ -38,6 +38,14 @@ type RolloutOptions struct {
 	// that is Manual because a subscription of the namespace is Manual),
 	// as a person approving each one would.
 	Approve bool
+	// Stop, if not nil, is asked before each plan that changes something
+	// is applied, with the state it applies to (the caller must not
+	// modify either): true ends the rollout there, the plan not applied,
+	// with the outcome RolloutStopped and a nil error. A caller stops a
+	// rollout that leaves the versions it follows, or that comes back to
+	// a state it was in (a subscription without a channel can hop between
+	// channels for ever, as OLM does).
+	Stop func(state *cluster.State, plan *Plan) bool
 }
 
 // RolloutOutcome is how a rollout ends.
@@ -53,6 +61,8 @@ const (
 	// RolloutFailed: a round has no plan, or the rounds ran out
 	// (Rollout.Err says which).
 	RolloutFailed RolloutOutcome = "failed"
+	// RolloutStopped: RolloutOptions.Stop ended it before a plan.
+	RolloutStopped RolloutOutcome = "stopped"
 )
 
 // Rollout is what a namespace goes through until it settles (see
@@ -79,7 +89,8 @@ func (ro *Rollout) Err() error { return ro.err }
 
 // Last returns the resolution of the last state the rollout reached: the
 // settled namespace's (with nothing to do), the plan that waits for
-// approval, or the round without a plan (Explain it). It is nil when the
+// approval, the plan a Stop ended it before, or the round without a plan
+// (Explain it). It is nil when the
 // round limit was reached.
 func (ro *Rollout) Last() *Resolution { return ro.last }
 
@@ -149,6 +160,11 @@ func (r *Resolver) Rollout(ctx context.Context, namespace string, state *cluster
 		plan := s.plan
 		if !changes(plan) {
 			ro.Outcome = RolloutSettled
+			ro.own()
+			return ro, nil
+		}
+		if opts.Stop != nil && opts.Stop(cur, plan) {
+			ro.Outcome = RolloutStopped
 			ro.own()
 			return ro, nil
 		}

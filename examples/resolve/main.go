@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -38,17 +39,13 @@ func main() {
 }
 
 func run(catalogPath, pkg, channel, installed string, rollout bool) error {
+	ctx := context.Background()
 	gc, err := graph.LoadFile(catalogPath)
 	if err != nil {
 		return err
 	}
-	key := resolver.CatalogKey{Namespace: "olm", Name: "community-operators"}
-	r, err := resolver.New([]resolver.Catalog{{Key: key, Catalog: gc}}, resolver.Options{CEL: celrule.New()})
-	if err != nil {
-		return err
-	}
 	const ns = "operators"
-	sub := cluster.Subscription{Name: pkg, Namespace: ns, Package: pkg, Channel: channel, Source: key.Name, SourceNamespace: key.Namespace}
+	sub := cluster.Subscription{Name: pkg, Namespace: ns, Package: pkg, Channel: channel, Source: "community-operators", SourceNamespace: "olm"}
 	state := &cluster.State{}
 	if installed != "" {
 		b := gc.Bundle(graph.BundleRef{Package: pkg, Name: installed})
@@ -63,41 +60,37 @@ func run(catalogPath, pkg, channel, installed string, rollout bool) error {
 	}
 	state.Subscriptions = append(state.Subscriptions, sub)
 
-	ctx := context.Background()
+	// The world of the catalog, loaded, and the state built above: the
+	// catalog takes the name the subscription names, in its namespace.
+	w, err := sextant.Load(ctx, sextant.Input{
+		Catalogs: []sextant.CatalogInput{{Name: "community-operators", Path: catalogPath, Catalog: gc}},
+		State:    state,
+	}, sextant.Options{CEL: celrule.New()})
+	if err != nil {
+		return err // every problem of the input, each naming what it is about
+	}
 	if !rollout {
-		planRes, err := r.Resolve(ctx, ns, state)
+		a, err := w.Resolve(ctx, sextant.AnswerOptions{})
 		if err != nil {
-			return explain(err)
+			return err // input the resolution cannot use: there is no answer
 		}
-		plan := planRes.Plan()
-		fmt.Print(plan)
+		if err := a.WriteText(os.Stdout, sextant.TextOptions{}); err != nil {
+			return err
+		}
+		if a.No() {
+			return errors.New("no plan, or OLM is predicted to fail it")
+		}
 		return nil
 	}
-	ro, err := r.Rollout(ctx, ns, state, resolver.RolloutOptions{MaxRounds: 100})
-	if err != nil && ro == nil {
-		return err // no rollout at all: the context ended
-	}
-	for i, round := range ro.Rounds {
-		fmt.Printf("round %d — %s", i+1, round.Plan)
-	}
+	ro, err := w.Rollout(ctx, resolver.RolloutOptions{MaxRounds: 100}, sextant.AnswerOptions{})
 	if err != nil {
-		return explain(err)
-	}
-	if len(ro.Rounds) == 0 {
-		fmt.Println("nothing to do")
-	}
-	return nil
-}
-
-// explain prints a conflict fact by fact.
-func explain(err error) error {
-	var conflict *resolver.ConflictError
-	if !errors.As(err, &conflict) {
 		return err
 	}
-	fmt.Printf("no plan for namespace %s:\n", conflict.Namespace)
-	for _, f := range conflict.Facts {
-		fmt.Printf("  - %s\n", &f)
+	if err := ro.WriteText(os.Stdout, sextant.TextOptions{}); err != nil {
+		return err
 	}
-	return errors.New("resolution failed")
+	if ro.No() {
+		return errors.New("the rollout does not settle")
+	}
+	return nil
 }

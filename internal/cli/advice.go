@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/catalogimage"
 	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/olmv1"
@@ -24,7 +25,11 @@ func flagAdvice(cmd *cobra.Command, err error) string {
 	var plain *catalogimage.PlainHTTPError
 	var version *openshift.VersionError
 	var images *openshift.ImageNeed
+	var srcImage *sextant.SourceImageError
+	var offline *catalogimage.OfflineError
 	switch {
+	case errors.As(err, &srcImage) && errors.As(err, &offline) && cmd.Flag("catalog") != nil:
+		return fmt.Sprintf("; give its catalog with --catalog %s=PATH (a file, a folder or an image on disk)", srcImage.CatalogSource.Name)
 	case errors.As(err, &version) && version.Missing && cmd.Flag("openshift-version") != nil:
 		return "; give it with --openshift-version"
 	case errors.As(err, &images) && cmd.Flag("catalog") != nil:
@@ -56,7 +61,7 @@ func (e *env) noteUnlisted(res *olmv1.Outcome, opts olmv1.TextOptions) {
 
 // noteApprove says, after the text of a rollout that waits for approval,
 // that --approve simulates approving every plan.
-func (e *env) noteApprove(a *resolver.RolloutAnswer) {
+func (e *env) noteApprove(a *sextant.RolloutAnswer) {
 	if a.Waiting {
 		e.notef("--approve simulates approving every plan that waits for approval")
 	}

@@ -1,149 +1,42 @@
 package cli
 
 import (
+	"context"
+
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
+
+	"github.com/sextantdev/sextant"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
-	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/resolver"
 )
 
-// readApplication reads the objects of the --for files, and their OLM
-// objects (OperatorGroups, Subscriptions, …) as cluster state.
-func (e *env) readApplication(names []string) ([]cluster.Object, *cluster.State, error) {
-	ins, err := e.readInputs(names)
-	if err != nil {
-		return nil, nil, err
-	}
-	var objs []cluster.Object
-	state := &cluster.State{}
-	var errs []error
-	for _, in := range ins {
-		o, err := e.decodeObjects(in)
-		if err != nil {
-			errs = appendErrors(errs, naming(err, in.Name))
-			continue
-		}
-		objs = append(objs, o...)
-		s, err := e.decodeManifests(in)
-		if err != nil {
-			errs = appendErrors(errs, naming(err, in.Name))
-			continue
-		}
-		state.CSVs = append(state.CSVs, s.CSVs...)
-		state.Subscriptions = append(state.Subscriptions, s.Subscriptions...)
-		state.CatalogSources = append(state.CatalogSources, s.CatalogSources...)
-		state.OperatorGroups = append(state.OperatorGroups, s.OperatorGroups...)
-		state.InstallPlans = append(state.InstallPlans, s.InstallPlans...)
-	}
-	if len(errs) > 0 {
-		return nil, nil, joinErrors(errs)
-	}
-	if len(objs) == 0 {
-		return nil, nil, usageErrorf("--for: no object in %s", strings.Join(names, ", "))
-	}
-	return objs, state, nil
-}
-
-// mergeState adds the application's OLM objects to the cluster state; an
-// object in both is an error.
-func mergeState(dst, app *cluster.State) error {
-	var errs []error
-	// Not app.Ignored: the application's own kinds are what --for reads.
-	for _, r := range dst.Merge(&cluster.State{CSVs: app.CSVs, Subscriptions: app.Subscriptions, CatalogSources: app.CatalogSources, OperatorGroups: app.OperatorGroups, InstallPlans: app.InstallPlans}) {
-		errs = append(errs, fmt.Errorf("--for: %s %q is in the application and in the cluster state (-f)", r.Kind, r.Namespace+"/"+r.Name))
-	}
-	dst.Sort()
-	return errors.Join(errs...)
-}
-
-// appNamespace returns the namespace the application's objects share, or ""
-// when none has one; several are a usage error.
-func appNamespace(objs []cluster.Object) (string, error) {
-	var nss []string
-	for _, o := range objs {
-		if o.Namespace != "" {
-			nss = append(nss, o.Namespace)
-		}
-	}
-	slices.Sort(nss)
-	nss = slices.Compact(nss)
-	if len(nss) > 1 {
-		return "", usageErrorf("the application's objects are in %d namespaces (%s): choose one with -n", len(nss), strings.Join(nss, ", "))
-	}
-	if len(nss) == 1 {
-		return nss[0], nil
-	}
-	return "", nil
-}
-
-// runResolveFor is resolve --for.
-func (e *env) runResolveFor(cmd *cobra.Command, f *resolveFlags) error {
-	objs, appState, err := e.readApplication(f.forFiles)
+// runResolveFor is resolve --for (sextant.World.ResolveFor).
+func (e *env) runResolveFor(ctx context.Context, w *sextant.World, f *resolveFlags) error {
+	a, err := w.ResolveFor(ctx, answerOptions(f.maxSuggestions))
 	if err != nil {
 		return err
 	}
-	appNS, err := appNamespace(objs)
-	if err != nil && f.namespace == "" {
-		return err
-	}
-	switch {
-	case f.namespace == "":
-		f.namespace = appNS
-	case appNS != "" && appNS != f.namespace:
-		e.notef("the application's objects are in namespace %s; resolving namespace %s, as -n says", appNS, f.namespace)
-	}
-	in, err := e.loadResolveInput(f)
-	if err != nil {
-		return err
-	}
-	// The application's OLM objects are cluster state too.
-	if err := mergeState(in.state, appState); err != nil {
-		return err
-	}
-	e.inferOperatorGroups(in.state, in.ns)
-	ctx := cmd.Context()
-	app, err := in.res.ResolveFor(ctx, in.ns, in.state, objs)
-	var unserved *resolver.UnservedError
-	if errors.As(err, &unserved) {
-		if f.output.value != "text" {
-			return answered(true, writeEncoded(e.stdout, f.output.value, app))
-		}
-		ew := &textio.ErrWriter{W: e.stdout}
-		app.WriteText(ew)
-		fmt.Fprintf(ew, "no plan: nothing the namespace can see provides %s\n", words.Plural(len(unserved.Kinds), "API"))
-		return answered(true, ew.Err)
-	}
-	if app == nil || app.Resolution == nil {
-		return in.resolveError(err)
-	}
-	// The plan (or the conflict) of the state with the new subscriptions,
-	// answered as resolve answers any: held-back reasons, predictions and
-	// their fixes, explanations.
-	a, err := app.Answer(ctx, answerOptions(f.maxSuggestions))
-	if err != nil {
-		return in.resolveError(err)
-	}
+	e.printNotes(a.Notes)
 	switch f.output.value {
 	case "json":
-		err = writeEncoded(e.stdout, "json", app)
+		err = writeEncoded(e.stdout, "json", a)
 	case "yaml":
-		err = writeSubscriptionsYAML(e.stdout, app.Subscriptions)
+		if a.Unserved != nil {
+			err = writeEncoded(e.stdout, "yaml", a)
+		} else {
+			err = a.WriteSubscriptions(e.stdout)
+		}
 	default:
-		ew := &textio.ErrWriter{W: e.stdout}
-		app.WriteText(ew)
-		a.WriteText(ew, in.textOptions(a, f))
-		err = ew.Err
+		err = a.WriteText(e.stdout, textOptions(f))
 	}
 	return answered(a.No(), err)
 }
@@ -164,39 +57,6 @@ func writeEncoded(w io.Writer, format string, v any) error {
 	}
 	_, err = w.Write(y)
 	return err
-}
-
-// writeSubscriptionsYAML writes subscriptions as Kubernetes manifests, one
-// YAML document each, ready for kubectl apply.
-func writeSubscriptionsYAML(w io.Writer, subs []cluster.Subscription) error {
-	if len(subs) == 0 {
-		_, err := fmt.Fprintln(w, "# no subscription to create")
-		return err
-	}
-	for i, s := range subs {
-		spec := map[string]any{"name": s.Package, "installPlanApproval": "Automatic"}
-		if s.Channel != "" {
-			spec["channel"] = s.Channel
-		}
-		if s.Source != "" {
-			spec["source"], spec["sourceNamespace"] = s.Source, s.SourceNamespace
-		}
-		m := map[string]any{
-			"apiVersion": "operators.coreos.com/v1alpha1",
-			"kind":       cluster.KindSubscription,
-			"metadata":   map[string]any{"name": s.Name, "namespace": s.Namespace},
-			"spec":       spec,
-		}
-		if i > 0 {
-			if _, err := io.WriteString(w, "---\n"); err != nil {
-				return err
-			}
-		}
-		if err := writeEncoded(w, "yaml", m); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // providesFlags are the flags of provides.
@@ -257,17 +117,19 @@ func (e *env) runProvides(f *providesFlags, api string) error {
 	if len(f.catalogs) == 0 {
 		return usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
 	}
-	cats, err := e.loadProvidesCatalogs(f.catalogs, f.globalNamespace)
+	cats, err := e.catalogInputs(f.catalogs)
 	if err != nil {
 		return err
+	}
+	w, err := sextant.Load(e.context(), sextant.Input{Catalogs: cats, GlobalNamespace: f.globalNamespace},
+		sextant.Options{Limits: e.worldLimits(), Images: e.imageReader().Source(), OnNote: e.printNote})
+	if err != nil {
+		return e.worldError(err)
 	}
 	if f.olm.value == "v1" {
-		return e.providesV1(q, api, cats, f.output.value)
+		return e.providesV1(w, q, api, f.output.value)
 	}
-	res, err := resolver.New(cats, resolver.Options{GlobalNamespace: f.globalNamespace})
-	if err != nil {
-		return err
-	}
+	res := w.Resolver
 	found := res.Provides(q)
 	if f.output.value != "text" {
 		if found == nil {
@@ -287,34 +149,6 @@ func (e *env) runProvides(f *providesFlags, api string) error {
 		return errNo
 	}
 	return nil
-}
-
-// loadProvidesCatalogs loads the catalogs of the --catalog values, each in
-// namespace ns; every catalog that cannot be read is reported.
-func (e *env) loadProvidesCatalogs(values []string, ns string) ([]resolver.Catalog, error) {
-	var cats []resolver.Catalog
-	var errs []error
-	seen := map[string]string{}
-	for _, s := range values {
-		spec, err := parseCatalogSpec(s)
-		if err != nil {
-			return nil, err
-		}
-		if prev, ok := seen[spec.name]; ok {
-			return nil, usageErrorf("two catalogs are named %q (%s and %s); name them apart with --catalog NAME=PATH", spec.name, prev, spec.path)
-		}
-		seen[spec.name] = spec.path
-		cat, err := e.loadCatalog(spec.path)
-		if err != nil {
-			errs = appendErrors(errs, err)
-			continue
-		}
-		cats = append(cats, resolver.Catalog{Key: resolver.CatalogKey{Namespace: ns, Name: spec.name}, Catalog: cat})
-	}
-	if len(errs) > 0 {
-		return nil, joinErrors(errs)
-	}
-	return cats, nil
 }
 
 // nearQuery says what a query that nothing provides most likely meant: the

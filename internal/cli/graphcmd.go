@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/internal/suggest"
 
 	"fmt"
@@ -733,4 +734,13 @@ func writeDot(w io.Writer, v *graphView) {
 		writeDotPath(w, v, ci, c)
 	}
 	fmt.Fprintln(w, "}")
+}
+
+// defaultCatalogName is the name of the catalog at path, given without
+// one: an image's BaseName, else sextant.PathCatalogName.
+func defaultCatalogName(path string) string {
+	if ref, isImage, _ := imageReference(path); isImage {
+		return ref.BaseName()
+	}
+	return sextant.PathCatalogName(path)
 }

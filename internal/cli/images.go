@@ -1,22 +1,18 @@
 package cli
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
 	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/sextantdev/sextant/catalogimage"
-	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
-	"github.com/sextantdev/sextant/resolver"
 )
 
 // imageFlags are the flags of catalog images, for every command, and the
@@ -136,55 +132,4 @@ func imageSummary(info catalogimage.Info) string {
 		b.WriteString(" (cached)")
 	}
 	return b.String()
-}
-
-// loadSourceImages reads the catalog images of the CatalogSources that the
-// subscriptions of namespace ns ("" for every namespace) name and that no
-// --catalog gives: each CatalogSource with a spec.image, once, in order of
-// namespace then name. One note lists the images read. Every image that
-// cannot be read is an error naming the CatalogSource's file.
-func (e *env) loadSourceImages(state *cluster.State, ns string, specs []catalogSpec, files map[objectKey]string) ([]resolver.Catalog, []catalogSpec, error) {
-	given := map[string]bool{}
-	for _, s := range specs {
-		given[s.name] = true
-	}
-	var todo []cluster.CatalogSource
-	for _, sub := range state.Subscriptions {
-		if (ns != "" && sub.Namespace != ns) || sub.Source == "" || given[sub.Source] {
-			continue
-		}
-		i := slices.IndexFunc(state.CatalogSources, func(cs cluster.CatalogSource) bool {
-			return cs.Name == sub.Source && cs.Namespace == sub.SourceNamespace && cs.Image != ""
-		})
-		if i >= 0 {
-			todo = append(todo, state.CatalogSources[i])
-			given[sub.Source] = true
-		}
-	}
-	slices.SortFunc(todo, func(a, b cluster.CatalogSource) int {
-		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
-	})
-	var cats []resolver.Catalog
-	var out []catalogSpec
-	var read []string
-	var errs []error
-	for _, cs := range todo {
-		file := files[objectKey{Kind: cluster.KindCatalogSource, Namespace: cs.Namespace, Name: cs.Name}]
-		ref, err := catalogimage.ImageReference(cs.Image)
-		if err == nil {
-			var cat *graph.Catalog
-			var info catalogimage.Info
-			if cat, info, err = e.loadImage(ref); err == nil {
-				cats = append(cats, resolver.Catalog{Key: resolver.CatalogKey{Name: cs.Name}, Catalog: cat})
-				out = append(out, catalogSpec{name: cs.Name, path: cs.Image, named: true})
-				read = append(read, cs.Namespace+"/"+cs.Name+" "+imageSummary(info))
-				continue
-			}
-		}
-		errs = append(errs, fmt.Errorf("%s: CatalogSource %q: spec.image: %w", file, cs.Namespace+"/"+cs.Name, err))
-	}
-	if len(read) > 0 {
-		e.notef("read the catalog images of the CatalogSources (no --catalog names them): %s", strings.Join(read, ", "))
-	}
-	return cats, out, errors.Join(errs...)
 }

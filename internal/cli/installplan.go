@@ -12,7 +12,7 @@ import (
 // InstallPlan and the dependency Subscriptions. When an InstallPlan in
 // flight already holds every step, or there is no step, the List is empty
 // and a YAML comment says why.
-func (in *resolveInput) writeInstallPlan(w io.Writer, format string, res *resolver.Resolution) error {
+func writeInstallPlan(w io.Writer, format string, res *resolver.Resolution) error {
 	ip, err := res.InstallPlan()
 	if err != nil {
 		return err

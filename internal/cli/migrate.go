@@ -3,7 +3,6 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/migrate"
 	"github.com/sextantdev/sextant/resolver"
@@ -39,12 +38,11 @@ Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input o
 	f.all = true
 	addMigrateFlags(cmd, f)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		in, err := e.loadResolveInput(f)
+		w, err := e.loadWorld(f)
 		if err != nil {
 			return err
 		}
-		rep, err := migrate.Build(cmd.Context(), in.cats, in.state, migrate.Options{Resolver: resolver.Options{
-			GlobalNamespace: f.globalNamespace, CEL: celrule.New(), AllowInvalid: f.allowInvalid, KubeVersion: f.kubeVersion}})
+		rep, err := migrate.Build(cmd.Context(), w.ResolverCatalogs(), w.State, migrate.Options{Resolver: w.ResolverOptions()})
 		if err != nil {
 			return err
 		}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sextantdev/sextant"
+
 	"github.com/spf13/cobra"
 
 	"github.com/sextantdev/sextant/celrule"
@@ -22,6 +24,7 @@ type mirrorFlags struct {
 	catalogs        []string // --catalog [NAME=]PATH
 	files           []string // -f
 	recursive       bool     // -R
+	namespace       string   // -n
 	packages        []string // --package NAME[:CHANNEL][@RANGE]
 	packageFile     string   // --package-file
 	catalogImages   []string // --catalog-image NAME=REF
@@ -43,17 +46,18 @@ asked for) as rollout --approve does, keeps the bundle of every step, adds what 
 catalog valid with its edges unchanged, and checks that the filtered catalog passes the structural
 check and that every rollout takes the same rounds against it.
 
-What the cluster needs: its manifests (-f, every namespace: kubectl get csv,sub,catsrc -A -o yaml),
-or, for a cluster yet to be built, packages: --package NAME[:CHANNEL][@RANGE] or --package-file
-FILE (one such line each; # starts a comment). A package without a range is a new subscription
-(the channel's head, the default channel when none is named); with a range (a semver range,
-quoted: "cert-manager:stable@>=1.16.0 <1.17.0"), the cluster may start at any version of the
-channel in the range and upgrades while it stays in the range.
+What the cluster needs: its manifests (-f, every namespace, read as resolve reads them; -n NS
+only one), or, for a cluster yet to be built, packages: --package NAME[:CHANNEL][@RANGE] or
+--package-file FILE (one per line; # starts a comment). A package without a range is a new
+subscription (the channel's head, the default channel when none is named); with a range (quoted:
+"cert-manager:stable@>=1.16.0 <1.17.0"), the cluster may start at any version of the channel in
+the range and upgrades while it stays in the range.
 
 Outputs (-o): text lists per package the bundles kept and why, and what a whole-channel mirror
 would take; json and yaml the same as data; fbc the filtered File-Based Catalog (one catalog);
 images every bundle image and related image, one per line; imageset an oc-mirror v2
-ImageSetConfiguration of the kept bundles (each catalog's image: --catalog-image NAME=REF). The
+ImageSetConfiguration of the kept bundles (each catalog's image: the registry image it was read
+from, else its CatalogSource's spec.image; --catalog-image NAME=REF gives or overrides it). The
 README ("sextant mirror") says what is kept and why.
 
 Exit status: 0 the set is computed; 1 some rollout has no plan with the full catalogs (each is
@@ -64,8 +68,9 @@ named); 2 bad input or usage.`,
     --package cert-manager:stable -o images`,
 		Args: cobra.NoArgs,
 	}
-	addCatalogFlag(cmd, &f.catalogs, "repeatable, required")
+	addCatalogFlag(cmd, &f.catalogs, "repeatable")
 	addFilenameFlag(cmd, &f.files, &f.recursive, "every namespace's state")
+	addNamespaceFlag(cmd, &f.namespace, "only the namespace `NS` of the manifests (default: all)")
 	cmd.Flags().StringArrayVar(&f.packages, "package", nil, "a package to install (`PKG`: NAME[:CHANNEL][@RANGE]; repeatable)")
 	cmd.Flags().StringVar(&f.packageFile, "package-file", "", "a `FILE` of packages, one NAME[:CHANNEL][@RANGE] per line")
 	cmd.Flags().StringArrayVar(&f.catalogImages, "catalog-image", nil, "the image of a catalog, as `NAME=REF`, for -o imageset (repeatable)")
@@ -76,49 +81,32 @@ named); 2 bad input or usage.`,
 	return withTopics(cmd, "catalogs", "manifests")
 }
 
-// runMirror reads the inputs, computes the set and writes it.
+// runMirror builds the world, computes its set (mirror.Compute) and
+// writes it.
 func (e *env) runMirror(cmd *cobra.Command, f *mirrorFlags) error {
-	req, specs, images, err := e.mirrorRequest(f)
+	req, err := e.mirrorRequest(f)
 	if err != nil {
 		return err
 	}
-	var cl catalogLoad
-	cl.load(e, specs)
-	if len(cl.errs) > 0 {
-		return joinErrors(cl.errs)
+	in := sextant.Input{Recursive: f.recursive, Namespace: f.namespace, AllNamespaces: f.namespace == "" && len(f.files) > 0}
+	if cmd.Flags().Changed("global-namespace") {
+		in.GlobalNamespace = f.globalNamespace
 	}
-	cats := cl.cats
-	var files map[objectKey]string
-	if len(f.files) > 0 {
-		state, fs, err := e.readState(f.files)
-		if err != nil {
-			return err
-		}
-		if ignored := state.IgnoredText(); ignored != "" {
-			e.notef("ignored: %s (kinds mirror does not read)", ignored)
-		}
-		req.State, files = state, fs
-		if !cmd.Flags().Changed("global-namespace") {
-			f.globalNamespace = e.globalNamespace(state, f.globalNamespace)
-		}
-		if err := checkSources(state, "", specs, files); err != nil {
-			return err
-		}
+	if in.Manifests, err = e.files(f.files, `-f "-"`); err != nil {
+		return err
 	}
-	state := req.State
-	if state == nil {
-		state = &cluster.State{}
+	if in.Catalogs, err = e.catalogInputs(f.catalogs); err != nil {
+		return err
 	}
-	keys := map[string]resolver.CatalogKey{}
-	for i := range cats {
-		key, prio, err := catalogIdentity(cats[i].Key.Name, "", f.globalNamespace, state, files)
-		if err != nil {
-			return err
-		}
-		cats[i].Key, cats[i].Priority = key, prio
-		keys[key.Name] = key
+	w, err := sextant.Load(e.context(), in, sextant.Options{Limits: e.worldLimits(), Images: e.imageReader().Source(), CEL: celrule.New(), OnNote: e.printNote})
+	if err != nil {
+		return e.worldError(err)
 	}
-	set, err := mirror.Compute(cmd.Context(), cats, req, mirror.Options{Resolver: resolver.Options{GlobalNamespace: f.globalNamespace, CEL: celrule.New()}, MaxRounds: f.maxRounds})
+	images, err := catalogImages(w, f.catalogImages)
+	if err != nil {
+		return err
+	}
+	set, err := mirror.Compute(cmd.Context(), w, req, mirror.Options{MaxRounds: f.maxRounds})
 	var failed []string
 	if err != nil {
 		if failed = rolloutFailures(err); failed == nil {
@@ -129,7 +117,7 @@ func (e *env) runMirror(cmd *cobra.Command, f *mirrorFlags) error {
 			return errNo
 		}
 	}
-	if err := e.writeMirror(f, set, keys, images); err != nil {
+	if err := e.writeMirror(f, set, images); err != nil {
 		return err
 	}
 	if failed == nil {
@@ -144,8 +132,26 @@ func (e *env) runMirror(cmd *cobra.Command, f *mirrorFlags) error {
 	return &exitError{code: ExitNo, err: errors.New(strings.Join(failed, "\n"))}
 }
 
+// catalogImages returns the image oc-mirror pulls for each catalog of the
+// world: the one --catalog-image names (NAME=REF), else the registry image
+// it stands for (sextant.World.CatalogImages).
+func catalogImages(w *sextant.World, values []string) (map[resolver.CatalogKey]string, error) {
+	images := w.CatalogImages()
+	var errs []error
+	for _, s := range values {
+		name, ref, _ := strings.Cut(s, "=")
+		i := slices.IndexFunc(w.Catalogs, func(c sextant.Catalog) bool { return c.Key.Name == name })
+		if i < 0 {
+			errs = append(errs, usageErrorf("--catalog-image %q: no catalog is named %q", s, name))
+			continue
+		}
+		images[w.Catalogs[i].Key] = ref
+	}
+	return images, joinErrors(errs)
+}
+
 // writeMirror writes the set in the format asked for.
-func (e *env) writeMirror(f *mirrorFlags, set *mirror.Set, keys map[string]resolver.CatalogKey, images map[string]string) error {
+func (e *env) writeMirror(f *mirrorFlags, set *mirror.Set, images map[resolver.CatalogKey]string) error {
 	switch format := f.output.String(); format {
 	case "json", "yaml":
 		return writeEncoded(e.stdout, format, set)
@@ -154,11 +160,7 @@ func (e *env) writeMirror(f *mirrorFlags, set *mirror.Set, keys map[string]resol
 	case "images":
 		return set.WriteImages(e.stdout)
 	case "imageset":
-		byKey := map[resolver.CatalogKey]string{}
-		for name, ref := range images {
-			byKey[keys[name]] = ref
-		}
-		isc, err := set.ImageSet(byKey)
+		isc, err := set.ImageSet(images)
 		if err != nil {
 			return usageErrorf("-o imageset: %v; give it with --catalog-image NAME=REF", err)
 		}
@@ -191,16 +193,16 @@ func rolloutFailures(err error) []string {
 // mirrorRequest checks the flags and reads the packages asked for; it
 // returns the request (without the state), the catalogs to load and the
 // catalog images by catalog name.
-func (e *env) mirrorRequest(f *mirrorFlags) (mirror.Request, []catalogSpec, map[string]string, error) {
+func (e *env) mirrorRequest(f *mirrorFlags) (mirror.Request, error) {
 	var req mirror.Request
-	if len(f.catalogs) == 0 {
-		return req, nil, nil, usageErrorf("no catalog: give one or more --catalog [NAME=]PATH")
-	}
 	if f.maxRounds < 1 {
-		return req, nil, nil, usageErrorf("--max-rounds %d: want at least 1", f.maxRounds)
+		return req, usageErrorf("--max-rounds %d: want at least 1", f.maxRounds)
 	}
 	if f.globalNamespace == "" {
-		return req, nil, nil, usageErrorf("--global-namespace is empty")
+		return req, usageErrorf("--global-namespace is empty")
+	}
+	if f.namespace != "" && len(f.files) == 0 {
+		return req, usageErrorf("-n %s: no manifests: -n chooses a namespace of the manifests given with -f", f.namespace)
 	}
 	lines := slices.Clone(f.packages)
 	where := make([]string, len(lines))
@@ -210,12 +212,12 @@ func (e *env) mirrorRequest(f *mirrorFlags) (mirror.Request, []catalogSpec, map[
 	if f.packageFile != "" {
 		fl, fw, err := readPackageFile(f.packageFile)
 		if err != nil {
-			return req, nil, nil, err
+			return req, err
 		}
 		lines, where = append(lines, fl...), append(where, fw...)
 	}
 	if len(f.files) == 0 && len(lines) == 0 {
-		return req, nil, nil, usageErrorf("nothing to mirror for: give the cluster's manifests with -f FILE, or packages with --package NAME[:CHANNEL][@RANGE] or --package-file FILE")
+		return req, usageErrorf("nothing to mirror for: give the cluster's manifests with -f FILE, or packages with --package NAME[:CHANNEL][@RANGE] or --package-file FILE")
 	}
 	var errs []error
 	for i, l := range lines {
@@ -226,35 +228,12 @@ func (e *env) mirrorRequest(f *mirrorFlags) (mirror.Request, []catalogSpec, map[
 		}
 		req.Packages = append(req.Packages, p)
 	}
-	var specs []catalogSpec
-	names := map[string]bool{}
-	for _, s := range f.catalogs {
-		spec, err := parseCatalogSpec(s)
-		if err != nil {
-			return req, nil, nil, err
-		}
-		if names[spec.name] {
-			return req, nil, nil, usageErrorf("two catalogs are named %q; name them apart with --catalog NAME=PATH", spec.name)
-		}
-		names[spec.name] = true
-		specs = append(specs, spec)
-	}
-	images := map[string]string{}
 	for _, s := range f.catalogImages {
-		name, ref, ok := strings.Cut(s, "=")
-		switch {
-		case !ok || name == "" || ref == "":
+		if name, ref, ok := strings.Cut(s, "="); !ok || name == "" || ref == "" {
 			errs = append(errs, usageErrorf("--catalog-image %q: want NAME=REF", s))
-		case !names[name]:
-			errs = append(errs, usageErrorf("--catalog-image %q: no --catalog is named %q", s, name))
-		default:
-			images[name] = ref
 		}
 	}
-	if len(errs) > 0 {
-		return req, nil, nil, joinErrors(errs)
-	}
-	return req, specs, images, nil
+	return req, joinErrors(errs)
 }
 
 // readPackageFile reads one package request per line, "#" starting a

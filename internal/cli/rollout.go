@@ -46,36 +46,25 @@ the rounds run out, 2 for bad input or usage.`,
 	return withTopics(cmd, "catalogs", "manifests", "upgrades", "rollout-output")
 }
 
-// runRollout rolls the namespace out and prints the answer
-// (resolver.Rollout.Answer): its rounds, how it ended, and the stops or the
-// explanation.
+// runRollout rolls the namespace out (sextant.World.Rollout) and prints
+// the answer: its rounds, how it ended, and the stops or the explanation.
 func (e *env) runRollout(ctx context.Context, f *resolveFlags, opts resolver.RolloutOptions) error {
-	in, err := e.loadResolveInput(f)
+	w, err := e.loadWorld(f)
 	if err != nil {
 		return err
 	}
-	ro, err := in.res.Rollout(ctx, in.ns, in.state, opts)
-	if ro == nil {
+	if w.Resolver == nil {
+		return usageErrorf("rollout is for OLM v0 Subscriptions; the manifests hold only ClusterExtensions")
+	}
+	a, err := w.Rollout(ctx, opts, answerOptions(f.maxSuggestions))
+	if err != nil {
 		return err
 	}
-	// The invalid packages left out, each once, over every round.
-	var plans []*resolver.Plan
-	for _, r := range ro.Rounds {
-		plans = append(plans, r.Plan)
-	}
-	e.noteExcluded(err, plans...)
-	a, err := ro.Answer(ctx, answerOptions(f.maxSuggestions))
-	if err != nil {
-		return in.resolveError(err)
-	}
+	e.printNotes(a.Notes)
 	if f.output.value != "text" {
 		err = writeEncoded(e.stdout, f.output.value, a)
 	} else {
-		topts := resolver.TextOptions{Full: f.full}
-		if a.Error != nil && a.Error.Explanation != nil {
-			topts.Notes = in.notes(in.ns, a.Error.Explanation)
-		}
-		err = a.WriteText(e.stdout, topts)
+		err = a.WriteText(e.stdout, textOptions(f))
 		e.noteApprove(a)
 	}
 	return answered(a.No(), err)

@@ -328,3 +328,18 @@ func (s safeText) Write(p []byte) (int, error) {
 // textName returns a name from a catalog or manifest as text output prints
 // it (see [safetext.Name]).
 func textName(s string) string { return safetext.Name(s) }
+
+// appendErrors appends err to errs, or the errors it joins, so that every
+// problem keeps a line of its own; a usage error stays whole.
+func appendErrors(errs []error, err error) []error {
+	if xe, ok := err.(*exitError); ok && xe.usage {
+		return append(errs, err)
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			errs = appendErrors(errs, e)
+		}
+		return errs
+	}
+	return append(errs, err)
+}

@@ -295,7 +295,7 @@ func TestBundleModesFromManifest(t *testing.T) {
 	if got := pr.Bundle(bundle("op.v2")); len(got) != 0 {
 		t.Errorf("a bundle that records no CSV: %+v, want nothing", got)
 	}
-	if notes := pr.Notes(); len(notes) != 1 || notes[0] != "install modes not checked for bundles without olm.csv.metadata: op.v2" {
+	if notes := pr.Notes(); len(notes) != 1 || notes[0].Text != "install modes not checked for bundles without olm.csv.metadata: op.v2" {
 		t.Errorf("notes %q, want op.v2's install modes noted as not checked", notes)
 	}
 }

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -9,13 +10,52 @@ import (
 	"github.com/sextantdev/sextant/graph"
 )
 
-// NoteAssumedOperatorGroup is the note a Predictor gives (Notes) when the
-// state holds no OperatorGroup at all and a CSV's install modes could not
-// be checked: one plain OperatorGroup is assumed (DESIGN §1), its target
-// namespaces unknown. A program that already says the group is assumed
-// (the command line does, once, on standard error) may leave this note
-// out.
-const NoteAssumedOperatorGroup = "no OperatorGroup in the manifests: install modes and API conflicts between OperatorGroups are not checked (the namespace's group is assumed, its target namespaces unknown)"
+// Note is what a Predictor could not check (Predictor.Notes, Plan.Notes):
+// Code says which, Text says it in words. Its JSON form is the text alone
+// (a JSON string), and a note read back from JSON has no code.
+type Note struct {
+	Code NoteCode
+	Text string
+}
+
+// NoteCode says what a Note is about.
+type NoteCode string
+
+// The codes of the notes a Predictor gives.
+const (
+	// NoteAssumedOperatorGroup: the state holds no OperatorGroup at all
+	// and a CSV's install modes could not be checked: one plain
+	// OperatorGroup is assumed (DESIGN §1), its target namespaces unknown.
+	// A program that already says the group is assumed (package sextant
+	// does, in a note of the world) may leave this note out.
+	NoteAssumedOperatorGroup NoteCode = "operatorgroup-assumed"
+	// NoteTargetsUnknown: the namespace's OperatorGroup's target
+	// namespaces are unknown (a selector): install modes and API
+	// conflicts are not checked.
+	NoteTargetsUnknown NoteCode = "targets-unknown"
+	// NoteRivalTargetsUnknown: another OperatorGroup's target namespaces
+	// are unknown: API conflicts with it are not checked.
+	NoteRivalTargetsUnknown NoteCode = "rival-targets-unknown"
+	// NoteInstallModesUnknown: bundles or installed CSVs whose install
+	// modes are unknown, not checked.
+	NoteInstallModesUnknown NoteCode = "install-modes-unknown"
+)
+
+// assumedGroupText is the text of the NoteAssumedOperatorGroup note.
+const assumedGroupText = "no OperatorGroup in the manifests: install modes and API conflicts between OperatorGroups are not checked (the namespace's group is assumed, its target namespaces unknown)"
+
+// String returns the note's text.
+func (n Note) String() string { return n.Text }
+
+// MarshalJSON writes the note's text as a JSON string.
+func (n Note) MarshalJSON() ([]byte, error) { return json.Marshal(n.Text) }
+
+// UnmarshalJSON reads a note's text from a JSON string; the code is not
+// in JSON and stays empty.
+func (n *Note) UnmarshalJSON(b []byte) error {
+	*n = Note{}
+	return json.Unmarshal(b, &n.Text)
+}
 
 // A Predictor predicts what OLM does with the CSVs a plan installs or
 // keeps in one namespace of a cluster state: it reads the state's
@@ -37,8 +77,8 @@ type Predictor struct {
 	rivalGroups map[string][]*groupSurface
 	// missing, when group is nil, says why the group checks are not made;
 	// it becomes a note once a CSV with install modes meets it.
-	missing string
-	notes   []string
+	missing Note
+	notes   []Note
 	// unknownModes lists, by kind of object, the CSVs whose install modes
 	// are unknown (see Notes).
 	unknownModes map[string][]string
@@ -56,7 +96,7 @@ func New(ns string, plat Platform, state *cluster.State, planned Planned) *Predi
 	pr := &Predictor{ns: ns, plat: plat, crds: state.CRDs}
 	if !state.ListsOperatorGroups() && len(state.OperatorGroupsIn(ns)) == 0 {
 		// No group listed, none read from the CSVs' annotations.
-		pr.missing = NoteAssumedOperatorGroup
+		pr.missing = Note{NoteAssumedOperatorGroup, assumedGroupText}
 		return pr
 	}
 	var mine []*cluster.OperatorGroup
@@ -74,12 +114,12 @@ func New(ns string, plat Platform, state *cluster.State, planned Planned) *Predi
 	pr.group, pr.targets = mine[0], pr.own.targets
 	pr.findRivals()
 	if !pr.targets.Known {
-		pr.missing = pr.targets.Why + ": install modes and API conflicts are not checked"
+		pr.missing = Note{NoteTargetsUnknown, pr.targets.Why + ": install modes and API conflicts are not checked"}
 		pr.group = nil
 	}
 	for _, s := range pr.surfaces {
 		if s != pr.own && !s.targets.Known {
-			pr.note(s.targets.Why + ": API conflicts with it are not checked")
+			pr.note(Note{NoteRivalTargetsUnknown, s.targets.Why + ": API conflicts with it are not checked"})
 		}
 	}
 	return pr
@@ -194,19 +234,19 @@ const (
 // order: notes on the OperatorGroups as they were met, then, one per kind
 // of object, the CSVs whose install modes are unknown. The caller owns the
 // slice; the Predictor should not be used after.
-func (pr *Predictor) Notes() []string {
+func (pr *Predictor) Notes() []Note {
 	for _, what := range []string{unknownBundles, unknownCSVs} {
 		if names := pr.unknownModes[what]; len(names) > 0 {
 			slices.Sort(names)
-			pr.note(fmt.Sprintf("install modes not checked for %s: %s", what, strings.Join(slices.Compact(names), ", ")))
+			pr.note(Note{NoteInstallModesUnknown, fmt.Sprintf("install modes not checked for %s: %s", what, strings.Join(slices.Compact(names), ", "))})
 		}
 	}
 	return pr.notes
 }
 
-func (pr *Predictor) note(s string) {
-	if !slices.Contains(pr.notes, s) {
-		pr.notes = append(pr.notes, s)
+func (pr *Predictor) note(n Note) {
+	if !slices.Contains(pr.notes, n) {
+		pr.notes = append(pr.notes, n)
 	}
 }
 
@@ -214,7 +254,7 @@ func (pr *Predictor) note(s string) {
 // modes (hasModes false: unknown, noted under what) and API intersection.
 func (pr *Predictor) operatorGroup(name string, modes []graph.InstallMode, hasModes bool, what string, apis []graph.GVK) []Prediction {
 	if pr.group == nil {
-		if hasModes && pr.missing != "" {
+		if hasModes && pr.missing.Text != "" {
 			pr.note(pr.missing)
 		}
 		return nil
