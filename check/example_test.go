@@ -1,9 +1,12 @@
 package check_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
@@ -228,4 +231,55 @@ func ExampleCatalogReports_WriteText() {
 	//   error    head-not-installable  stable widget.v1.10.0: requires package gadget >=1.0.0: unmet
 	// mine: 1 error, 2 warnings, 0 info in 1 of 1 package
 	// group: 2 findings of not-installable, widget.v1.0.0 to widget.v1.1.0
+}
+
+// Report.WriteSARIF with a Root names every file relative to it (uriBaseId
+// %SRCROOT%), the same whatever folder the names are relative to: here the
+// catalog's file is named from inside the repository's catalog folder.
+func ExampleReport_WriteSARIF() {
+	const fbc = `{"schema": "olm.package", "name": "etcd", "defaultChannel": "stable"}
+{"schema": "olm.channel", "package": "etcd", "name": "stable", "entries": [
+  {"name": "etcd.v0.9.2", "replaces": "etcd.v0.9.0"}]}
+{"schema": "olm.bundle", "package": "etcd", "name": "etcd.v0.9.2", "image": "quay.io/etcd:0.9.2",
+ "properties": [{"type": "olm.package", "value": {"packageName": "etcd", "version": "0.9.2"}}]}
+`
+	cat, err := graph.Decode(strings.NewReader(fbc), "etcd.json")
+	if err != nil {
+		panic(err)
+	}
+	rep, err := check.Run(context.Background(), []check.Input{{Name: "etcd.json", Catalog: cat}},
+		check.Options{Checks: []check.Check{check.Structural}})
+	if err != nil {
+		panic(err)
+	}
+	var out bytes.Buffer
+	opts := check.SARIFOptions{Root: "/src/catalogs", Dir: "/src/catalogs/operators", ToolVersion: "v1.4.0"}
+	if err := rep.WriteSARIF(&out, opts); err != nil {
+		panic(err)
+	}
+	var log struct {
+		Runs []struct {
+			OriginalURIBaseIDs map[string]struct{ URI string } `json:"originalUriBaseIds"`
+			Results            []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI, URIBaseID string }
+						Region           struct{ StartLine int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &log); err != nil {
+		panic(err)
+	}
+	fmt.Println("%SRCROOT% =", log.Runs[0].OriginalURIBaseIDs["%SRCROOT%"].URI)
+	for _, r := range log.Runs[0].Results {
+		l := r.Locations[0].PhysicalLocation
+		fmt.Printf("%s at %s %s line %d\n", r.RuleID, l.ArtifactLocation.URIBaseID, l.ArtifactLocation.URI, l.Region.StartLine)
+	}
+	// Output:
+	// %SRCROOT% = file:///src/catalogs/
+	// dangling-replaces at %SRCROOT% operators/etcd.json line 3
 }

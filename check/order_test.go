@@ -70,7 +70,7 @@ channel p stable
 	}
 	// SARIF and JSON: results in report order.
 	var sarif bytes.Buffer
-	if err := rep.WriteSARIF(&sarif); err != nil {
+	if err := rep.WriteSARIF(&sarif, SARIFOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	var log struct {

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/blang/semver/v4"
 
 	"github.com/sextantdev/sextant/graph"
 )
@@ -29,7 +32,8 @@ const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/
 //     the property "brief", the finding's Brief;
 //   - a physical location (the file as a relative URI, the line and, when
 //     known, the column) when the finding has a position, and always a
-//     logical location "catalog/package/channel/bundle";
+//     logical location "catalog/package/channel/bundle" (the catalog's
+//     path relative to opts.Root when it is under it);
 //   - partialFingerprints "sextant/object/v1", a hash of the code and the
 //     object, so that a finding keeps its identity from one commit to the
 //     next whatever its line or wording;
@@ -38,9 +42,18 @@ const SARIFSchema = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/
 //   - suppressed findings with a suppression of kind "external" whose
 //     justification is the reason given in the suppressions file.
 //
-// The same report always gives the same bytes. It returns the first write
-// error.
-func (r *Report) WriteSARIF(w io.Writer) error {
+// With opts.Root (the top of the repository that holds the catalog), every
+// file under it — positions and suppression entries alike — is a URI
+// relative to it with uriBaseId "%SRCROOT%", which the run's
+// originalUriBaseIds sets to the folder's file: URI, so that the same
+// finding has the same location whatever folder the check ran in and
+// however the catalog was named; a file outside it is an absolute file:
+// URI. Without Root, a relative path is a relative URI and an absolute one
+// a file: URI. opts.ToolVersion is tool.driver.version.
+//
+// The same report and options always give the same bytes. It returns the
+// first write error.
+func (r *Report) WriteSARIF(w io.Writer, opts SARIFOptions) error {
 	docs := Codes()
 	index := make(map[string]int, len(docs))
 	rules := make([]sarifRule, 0, len(docs))
@@ -49,10 +62,17 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 		rules = append(rules, d.sarifRule())
 	}
 	run := sarifRun{
-		Tool:        sarifTool{Driver: sarifDriver{Name: "sextant", InformationURI: "https://github.com/sextantdev/sextant", Rules: rules}},
+		Tool: sarifTool{Driver: sarifDriver{
+			Name: "sextant", InformationURI: "https://github.com/sextantdev/sextant", Rules: rules,
+			Version: opts.ToolVersion, SemanticVersion: semanticVersion(opts.ToolVersion),
+		}},
 		ColumnKind:  "unicodeCodePoints",
 		Results:     []sarifResult{},
 		Invocations: []sarifInvocation{{ExecutionSuccessful: true}},
+	}
+	uris := newSARIFFiles(opts)
+	if uris.root != "" {
+		run.OriginalURIBaseIDs = map[string]sarifArtifact{sarifRootID: {URI: uris.rootURI(), Description: &sarifMessage{Text: "the top of the repository that holds the catalog"}}}
 	}
 	baseline := false
 	for _, c := range r.Catalogs {
@@ -66,7 +86,7 @@ func (r *Report) WriteSARIF(w io.Writer) error {
 			index[f.Code] = i
 			run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, CodeDoc{Code: f.Code, Severity: f.Severity}.sarifRule())
 		}
-		run.Results = append(run.Results, f.sarifResult(i, state))
+		run.Results = append(run.Results, f.sarifResult(i, state, uris))
 	}
 	// current is the baseline state of a finding still present: new or
 	// unchanged against the baseline, none without one.
@@ -128,7 +148,7 @@ func (d CodeDoc) sarifRule() sarifRule {
 // plainHelp drops the Markdown code marks of a help text.
 func plainHelp(s string) string { return strings.ReplaceAll(s, "`", "") }
 
-func (f Finding) sarifResult(rule int, state string) sarifResult {
+func (f Finding) sarifResult(rule int, state string, uris *sarifFiles) sarifResult {
 	res := sarifResult{
 		RuleID:        f.Code,
 		RuleIndex:     rule,
@@ -139,11 +159,11 @@ func (f Finding) sarifResult(rule int, state string) sarifResult {
 	if f.Brief != "" {
 		res.Properties = &sarifResultProps{Brief: f.Brief}
 	}
-	obj := []string{f.Catalog, f.Package, f.Channel, f.Bundle}
+	obj := []string{uris.name(f.Catalog), f.Package, f.Channel, f.Bundle}
 	loc := sarifLocation{LogicalLocations: []sarifLogical{{FullyQualifiedName: strings.Join(obj, "/")}}}
 	if f.Pos.File != "" && f.Pos.Line > 0 {
 		loc.PhysicalLocation = &sarifPhysical{
-			ArtifactLocation: sarifArtifact{URI: fileURI(f.Pos.File)},
+			ArtifactLocation: uris.artifact(f.Pos.File),
 			Region:           &sarifRegion{StartLine: f.Pos.Line, StartColumn: f.Pos.Column},
 		}
 	}
@@ -151,23 +171,137 @@ func (f Finding) sarifResult(rule int, state string) sarifResult {
 	sum := sha256.Sum256([]byte(strings.Join(append([]string{f.Code}, obj[1:]...), "\x00")))
 	res.PartialFingerprints = map[string]string{"sextant/object/v1": hex.EncodeToString(sum[:16])}
 	if s := f.Suppression; s != nil {
-		res.Suppressions = []sarifSuppression{{Kind: "external", Justification: s.Reason, Location: s.sarifLocation()}}
+		res.Suppressions = []sarifSuppression{{Kind: "external", Justification: s.Reason, Location: s.sarifLocation(uris)}}
 	}
 	return res
 }
 
 // sarifLocation locates the suppressions file's entry, when known.
-func (s *Suppression) sarifLocation() *sarifLocation {
+func (s *Suppression) sarifLocation(uris *sarifFiles) *sarifLocation {
 	if s.Pos.File == "" || s.Pos.Line < 1 {
 		return nil
 	}
 	return &sarifLocation{
 		PhysicalLocation: &sarifPhysical{
-			ArtifactLocation: sarifArtifact{URI: fileURI(s.Pos.File)},
+			ArtifactLocation: uris.artifact(s.Pos.File),
 			Region:           &sarifRegion{StartLine: s.Pos.Line, StartColumn: s.Pos.Column},
 		},
 		LogicalLocations: []sarifLogical{{FullyQualifiedName: s.String()}},
 	}
+}
+
+// SARIFOptions tunes WriteSARIF. The zero value writes each file as it is
+// named: a relative path as a relative URI, an absolute one as a file: URI.
+type SARIFOptions struct {
+	// Root is the folder the files' URIs are relative to, for code
+	// scanning the top of the git repository that holds the catalog: an
+	// absolute path; "" for none.
+	Root string
+	// Dir is the folder the relative file names of positions are relative
+	// to, an absolute path; "": the current directory.
+	Dir string
+	// InRoot reports the file names that are relative to Root already, not
+	// to Dir (a baseline read from git history names its files by their
+	// path in the repository); nil: none.
+	InRoot func(file string) bool
+	// ToolVersion is the version of the tool (tool.driver.version, and
+	// semanticVersion when it is one); "" leaves it out.
+	ToolVersion string
+}
+
+// sarifRootID is the uriBaseId of the files under SARIFOptions.Root, the
+// one CodeQL writes for the top of the source tree.
+const sarifRootID = "%SRCROOT%"
+
+// sarifFiles makes the artifact locations of files.
+type sarifFiles struct {
+	root, dir string
+	inRoot    func(string) bool
+}
+
+func newSARIFFiles(o SARIFOptions) *sarifFiles {
+	f := &sarifFiles{inRoot: o.InRoot}
+	if o.Root == "" {
+		return f
+	}
+	f.dir = o.Dir
+	if f.dir == "" {
+		f.dir, _ = os.Getwd()
+	}
+	f.root = filepath.Clean(o.Root)
+	if !filepath.IsAbs(f.root) {
+		f.root = filepath.Join(f.dir, f.root)
+	}
+	return f
+}
+
+// rootURI is Root as a file: URI ending in a slash, as a base URI must.
+func (f *sarifFiles) rootURI() string {
+	p := filepath.ToSlash(f.root)
+	if !strings.HasSuffix(p, "/") {
+		p += "/"
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // a Windows drive letter
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
+}
+
+// artifact locates file.
+func (f *sarifFiles) artifact(file string) sarifArtifact {
+	if rel, ok := f.rel(file); ok {
+		return sarifArtifact{URI: relURI(rel), URIBaseID: sarifRootID}
+	}
+	if f.root != "" && !filepath.IsAbs(file) {
+		return sarifArtifact{URI: fileURI(filepath.Join(f.dir, file))}
+	}
+	return sarifArtifact{URI: fileURI(file)}
+}
+
+// rel returns file as a slash-separated path relative to Root, and
+// whether it is under it.
+func (f *sarifFiles) rel(file string) (string, bool) {
+	if f.root == "" {
+		return "", false
+	}
+	if f.inRoot != nil && f.inRoot(file) && !filepath.IsAbs(file) {
+		return filepath.ToSlash(filepath.Clean(file)), true
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(f.dir, file)
+	}
+	rel, err := filepath.Rel(f.root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// name is a catalog's name as logical locations give it: the path of a
+// catalog under Root relative to it (the same from any folder), else the
+// name as it is.
+func (f *sarifFiles) name(catalog string) string {
+	if rel, ok := f.rel(catalog); ok && catalog != "" {
+		return rel
+	}
+	return catalog
+}
+
+// relURI is a slash-separated relative path as a relative URI reference.
+func relURI(p string) string { return (&url.URL{Path: p}).String() }
+
+// semanticVersion is v without its "v" when it is a semantic version
+// ("v1.2.3" → "1.2.3"), else "".
+func semanticVersion(v string) string {
+	t, ok := strings.CutPrefix(v, "v")
+	if !ok {
+		return ""
+	}
+	if _, err := semver.Parse(t); err != nil {
+		return ""
+	}
+	return t
 }
 
 // fileURI returns a file path as a URI reference: a relative path stays
@@ -176,9 +310,12 @@ func (s *Suppression) sarifLocation() *sarifLocation {
 func fileURI(path string) string {
 	p := filepath.ToSlash(path)
 	if filepath.IsAbs(path) {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p
+		}
 		return (&url.URL{Scheme: "file", Path: p}).String()
 	}
-	return (&url.URL{Path: p}).String()
+	return relURI(p)
 }
 
 // The SARIF 2.1.0 objects WriteSARIF writes: only the properties it sets.
@@ -189,10 +326,11 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool        sarifTool         `json:"tool"`
-		Invocations []sarifInvocation `json:"invocations"`
-		ColumnKind  string            `json:"columnKind"`
-		Results     []sarifResult     `json:"results"`
+		Tool               sarifTool                `json:"tool"`
+		Invocations        []sarifInvocation        `json:"invocations"`
+		OriginalURIBaseIDs map[string]sarifArtifact `json:"originalUriBaseIds,omitempty"`
+		ColumnKind         string                   `json:"columnKind"`
+		Results            []sarifResult            `json:"results"`
 	}
 	sarifInvocation struct {
 		ExecutionSuccessful bool `json:"executionSuccessful"`
@@ -201,9 +339,11 @@ type (
 		Driver sarifDriver `json:"driver"`
 	}
 	sarifDriver struct {
-		Name           string      `json:"name"`
-		InformationURI string      `json:"informationUri"`
-		Rules          []sarifRule `json:"rules"`
+		Name            string      `json:"name"`
+		Version         string      `json:"version,omitempty"`
+		SemanticVersion string      `json:"semanticVersion,omitempty"`
+		InformationURI  string      `json:"informationUri"`
+		Rules           []sarifRule `json:"rules"`
 	}
 	sarifRule struct {
 		ID                   string          `json:"id"`
@@ -250,7 +390,9 @@ type (
 		Region           *sarifRegion  `json:"region,omitempty"`
 	}
 	sarifArtifact struct {
-		URI string `json:"uri"`
+		URI         string        `json:"uri,omitempty"`
+		URIBaseID   string        `json:"uriBaseId,omitempty"`
+		Description *sarifMessage `json:"description,omitempty"`
 	}
 	sarifRegion struct {
 		StartLine   int `json:"startLine"`

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sextantdev/sextant/graph"
 )
 
 // jsonSchema validates JSON values against a JSON schema (draft 04), with
@@ -233,7 +235,7 @@ func TestSARIFCommunity(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := rep.WriteSARIF(&out); err != nil {
+	if err := rep.WriteSARIF(&out, SARIFOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	v := validateSARIF(t, sarifSchema(t), out.Bytes())
@@ -314,7 +316,7 @@ func TestSARIFBaseline(t *testing.T) {
 	cur := editedShipped(t, communityIndex, onlyPackages("etcd"), removeBundle("etcd", "etcdoperator.v0.9.2"))
 	rep := runBaselinePair(t, orig, cur)
 	var out bytes.Buffer
-	if err := rep.WriteSARIF(&out); err != nil {
+	if err := rep.WriteSARIF(&out, SARIFOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	v := validateSARIF(t, sarifSchema(t), out.Bytes())
@@ -333,5 +335,112 @@ func TestSARIFBaseline(t *testing.T) {
 	}
 	if fmt.Sprint(states) != fmt.Sprint(want) || want["new"] == 0 || want["unchanged"] == 0 || want["absent"] == 0 {
 		t.Errorf("baseline states %v, want %v, each present", states, want)
+	}
+}
+
+// TestSARIFRoot: with SARIFOptions.Root, a file under it — named relative
+// to Dir, absolutely, or relative to Root already (InRoot) — is a URI
+// relative to it with uriBaseId %SRCROOT%, results and suppressions alike,
+// and the run's originalUriBaseIds gives the folder; a file outside it is
+// an absolute file: URI; without Root, names are written as they are.
+// ToolVersion is tool.driver.version (and semanticVersion when it is one).
+func TestSARIFRoot(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "repo with space")
+	dir := filepath.Join(root, "catalog")
+	outside := filepath.Join(filepath.Dir(root), "elsewhere", "x.json")
+	at := func(file string, line int) graph.Position { return graph.Position{File: file, Line: line, Column: 1} }
+	rep := &Report{
+		Findings: []Finding{
+			{Severity: graph.SeverityError, Code: "cycle", Catalog: ".", Package: "a", Message: "m1", Pos: at(filepath.Join("etcd", "catalog.json"), 3)},
+			{Severity: graph.SeverityError, Code: "cycle", Catalog: dir, Package: "b", Message: "m2", Pos: at(filepath.Join(dir, "b.json"), 4)},
+			{Severity: graph.SeverityError, Code: "cycle", Catalog: ".", Package: "c", Message: "m3", Pos: at(outside, 5)},
+			{Severity: graph.SeverityError, Code: "cycle", Catalog: ".", Package: "d", Message: "m4", Pos: at("old/d.json", 6)},
+			{Severity: graph.SeverityWarning, Code: CodeStaleSuppression, Catalog: ".", Package: "e", Message: "m5", Pos: at(filepath.Join("..", ".sextant.yaml"), 7)},
+		},
+		Suppressed: []Finding{{
+			Severity: graph.SeverityError, Code: "cycle", Catalog: ".", Package: "f", Message: "m6", Pos: at("f.json", 8),
+			Suppression: &Suppression{Code: "cycle", Package: "f", Reason: "known", Pos: at(filepath.Join(root, ".sextant.yaml"), 2)},
+		}},
+	}
+	type loc struct{ URI, Base string }
+	decode := func(out []byte) (locs []loc, bases map[string]string, driver map[string]any) {
+		t.Helper()
+		v := validateSARIF(t, sarifSchema(t), out)
+		run := v["runs"].([]any)[0].(map[string]any)
+		pick := func(l any) loc {
+			a := l.(map[string]any)["physicalLocation"].(map[string]any)["artifactLocation"].(map[string]any)
+			base, _ := a["uriBaseId"].(string)
+			return loc{a["uri"].(string), base}
+		}
+		for _, r := range run["results"].([]any) {
+			res := r.(map[string]any)
+			locs = append(locs, pick(res["locations"].([]any)[0]))
+			if sups, ok := res["suppressions"].([]any); ok {
+				locs = append(locs, pick(sups[0].(map[string]any)["location"]))
+			}
+		}
+		if ob, ok := run["originalUriBaseIds"].(map[string]any); ok {
+			bases = map[string]string{}
+			for k, a := range ob {
+				bases[k] = a.(map[string]any)["uri"].(string)
+			}
+		}
+		return locs, bases, run["tool"].(map[string]any)["driver"].(map[string]any)
+	}
+	fileURL := func(p string) string {
+		p = filepath.ToSlash(p)
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p
+		}
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	for _, tc := range []struct {
+		name    string
+		opts    SARIFOptions
+		want    []loc
+		bases   map[string]string
+		version string
+	}{
+		{
+			name: "root",
+			opts: SARIFOptions{Root: root, Dir: dir, InRoot: func(f string) bool { return f == "old/d.json" }, ToolVersion: "v1.2.3"},
+			want: []loc{
+				{"catalog/etcd/catalog.json", "%SRCROOT%"}, {"catalog/b.json", "%SRCROOT%"}, {fileURL(outside), ""},
+				{"old/d.json", "%SRCROOT%"}, {".sextant.yaml", "%SRCROOT%"}, {"catalog/f.json", "%SRCROOT%"}, {".sextant.yaml", "%SRCROOT%"},
+			},
+			bases:   map[string]string{"%SRCROOT%": fileURL(root) + "/"},
+			version: "v1.2.3 1.2.3",
+		},
+		{
+			name: "no root",
+			opts: SARIFOptions{ToolVersion: "(devel)"},
+			want: []loc{
+				{"etcd/catalog.json", ""}, {fileURL(filepath.Join(dir, "b.json")), ""}, {fileURL(outside), ""},
+				{"old/d.json", ""}, {"../.sextant.yaml", ""}, {"f.json", ""}, {fileURL(filepath.Join(root, ".sextant.yaml")), ""},
+			},
+			version: "(devel) <nil>",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := rep.WriteSARIF(&out, tc.opts); err != nil {
+				t.Fatal(err)
+			}
+			locs, bases, driver := decode(out.Bytes())
+			if fmt.Sprint(locs) != fmt.Sprint(tc.want) {
+				t.Errorf("locations\n got %v\nwant %v", locs, tc.want)
+			}
+			if fmt.Sprint(bases) != fmt.Sprint(tc.bases) {
+				t.Errorf("originalUriBaseIds %v, want %v", bases, tc.bases)
+			}
+			if got := fmt.Sprint(driver["version"], " ", driver["semanticVersion"]); got != tc.version {
+				t.Errorf("driver version and semanticVersion %q, want %q", got, tc.version)
+			}
+			// The logical location names a catalog under Root by its path
+			// there, the same from any folder.
+			if tc.opts.Root != "" && !strings.Contains(out.String(), `"fullyQualifiedName": "catalog/b//"`) {
+				t.Errorf("the catalog %s is not named catalog in logical locations:\n%s", dir, out.String())
+			}
+		})
 	}
 }

@@ -114,7 +114,7 @@ channel app stable
 	if err := json.NewEncoder(&js).Encode(rep); err != nil {
 		t.Fatal(err)
 	}
-	if err := rep.WriteSARIF(&sarif); err != nil {
+	if err := rep.WriteSARIF(&sarif, SARIFOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "json": js.String(), "sarif": sarif.String()} {

@@ -148,7 +148,7 @@ func (e *env) runCheck(cmd *cobra.Command, f *checkFlags, args []string) error {
 	case "markdown":
 		err = rep.WriteMarkdown(e.stdout)
 	case "sarif":
-		err = rep.WriteSARIF(e.stdout)
+		err = rep.WriteSARIF(e.stdout, e.sarifOptions(args, f.baseline))
 	default:
 		err = writeEncoded(e.stdout, f.output.value, reports)
 	}
@@ -262,13 +262,76 @@ func findConfig(catalog string) string {
 	for {
 		p := filepath.Join(dir, configName)
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
-			if rel, err := filepath.Rel(".", p); err == nil && !strings.HasPrefix(rel, "..") {
-				return rel
-			}
-			return p
+			return underWorkingDir(p)
 		}
 		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
 			return ""
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// underWorkingDir returns the absolute path p relative to the current
+// directory when it is under it, else p.
+func underWorkingDir(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return rel
+	}
+	return p
+}
+
+// sarifOptions places the files of a SARIF log: relative to the top of
+// the git work tree that holds the catalogs (found by its .git, without
+// running git), so that code scanning places them whatever folder check
+// runs in; the files of a baseline read from git are named by their
+// repository path already. Catalogs from standard input or images, or
+// outside a work tree, keep their names as they are.
+func (e *env) sarifOptions(catalogs []string, baseline string) check.SARIFOptions {
+	opts := check.SARIFOptions{ToolVersion: buildVersion().Version}
+	var top string
+	for _, c := range append(slices.Clone(catalogs), baseline) {
+		if c == "" || strings.HasPrefix(c, gitBaselinePrefix) {
+			continue
+		}
+		if _, isImage, _ := imageReference(c); c == "-" || isImage {
+			return opts
+		}
+		t := workTreeTop(c)
+		if t == "" || (top != "" && t != top) {
+			return opts
+		}
+		top = t
+	}
+	if top == "" {
+		return opts
+	}
+	opts.Root = top
+	opts.Dir, _ = os.Getwd()
+	if files := e.gitBaselineFiles; files != nil {
+		opts.InRoot = func(file string) bool { return files[file] }
+	}
+	return opts
+}
+
+// workTreeTop returns the folder above path (or path itself) that holds
+// .git — a folder, or the file of a linked work tree —, as an absolute
+// path; "" when there is none.
+func workTreeTop(path string) string {
+	dir, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return dir
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

@@ -59,9 +59,19 @@ func TestCases(t *testing.T) {
 			if !ok {
 				t.Fatalf("%s: no args file", file)
 			}
+			// A SARIF log names files relative to the top of the git work
+			// tree; a copy of the module outside one writes other URIs.
+			if strings.Contains(string(argsText), "-o sarif") && workTreeTop(".") == "" {
+				t.Skip("not in a git work tree, which SARIF locations are relative to")
+			}
 			sampleUnderRace(t, string(argsText), &heavy)
 			stdin, _ := a.Get("stdin")
 			stdout, stderr, code := run(string(stdin), strings.Fields(string(argsText))...)
+			// The repository's own folder, which a SARIF log names, is
+			// written $REPO.
+			if wd, err := os.Getwd(); err == nil {
+				stdout = strings.ReplaceAll(stdout, "file://"+filepath.ToSlash(wd)+"/", "file://$REPO/")
+			}
 			got := map[string]string{"exit": strconv.Itoa(code) + "\n", "stdout": stdout, "stderr": stderr}
 			if *update {
 				for _, part := range []string{"exit", "stdout", "stderr"} {

@@ -60,6 +60,10 @@ func (e *env) loadGitBaseline(spec, catalog string) (*graph.Catalog, error) {
 	if err := archiveComplete(e, top, ref, rel, zr); err != nil {
 		return nil, fmt.Errorf("--baseline %s%s: %w", gitBaselinePrefix, spec, err)
 	}
+	e.gitBaselineFiles = map[string]bool{}
+	for _, f := range zr.File {
+		e.gitBaselineFiles[f.Name] = true // positions name them so
+	}
 	cat, err := e.limits.catalogLoader().LoadFS(e.context(), zr, rel)
 	name := fmt.Sprintf("%s at %s", rel, ref)
 	if err != nil {

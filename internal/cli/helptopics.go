@@ -259,7 +259,9 @@ install mode is a new api-dropped-on-upgrade or install-mode-dropped. The catalo
 package (each its brief, the message folded below it), new ones first, long lists folded. -o sarif
 writes a SARIF 2.1.0 log for code scanning (GitHub's upload-sarif): one rule per finding code with
 its help, one result per finding at its file, line and column with the message (the brief as the
-result's property "brief"), the baseline state (new, unchanged, absent) with --baseline.
+result's property "brief"), the baseline state (new, unchanged, absent) with --baseline. In a git
+work tree every file is relative to its top (uriBaseId %SRCROOT%, set in originalUriBaseIds), so
+the log is the same from any folder; tool.driver.version is sextant's version.
 
 Suppressions: --config FILE, by default the .sextant.yaml in the catalog's folder or a folder above
 it, up to the git repository's top (named on standard error when found). The README ("sextant

@@ -70,6 +70,9 @@ type env struct {
 	stdinUsedBy    string // the input that read standard input, if any
 	cmdPath        string // the running command, "sextant resolve"
 	recursive      bool   // -R: readInputs reads folders recursively
+	// gitBaselineFiles are the files of a baseline read from git, named
+	// by their path in the repository.
+	gitBaselineFiles map[string]bool
 }
 
 // notef writes a note on standard error: something the user should know
