@@ -298,8 +298,12 @@ func (l *loader) sourceImages(state *cluster.State, nss []string, cats []*catalo
 // imageSource returns the CatalogSource with a spec.image that sub names,
 // or nil.
 func imageSource(state *cluster.State, sub cluster.Subscription) *cluster.CatalogSource {
+	key, ok := resolver.SubscriptionCatalog(&sub)
+	if !ok {
+		return nil
+	}
 	i := slices.IndexFunc(state.CatalogSources, func(cs cluster.CatalogSource) bool {
-		return cs.Name == sub.Source && cs.Namespace == sub.SourceNamespace && cs.Image != ""
+		return cs.Name == key.Name && cs.Namespace == key.Namespace && cs.Image != ""
 	})
 	if i < 0 {
 		return nil

@@ -194,8 +194,8 @@ func (l *loader) identity(name, ns, global string, state *cluster.State) (resolv
 	}
 	var nss []string
 	for _, sub := range state.Subscriptions {
-		if (ns == "" || sub.Namespace == ns) && sub.Source == name && sub.SourceNamespace != "" {
-			nss = append(nss, sub.SourceNamespace)
+		if key, ok := resolver.SubscriptionCatalog(&sub); ok && (ns == "" || sub.Namespace == ns) && key.Name == name && key.Namespace != "" {
+			nss = append(nss, key.Namespace)
 		}
 	}
 	slices.Sort(nss)

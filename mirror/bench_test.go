@@ -42,8 +42,11 @@ func BenchmarkComputeCommunity(b *testing.B) {
 	for b.Loop() {
 		s, err := mirror.Compute(context.Background(), world(b, nil, cat), req, options())
 		var re *mirror.RolloutError
-		if s == nil || (err != nil && !errors.As(err, &re)) {
+		if err != nil && !errors.As(err, &re) {
 			b.Fatal(err)
+		}
+		if s.Kept.Bundles == 0 {
+			b.Fatal("no package kept")
 		}
 	}
 }

@@ -255,7 +255,7 @@ func (sc *scenario) run(ctx context.Context, r *resolver.Resolver, maxRounds int
 		return false
 	}
 	ro, err := r.Rollout(ctx, sc.ns, sc.state, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: true, Stop: stop})
-	if ro == nil {
+	if err != nil && ro == nil {
 		return nil, 0, err
 	}
 	if cycled {
