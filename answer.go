@@ -51,7 +51,7 @@ func (o AnswerOptions) resolver() engineOptions {
 // namespace resolved and the OLM v1 answer of the ClusterExtensions.
 //
 // Its JSON form (MarshalJSON, `sextant resolve -o json`) is a stable
-// contract: for one namespace, the namespace's answer (resolver.Answer:
+// contract: for one namespace, the namespace's answer (NamespaceAnswer:
 // the plan's fields, or {"namespace", "error"}) with "extensions" added
 // when there are ClusterExtensions; for every namespace,
 // {"namespaces": [answer, ...]} with "extensions" likewise; with only
@@ -71,8 +71,8 @@ type Answer struct {
 	all bool // every namespace: the JSON form lists them
 	// results are the resolutions answered, in the order of Namespaces.
 	results []*resolver.Resolution
-	// omitAssumed: the world notes the assumed OperatorGroup, so the
-	// plans' own note on it is left out of the text.
+	// omitAssumed: the world notes the assumed OperatorGroup (see
+	// NamespaceAnswer.omitAssumed).
 	omitAssumed bool
 }
 
@@ -147,7 +147,7 @@ func (opts TextOptions) noteText(n Note) string {
 }
 
 // WriteText writes the answer for a terminal or a CI log: each namespace's
-// answer (resolver.Answer.WriteText; a blank line between two), the notes
+// answer (NamespaceAnswer.WriteText; a blank line between two), the notes
 // on a conflict's catalogs after its explanation, then, after a blank
 // line, the v1 blocks (olmv1.Outcome.WriteText).
 func (a *Answer) WriteText(w io.Writer, opts TextOptions) error {
@@ -156,13 +156,7 @@ func (a *Answer) WriteText(w io.Writer, opts TextOptions) error {
 		if i > 0 {
 			io.WriteString(ew, "\n")
 		}
-		topts := nsTextOptions{full: opts.Full, omitAssumed: a.omitAssumed}
-		for _, note := range a.Notes {
-			if note.Code == NoteCatalogNotVisible && note.Namespace == n.Namespace {
-				topts.notes = append(topts.notes, opts.noteText(note))
-			}
-		}
-		n.WriteText(ew, topts)
+		n.WriteText(ew, opts)
 	}
 	if a.Extensions != nil {
 		if len(a.Namespaces) > 0 {
@@ -177,7 +171,7 @@ func (a *Answer) WriteText(w io.Writer, opts TextOptions) error {
 
 // Resolve answers the world as `sextant resolve` does: each namespace of
 // Namespaces resolved (resolver.Resolver.Resolve, or ResolveAll for every
-// namespace) and answered (resolver.Resolution.Answer: the plan with its
+// namespace) and answered (NamespaceAnswer: the plan with its
 // held-back reasons and fixes, or the explained conflict), and the
 // ClusterExtensions resolved as OLM v1 does. A namespace without a plan
 // is an answer, not an error: the error is that of input the resolution
@@ -195,9 +189,10 @@ func (w *World) Resolve(ctx context.Context, opts AnswerOptions) (*Answer, error
 			if err != nil {
 				return nil, w.catalogError(err)
 			}
+			na.omitAssumed, na.notes = a.omitAssumed, w.answerNotes(na)
 			a.Namespaces = append(a.Namespaces, na)
 			a.results = append(a.results, res)
-			a.Notes = append(a.Notes, w.answerNotes(na)...)
+			a.Notes = append(a.Notes, na.notes...)
 		}
 		a.Notes = append(excludedNotes(results), a.Notes...)
 	}
@@ -237,7 +232,7 @@ func (w *World) resolutions(ctx context.Context) ([]*resolver.Resolution, error)
 		return results, nil
 	}
 	res, err := w.Resolver.Resolve(ctx, w.Namespaces[0], w.State)
-	if res == nil {
+	if err != nil && res == nil {
 		return nil, w.catalogError(err)
 	}
 	return []*resolver.Resolution{res}, nil

@@ -33,8 +33,6 @@ type ForAnswer struct {
 	Unserved *resolver.UnservedError
 	// Notes are the answer's notes (as Answer.Notes).
 	Notes []Note
-
-	omitAssumed bool
 }
 
 // ResolveFor answers what the application (Input.For) needs in the
@@ -47,18 +45,20 @@ func (w *World) ResolveFor(ctx context.Context, opts AnswerOptions) (*ForAnswer,
 		return nil, &InputError{Field: "For", Err: errors.New("an application's manifests and one namespace are needed")}
 	}
 	app, err := w.Resolver.ResolveFor(ctx, w.Namespaces[0], w.State, w.Application)
-	a := &ForAnswer{Application: app, omitAssumed: w.assumesGroups()}
-	if errors.As(err, &a.Unserved) {
-		return a, nil
-	}
-	if app == nil || app.Resolution == nil {
+	var unserved *resolver.UnservedError
+	switch {
+	case errors.As(err, &unserved):
+		return &ForAnswer{Application: app, Unserved: unserved}, nil
+	case err != nil && (app == nil || app.Resolution == nil):
 		return nil, w.catalogError(err)
 	}
+	a := &ForAnswer{Application: app}
 	a.Answer, err = answerNamespace(ctx, app.Resolution, opts.resolver())
 	if err != nil {
 		return nil, w.catalogError(err)
 	}
-	a.Notes = append(excludedNotes([]*resolver.Resolution{app.Resolution}), w.answerNotes(a.Answer)...)
+	a.Answer.omitAssumed, a.Answer.notes = w.assumesGroups(), w.answerNotes(a.Answer)
+	a.Notes = append(excludedNotes([]*resolver.Resolution{app.Resolution}), a.Answer.notes...)
 	return a, nil
 }
 
@@ -89,14 +89,8 @@ func (a *ForAnswer) WriteText(w io.Writer, opts TextOptions) error {
 		fmt.Fprintf(ew, "no plan: nothing the namespace can see provides %s\n", words.Plural(len(a.Unserved.Kinds), "API"))
 		return ew.Err
 	}
-	topts := nsTextOptions{full: opts.Full, omitAssumed: a.omitAssumed}
-	for _, n := range a.Notes {
-		if n.Code == NoteCatalogNotVisible {
-			topts.notes = append(topts.notes, opts.noteText(n))
-		}
-	}
 	if ew.Err == nil {
-		ew.Err = a.Answer.WriteText(ew, topts)
+		ew.Err = a.Answer.WriteText(ew, opts)
 	}
 	return ew.Err
 }

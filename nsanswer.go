@@ -29,6 +29,13 @@ type NamespaceAnswer struct {
 	*resolver.Plan
 	// Error says why there is no plan.
 	Error *NoPlan `json:"error,omitempty"`
+
+	// notes are the world's notes the text writes after an explanation
+	// (NoteCatalogNotVisible of this namespace).
+	notes []Note
+	// omitAssumed: the world notes the assumed OperatorGroup, so the
+	// plan's own note on it is left out of the text.
+	omitAssumed bool
 }
 
 // NoPlan says why a namespace has no plan. Message is the verdict line; a
@@ -104,33 +111,25 @@ func (a *NamespaceAnswer) No() bool { return a.Plan == nil || a.Plan.Failing() }
 // String returns the answer's text (WriteText with the zero options).
 func (a *NamespaceAnswer) String() string {
 	var b strings.Builder
-	a.WriteText(&b, nsTextOptions{})
+	a.WriteText(&b, TextOptions{})
 	return b.String()
 }
 
-// nsTextOptions tunes NamespaceAnswer.WriteText.
-type nsTextOptions struct {
-	full bool
-	// notes are written as "note:" lines after an explanation.
-	notes []string
-	// omitAssumed leaves the plan's NoteAssumedOperatorGroup out (the
-	// world says it).
-	omitAssumed bool
-}
-
 // WriteText writes the answer for a terminal or a CI log: the plan (see
-// resolver.Plan.WriteText) with its notes and fixes, or "no plan:
-// message", or the explanation (resolver.Explanation's String, or Full),
-// and what was in flight.
-func (a *NamespaceAnswer) WriteText(w io.Writer, opts nsTextOptions) error {
+// resolver.Plan.WriteText) with its notes (but the assumed OperatorGroup's
+// when the world notes it) and fixes, or "no plan: message", or the
+// explanation (resolver.Explanation's String, or Full with opts.Full),
+// the world's notes on it (a catalog given that the namespace does not
+// see, with opts.Advice) and what was in flight.
+func (a *NamespaceAnswer) WriteText(w io.Writer, opts TextOptions) error {
 	ew := &textio.ErrWriter{W: w}
 	switch {
 	case a.Plan != nil:
 		a.Plan.WriteText(ew, "namespace "+a.Plan.Namespace)
-		writePlanNotes(ew, a.Plan, opts.omitAssumed)
+		writePlanNotes(ew, a.Plan, a.omitAssumed)
 		a.Plan.WriteFixes(ew)
 	case a.Error != nil && a.Error.Explanation != nil:
-		a.Error.writeText(ew, opts)
+		a.Error.writeText(ew, opts, a.notes)
 		for _, f := range a.Error.InFlight {
 			fmt.Fprintf(ew, "in flight: %s\n", f.Text)
 		}
@@ -150,14 +149,15 @@ func writePlanNotes(w io.Writer, p *resolver.Plan, omitAssumed bool) {
 	}
 }
 
-// writeText writes an explanation and the notes on it.
-func (n *NoPlan) writeText(w io.Writer, opts nsTextOptions) {
-	if opts.full {
+// writeText writes an explanation and the notes on it, with opts'
+// advice.
+func (n *NoPlan) writeText(w io.Writer, opts TextOptions, notes []Note) {
+	if opts.Full {
 		io.WriteString(w, n.Explanation.Full())
 	} else {
 		io.WriteString(w, n.Explanation.String())
 	}
-	for _, note := range opts.notes {
-		fmt.Fprintf(w, "note: %s\n", note)
+	for _, note := range notes {
+		fmt.Fprintf(w, "note: %s\n", opts.noteText(note))
 	}
 }

@@ -76,7 +76,7 @@ func (w *World) Rollout(ctx context.Context, ro resolver.RolloutOptions, opts An
 	}
 	ns := w.Namespaces[0]
 	r, err := w.Resolver.Rollout(ctx, ns, w.State, ro)
-	if r == nil {
+	if err != nil && r == nil {
 		return nil, w.catalogError(err)
 	}
 	a, err := w.answerRollout(ctx, r, opts.resolver())
@@ -230,13 +230,13 @@ func (a *RolloutAnswer) writeEnd(w io.Writer, opts TextOptions) {
 	switch {
 	case a.explained():
 		fmt.Fprintf(w, "\nround %d: no plan\n", n+1)
-		var notes []string
+		var notes []Note
 		for _, note := range a.Notes {
 			if note.Code == NoteCatalogNotVisible {
-				notes = append(notes, opts.noteText(note))
+				notes = append(notes, note)
 			}
 		}
-		a.Error.writeText(w, nsTextOptions{full: opts.Full, notes: notes})
+		a.Error.writeText(w, opts, notes)
 	case a.Error != nil:
 		fmt.Fprintf(w, "\n%s\n", a.Error.Message)
 	case a.Waiting:
@@ -284,7 +284,11 @@ func (a *RolloutAnswer) writeFailing(w io.Writer) {
 		for i, r := range a.Failing[1:] {
 			rounds[i] = fmt.Sprint(r)
 		}
-		fmt.Fprintf(w, "; %s %s predict failures too", noun(len(rounds), "round"), strings.Join(rounds, ", "))
+		verb := "predict failures"
+		if len(rounds) == 1 {
+			verb = "predicts a failure"
+		}
+		fmt.Fprintf(w, "; %s %s %s too", noun(len(rounds), "round"), strings.Join(rounds, ", "), verb)
 	}
 	fmt.Fprintln(w)
 	if len(a.Fixes) == 0 {

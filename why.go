@@ -54,7 +54,7 @@ func (w *World) Why(ctx context.Context, name string, opts AnswerOptions) (*WhyA
 	}
 	ns := w.Namespaces[0]
 	res, err := w.Resolver.Resolve(ctx, ns, w.State)
-	if res == nil {
+	if err != nil && res == nil {
 		return nil, w.catalogError(err)
 	}
 	a := &WhyAnswer{Notes: excludedNotes([]*resolver.Resolution{res})}
@@ -64,7 +64,8 @@ func (w *World) Why(ctx context.Context, name string, opts AnswerOptions) (*WhyA
 			return nil, err
 		}
 		a.NoPlan = &NamespaceAnswer{Namespace: ns, Error: noPlanOf(ex)}
-		a.Notes = append(a.Notes, w.answerNotes(a.NoPlan)...)
+		a.NoPlan.notes = w.answerNotes(a.NoPlan)
+		a.Notes = append(a.Notes, a.NoPlan.notes...)
 		return a, nil
 	}
 	why, err := res.Why(ctx, name, resolver.WhyOptions{})
@@ -124,13 +125,7 @@ func (a *WhyAnswer) WriteText(w io.Writer, opts TextOptions) error {
 		_, err := io.WriteString(w, s)
 		return err
 	case a.NoPlan != nil:
-		var notes []string
-		for _, n := range a.Notes {
-			if n.Code == NoteCatalogNotVisible {
-				notes = append(notes, opts.noteText(n))
-			}
-		}
-		return a.NoPlan.WriteText(w, nsTextOptions{full: opts.Full, notes: notes})
+		return a.NoPlan.WriteText(w, opts)
 	}
 	return a.Extension.WriteText(w, olmv1.TextOptions{Why: true})
 }

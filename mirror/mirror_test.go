@@ -99,6 +99,16 @@ func TestClusterExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	images := s.Images()
+	var b strings.Builder
+	if err := s.WriteImages(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.Join(images, "\n") + "\n"; b.String() != want || len(images) != s.Kept.Images {
+		t.Errorf("WriteImages writes\n%s\nwant Images one a line, %d of them (Kept.Images)", b.String(), s.Kept.Images)
+	}
+	if !slices.IsSorted(images) || len(slices.Compact(slices.Clone(images))) != len(images) {
+		t.Errorf("images not sorted or not each once:\n%s", strings.Join(images, "\n"))
+	}
 	for _, want := range []string{
 		"quay.io/community-operator-pipeline-prod/cert-manager:1.16.5",              // the hop 1.16.1 → 1.16.5
 		"quay.io/community-operator-pipeline-prod/rabbitmq-cluster-operator:2.22.3", // a dependency

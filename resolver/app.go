@@ -538,8 +538,9 @@ func (r *Resolver) checkServed(app *Application) {
 	}
 }
 
-// String renders the application as `sextant resolve --for` prints it:
-// WriteText, then the plan (Plan.String).
+// String renders the application: WriteText, then its plan (Plan.String).
+// (`sextant resolve --for` prints the root package's ForAnswer, whose plan
+// has its held-back reasons and fixes too.)
 func (a *Application) String() string {
 	var b strings.Builder
 	a.writeText(&b)

@@ -24,7 +24,7 @@ func (app *Application) writeText(w io.Writer) {
 	for _, k := range app.Kinds {
 		fmt.Fprintf(w, "  %s", k.API)
 		if n := len(k.Objects); n > 0 {
-			fmt.Fprintf(w, " (%s)", strings.Join(quoteNames(words.Limit(k.Objects, 3)), ", "))
+			fmt.Fprintf(w, " (%s)", strings.Join(words.Limit(quoteNames(k.Objects), 3), ", "))
 		}
 		fmt.Fprint(w, ": ")
 		switch k.Source {

@@ -130,7 +130,10 @@ them, the better-looking candidates passed over — or why it is not (--full: ev
 const rolloutOutputTopic = `What rollout prints.
 
 Text: one block per round that changed something, then how the rollout ended (settled, waiting
-for approval, no plan with its explanation, or out of rounds) and how many approvals it took.
+for approval, no plan with its explanation, or out of rounds) and how many approvals it took. A
+round whose plan OLM is predicted to fail (a "will fail" line, as resolve prints it) leaves the
+rollout not settled: the last lines name that round's CSVs and the fixes resolve confirms for
+the state the round starts from. The rounds after it take the CSV as installed, as OLM records it.
 
 JSON (-o json; -o yaml is the same) is a stable contract; steps and unchanged are those of resolve
 ("sextant help resolve-output"):
@@ -139,10 +142,15 @@ JSON (-o json; -o yaml is the same) is a stable contract; steps and unchanged ar
    "rounds": [{"round": 1, "approval": {...}, "approved": true,
      "waiting": true, "steps": [...], "unchanged": [...]}],
    "settled": true|false, "waiting": true,
+   "failing": [1], "fixes": [...], "stops": [...],
    "error": {"message": "...", ...}}
 
-"error" is present when the rollout did not settle: with the explanation's structured form (as in
-resolve) when a round has no plan, with the message alone when --max-rounds was reached.`
+"settled" is true when the rounds reach a plan with nothing to do and none is predicted to fail.
+"failing" lists the rounds OLM is predicted to fail and "fixes" the confirmed fixes of the first
+(as resolve gives them). "stops" lists where a settled namespace stays below its channels' heads,
+and why. "error" is present when the rollout did not settle: with the explanation's structured
+form (as in resolve) when a round has no plan, with the message alone when --max-rounds was
+reached or an upgrade failed.`
 
 const forTopic = `resolve --for APP: the operators an application needs.
 

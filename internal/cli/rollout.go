@@ -27,8 +27,8 @@ rollout there, exit 0, unless --approve approves every such plan; each round say
 needed, and the last line how many approvals the rollout took. Catalogs and manifests are given
 as for resolve.
 
-Exit status: 0 when the namespace settles or waits for approval, 1 when a round has no plan or
-the rounds run out, 2 for bad input or usage.`,
+Exit status: 0 when the namespace settles or waits for approval, 1 when a round has no plan, a
+round is predicted to fail, or the rounds run out, 2 for bad input or usage.`,
 		Example: `  sextant rollout -f testdata/examples/cluster.yaml \
     --catalog testdata/catalogs/community-operators-prod.v4.20-index.json.gz`,
 		Args: cobra.NoArgs,
