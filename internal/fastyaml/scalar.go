@@ -351,11 +351,30 @@ func plainType(s []byte) (kind, bool) {
 		return wordType(s)
 	case c == '/' || c == '<' || c == '=' || c == '(' || c == '$' || c == '^' || c == '_':
 		return kindString, true // no indicator, and no type of YAML's starts so
+	case c == '.':
+		// A float to the library when Go's strconv reads it (.5, .5e3) or
+		// it is .inf or .nan in one of YAML's spellings; any other, such as
+		// a JSONPath (.spec.replicas) in a CRD's printer columns, a string.
+		if _, err := strconv.ParseFloat(string(s), 64); err == nil || dotWord(s) {
+			return 0, false
+		}
+		return kindString, true
 	case c >= utf8.RuneSelf:
 		r, _ := utf8.DecodeRune(s)
 		return kindString, !unicode.IsSpace(r)
 	}
-	return 0, false // "~", ".5", "*alias", "&anchor", "!tag", "{", "[", …
+	return 0, false // "~", "*alias", "&anchor", "!tag", "{", "[", …
+}
+
+// dotWord reports whether s is one of the words YAML 1.1 reads as an
+// infinite or not-a-number float: .inf, .nan and their capitalized
+// spellings.
+func dotWord(s []byte) bool {
+	switch string(s) {
+	case ".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN":
+		return true
+	}
+	return false
 }
 
 // numberType types a plain scalar that starts with a digit or a sign.
@@ -366,7 +385,33 @@ func numberType(s []byte) (kind, bool) {
 	if s[0] != '-' && s[0] != '+' && (dottedDigits(s) || !numeric(s)) {
 		return kindString, true // a version, 1.0.0, 2.x: not a number to YAML
 	}
+	if (s[0] == '-' || s[0] == '+') && len(s) > 1 && s[1] != ' ' && s[1] != '\t' && !signedNumberText(s) {
+		return kindString, true // a flag, --leader-elect: no number of any base
+	}
 	return 0, false
+}
+
+// signedNumberText reports whether s, a plain scalar that starts with a
+// sign, might be a number to the library: one of its infinite floats
+// (-.inf, +.Inf, …), or text made only of what a number of some base
+// may hold (digits, the letters of hexadecimal numbers, exponents and
+// base prefixes, dots, underscores, signs). Any other character makes s a
+// string: the library reads a signed scalar as an int, a uint, a float or
+// a binary int, or else as a string.
+func signedNumberText(s []byte) bool {
+	if len(s) > 1 && dotWord(s[1:]) {
+		return true
+	}
+	for _, c := range s {
+		switch {
+		case c >= '0' && c <= '9', c >= 'a' && c <= 'f', c >= 'A' && c <= 'F':
+		case c == 'x' || c == 'X' || c == 'o' || c == 'O' || c == 'b' || c == 'B':
+		case c == '.' || c == '_' || c == '+' || c == '-':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // wordType types a plain scalar that starts with a letter.

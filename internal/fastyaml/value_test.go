@@ -128,6 +128,16 @@ var fastYAMLCases = []struct {
 	{"literal blocks", "a: |\n  line one\n\n  line three\n    indented\nb: |-\n  stripped\n\n\nc: x\n", true},
 	{"sequence at the key's indentation", "items:\n- a\n- b: 1\n  c: -3\n-\n  d: 0\n- version: 1.2.3\n", true},
 	{"quotes", "a: 'it''s'\nb: \"plain\"\nc: 'x: y'\n", true},
+	{"JSONPaths", "additionalPrinterColumns:\n- jsonPath: .spec.replicas\n  name: Replicas\n- jsonPath: .status.conditions[?(@.type==\"Ready\")].status\n", true},
+	{"dot floats", "a: .5\n", false},
+	{"flags", "args:\n- --leader-elect\n- --metrics-bind-address=:8443\n- -v=2\n", true},
+	{"plus and hex letters", "a: +beef\n", false},
+	{"dash space", "a: - 0\n", false},
+	{"signed numbers", "a: -0x1F\n", false},
+	{"signed infinity", "a: -.Inf\n", false},
+	{"signed exponent", "a: +1e-3\n", false},
+	{"dot infinity", "a: .Inf\n", false},
+	{"dot exponent", "a: .5e3\n", false},
 	{"comments", "# head\na: 1 # trailing\n", false},
 	{"YAML 1.1 words", "a: yes\nb: on\nc: True\nd: ~\n", false},
 	{"numbers", "a: 1.5\nb: 012\nc: 0x1F\nd: 1e3\ne: 123456789012345678901\n", false},
@@ -189,6 +199,41 @@ func TestFastYAML(t *testing.T) {
 	}
 	if fast < 10 {
 		t.Fatalf("fastYAML took only %d documents of testdata", fast)
+	}
+}
+
+// TestPlainScalarTyping holds the typing of plain scalars that start
+// with a sign or a dot (flags, JSONPaths, numbers of every base, YAML's
+// infinities) to the library: every such scalar of up to four characters
+// of an alphabet of what numbers, flags and paths are made of, and YAML's
+// infinities and numbers of every base with and without signs, as a
+// mapping's value and as a sequence's item.
+func TestPlainScalarTyping(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a hundred thousand documents through the library")
+	}
+	const alphabet = "-+.0_1exXoObBfFaiInNz:s "
+	var scalars []string
+	var grow func(s string, n int)
+	grow = func(s string, n int) {
+		scalars = append(scalars, s)
+		if n == 0 {
+			return
+		}
+		for _, c := range alphabet {
+			grow(s+string(c), n-1)
+		}
+	}
+	for _, head := range []string{"-", "+", "."} {
+		grow(head, 3)
+	}
+	for _, w := range []string{".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN", ".iNf", ".5e3", ".5_0", "1_0.5", "0x1p-2", "0b1_0", "0o17", "1e+3", "1E3"} {
+		scalars = append(scalars, w, "-"+w, "+"+w, "--"+w)
+	}
+	for _, s := range scalars {
+		for _, doc := range []string{"a: " + s + "\n", "- " + s + "\n"} {
+			checkFastYAML(t, []byte(doc))
+		}
 	}
 }
 
