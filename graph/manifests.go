@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"strings"
 
 	"github.com/sextantdev/sextant/internal/fastyaml"
 )
@@ -43,10 +45,13 @@ type WebhookDefinition struct {
 }
 
 // CSVManifest is what Sextant reads of a bundle's ClusterServiceVersion
-// manifest itself (an olm.bundle.object property): the parts OLM v1 checks
-// before it installs a bundle.
+// manifest itself (an olm.bundle.object property, or the manifest of a
+// bundle folder or image, package registryv1): the parts OLM v1 checks
+// before it installs a bundle, and what the operator is granted.
 type CSVManifest struct {
 	Name string `json:"name"`
+	// Version is spec.version as written.
+	Version string `json:"version,omitempty"`
 	// InstallModes in the order the CSV lists them.
 	InstallModes          []InstallMode         `json:"installModes,omitempty"`
 	APIServiceDefinitions APIServiceDefinitions `json:"apiServiceDefinitions"`
@@ -57,6 +62,30 @@ type CSVManifest struct {
 	// OwnedCRDs names the CRDs of spec.customresourcedefinitions.owned, in
 	// order.
 	OwnedCRDs []string `json:"ownedCRDs,omitempty"`
+	// Permissions and ClusterPermissions are spec.install.spec's
+	// permissions (in the operator's namespace) and clusterPermissions,
+	// in order: the rules each of the operator's service accounts is
+	// granted.
+	Permissions        []StrategyPermissions `json:"permissions,omitempty"`
+	ClusterPermissions []StrategyPermissions `json:"clusterPermissions,omitempty"`
+}
+
+// StrategyPermissions are the rules a CSV grants one service account of
+// the operator (an entry of spec.install.spec.permissions or
+// clusterPermissions).
+type StrategyPermissions struct {
+	ServiceAccountName string       `json:"serviceAccountName"`
+	Rules              []PolicyRule `json:"rules"`
+}
+
+// PolicyRule is a Kubernetes RBAC rule (rbac.authorization.k8s.io/v1
+// PolicyRule).
+type PolicyRule struct {
+	Verbs           []string `json:"verbs"`
+	APIGroups       []string `json:"apiGroups,omitempty"`
+	Resources       []string `json:"resources,omitempty"`
+	ResourceNames   []string `json:"resourceNames,omitempty"`
+	NonResourceURLs []string `json:"nonResourceURLs,omitempty"`
 }
 
 // ObjectRef names one manifest of a bundle.
@@ -86,9 +115,13 @@ type objectHeader struct {
 }
 
 // csvDocument is the part of a ClusterServiceVersion manifest that
-// CSVManifest keeps besides its name (objectHeader's).
+// CSVManifest keeps.
 type csvDocument struct {
+	Metadata struct {
+		Name string `json:"name"`
+	} `json:"metadata"`
 	Spec *struct {
+		Version               string                `json:"version"`
 		InstallModes          []InstallMode         `json:"installModes"`
 		APIServiceDefinitions APIServiceDefinitions `json:"apiservicedefinitions"`
 		WebhookDefinitions    []WebhookDefinition   `json:"webhookdefinitions"`
@@ -97,6 +130,8 @@ type csvDocument struct {
 				Deployments []struct {
 					Name string `json:"name"`
 				} `json:"deployments"`
+				Permissions        []StrategyPermissions `json:"permissions"`
+				ClusterPermissions []StrategyPermissions `json:"clusterPermissions"`
 			} `json:"spec"`
 		} `json:"install"`
 		CustomResourceDefinitions struct {
@@ -153,12 +188,27 @@ func (m *BundleManifests) add(v []byte) error {
 	if h.Kind != "ClusterServiceVersion" || m.CSV != nil {
 		return nil
 	}
-	var d csvDocument
-	if err := json.Unmarshal(doc, &d); err != nil {
+	c, err := DecodeCSVManifest(doc)
+	if err != nil {
 		return fmt.Errorf("ClusterServiceVersion %q: %w", h.Metadata.Name, err)
 	}
+	m.CSV = c
+	return nil
+}
+
+// DecodeCSVManifest reads a ClusterServiceVersion manifest, as JSON text,
+// into a CSVManifest: the manifest's other fields are not read. A field
+// of the wrong type is an error naming it ("field
+// spec.installModes.supported: is a string, want a boolean"); the
+// manifest is not read then.
+func DecodeCSVManifest(doc []byte) (*CSVManifest, error) {
+	var h csvDocument
+	if err := json.Unmarshal(doc, &h); err != nil {
+		return nil, fieldError(err)
+	}
 	c := &CSVManifest{Name: h.Metadata.Name}
-	if sp := d.Spec; sp != nil {
+	if sp := h.Spec; sp != nil {
+		c.Version = sp.Version
 		c.InstallModes = sp.InstallModes
 		c.APIServiceDefinitions = sp.APIServiceDefinitions
 		c.Webhooks = sp.WebhookDefinitions
@@ -168,7 +218,44 @@ func (m *BundleManifests) add(v []byte) error {
 		for _, crd := range sp.CustomResourceDefinitions.Owned {
 			c.OwnedCRDs = append(c.OwnedCRDs, crd.Name)
 		}
+		c.Permissions = sp.Install.Spec.Permissions
+		c.ClusterPermissions = sp.Install.Spec.ClusterPermissions
 	}
-	m.CSV = c
-	return nil
+	return c, nil
+}
+
+// fieldError says which field of a manifest has the wrong type, in the
+// words of the other readers, for an error of encoding/json.
+func fieldError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return err
+	}
+	want := "a " + te.Type.Kind().String()
+	switch te.Type.Kind() {
+	case reflect.Slice:
+		want = "a list"
+	case reflect.Struct, reflect.Map:
+		want = "an object"
+	case reflect.Bool:
+		want = "a boolean"
+	case reflect.Int, reflect.Int64, reflect.Float64:
+		want = "a number"
+	}
+	is := te.Value
+	switch is {
+	case "array":
+		is = "a list"
+	case "object":
+		is = "an object"
+	case "bool":
+		is = "a boolean"
+	default:
+		if strings.HasPrefix(is, "number") {
+			is = "a number"
+		} else {
+			is = "a " + is
+		}
+	}
+	return fmt.Errorf("field %s: is %s, want %s", te.Field, is, want)
 }

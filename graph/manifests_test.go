@@ -17,11 +17,13 @@ func bundleObject(doc string) Property {
 
 func TestManifests(t *testing.T) {
 	const csvJSON = `{"apiVersion":"operators.coreos.com/v1alpha1","kind":"ClusterServiceVersion","metadata":{"name":"op.v1.0.0"},
-		"spec":{"installModes":[{"type":"AllNamespaces","supported":true}],
+		"spec":{"version":"1.0.0","installModes":[{"type":"AllNamespaces","supported":true}],
 		"apiservicedefinitions":{"owned":[{"name":"v1.m.example.com","group":"m.example.com","version":"v1","kind":"M","deploymentName":"d"}]},
 		"webhookdefinitions":[{"type":"ConversionWebhook","generateName":"c.example.com","deploymentName":"d","conversionCRDs":["as.example.com"]},
 			{"type":"ValidatingAdmissionWebhook","generateName":"v.example.com","deploymentName":"d","rules":[{"apiGroups":["*"],"resources":["pods"]}]}],
-		"install":{"strategy":"deployment","spec":{"deployments":[{"name":"d","spec":{}}]}},
+		"install":{"strategy":"deployment","spec":{"deployments":[{"name":"d","spec":{}}],
+			"permissions":[{"serviceAccountName":"op","rules":[{"apiGroups":[""],"resources":["configmaps"],"verbs":["get"]}]}],
+			"clusterPermissions":[{"serviceAccountName":"op","rules":[{"nonResourceURLs":["/metrics"],"verbs":["get"]}]}]}},
 		"customresourcedefinitions":{"owned":[{"name":"as.example.com","kind":"A","version":"v1"}]}}}`
 	const crdYAML = "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: as.example.com\nspec:\n  group: example.com\n"
 	tests := []struct {
@@ -41,6 +43,7 @@ func TestManifests(t *testing.T) {
 				},
 				CSV: &CSVManifest{
 					Name:         "op.v1.0.0",
+					Version:      "1.0.0",
 					InstallModes: []InstallMode{{InstallModeAllNamespaces, true}},
 					APIServiceDefinitions: APIServiceDefinitions{Owned: []APIServiceDescription{
 						{Name: "v1.m.example.com", Group: "m.example.com", Version: "v1", Kind: "M", DeploymentName: "d"}}},
@@ -50,6 +53,10 @@ func TestManifests(t *testing.T) {
 					},
 					Deployments: []string{"d"},
 					OwnedCRDs:   []string{"as.example.com"},
+					Permissions: []StrategyPermissions{{ServiceAccountName: "op",
+						Rules: []PolicyRule{{APIGroups: []string{""}, Resources: []string{"configmaps"}, Verbs: []string{"get"}}}}},
+					ClusterPermissions: []StrategyPermissions{{ServiceAccountName: "op",
+						Rules: []PolicyRule{{NonResourceURLs: []string{"/metrics"}, Verbs: []string{"get"}}}}},
 				},
 			},
 		},
@@ -63,7 +70,7 @@ func TestManifests(t *testing.T) {
 			name:    "a CSV whose spec has the wrong shape",
 			props:   []Property{bundleObject(`{"kind":"ClusterServiceVersion","metadata":{"name":"x"},"spec":{"installModes":"all"}}`)},
 			want:    &BundleManifests{Objects: []ObjectRef{{Kind: "ClusterServiceVersion", Name: "x"}}},
-			wantErr: `property 0 (olm.bundle.object): ClusterServiceVersion "x": json: cannot unmarshal`,
+			wantErr: `property 0 (olm.bundle.object): ClusterServiceVersion "x": field spec.installModes: is a string, want a list`,
 		},
 	}
 	for _, tt := range tests {

@@ -150,8 +150,14 @@ func (l *limitReader) Read(p []byte) (int, error) {
 // that places it in the stream. The buffer doubles as it grows, so that
 // reading a large stream copies it a few times at most.
 func ReadAll(r io.Reader, limit int64) ([]byte, error) {
+	return ReadAllTo(nil, r, limit)
+}
+
+// ReadAllTo is ReadAll reading into buf[:0], growing it as needed: a
+// caller that reads many files reads them all into one buffer.
+func ReadAllTo(buf []byte, r io.Reader, limit int64) ([]byte, error) {
 	r = LimitReader(r, limit)
-	var buf []byte
+	buf = buf[:0]
 	lines := 0 // in buf
 	for {
 		buf = grow(buf, 64<<10, 0, 0)
