@@ -131,7 +131,11 @@ func (e *engine) liftV0(ctx context.Context, c *Catalogs, st *cluster.State, b B
 			break
 		}
 	}
-	l.Why = e.noLift(c, st, sub, need)
+	why, err := e.noLift(ctx, c, st, sub, need)
+	if err != nil {
+		return l, st, err
+	}
+	l.Why = why
 	return l, st, nil
 }
 
@@ -154,9 +158,11 @@ func (l *Lift) fill(rounds []resolver.Round, st *cluster.State, ns, sub string) 
 // supports need.
 func (e *engine) rollTo(ctx context.Context, c *Catalogs, st *cluster.State, sub, ns string, need Minor) ([]resolver.Round, *cluster.State, bool, error) {
 	ro, err := c.Resolver.Rollout(ctx, ns, st, resolver.RolloutOptions{MaxRounds: e.opts.MaxRounds, Approve: true})
-	if ro == nil {
+	if err != nil && errCtx(ctx, err) {
 		return nil, nil, false, err
 	}
+	// A rollout that fails at some round still has its rounds before it:
+	// one of them may reach a compatible CSV.
 	for i, rd := range ro.Rounds {
 		s := rd.State.Subscription(ns, sub)
 		if s == nil {
@@ -222,7 +228,8 @@ func packagesOf(c *Catalogs, sub *cluster.Subscription) []*graph.Package {
 }
 
 // noLift says why nothing lifts a blocker of sub's package.
-func (e *engine) noLift(c *Catalogs, st *cluster.State, sub *cluster.Subscription, need Minor) string {
+// The error is ctx's, when it ended.
+func (e *engine) noLift(ctx context.Context, c *Catalogs, st *cluster.State, sub *cluster.Subscription, need Minor) (string, error) {
 	var newest *graph.Bundle
 	for _, p := range packagesOf(c, sub) {
 		for _, b := range p.Bundles {
@@ -241,12 +248,15 @@ func (e *engine) noLift(c *Catalogs, st *cluster.State, sub *cluster.Subscriptio
 	}
 	alt := st.Clone()
 	removeOperator(alt, sub.Namespace, sub.Name)
-	if _, err := c.Resolver.Resolve(context.Background(), sub.Namespace, alt); err == nil {
+	switch _, err := c.Resolver.Resolve(ctx, sub.Namespace, alt); {
+	case err != nil && errCtx(ctx, err):
+		return "", err
+	case err == nil:
 		why += fmt.Sprintf("; uninstalling it (subscription %s and its CSV) opens the gate, and namespace %s still resolves", sub.Name, sub.Namespace)
-	} else {
+	default:
 		why += fmt.Sprintf("; uninstalling it opens the gate, but namespace %s then does not resolve: %v", sub.Namespace, err)
 	}
-	return why
+	return why, nil
 }
 
 // removeOperator removes subscription sub of namespace ns and its CSVs

@@ -89,9 +89,9 @@ func TestParseMinor(t *testing.T) {
 		{"4.16.1", "error"}, {"4", "error"}, {"4.x", "error"}, {"04.16", "error"}, {"-4.1", "error"}, {"", "error"},
 	} {
 		m, err := ParseMinor(tt.in)
-		got := m.String()
-		if err != nil {
-			got = "error"
+		got := "error"
+		if err == nil {
+			got = m.String()
 		}
 		if got != tt.want {
 			t.Errorf("ParseMinor(%q) = %s (%v), want %s", tt.in, got, err, tt.want)

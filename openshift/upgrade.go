@@ -353,9 +353,10 @@ func (e *engine) namespace(ctx context.Context, c *Catalogs, st *cluster.State, 
 		n.Stranded[i].Fixes = fixes
 	}
 	ro, err := c.Resolver.Rollout(ctx, ns, st, resolver.RolloutOptions{MaxRounds: e.opts.MaxRounds})
-	if ro == nil {
+	if err != nil && errCtx(ctx, err) {
 		return n, nil, err
 	}
+	// A rollout that fails (err set) has its rounds before the failure.
 	for _, rd := range ro.Rounds {
 		if rd.Waiting {
 			n.Waiting = rd.Plan.Steps
@@ -399,10 +400,10 @@ func (e *engine) stuckFixes(ctx context.Context, c *Catalogs, st *cluster.State,
 			alt := st.Clone()
 			alt.Subscription(ns, sub.Name).Channel = ch.Name
 			ro, err := c.Resolver.Rollout(ctx, ns, alt, resolver.RolloutOptions{MaxRounds: e.opts.MaxRounds, Approve: true})
-			if ro == nil {
-				return nil, err
-			}
 			if err != nil {
+				if errCtx(ctx, err) {
+					return nil, err
+				}
 				continue
 			}
 			if to := ro.State().Subscription(ns, sub.Name); to != nil && to.InstalledCSV != k.Installed {
@@ -622,11 +623,12 @@ func stepsText(steps []resolver.Step) string {
 func (e *engine) mirror(ctx context.Context, c *Catalogs, st *cluster.State) *Mirror {
 	m := &Mirror{Catalogs: slices.Clone(c.Images), Images: []string{}}
 	set, err := mirrorSet(ctx, c, st, e.opts.MaxRounds)
+	if err != nil {
+		// The set of the rollouts that did not fail comes with the error.
+		m.Error = err.Error()
+	}
 	if set != nil {
 		m.Images = set.Images()
-	}
-	if err != nil {
-		m.Error = err.Error()
 	}
 	return m
 }
