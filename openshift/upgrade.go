@@ -211,7 +211,9 @@ func (e *engine) hop(ctx context.Context, i int, hop Hop, base, st *cluster.Stat
 		return nil, nil, err
 	}
 	if e.opts.Mirror {
-		hp.Mirror = e.mirror(ctx, to, st)
+		if hp.Mirror, err = e.mirror(ctx, to, st); err != nil {
+			return nil, nil, err
+		}
 		if hp.Mirror != nil && len(hp.Mirror.Catalogs)+len(hp.Mirror.Images) > 0 {
 			e.act(Action{When: when, Kind: ActionMirror, Text: fmt.Sprintf("mirror the %d catalog images and %d operator images the cluster needs at %s (mirror set)", len(hp.Mirror.Catalogs), len(hp.Mirror.Images), hop.To)})
 		}
@@ -619,18 +621,22 @@ func stepsText(steps []resolver.Step) string {
 	return string(b)
 }
 
-// mirror computes the mirror set of state with the catalogs of c.
-func (e *engine) mirror(ctx context.Context, c *Catalogs, st *cluster.State) *Mirror {
+// mirror computes the mirror set of state with the catalogs of c. An
+// incomplete set says why in Mirror.Error; the error returned is ctx's.
+func (e *engine) mirror(ctx context.Context, c *Catalogs, st *cluster.State) (*Mirror, error) {
 	m := &Mirror{Catalogs: slices.Clone(c.Images), Images: []string{}}
 	set, err := mirrorSet(ctx, c, st, e.opts.MaxRounds)
 	if err != nil {
+		if errCtx(ctx, err) {
+			return nil, err
+		}
 		// The set of the rollouts that did not fail comes with the error.
 		m.Error = err.Error()
 	}
 	if set != nil {
 		m.Images = set.Images()
 	}
-	return m
+	return m, nil
 }
 
 // mirrorSet is mirror.Compute of the world of state st with the catalogs

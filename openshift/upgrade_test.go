@@ -9,9 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/testcatalog"
 	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolvertest"
 )
@@ -217,6 +219,24 @@ func TestMakeCommunity(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden(t, "testdata/"+tt.name+".txt", b.String())
+		})
+	}
+}
+
+// TestMakeCancel: a plan stops soon after its context is cancelled, with
+// the context's error, whichever step it is at (catalogs, lifts,
+// rollouts, the mirror set).
+func TestMakeCancel(t *testing.T) {
+	st, err := cluster.LoadFiles("../testdata/ocp/cluster-4.16.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, after := range []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 60 * time.Millisecond} {
+		t.Run(after.String(), func(t *testing.T) {
+			testcatalog.CheckCancel(t, after, testcatalog.CancelBudget, func(ctx context.Context) error {
+				_, err := Make(ctx, st, Options{Target: Minor{4, 18}, Mirror: true}, fileCatalogs(t))
+				return err
+			})
 		})
 	}
 }
