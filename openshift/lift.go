@@ -279,16 +279,21 @@ func (e *engine) liftAction(when string, hp *HopPlan, l Lift) {
 	}
 	pause := ""
 	if l.Need != e.nextStop(hp.From) && l.Need == hp.To && hp.ControlPlaneOnly {
-		pause = fmt.Sprintf("; it supports only up to %s, so the cluster must stop at %s to lift the next gate", l.Max, hp.To)
+		pause = fmt.Sprintf("; it supports only up to %s: the next lift is made at %s, before the update to %s", l.Max, hp.To, hp.To.Next())
+	}
+	if l.Kind != LiftNone && !slices.Contains(e.path.Stops, hp.From) {
+		// A lift at a minor passed as a Control Plane Only update takes
+		// that minor's catalogs: it is done there, between the two
+		// updates, the control plane and OLM at that minor.
+		when = fmt.Sprintf("at %s, before %s -> %s (the control plane and OLM at %s, worker pools paused)", hp.From, hp.From, hp.To, hp.From)
+		defer e.setTime(e.tMinor, e.tPhase)
+		e.setTime(hp.From, phaseBefore)
 	}
 	switch l.Kind {
 	case LiftUpgrade, LiftChannel:
-		text := ""
 		if l.Kind == LiftChannel {
-			text = fmt.Sprintf("switch subscription %s/%s to channel %s; ", l.Namespace, l.Subscription, l.Channel)
 			e.act(Action{When: when, Kind: ActionSwitchChannel, Text: fmt.Sprintf("switch subscription %s/%s to channel %s, so that %s can reach a version supporting OpenShift %s", l.Namespace, l.Subscription, l.Channel, who, l.Need)})
 		}
-		_ = text
 		switch {
 		case l.Approvals == 0:
 			e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("namespace %s: let OLM upgrade %s to %s (automatic, %s)%s", l.Namespace, who, l.To, countWord(len(l.Rounds), "InstallPlan"), pause)})
@@ -298,9 +303,13 @@ func (e *engine) liftAction(when string, hp *HopPlan, l Lift) {
 			e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("namespace %s: approve %s in turn (each waits for the one before), %s up to %s (the steps are listed under the hop)%s", l.Namespace, countWord(l.Approvals, "InstallPlan"), who, l.To, pause)})
 		}
 	case LiftV1Version:
-		e.act(Action{When: when, Kind: ActionSetVersion, Text: fmt.Sprintf("set ClusterExtension %s's spec.source.catalog.version to %s (and no channels): OLM v1 then installs %s, which supports OpenShift %s", l.Extension, l.Version, l.To, l.Need)})
+		supports := fmt.Sprintf(", which supports OpenShift %s", l.Need)
+		if pause != "" {
+			supports = pause
+		}
+		e.act(Action{When: when, Kind: ActionSetVersion, Text: fmt.Sprintf("set ClusterExtension %s's spec.source.catalog.version to %s (and no channels): OLM v1 then installs %s%s", l.Extension, l.Version, l.To, supports)})
 	case LiftV1Upgrade:
-		e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("let OLM v1 upgrade ClusterExtension %s to %s (automatic)", l.Extension, l.To)})
+		e.act(Action{When: when, Kind: ActionApprove, Text: fmt.Sprintf("let OLM v1 upgrade ClusterExtension %s to %s (automatic)%s", l.Extension, l.To, pause)})
 	case LiftNone:
 		e.decide("blocker/"+who, Action{When: when, Text: fmt.Sprintf("%s blocks the update to %s (%s): %s", who, hp.To, l.Blocker.Message, l.Why)})
 	}

@@ -1,6 +1,10 @@
 package openshift
 
 import (
+	"fmt"
+
+	"github.com/blang/semver/v4"
+
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolver/predict"
@@ -219,13 +223,16 @@ type Fix struct {
 	Text string `json:"text"`
 }
 
-// Stuck is a subscription below its channel's head that no upgrade
-// reaches it from.
+// Stuck is a subscription whose installed CSV is not its channel's head,
+// with no upgrade from it to the head: below the head, or above it when
+// the channel was cut back to an older version.
 type Stuck struct {
 	Subscription string `json:"subscription"`
 	Installed    string `json:"installed"`
+	Version      string `json:"version"`
 	Channel      string `json:"channel"`
 	Head         string `json:"head"`
+	HeadVersion  string `json:"headVersion"`
 	Why          string `json:"why"`
 	// Fixes are the channels that move it on, each confirmed.
 	Fixes []Fix `json:"fixes,omitempty"`
@@ -297,6 +304,8 @@ type Action struct {
 	// update from it (2).
 	at    Minor
 	phase int
+	// waits is, for an approval said to wait, its namespace and steps.
+	waits string
 }
 
 // Subscriptions of a namespace, by name (the blast radius).
@@ -308,4 +317,16 @@ func subscriptionsOf(s *cluster.State, ns string) []string {
 		}
 	}
 	return out
+}
+
+// words says where a stuck subscription stays: "subscription S stays at
+// CSV, below the head HEAD of channel C: why", or, when the head is an
+// older version, "above the head HEAD (an older version) of channel C".
+func (s Stuck) words() string {
+	v, err1 := semver.ParseTolerant(s.Version)
+	h, err2 := semver.ParseTolerant(s.HeadVersion)
+	if err1 == nil && err2 == nil && v.GT(h) {
+		return fmt.Sprintf("subscription %s stays at %s, above the head %s (an older version) of channel %s: %s", s.Subscription, s.Installed, s.Head, s.Channel, s.Why)
+	}
+	return fmt.Sprintf("subscription %s stays at %s, below the head %s of channel %s: %s", s.Subscription, s.Installed, s.Head, s.Channel, s.Why)
 }

@@ -198,7 +198,7 @@ func writeNamespaces(b *bytes.Buffer, ind string, nss []Namespace) {
 			}
 		}
 		for _, s := range n.Stuck {
-			fmt.Fprintf(b, "%sstuck: subscription %s stays at %s, below the head %s of channel %s: %s\n", in, s.Subscription, s.Installed, s.Head, s.Channel, s.Why)
+			fmt.Fprintf(b, "%sstuck: %s\n", in, s.words())
 			for _, f := range s.Fixes {
 				fmt.Fprintf(b, "%s  fix (confirmed): %s\n", in, f.Text)
 			}

@@ -106,9 +106,6 @@ type engine struct {
 	// tMinor and tPhase are when the actions being listed are taken.
 	tMinor Minor
 	tPhase int
-	// nowWaiting holds the steps of each approval waiting now, by the
-	// index of its action.
-	nowWaiting map[int]string
 	opts       Options
 	path       *Path
 	at         CatalogsFunc
@@ -132,7 +129,7 @@ func Make(ctx context.Context, state *cluster.State, opts Options, at CatalogsFu
 	if opts.MaxRounds == 0 {
 		opts.MaxRounds = 100
 	}
-	e := &engine{opts: opts, path: path, at: at, cache: map[Minor]*Catalogs{}, said: map[string]bool{}, nowWaiting: map[int]string{}}
+	e := &engine{opts: opts, path: path, at: at, cache: map[Minor]*Catalogs{}, said: map[string]bool{}}
 	e.plan = &Plan{Current: release.String(), CurrentFrom: from, Path: path, Now: MinorOf(release), Notes: notes, Hops: []HopPlan{}, Actions: []Action{}}
 	base := state
 	cur, err := e.catalogs(ctx, MinorOf(release), base)
@@ -149,7 +146,6 @@ func Make(ctx context.Context, state *cluster.State, opts Options, at CatalogsFu
 	if cur.V1 != nil {
 		st, e.plan.Extensions = e.v1Moves(cur, st)
 	}
-	nowActions := len(e.plan.Actions)
 	for i, hop := range path.Hops {
 		hp, next, err := e.hop(ctx, i, hop, base, st)
 		if err != nil {
@@ -158,7 +154,7 @@ func Make(ctx context.Context, state *cluster.State, opts Options, at CatalogsFu
 		e.plan.Hops = append(e.plan.Hops, *hp)
 		st = next
 	}
-	e.dropLifted(nowActions)
+	e.dropLifted()
 	slices.SortStableFunc(e.plan.Actions, func(a, b Action) int {
 		return cmp.Or(a.at.Compare(b.at), cmp.Compare(a.phase, b.phase))
 	})
@@ -226,7 +222,7 @@ func (e *engine) hop(ctx context.Context, i int, hop Hop, base, st *cluster.Stat
 	e.strandedActions(when, hop.To, after)
 	update := fmt.Sprintf("update the cluster to %s", hop.To)
 	if hop.ControlPlaneOnly {
-		update += " (Control Plane Only: worker pools stay paused, the cluster goes on without stopping)"
+		update += fmt.Sprintf(" (Control Plane Only: worker pools stay paused until %s)", e.path.StopAfter(hop.To))
 	}
 	e.setTime(hop.From, phaseUpdate)
 	e.act(Action{When: fmt.Sprintf("%s -> %s", hop.From, hop.To), Kind: ActionUpdate, Text: update})
@@ -375,7 +371,7 @@ func (e *engine) namespace(ctx context.Context, c *Catalogs, st *cluster.State, 
 			return n, nil, err
 		}
 		for _, s := range stops {
-			k := Stuck{Subscription: s.Subscription, Installed: s.CSV, Channel: s.Channel, Head: s.Head, Why: s.Reason}
+			k := Stuck{Subscription: s.Subscription, Installed: s.CSV, Version: s.Version, Channel: s.Channel, Head: s.Head, HeadVersion: s.HeadVersion, Why: s.Reason}
 			if k.Fixes, err = e.stuckFixes(ctx, c, ro.State(), ns, &k); err != nil {
 				return n, nil, err
 			}
@@ -582,7 +578,7 @@ func (e *engine) actionsAfter(when string, nss []Namespace) {
 			key := "wait/" + n.Namespace + "/" + stepsText(n.Waiting)
 			if !e.said[key] {
 				e.said[key] = true
-				e.act(Action{When: when, Kind: ActionApproveAfter, Text: fmt.Sprintf("namespace %s: an InstallPlan waits for approval: %s (not needed for the cluster's update)", n.Namespace, stepsText(n.Waiting))})
+				e.act(Action{When: when, Kind: ActionApproveAfter, Text: fmt.Sprintf("namespace %s: an InstallPlan waits for approval: %s (not needed for the cluster's update)", n.Namespace, stepsText(n.Waiting)), waits: n.Namespace + "/" + stepsText(n.Waiting)})
 			}
 		}
 		for _, f := range n.Failures {
@@ -592,7 +588,7 @@ func (e *engine) actionsAfter(when string, nss []Namespace) {
 			e.decide("fail/"+n.Namespace+"/"+f.CSV+"/"+string(f.Prediction.Reason), Action{When: when, Text: fmt.Sprintf("namespace %s: OLM will fail %s: %s: %s", n.Namespace, f.CSV, f.Prediction.Reason, f.Prediction.Message)})
 		}
 		for _, s := range n.Stuck {
-			a := Action{When: when, Text: fmt.Sprintf("namespace %s: subscription %s stays at %s, below the head %s of channel %s: %s", n.Namespace, s.Subscription, s.Installed, s.Head, s.Channel, s.Why)}
+			a := Action{When: when, Text: fmt.Sprintf("namespace %s: %s", n.Namespace, s.words())}
 			for _, f := range s.Fixes {
 				a.Options = append(a.Options, f.Text)
 			}
@@ -663,25 +659,21 @@ func errCtx(ctx context.Context, err error) bool {
 	return ctx.Err() != nil && errors.Is(err, ctx.Err())
 }
 
-// dropLifted drops, of the first n actions (the approvals waiting now),
-// those a lift approves anyway.
-func (e *engine) dropLifted(n int) {
+// dropLifted drops the approvals said to wait that a lift approves
+// anyway (an InstallPlan waiting now or at a minor, that a lift's rounds
+// carry out).
+func (e *engine) dropLifted() {
 	approved := map[string]bool{}
 	for _, h := range e.plan.Hops {
 		for _, l := range h.Lifts {
 			for _, rd := range l.Rounds {
-				approved[stepsText(rd.Steps)] = true
+				approved[l.Namespace+"/"+stepsText(rd.Steps)] = true
 			}
 		}
 	}
-	kept := e.plan.Actions[:0]
-	for i, a := range e.plan.Actions {
-		if i < n && a.Kind == ActionApproveAfter && approved[e.nowWaiting[i]] {
-			continue
-		}
-		kept = append(kept, a)
-	}
-	e.plan.Actions = kept
+	e.plan.Actions = slices.DeleteFunc(e.plan.Actions, func(a Action) bool {
+		return a.Kind == ActionApproveAfter && approved[a.waits]
+	})
 }
 
 // notesNow records what is wrong already with the catalogs the cluster has
@@ -690,8 +682,7 @@ func (e *engine) dropLifted(n int) {
 func (e *engine) notesNow(m Minor, nss []Namespace) {
 	for _, n := range nss {
 		if len(n.Waiting) > 0 {
-			e.nowWaiting[len(e.plan.Actions)] = stepsText(n.Waiting)
-			e.act(Action{When: fmt.Sprintf("now, at %s", m), Kind: ActionApproveAfter, Text: fmt.Sprintf("namespace %s: an InstallPlan waits for approval: %s (not needed for the cluster's update)", n.Namespace, stepsText(n.Waiting))})
+			e.act(Action{When: fmt.Sprintf("now, at %s", m), Kind: ActionApproveAfter, Text: fmt.Sprintf("namespace %s: an InstallPlan waits for approval: %s (not needed for the cluster's update)", n.Namespace, stepsText(n.Waiting)), waits: n.Namespace + "/" + stepsText(n.Waiting)})
 		}
 		for _, f := range n.Failures {
 			e.plan.Notes = append(e.plan.Notes, fmt.Sprintf("now, at %s: namespace %s: OLM fails %s: %s", m, n.Namespace, f.CSV, f.Prediction.Message))
@@ -700,7 +691,7 @@ func (e *engine) notesNow(m Minor, nss []Namespace) {
 			e.plan.Notes = append(e.plan.Notes, fmt.Sprintf("now, at %s: namespace %s: subscription %s: %s", m, n.Namespace, s.Subscription, s.OLM))
 		}
 		for _, s := range n.Stuck {
-			e.plan.Notes = append(e.plan.Notes, fmt.Sprintf("now, at %s: namespace %s: subscription %s stays at %s, below the head %s of channel %s: %s", m, n.Namespace, s.Subscription, s.Installed, s.Head, s.Channel, s.Why))
+			e.plan.Notes = append(e.plan.Notes, fmt.Sprintf("now, at %s: namespace %s: %s", m, n.Namespace, s.words()))
 		}
 	}
 }

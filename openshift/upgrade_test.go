@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,10 +41,11 @@ func maxOCP(v string) graph.Property {
 	return graph.Property{Type: graph.TypeMaxOpenShift, Value: []byte(`"` + v + `"`)}
 }
 
-// gitlabLike builds the catalogs of a package like the real
+// upgradeCatalogs builds the catalogs of a package like the real
 // gitlab-operator-kubernetes: 1.5.1 declares 4.16, 1.6.0 4.17, 2.0.0 4.18,
-// each index dropping what does not ship to it.
-func upgradeCatalogs() map[Minor][]*resolvertest.Catalog {
+// each index dropping what does not ship to it; with late, 2.0.0 is
+// published after the 4.16 index stopped moving (only 4.17's has it).
+func upgradeCatalogs(late ...bool) map[Minor][]*resolvertest.Catalog {
 	out := map[Minor][]*resolvertest.Catalog{}
 	for _, m := range []Minor{{4, 16}, {4, 17}, {4, 18}} {
 		c := resolvertest.NewCatalog("openshift-marketplace", "community-operators")
@@ -54,7 +56,9 @@ func upgradeCatalogs() map[Minor][]*resolvertest.Catalog {
 		} else if m.Minor == 17 {
 			gl.Bundle("gl.v1.6.0", "1.6.0").In("stable").With(maxOCP("4.17"))
 		}
-		if m.Minor <= 17 {
+		if m.Minor == 16 && len(late) > 0 && late[0] {
+			// not yet published
+		} else if m.Minor <= 17 {
 			gl.Bundle("gl.v2.0.0", "2.0.0").In("stable").Replaces("gl.v1.6.0").With(maxOCP("4.18"))
 		} else {
 			gl.Bundle("gl.v2.0.0", "2.0.0").In("stable").With(maxOCP("4.18"))
@@ -148,6 +152,37 @@ func TestMake(t *testing.T) {
 	golden(t, "testdata/eus.json", string(js)+"\n")
 	if !p.Decision() {
 		t.Error("a stranded package needs no decision")
+	}
+}
+
+// TestMakeLiftPassedMinor: when the catalogs of the stop hold no version
+// that supports the next stop, the lift there goes as far as the minor
+// passed as a Control Plane Only update (and says the cluster must stop
+// there), and the lift at that minor, from its own catalogs, is done there,
+// between the two updates.
+func TestMakeLiftPassedMinor(t *testing.T) {
+	st, err := cluster.Decode(strings.NewReader(upgradeState), "cluster.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Make(context.Background(), st, Options{Target: Minor{4, 18}, Via: []Minor{{4, 17}}}, minorCatalogs(t, upgradeCatalogs(true)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := p.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/eus-late.txt", b.String())
+	var whens []string
+	for _, a := range p.Actions {
+		if a.Kind == ActionApprove {
+			whens = append(whens, a.When)
+		}
+	}
+	want := []string{"before 4.16 -> 4.17", "at 4.17, before 4.17 -> 4.18 (the control plane and OLM at 4.17, worker pools paused)"}
+	if !slices.Equal(whens, want) {
+		t.Errorf("approvals at %q, want %q", whens, want)
 	}
 }
 
