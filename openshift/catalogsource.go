@@ -150,7 +150,7 @@ func SourceAt(cs cluster.CatalogSource, m Minor) Source {
 		s.Why = fmt.Sprintf("the Red Hat index at tag %s, in a CatalogSource the marketplace operator does not manage: it keeps its catalog", tag)
 	case strings.HasSuffix(repo, "-index") && (isIndexRepo(repo) || wasDefault):
 		s.Kind = SourceMirrored
-		s.Why = fmt.Sprintf("a mirror of a Red Hat index (%s): it moves only when you move it", cs.Image)
+		s.Why = "a mirror of a Red Hat index: it keeps its catalog until its image is pointed at the next index"
 	default:
 		s.Kind = SourceCustom
 		s.Why = "a custom catalog image: it keeps its catalog"

@@ -106,11 +106,11 @@ type engine struct {
 	// tMinor and tPhase are when the actions being listed are taken.
 	tMinor Minor
 	tPhase int
-	opts       Options
-	path       *Path
-	at         CatalogsFunc
-	cache      map[Minor]*Catalogs
-	plan       *Plan
+	opts   Options
+	path   *Path
+	at     CatalogsFunc
+	cache  map[Minor]*Catalogs
+	plan   *Plan
 }
 
 // Make plans the cluster's upgrade from state to opts.Target: at is asked

@@ -120,7 +120,8 @@ func Upgrade(ctx context.Context, w *sextant.World, opts WorldOptions) (*Plan, e
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{w: w, opts: opts, images: map[string]*imageLoad{}, slots: map[Minor][]slot{}, v1: map[Minor][]slot{}, srcs: map[Minor][]Source{}, first: MinorOf(release)}
+	b := &builder{w: w, opts: opts, images: map[string]*imageLoad{}, slots: map[Minor][]slot{}, v1: map[Minor][]slot{}, srcs: map[Minor][]Source{}, first: MinorOf(release),
+		last: map[resolver.CatalogKey]slot{}, lastV1: map[string]slot{}, lastSrc: map[resolver.CatalogKey]Source{}}
 	for _, mc := range opts.Catalogs {
 		if mc.Minor.Compare(MinorOf(release)) < 0 || mc.Minor.Compare(opts.Target) > 0 {
 			return nil, fmt.Errorf("catalog %s@%s: %s is not on the path from %s to %s", mc.Name, mc.Minor, mc.Minor, MinorOf(release), opts.Target)
@@ -161,6 +162,11 @@ type builder struct {
 	v1     map[Minor][]slot
 	srcs   map[Minor][]Source
 	first  Minor // the cluster's minor
+	// last, lastV1 and lastSrc are each catalog's slot and source at the
+	// minor planned last.
+	last    map[resolver.CatalogKey]slot
+	lastV1  map[string]slot
+	lastSrc map[resolver.CatalogKey]Source
 }
 
 // slot is one catalog at one minor: kept (cat), or read (load).
@@ -226,27 +232,46 @@ func (b *builder) need(ref string, given bool, m Minor) *imageLoad {
 	return l
 }
 
-// plan decides what each catalog is at m.
+// plan decides what each catalog is at m; it is called for each minor of
+// the path in order. A catalog that does not move at m (not given for m,
+// not following the platform's index there) keeps what it served at the
+// minor before: a default CatalogSource the release no longer ships keeps
+// the last index it followed, a catalog given for an earlier minor stays.
 func (b *builder) plan(m Minor) {
 	current := m == b.first
 	for _, c := range b.w.Catalogs {
 		s := slot{key: c.Key, priority: c.Priority, cat: c.Catalog}
+		prev, carried := b.last[c.Key]
 		if mc, ok := b.given(c.Key.Name, m); ok {
 			s.cat, s.load = nil, b.need(mc.Path, true, m)
 		} else if !current {
-			if cs := catalogSource(b.w.State, c.Key); cs != nil {
-				if src := SourceAt(*cs, m); src.Kind == SourceFollows {
-					s.cat, s.load = nil, b.need(src.Image, false, m)
-				}
+			if cs := catalogSource(b.w.State, c.Key); cs != nil && SourceAt(*cs, m).Kind == SourceFollows {
+				s.cat, s.load = nil, b.need(SourceAt(*cs, m).Image, false, m)
+			} else if carried {
+				s.cat, s.load = prev.cat, prev.load
 			}
 		}
+		b.last[c.Key] = s
 		b.slots[m] = append(b.slots[m], s)
 	}
 	for _, cs := range b.w.State.CatalogSources {
 		src := SourceAt(cs, m)
+		key := resolver.CatalogKey{Namespace: cs.Namespace, Name: cs.Name}
 		if mc, ok := b.given(cs.Name, m); ok {
 			src.Kind, src.Image, src.Why = SourceGiven, mc.Path, fmt.Sprintf("given for %s", m)
+		} else if prev, ok := b.lastSrc[key]; ok && !current && src.Kind != SourceFollows {
+			switch {
+			case src.Kind == SourceNoLongerDefault:
+				src.Image = prev.Image
+				if prev.Kind == SourceGiven {
+					src.Why += "; it keeps the catalog " + prev.Why
+				}
+			case prev.Kind == SourceGiven:
+				src = prev
+				src.Why += ", kept"
+			}
 		}
+		b.lastSrc[key] = src
 		b.srcs[m] = append(b.srcs[m], src)
 	}
 	if b.w.V1 == nil {
@@ -255,6 +280,8 @@ func (b *builder) plan(m Minor) {
 	for _, cc := range b.w.V1.Catalogs() {
 		cc := cc
 		s := slot{cluster: &cc.ClusterCatalog, cat: cc.Content}
+		key := resolver.CatalogKey{Name: cc.Name}
+		prev, carried := b.lastV1[cc.Name]
 		src := Source{Name: cc.Name, Kind: SourceCustom, Image: cc.Image, Why: "a ClusterCatalog whose image is not the platform's index: it keeps its catalog"}
 		if mc, ok := b.given(cc.Name, m); ok {
 			s.cat, s.load = nil, b.need(mc.Path, true, m)
@@ -264,7 +291,15 @@ func (b *builder) plan(m Minor) {
 				s.cat, s.load = nil, b.need(ref, false, m)
 			}
 			src.Kind, src.Image, src.Why = SourceFollows, ref, fmt.Sprintf("a ClusterCatalog of the platform's index: at %s it serves the %s index", m, m)
+		} else if carried && !current {
+			s.cat, s.load = prev.cat, prev.load
+			if p, ok := b.lastSrc[key]; ok && p.Kind == SourceGiven {
+				src = p
+				src.Why += ", kept"
+			}
 		}
+		b.lastV1[cc.Name] = s
+		b.lastSrc[key] = src
 		b.v1[m] = append(b.v1[m], s)
 		if b.w.State.ClusterCatalog(cc.Name) != nil {
 			b.srcs[m] = append(b.srcs[m], src)
