@@ -73,7 +73,7 @@ input or usage.`,
 			return err
 		}
 		opts.Images = e.imageReader().Source()
-		opts.Limits = sextant.Limits{MaxBytes: int64(e.limits.input), MaxDocument: int64(e.limits.document)}
+		opts.Limits = e.worldLimits()
 		if e.images != nil && e.images.offline {
 			// Name every image the plan needs and the cache lacks, before
 			// anything else is read.
@@ -82,14 +82,10 @@ input or usage.`,
 			}
 		}
 		w, err := sextant.Load(cmd.Context(), in, sextant.Options{
-			Limits: sextant.Limits{MaxBytes: int64(e.limits.input), MaxDocument: int64(e.limits.document)},
-			Images: e.imageReader().Source(), CEL: celrule.New(), AllowInvalid: f.allowInvalid,
+			Limits: e.worldLimits(), Images: opts.Images, CEL: celrule.New(), AllowInvalid: f.allowInvalid, OnNote: e.printNote,
 		})
 		if err != nil {
-			return err
-		}
-		for _, n := range w.Notes {
-			e.notef("%s", n.Text)
+			return e.worldError(err)
 		}
 		p, err := openshift.Upgrade(cmd.Context(), w, opts)
 		if err != nil {
@@ -119,6 +115,7 @@ func (f *clusterUpgradeFlags) parse(e *env) (openshift.WorldOptions, sextant.Inp
 	var opts openshift.WorldOptions
 	in := sextant.Input{AllNamespaces: true, Recursive: f.recursive, GlobalNamespace: f.globalNamespace}
 	var errs []error
+	var now []string // the catalogs of the cluster's minor
 	to, err := openshift.ParseMinor(f.to)
 	if err != nil {
 		errs = append(errs, fmt.Errorf("--to: %w", err))
@@ -142,36 +139,19 @@ func (f *clusterUpgradeFlags) parse(e *env) (openshift.WorldOptions, sextant.Inp
 			opts.Catalogs = append(opts.Catalogs, mc)
 			continue
 		}
-		ci, err := sextant.ParseCatalogArg(c)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("--catalog: %w", err))
-			continue
-		}
-		if ci.Path == "-" {
-			if ci.Reader, err = e.takeStdin("--catalog " + c); err != nil {
-				return opts, in, err
-			}
-		}
-		in.Catalogs = append(in.Catalogs, ci)
+		now = append(now, c)
 	}
 	if len(f.files) == 0 {
 		errs = append(errs, errors.New("-f: the cluster's objects are required (kubectl get clusterversion,csv,sub,catsrc,og,ip,crd -A -o yaml)"))
 	}
-	for _, file := range f.files {
-		fi := sextant.File{Path: file}
-		if file == "-" {
-			r, err := e.takeStdin("-f -")
-			if err != nil {
-				return opts, in, err
-			}
-			fi = sextant.File{Path: stdinName, Reader: r}
-		}
-		in.Manifests = append(in.Manifests, fi)
-	}
 	if err := errors.Join(errs...); err != nil {
 		return opts, in, &exitError{code: ExitBadInput, usage: true, err: err}
 	}
-	return opts, in, nil
+	if in.Manifests, err = e.files(f.files, `-f "-"`); err != nil {
+		return opts, in, err
+	}
+	in.Catalogs, err = e.catalogInputs(now)
+	return opts, in, err
 }
 
 // checkOffline reads the manifests and checks that every catalog image the
