@@ -287,7 +287,7 @@ func (l *loader) sourceImages(state *cluster.State, nss []string, cats []*catalo
 		c := &catalogSpec{name: cs.Name, named: NamedCatalogSource, path: cs.Image, source: ref, file: l.files[ref]}
 		img, err := l.opts.Images.SpecImage(cs.Image)
 		if err != nil {
-			c.err = fmt.Errorf("%s: CatalogSource %q: spec.image: %w", c.file, cs.Namespace+"/"+cs.Name, err)
+			c.err = &SourceImageError{File: c.file, CatalogSource: ref, Err: err}
 		}
 		c.img = &img
 		out = append(out, c)
@@ -428,7 +428,7 @@ type SourceImageError struct {
 }
 
 func (e *SourceImageError) Error() string {
-	return fmt.Sprintf("%s: CatalogSource %q: spec.image: %v", e.File, e.CatalogSource.Namespace+"/"+e.CatalogSource.Name, e.Err)
+	return fmt.Sprintf("%sCatalogSource %q: spec.image: %v", inFile(e.File), e.CatalogSource.Namespace+"/"+e.CatalogSource.Name, e.Err)
 }
 
 func (e *SourceImageError) Unwrap() error { return e.Err }

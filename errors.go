@@ -1,6 +1,7 @@
 package sextant
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -105,7 +106,7 @@ type UnnamedCatalog struct {
 
 func (e *SourceError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: Subscription %q: spec.source %q names no catalog given", e.File, e.Subscription.Namespace+"/"+e.Subscription.Name, e.Source)
+	fmt.Fprintf(&b, "%sSubscription %q: spec.source %q names no catalog given", inFile(e.File), e.Subscription.Namespace+"/"+e.Subscription.Name, e.Source)
 	if e.Image != "" {
 		fmt.Fprintf(&b, " (its CatalogSource's image is %s)", e.Image)
 	}
@@ -128,7 +129,7 @@ type AmbiguousCatalogError struct {
 func (e *AmbiguousCatalogError) Error() string {
 	where := make([]string, len(e.Sources))
 	for i, cs := range e.Sources {
-		where[i] = fmt.Sprintf("%s/%s in %s", cs.Namespace, cs.Name, e.Files[i])
+		where[i] = fmt.Sprintf("%s/%s in %s", cs.Namespace, cs.Name, cmp.Or(e.Files[i], "the state given"))
 	}
 	return fmt.Sprintf("catalog %q: %d CatalogSources have its name (%s); keep one", e.Name, len(e.Sources), strings.Join(where, ", "))
 }
@@ -186,7 +187,17 @@ type ClusterCatalogError struct {
 }
 
 func (e *ClusterCatalogError) Error() string {
-	return fmt.Sprintf("%s: ClusterCatalog %q: no catalog of that name is given (catalogs: %s)", e.File, e.Name, strings.Join(e.Catalogs, ", "))
+	return fmt.Sprintf("%sClusterCatalog %q: no catalog of that name is given (catalogs: %s)", inFile(e.File), e.Name, strings.Join(e.Catalogs, ", "))
+}
+
+// inFile returns "FILE: ", the start of a message about an object read
+// from FILE, or "" for an object with no file (given already read, as
+// Input.State).
+func inFile(file string) string {
+	if file == "" {
+		return ""
+	}
+	return file + ": "
 }
 
 // NoImageSourceError is an image to read without Options.Images.

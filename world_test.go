@@ -231,3 +231,32 @@ func TestEmptyInputs(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestStateGiven: a state already read (Input.State: a controller's
+// objects) and catalogs already loaded give the world of the files, and
+// a problem of an object with no file starts with the object, not with
+// an empty file name.
+func TestStateGiven(t *testing.T) {
+	want, err := load(t, sextant.Input{Manifests: files(cliManifests + "app.yaml")}, "app="+cliCatalogs+"app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	state, err := cluster.LoadFiles(cliManifests + "app.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := sextant.Load(context.Background(), sextant.Input{State: state, Catalogs: []sextant.CatalogInput{{Name: "app", Catalog: want.Catalogs[0].Catalog}}}, sextant.Options{CEL: celrule.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wa, _ := want.Resolve(context.Background(), sextant.AnswerOptions{})
+	ga, _ := got.Resolve(context.Background(), sextant.AnswerOptions{})
+	if !reflect.DeepEqual(wa.Namespaces, ga.Namespaces) || !reflect.DeepEqual(codes(want.Notes), codes(got.Notes)) {
+		t.Errorf("from a state %+v %v, from files %+v %v", ga.Namespaces[0], codes(got.Notes), wa.Namespaces[0], codes(want.Notes))
+	}
+	_, err = sextant.Load(context.Background(), sextant.Input{State: state, Catalogs: []sextant.CatalogInput{{Name: "other", Catalog: want.Catalogs[0].Catalog}}}, sextant.Options{})
+	var se *sextant.SourceError
+	if !errors.As(err, &se) || se.File != "" || !strings.HasPrefix(err.Error(), `Subscription "`) {
+		t.Errorf("unknown source in a given state: %v", err)
+	}
+}

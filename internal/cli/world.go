@@ -220,7 +220,7 @@ func (e *env) worldProblem(err error) error {
 	case errors.As(err, &amb):
 		return usageErrorf("%v", amb)
 	case errors.As(err, &cc):
-		return fmt.Errorf("%s: ClusterCatalog %q: no catalog of that name is given; give its content with --catalog %s=PATH (catalogs: %s)", cc.File, cc.Name, cc.Name, strings.Join(cc.Catalogs, ", "))
+		return fmt.Errorf("%sClusterCatalog %q: no catalog of that name is given; give its content with --catalog %s=PATH (catalogs: %s)", inFile(cc.File), cc.Name, cc.Name, strings.Join(cc.Catalogs, ", "))
 	case errors.As(err, &empty) && empty.Folder && empty.Subfolders > 0:
 		return fmt.Errorf("%s: no manifest in the folder (no .yaml, .yml or .json file; -R reads its subfolders)", empty.File)
 	case errors.As(err, &noApp):
@@ -257,7 +257,7 @@ func namespaceError(ns *sextant.NamespaceError, withAll bool) error {
 // the subscription's.
 func sourceError(e *sextant.SourceError) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: Subscription %q: spec.source %q names no catalog given with --catalog (catalogs: %s)", e.File, e.Subscription.Namespace+"/"+e.Subscription.Name, e.Source, strings.Join(e.Catalogs, ", "))
+	fmt.Fprintf(&b, "%sSubscription %q: spec.source %q names no catalog given with --catalog (catalogs: %s)", inFile(e.File), e.Subscription.Namespace+"/"+e.Subscription.Name, e.Source, strings.Join(e.Catalogs, ", "))
 	if e.Image != "" && len(e.Unnamed) > 0 {
 		fmt.Fprintf(&b, "; its CatalogSource's image %s is not read while %s given without a name may be it", e.Image, words.Plural(len(e.Unnamed), "catalog"))
 	}
@@ -268,4 +268,13 @@ func sourceError(e *sextant.SourceError) error {
 		b.WriteString(", or name it to read the CatalogSource's image beside it")
 	}
 	return errors.New(b.String())
+}
+
+// inFile returns "FILE: " to start a message about an object read from
+// FILE, or "" for an object with no file.
+func inFile(file string) string {
+	if file == "" {
+		return ""
+	}
+	return file + ": "
 }
