@@ -11,6 +11,7 @@ import (
 	operatorsv1alpha1 "github.com/operator-framework/api/pkg/operators/v1alpha1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/olmapi"
 	"github.com/sextantdev/sextant/resolver"
@@ -116,4 +117,49 @@ func Example() {
 	// Output:
 	// InstallPlan install-* (Automatic) installs [etcdoperator.v0.9.4]; 0 dependency subscriptions
 	// upgrade etcdoperator.v0.9.2 -> etcdoperator.v0.9.4 (catalog olm/community)
+}
+
+// Example_world answers a reconcile as `sextant resolve` answers the same
+// objects: the world built from the converted state and the catalogs
+// loaded once (a catalog's identity and priority from its CatalogSource,
+// the OperatorGroups OLM's annotations name, the notes) and asked. Building
+// it costs a few milliseconds with the community index: the catalogs are
+// indexed again, and the state is the reconcile's own.
+func Example_world() {
+	cat, err := graph.Decode(strings.NewReader(catalogFBC), "community.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	catalogs := []sextant.CatalogInput{{Name: "community", Namespace: "olm", Catalog: cat}}
+	reconcile := func(ctx context.Context, ns string, l *lister) error {
+		state, err := olmapi.State(olmapi.Objects{CSVs: l.csvs, Subscriptions: l.subs, OperatorGroups: l.ogs})
+		if err != nil {
+			return err
+		}
+		w, err := sextant.Load(ctx, sextant.Input{State: state, Catalogs: catalogs, Namespace: ns}, sextant.Options{})
+		if err != nil {
+			return err // typed, naming the object: *sextant.SourceError, …
+		}
+		a, err := w.Resolve(ctx, sextant.AnswerOptions{})
+		if err != nil {
+			return err
+		}
+		na := a.Namespaces[0]
+		if na.Plan == nil {
+			fmt.Println("no plan:", na.Error.Message) // the explained conflict: na.Error.Explanation
+			return nil
+		}
+		ip, err := a.Resolution(ns).InstallPlan() // what OLM would create
+		if err != nil {
+			return err
+		}
+		fmt.Printf("%d step(s), answer no: %v, InstallPlan for %v\n", len(na.Plan.Steps), a.No(), ip.CSVNames)
+		return nil
+	}
+	if err := reconcile(context.Background(), "operators", newLister()); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// 1 step(s), answer no: false, InstallPlan for [etcdoperator.v0.9.4]
 }

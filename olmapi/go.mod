@@ -12,6 +12,7 @@ require (
 )
 
 require (
+	github.com/Masterminds/semver/v3 v3.5.0 // indirect
 	github.com/davecgh/go-spew v1.1.1 // indirect
 	github.com/go-air/gini v1.0.4 // indirect
 	github.com/go-logr/logr v1.4.1 // indirect
