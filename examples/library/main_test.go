@@ -6,7 +6,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -54,6 +56,7 @@ func TestAgreesOnScenarios(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scenario: %v", err)
 	}
+	checkScenarioCount(t, len(files))
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".txtar")
 		t.Run(name, func(t *testing.T) {
@@ -89,6 +92,27 @@ func TestAgreesOnScenarios(t *testing.T) {
 			}
 			agree(t, dir, args)
 		})
+	}
+}
+
+// scenarioCount is how the docs count the scenarios.
+var scenarioCount = regexp.MustCompile(`(\d+) scenarios`)
+
+// checkScenarioCount checks that the README and docs/ say how many
+// scenarios there are (n), wherever they count them.
+func checkScenarioCount(t *testing.T, n int) {
+	t.Helper()
+	docs, _ := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	for _, doc := range append([]string{filepath.Join("..", "..", "README.md")}, docs...) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range scenarioCount.FindAllSubmatch(data, -1) {
+			if string(m[1]) != strconv.Itoa(n) {
+				t.Errorf("%s says %s; testdata/scenarios holds %d", doc, m[0], n)
+			}
+		}
 	}
 }
 
