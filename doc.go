@@ -41,9 +41,23 @@
 //
 // # Asking
 //
-// The world answers with the library's typed values: [World.Resolve]
-// answers v0 and v1 together, with one JSON shape and one text. Features
-// that need the whole world take a *World.
+// The world answers with the library's typed values, each with one JSON
+// shape (its MarshalJSON or its fields' tags) and one text (its WriteText
+// with [TextOptions]), and No for the command line's exit status 1:
+//
+//   - [World.Resolve]: v0 and v1 together ([Answer]: each namespace's
+//     [NamespaceAnswer], the plan with its held-back reasons and fixes or
+//     the explained conflict, and the v1 [olmv1.Outcome]);
+//   - [World.Rollout]: the rounds, round 1 being Resolve's plan, and how
+//     the rollout ended ([RolloutAnswer]);
+//   - [World.Why]: why a package, bundle, subscription or ClusterExtension
+//     is in the answer as it is ([WhyAnswer]);
+//   - [World.ResolveFor] and [World.ResolveForV1]: what an application's
+//     APIs need ([ForAnswer], [olmv1.APIExtensions]);
+//   - [World.Provides]: the packages that provide an API ([ProvidesAnswer]).
+//
+// Features that need the whole world take a *World (mirror.Compute), and
+// [World.Reload] is the same cluster with other catalogs.
 //
 // A World is immutable once loaded and safe for concurrent use; its
 // answers share nothing with it that a caller could change.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolver/predict"
@@ -252,5 +253,53 @@ func TestWhyAnswerText(t *testing.T) {
 		func(b *strings.Builder) error { return a.WriteText(b, TextOptions{Advice: advice}) })
 	if !a.No() {
 		t.Error("no plan: the answer is not no")
+	}
+}
+
+// TestProvidesAnswerText: per catalog, package and API its first channel
+// with the versions that provide the API (a long list elided) and the
+// others counted, named (six at most) and listed in full with Full;
+// nothing provides it, with what the query most likely meant. Unlisted
+// counts what the text only counts; JSON is the list of channels.
+func TestProvidesAnswerText(t *testing.T) {
+	kafka := graph.GVK{Group: "kafka.strimzi.io", Version: "v1", Kind: "Kafka"}
+	ch := func(cat resolver.CatalogKey, name string, def, headProvides bool, versions ...string) resolver.ProvidedAPI {
+		return resolver.ProvidedAPI{API: kafka, Catalog: cat, Package: "strimzi", Channel: name, DefaultChannel: def, Head: "strimzi." + name, HeadProvides: headProvides, Versions: versions}
+	}
+	other := resolver.CatalogKey{Namespace: "olm", Name: "other"}
+	a := &ProvidesAnswer{Query: resolver.APIQuery{Kind: "Kafka"}, Channels: []resolver.ProvidedAPI{
+		ch(textCatalog, "stable", true, true, "0.9", "0.8", "0.7", "0.6", "0.5", "0.4", "0.3"),
+		ch(textCatalog, "beta", false, false, "0.2"),
+		ch(textCatalog, "c1", false, true), ch(textCatalog, "c2", false, true), ch(textCatalog, "c3", false, true),
+		ch(textCatalog, "c4", false, true), ch(textCatalog, "c5", false, true), ch(textCatalog, "c6", false, true),
+		ch(other, "alpha", true, true, "1.0"),
+	}}
+	checkText(t, `catalog olm/community:
+  kafka.strimzi.io/v1 Kafka: strimzi
+    channel stable (default), head strimzi.stable: 0.9, 0.8, 0.7, … 0.3 (7 versions)
+    other channels (7): beta, c1, c2, c3, c4, c5, 1 more
+catalog olm/other:
+  kafka.strimzi.io/v1 Kafka: strimzi
+    channel alpha (default), head strimzi.alpha: 1.0
+`, func(b *strings.Builder) error { return a.WriteText(b, TextOptions{}) })
+	if n := a.Unlisted(TextOptions{}); n != 7 {
+		t.Errorf("Unlisted = %d, want 7", n)
+	}
+	full := &ProvidesAnswer{Query: a.Query, Channels: a.Channels[:2]}
+	checkText(t, `catalog olm/community:
+  kafka.strimzi.io/v1 Kafka: strimzi
+    channel stable (default), head strimzi.stable: 0.9, 0.8, 0.7, … 0.3 (7 versions)
+    channel beta, head strimzi.beta does not provide it: 0.2
+`, func(b *strings.Builder) error { return full.WriteText(b, TextOptions{Full: true}) })
+	if n := full.Unlisted(TextOptions{Full: true}); n != 0 || a.No() {
+		t.Errorf("Unlisted with Full = %d, no %v", n, a.No())
+	}
+	none := &ProvidesAnswer{Query: resolver.APIQuery{Kind: "Kafk"}, Near: `did you mean "Kafka"?`}
+	checkText(t, "nothing provides Kafk (did you mean \"Kafka\"?)\n", func(b *strings.Builder) error { return none.WriteText(b, TextOptions{}) })
+	if got := mustJSON(t, none); got != "[]" || !none.No() {
+		t.Errorf("nothing provides it: JSON %s, no %v", got, none.No())
+	}
+	if got, want := mustJSON(t, full), mustJSON(t, full.Channels); got != want {
+		t.Errorf("JSON %s, want the channels %s", got, want)
 	}
 }

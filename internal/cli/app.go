@@ -2,20 +2,13 @@ package cli
 
 import (
 	"context"
-
 	"encoding/json"
-	"fmt"
 	"io"
-	"strings"
-
-	"github.com/sextantdev/sextant"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
-	"github.com/sextantdev/sextant/graph"
-	"github.com/sextantdev/sextant/internal/textio"
-	"github.com/sextantdev/sextant/internal/words"
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -107,8 +100,8 @@ func newProvidesCmd(e *env) *cobra.Command {
 	return withTopics(cmd, "catalogs", "v1")
 }
 
-// runProvides is provides: the API query, the catalogs, and the channels
-// that provide the API in the terms and format asked for.
+// runProvides is provides: the API query, the catalogs' world, and its
+// answer (sextant.World.Provides) in the terms and format asked for.
 func (e *env) runProvides(f *providesFlags, api string) error {
 	q, err := resolver.ParseAPIQuery(api)
 	if err != nil {
@@ -129,107 +122,21 @@ func (e *env) runProvides(f *providesFlags, api string) error {
 	if f.olm.value == "v1" {
 		return e.providesV1(w, q, api, f.output.value)
 	}
-	res := w.Resolver
-	found := res.Provides(q)
+	a, err := w.Provides(q)
+	if err != nil {
+		return err
+	}
 	if f.output.value != "text" {
-		if found == nil {
-			found = []resolver.ProvidedAPI{}
-		}
-		if err := writeEncoded(e.stdout, f.output.value, found); err != nil {
-			return err
-		}
+		err = writeEncoded(e.stdout, f.output.value, a)
 	} else {
-		ew := &textio.ErrWriter{W: e.stdout}
-		writeProvidesText(ew, q, found, f.all, nearQuery(res, q))
-		if ew.Err != nil {
-			return ew.Err
+		opts := sextant.TextOptions{Full: f.all}
+		err = a.WriteText(e.stdout, opts)
+		switch n := a.Unlisted(opts); {
+		case n == 1:
+			e.notef("--all lists the other channel the text only counts")
+		case n > 1:
+			e.notef("--all lists the %d other channels the text only counts", n)
 		}
 	}
-	if len(found) == 0 {
-		return errNo
-	}
-	return nil
-}
-
-// nearQuery says what a query that nothing provides most likely meant: the
-// nearest API kind, else a package (provides takes an API, not a
-// package); "" when nothing is close.
-func nearQuery(res *resolver.Resolver, q resolver.APIQuery) string {
-	if near := res.NearestKind(q); near != "" {
-		return fmt.Sprintf("did you mean %q?", near)
-	}
-	switch pkg, exact := res.PackageNamed(q); {
-	case exact:
-		return fmt.Sprintf("%q is a package: provides takes an API it would provide, as KIND, GROUP/VERSION/KIND or GROUP", pkg)
-	case pkg != "":
-		return fmt.Sprintf("did you mean package %q? provides takes an API, as KIND, GROUP/VERSION/KIND or GROUP", pkg)
-	}
-	return ""
-}
-
-// writeProvidesText writes the providers grouped by catalog, package and
-// API; when there are none, what the query most likely meant, if anything
-// (nearQuery).
-func writeProvidesText(w io.Writer, q resolver.APIQuery, found []resolver.ProvidedAPI, all bool, near string) {
-	if len(found) == 0 {
-		if near != "" {
-			fmt.Fprintf(w, "nothing provides %s (%s)\n", q, near)
-		} else {
-			fmt.Fprintf(w, "nothing provides %s\n", q)
-		}
-		return
-	}
-	type group struct {
-		cat resolver.CatalogKey
-		pkg string
-		api graph.GVK
-	}
-	var order []group
-	byGroup := map[group][]resolver.ProvidedAPI{}
-	for _, p := range found {
-		g := group{p.Catalog, p.Package, p.API}
-		if _, ok := byGroup[g]; !ok {
-			order = append(order, g)
-		}
-		byGroup[g] = append(byGroup[g], p)
-	}
-	var cat resolver.CatalogKey
-	for _, g := range order {
-		if g.cat != cat {
-			cat = g.cat
-			fmt.Fprintf(w, "catalog %s:\n", cat)
-		}
-		chans := byGroup[g]
-		fmt.Fprintf(w, "  %s: %s\n", g.api.String(), g.pkg)
-		shown := chans
-		if !all && len(chans) > 1 {
-			shown = chans[:1]
-		}
-		for _, c := range shown {
-			def := ""
-			if c.DefaultChannel {
-				def = " (default)"
-			}
-			head := "head " + c.Head
-			if !c.HeadProvides {
-				head = "head " + c.Head + " does not provide it"
-			}
-			fmt.Fprintf(w, "    channel %s%s, %s: %s\n", c.Channel, def, head, versionsText(c.Versions))
-		}
-		if rest := len(chans) - len(shown); rest > 0 {
-			names := make([]string, 0, rest)
-			for _, c := range chans[len(shown):] {
-				names = append(names, c.Channel)
-			}
-			fmt.Fprintf(w, "    other channels (%d): %s (--all shows them)\n", rest, strings.Join(words.Limit(names, 6), ", "))
-		}
-	}
-}
-
-// versionsText lists versions, eliding the middle of a long list.
-func versionsText(vs []string) string {
-	if len(vs) <= 6 {
-		return strings.Join(vs, ", ")
-	}
-	return fmt.Sprintf("%s, … %s (%d versions)", strings.Join(vs[:3], ", "), vs[len(vs)-1], len(vs))
+	return answered(a.No(), err)
 }
