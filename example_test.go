@@ -8,6 +8,7 @@ import (
 
 	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/celrule"
+	"github.com/sextantdev/sextant/resolver"
 )
 
 // Example builds the world of the README's sample — the community catalog
@@ -59,4 +60,62 @@ func Example() {
 	//     reason: subscription rabbitmq-messaging-topology-operator
 	// fixes (each re-solved and confirmed):
 	//   1. move subscription etcd to a new namespace etcd with OperatorGroup etcd targeting only its own namespace etcd (spec.targetNamespaces: [etcd]), removing installed CSV etcdoperator.v0.9.2 from operators: in namespace etcd, installs etcdoperator.v0.9.4 (channel singlenamespace-alpha, catalog olm/community-operators-prod.v4.20-index)
+}
+
+// ExampleWorld_Rollout rolls the README's sample out as `sextant rollout`
+// does: round 1 is Resolve's plan, with its predicted failure, so the
+// rollout is not settled and its answer is no.
+func ExampleWorld_Rollout() {
+	ctx := context.Background()
+	w, err := sextant.Load(ctx, sextant.Input{
+		Catalogs:  []sextant.CatalogInput{{Path: "testdata/catalogs/community-operators-prod.v4.20-index.json.gz"}},
+		Manifests: []sextant.File{{Path: "testdata/examples/cluster.yaml"}},
+	}, sextant.Options{CEL: celrule.New()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ro, err := w.Rollout(ctx, resolver.RolloutOptions{MaxRounds: 100}, sextant.AnswerOptions{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d round(s), settled: %v, predicted to fail: rounds %v, answer no: %v\n", len(ro.Rounds), ro.Settled, ro.Failing, ro.No())
+	for _, s := range ro.Rounds[0].Steps {
+		fmt.Println(s.Action, s.Bundle)
+	}
+	// Output:
+	// 1 round(s), settled: false, predicted to fail: rounds [1], answer no: true
+	// upgrade cert-manager.v1.16.5
+	// install alloydb-omni-operator.v1.8.0
+	// upgrade etcdoperator.v0.9.4
+	// install rabbitmq-cluster-operator.v2.22.3
+	// install rabbitmq-messaging-topology-operator.v1.19.3
+}
+
+// ExampleWorld_Provides asks a world of catalogs alone (no manifests)
+// which packages provide an API, as `sextant provides` does.
+func ExampleWorld_Provides() {
+	w, err := sextant.Load(context.Background(), sextant.Input{
+		Catalogs: []sextant.CatalogInput{{Path: "testdata/catalogs/community-operators-prod.v4.20-index.json.gz"}},
+	}, sextant.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	q, err := resolver.ParseAPIQuery("EtcdCluster")
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := w.Provides(q)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := a.WriteText(os.Stdout, sextant.TextOptions{}); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("channels not listed:", a.Unlisted(sextant.TextOptions{}))
+	// Output:
+	// catalog olm/community-operators-prod.v4.20-index:
+	//   etcd.database.coreos.com/v1beta2 EtcdCluster: etcd
+	//     channel singlenamespace-alpha (default), head etcdoperator.v0.9.4: 0.9.4, 0.9.2, 0.9.0
+	//     other channels (2): alpha, clusterwide-alpha
+	// channels not listed: 2
 }
