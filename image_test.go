@@ -68,7 +68,7 @@ func TestUnnamedImages(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := reg.Requests("manifests")
+			reg.Requests("manifests") // resets the count
 			w, err := sextant.Load(context.Background(), sextant.Input{
 				Catalogs:  []sextant.CatalogInput{{Path: tt.catalog}},
 				Manifests: []sextant.File{{Path: subscriptionTo(t, "app-catalog", tt.specImage)}},
@@ -81,7 +81,7 @@ func TestUnnamedImages(t *testing.T) {
 				if !strings.Contains(err.Error(), `name it "app-catalog" (app-catalog=`+tt.catalog+`)`) {
 					t.Errorf("error %q names no fix", err)
 				}
-				if n := reg.Requests("manifests") - before; n != 0 {
+				if n := reg.Requests("manifests"); n != 0 {
 					t.Errorf("%d registry requests before the error", n)
 				}
 				return

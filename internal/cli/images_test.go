@@ -156,3 +156,37 @@ func TestCatalogArgument(t *testing.T) {
 		})
 	}
 }
+
+// TestMirrorCatalogSourceImage: mirror reads a CatalogSource's image as
+// resolve does (no --catalog), and -o imageset names that catalog by the
+// image the cluster pulls; offline with no cache, the error names the
+// image and the --catalog NAME=PATH that stands for it, and nothing is
+// pulled.
+func TestMirrorCatalogSourceImage(t *testing.T) {
+	reg := imagetest.NewRegistry(t)
+	ref, _ := reg.Push(t, "olm/catalog:v4.20", communityImage(t))
+	manifests, err := os.ReadFile("testdata/examples/cluster.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const shipped = "image: registry.redhat.io/redhat/community-operator-index:v4.20"
+	file := filepath.Join(t.TempDir(), "cluster.yaml")
+	if err := os.WriteFile(file, []byte(strings.Replace(string(manifests), shipped, "image: "+ref, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, _, _ := run("", "mirror", "--catalog", communityIndex, "-f", "testdata/examples/cluster.yaml", "-o", "imageset")
+	want = strings.Replace(want, "registry.redhat.io/redhat/community-operator-index:v4.20", ref, 1)
+	got, stderr, code := run("", "mirror", "-f", file, "-o", "imageset", "--cache-dir", t.TempDir(), "--insecure", reg.Host)
+	if code != ExitOK || got != want {
+		t.Fatalf("exit %d, stdout:\n%s\nwant:\n%s\nstderr:\n%s", code, got, want, stderr)
+	}
+	reg.Requests("manifests") // resets the count
+	got, stderr, code = run("", "mirror", "-f", file, "--cache-dir", t.TempDir(), "--offline")
+	wantErr := "offline: would pull " + ref + " (not in the cache); give its catalog with --catalog community-operators-prod.v4.20-index=PATH"
+	if code != ExitBadInput || got != "" || !strings.Contains(stderr, wantErr) {
+		t.Errorf("offline: exit %d, stdout %q, stderr:\n%s\nwant %s", code, got, stderr, wantErr)
+	}
+	if n := reg.Requests("manifests"); n != 0 {
+		t.Errorf("offline: %d registry requests", n)
+	}
+}
