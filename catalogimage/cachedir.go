@@ -258,7 +258,7 @@ func (r *Reader) limitCache(d v1.Hash) ([]CacheEntry, error) {
 		limit = DefaultCacheMaxBytes
 	}
 	res, err := PruneCache(r.cacheDir, PruneOptions{MaxBytes: limit, Keep: d.String()})
-	if res == nil {
+	if err != nil && res == nil {
 		return nil, err
 	}
 	return res.Removed, err

@@ -71,6 +71,11 @@ func (s worldSource) LoadImage(ctx context.Context, img sextant.Image) (*graph.C
 		return nil, sextant.ImageRead{}, err
 	}
 	cat, info, err := s.r.Load(ctx, ref)
+	return cat, imageRead(info), err // the read is told with its error too
+}
+
+// imageRead is what the world is told of one image read.
+func imageRead(info Info) sextant.ImageRead {
 	read := sextant.ImageRead{Digest: info.Digest, Dir: info.Dir, Cached: info.Cached, CacheErr: info.CacheErr, Skipped: info.Skipped, PruneErr: info.PruneErr}
 	if info.Damaged != nil {
 		read.Damaged = info.Damaged
@@ -78,7 +83,7 @@ func (s worldSource) LoadImage(ctx context.Context, img sextant.Image) (*graph.C
 	for _, e := range info.Pruned {
 		read.Pruned = append(read.Pruned, e.Reference+" "+e.Digest)
 	}
-	return cat, read, err
+	return read
 }
 
 // fullName returns the registry reference s names in full, as the

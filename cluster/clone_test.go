@@ -40,7 +40,7 @@ func TestCloneContext(t *testing.T) {
 			}
 			ctx, cancel := context.WithCancel(context.Background())
 			cancel()
-			if c, err := s.CloneContext(ctx); c != nil || !errors.Is(err, context.Canceled) {
+			if c, err := s.CloneContext(ctx); !errors.Is(err, context.Canceled) || c != nil {
 				t.Errorf("cancelled: %v, %v; want nil and the context's error", c, err)
 			}
 		})

@@ -64,7 +64,7 @@ func TestInferOperatorGroups(t *testing.T) {
 					t.Errorf("NamespaceOperatorGroup(%s) = %+v, %v, %v", g.Namespace, got, assumed, err)
 				}
 			}
-			if _, assumed, err := s.NamespaceOperatorGroup("elsewhere"); !s.ListsOperatorGroups() && (!assumed || err != nil) {
+			if _, assumed, err := s.NamespaceOperatorGroup("elsewhere"); !s.ListsOperatorGroups() && (err != nil || !assumed) {
 				t.Errorf("a namespace nothing speaks of: assumed %v, error %v; want a plain group assumed", assumed, err)
 			}
 			// Encoded, an inferred group is a group of the manifests.

@@ -112,7 +112,7 @@ func TestBuildDuplicates(t *testing.T) {
 	_ = b.addBundle(pos(8), "b1", "p", "i", []Property{PackageProperty("p", "1.0.0")})
 	_ = b.addBundle(pos(9), "b1", "q", "i", []Property{PackageProperty("q", "1.0.0")})
 	cat, err := b.Build()
-	if cat != nil || err == nil {
+	if err == nil || cat != nil {
 		t.Fatalf("Build() = %v, %v; want an error", cat, err)
 	}
 	var got []string

@@ -133,7 +133,7 @@ func TestCSVMetadataSupportsAndMinKube(t *testing.T) {
 		{"banana", "0.0.0", true, true},
 	} {
 		v, ok, err := (&CSVMetadata{MinKubeVersion: tt.text}).MinKube()
-		if v.String() != tt.want || ok != tt.ok || (err != nil) != tt.err {
+		if (err != nil) != tt.err || v.String() != tt.want || ok != tt.ok {
 			t.Errorf("MinKube(%q) = %s, %v, %v", tt.text, v, ok, err)
 		}
 	}

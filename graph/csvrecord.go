@@ -28,6 +28,12 @@ type CSVRecord struct {
 // record belongs to the caller.
 func (b *Bundle) CSVRecord() (CSVRecord, error) {
 	man, err := b.Manifests()
+	return b.csvRecord(man), err // with an error, from what did decode
+}
+
+// csvRecord reads the record of b's CSV from its decoded manifests man
+// (nil: none decoded), else from olm.csv.metadata.
+func (b *Bundle) csvRecord(man *BundleManifests) CSVRecord {
 	r := CSVRecord{Manifests: man}
 	switch {
 	case man != nil && man.CSV != nil:
@@ -41,5 +47,5 @@ func (b *Bundle) CSVRecord() (CSVRecord, error) {
 			r.OwnedAPIServices = d.Owned
 		}
 	}
-	return r, err
+	return r
 }

@@ -636,10 +636,10 @@ func TestDecodeErrors(t *testing.T) {
 				file = "in.json"
 			}
 			c, err := Decode(strings.NewReader(tt.in), file)
+			checkErrors(t, err, file, tt.want)
 			if c != nil {
 				t.Error("catalog returned with an error")
 			}
-			checkErrors(t, err, file, tt.want)
 		})
 	}
 }

@@ -96,7 +96,7 @@ func TestLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := tt.loader.Decode(context.Background(), tt.in, tt.file)
-			if c != nil || err == nil {
+			if err == nil || c != nil {
 				t.Fatalf("no error")
 			}
 			if !strings.Contains(err.Error(), tt.want) || strings.Count(err.Error(), "\n") > 0 {

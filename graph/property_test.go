@@ -153,10 +153,11 @@ func TestParseProperties(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			b, err := ParseProperties(tt.props)
+			done := testcatalog.WantErr(t, err, tt.wantErr)
 			if b == nil {
-				t.Fatal("ParseProperties returned a nil Bundle")
+				t.Fatal("ParseProperties returned a nil Bundle") // with an error too
 			}
-			if testcatalog.WantErr(t, err, tt.wantErr) {
+			if done {
 				return
 			}
 			if b.Name != "" || b.Package != "" || b.Image != "" || b.Channels != nil || b.Pos != (Position{}) {

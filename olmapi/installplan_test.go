@@ -59,7 +59,7 @@ func TestInstallPlanObjects(t *testing.T) {
 		subs[0].Spec.InstallPlanApproval != operatorsv1alpha1.ApprovalAutomatic || subs[0].Spec.Package != "widgets" {
 		t.Errorf("subscriptions = %+v", subs)
 	}
-	if ip, subs, err := olmapi.InstallPlanObjects(nil); ip != nil || subs != nil || err != nil {
+	if ip, subs, err := olmapi.InstallPlanObjects(nil); err != nil || ip != nil || subs != nil {
 		t.Errorf("InstallPlanObjects(nil) = %v, %v, %v", ip, subs, err)
 	}
 }

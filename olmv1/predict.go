@@ -80,7 +80,7 @@ func (r *Resolver) predict(ext *cluster.ClusterExtension, b *graph.Bundle, versi
 	}
 	if m := b.CSVMetadata; m != nil {
 		if r.kube != nil {
-			if v, ok, err := m.MinKube(); ok && err != nil {
+			if v, ok, err := m.MinKube(); err != nil && ok {
 				add(ReasonMinKubeVersion, SeverityWarning, "%v; OLM v1 does not check it", err)
 			} else if ok && v.GT(*r.kube) {
 				add(ReasonMinKubeVersion, SeverityWarning, "minKubeVersion %s is above the cluster's Kubernetes %s; OLM v1 does not check it and installs the bundle anyway", m.MinKubeVersion, r.kube)

@@ -42,7 +42,7 @@ func TestInstallPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan = heldRes.Plan()
-	if ip, err := r.InstallPlan(plan); ip != nil || err != nil {
+	if ip, err := r.InstallPlan(plan); err != nil || ip != nil {
 		t.Errorf("InstallPlan with every step in flight = %+v, %v; want nil", ip, err)
 	}
 	if _, err := r.InstallPlan(nil); err == nil {

@@ -91,17 +91,19 @@ func newCachePruneCmd(e *env) *cobra.Command {
 			limit = e.cacheLimit()
 		}
 		res, err := catalogimage.PruneCache(dir, catalogimage.PruneOptions{All: all, UnusedFor: unused, MaxBytes: limit})
-		if res != nil {
-			for _, r := range res.Removed {
-				fmt.Fprintf(e.stdout, "removed %s\n", cacheLine(r))
-			}
-			var kept int64
-			for _, k := range res.Kept {
-				kept += k.Size
-			}
-			fmt.Fprintf(e.stdout, "cache %s: removed %s (%s), kept %s (%s)\n", dir,
-				words.Plural(len(res.Removed), "image"), docstream.Size(res.Freed), words.Plural(len(res.Kept), "image"), docstream.Size(kept))
+		if err != nil && res == nil {
+			return err
 		}
+		// With an error too: what could be removed was.
+		for _, r := range res.Removed {
+			fmt.Fprintf(e.stdout, "removed %s\n", cacheLine(r))
+		}
+		var kept int64
+		for _, k := range res.Kept {
+			kept += k.Size
+		}
+		fmt.Fprintf(e.stdout, "cache %s: removed %s (%s), kept %s (%s)\n", dir,
+			words.Plural(len(res.Removed), "image"), docstream.Size(res.Freed), words.Plural(len(res.Kept), "image"), docstream.Size(kept))
 		return err
 	}
 	return cmd
