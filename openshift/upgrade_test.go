@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -273,5 +274,126 @@ func TestMakeCancel(t *testing.T) {
 				return err
 			})
 		})
+	}
+}
+
+// blockerCatalogs: old declares 4.16 in every version; ch's channel v1
+// stops at 1.0 while v2 goes on to a version supporting 4.18; bad 2.0
+// supports 4.18.
+func blockerCatalogs() map[Minor][]*resolvertest.Catalog {
+	out := map[Minor][]*resolvertest.Catalog{}
+	for _, m := range []Minor{{4, 16}, {4, 17}} {
+		c := resolvertest.NewCatalog("openshift-marketplace", "community-operators")
+		c.Package("old", "stable").Bundle("old.v1", "1.0.0").In("stable").With(maxOCP("4.16"))
+		ch := c.Package("ch", "v1")
+		ch.Bundle("ch.v1.0", "1.0.0").In("v1", "v2").With(maxOCP("4.16"))
+		ch.Bundle("ch.v2.0", "2.0.0").In("v2").Replaces("ch.v1.0").With(maxOCP("4.18"))
+		bad := c.Package("bad", "stable")
+		bad.Bundle("bad.v1", "1.0.0").In("stable")
+		bad.Bundle("bad.v2", "2.0.0").In("stable").Replaces("bad.v1").With(maxOCP("4.18"))
+		out[m] = append(out[m], c)
+	}
+	return out
+}
+
+const blockerState = `apiVersion: config.openshift.io/v1
+kind: ClusterVersion
+metadata: {name: version}
+spec: {clusterID: x}
+status: {desired: {version: 4.16.5}}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: old.v1
+  namespace: a
+  annotations: {operatorframework.io/properties: '{"properties":[{"type":"olm.maxOpenShiftVersion","value":"4.16"}]}'}
+spec: {version: 1.0.0}
+status: {phase: Succeeded}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: old, namespace: a}
+spec: {name: old, channel: stable, source: community-operators, sourceNamespace: openshift-marketplace}
+status: {installedCSV: old.v1, currentCSV: old.v1}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: ch.v1.0
+  namespace: b
+  annotations: {operatorframework.io/properties: '{"properties":[{"type":"olm.maxOpenShiftVersion","value":"4.16"}]}'}
+spec: {version: 1.0.0}
+status: {phase: Succeeded}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: ch, namespace: b}
+spec: {name: ch, channel: v1, source: community-operators, sourceNamespace: openshift-marketplace}
+status: {installedCSV: ch.v1.0, currentCSV: ch.v1.0}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: ch.v1.0
+  namespace: d
+  labels: {olm.copiedFrom: b}
+  annotations: {operatorframework.io/properties: '{"properties":[{"type":"olm.maxOpenShiftVersion","value":"4.16"}]}'}
+spec: {version: 1.0.0}
+status: {phase: Succeeded, reason: Copied}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: bad.v1
+  namespace: c
+  annotations: {operatorframework.io/properties: '{"properties":[{"type":"olm.maxOpenShiftVersion","value":"4.16.1"}]}'}
+spec: {version: 1.0.0}
+status: {phase: Succeeded}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: bad, namespace: c}
+spec: {name: bad, channel: stable, source: community-operators, sourceNamespace: openshift-marketplace, installPlanApproval: Manual}
+status: {installedCSV: bad.v1, currentCSV: bad.v1}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: ClusterServiceVersion
+metadata:
+  name: lonely.v1
+  namespace: e
+  annotations: {operatorframework.io/properties: '{"properties":[{"type":"olm.maxOpenShiftVersion","value":"4.16"}]}'}
+spec: {version: 1.0.0}
+status: {phase: Succeeded}
+`
+
+// TestMakeBlockers: every way a gate's blocker is lifted, or not, on one
+// hop: an invalid value lifted by approving an upgrade, another
+// channel, a package with no compatible version (a decision, with what
+// uninstalling does), a CSV no subscription manages; a copy is no blocker.
+func TestMakeBlockers(t *testing.T) {
+	st, err := cluster.Decode(strings.NewReader(blockerState), "cluster.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Make(context.Background(), st, Options{Target: Minor{4, 17}}, minorCatalogs(t, blockerCatalogs()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := p.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/blockers.txt", b.String())
+	kinds := map[string]LiftKind{}
+	for _, l := range p.Hops[0].Lifts {
+		kinds[l.Blocker.Namespace+"/"+l.Blocker.Name] = l.Kind
+	}
+	want := map[string]LiftKind{"a/old.v1": LiftNone, "b/ch.v1.0": LiftChannel, "c/bad.v1": LiftUpgrade, "e/lonely.v1": LiftNone}
+	if !maps.Equal(kinds, want) {
+		t.Errorf("lifts %v, want %v", kinds, want)
+	}
+	if !p.Decision() || p.Hops[0].Open {
+		t.Errorf("decision %v, open %v: two blockers nothing lifts", p.Decision(), p.Hops[0].Open)
 	}
 }
