@@ -337,9 +337,11 @@ certified-operators, community-operators, and redhat-marketplace up to 4.21, in
 openshift-marketplace, annotated operatorframework.io/managed-by: marketplace-operator or with the
 platform's index as its image) follows the platform: at 4.N it serves
 registry.redhat.io/redhat/<index>:v4.N, as the marketplace operator of each release rewrites it.
-A custom, mirrored or digest-pinned CatalogSource keeps its catalog, and the plan says so. The
-images are read before the plan is made (cached, --pull); with --offline every image not in the
-cache is named, exit 2.
+A custom, mirrored or digest-pinned CatalogSource keeps its catalog, and the plan says so; a catalog
+that does not move at a minor keeps what it served before (redhat-marketplace, no longer a default
+at 4.22, stays on the 4.21 index; a catalog given for a minor stays given). The images are read
+before the plan is made (cached, --pull); with --offline every image not in the cache is named,
+exit 2.
 
 Per hop: OLM v0's gate at the minor the cluster leaves (helpers.go of OLM v0.28: an installed CSV,
 copies aside, whose olm.maxOpenShiftVersion in its operatorframework.io/properties annotation is
@@ -347,12 +349,14 @@ below the next minor, or invalid, sets the olm ClusterOperator Upgradeable=False
 and OLM v1's on ClusterExtensions (cluster-olm-operator: the installed bundle's
 olm.maxOpenShiftVersion must be above the cluster's minor). At a stop, each blocker is lifted for
 every minor up to the next stop: its namespace is rolled out, InstallPlans approved, up to the
-first one that supports it (else another channel whose head does; else a decision). The catalogs
-then move: what OLM does by itself (automatic upgrades), what waits for approval, predicted
-failures, subscriptions whose catalog, package, channel or startingCSV is gone (OLM's reason word
-for word; the namespace stops resolving, every subscription in it) with the fixes that make it
-resolve again, each confirmed by resolving (another channel, another catalog, deleting the
-subscription, uninstalling), and subscriptions left below their channel's head with no path to it.
+first one that supports it (else another channel whose head does; failing both, up to the next
+minor only, and the next lift is then made at that minor, between the two updates; else a
+decision). The catalogs then move: what OLM does by itself (automatic upgrades), what waits for
+approval, predicted failures, subscriptions whose catalog, package, channel or startingCSV is gone
+(OLM's reason word for word; the namespace stops resolving, every subscription in it) with the
+fixes that make it resolve again, each confirmed by resolving (another channel, another catalog,
+deleting the subscription, uninstalling), and subscriptions left off their channel's head with no
+upgrade to it (below it, or above it when the next index cut the channel back).
 The plan goes on from a stranded namespace with its stranded subscriptions deleted, and says so.
 --mirror adds, per hop, the catalog images and the operator images (the mirror set of package
 mirror) a disconnected cluster needs at the next minor.
