@@ -161,7 +161,7 @@ func (e *Entry) writeMarkdown(w *bufio.Writer) {
 	for _, b := range e.Blocks {
 		fmt.Fprintf(w, "- **block (%s)**: %s", b.Kind, md(b.Message))
 		if b.V1Reason != "" {
-			fmt.Fprintf(w, " — v1: `%s`", strings.ReplaceAll(b.V1Reason, "`", "'"))
+			fmt.Fprintf(w, " — v1: `%s`", strings.ReplaceAll(safe(b.V1Reason), "`", "'"))
 		}
 		w.WriteString("\n")
 	}
