@@ -103,3 +103,32 @@ func TestReasonString(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteFBCRefuses: an FBC stream is one catalog — a set that keeps no
+// bundle, or bundles of several catalogs, is refused with what to do, and
+// nothing is written.
+func TestWriteFBCRefuses(t *testing.T) {
+	a := resolver.CatalogKey{Namespace: "olm", Name: "a"}
+	b := resolver.CatalogKey{Namespace: "olm", Name: "b"}
+	tests := []struct {
+		name string
+		set  mirror.Set
+		want string
+	}{
+		{"none", mirror.Set{}, "the mirror set keeps no bundle: no catalog to write"},
+		{"two", mirror.Set{Catalogs: []mirror.CatalogSet{{Catalog: a}, {Catalog: b}}},
+			"the mirror set keeps bundles of 2 catalogs (olm/a, olm/b): one File-Based Catalog holds one; mirror each catalog on its own"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out strings.Builder
+			err := tt.set.WriteFBC(&out)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("WriteFBC = %v, want %q", err, tt.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("WriteFBC wrote %q before refusing", out.String())
+			}
+		})
+	}
+}
