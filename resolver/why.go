@@ -85,7 +85,7 @@ type WhyLink struct {
 	Stays bool `json:"stays,omitempty"`
 }
 
-// String states the link: "B is taken by subscription S", "B is required
+// String states the link: "B is the choice of subscription S", "B is required
 // by R through REQUIREMENT" or "installed CSV B has no subscription and
 // must stay".
 func (l WhyLink) String() string {
