@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -71,21 +72,33 @@ func TestFlagAdvice(t *testing.T) {
 
 // TestLibraryNamesNoFlag scans the string literals of every library
 // package (everything but the CLI, its main package and the examples) for
-// a flag of any sextant command: the library's messages state facts, and
-// the CLI adds the advice that names a flag (flagAdvice, the notes).
+// a flag of any sextant command, by its name (--full) or its shorthand as
+// a word of its own (-A; a string naming kubectl is kubectl's advice): the
+// library's messages state facts, and the CLI adds the advice that names
+// a flag (flagAdvice, the notes).
 func TestLibraryNamesNoFlag(t *testing.T) {
 	flags := map[string]bool{}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		c.Flags().VisitAll(func(f *pflag.Flag) { flags["--"+f.Name] = true })
-		c.PersistentFlags().VisitAll(func(f *pflag.Flag) { flags["--"+f.Name] = true })
+		add := func(f *pflag.Flag) {
+			flags["--"+f.Name] = true
+			if f.Shorthand != "" {
+				flags["-"+f.Shorthand] = true
+			}
+		}
+		c.Flags().VisitAll(add)
+		c.PersistentFlags().VisitAll(add)
 		for _, sub := range c.Commands() {
 			walk(sub)
 		}
 	}
 	walk(newRootCmd(&env{images: &imageFlags{}}))
 	delete(flags, "--help") // "kubectl --help" and the like are not advice about sextant
+	delete(flags, "-h")
 	flagRE := regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+	// A shorthand (-n, -A, -f) is a word of its own; one in a string that
+	// names kubectl (kubectl get csv -n NS -o yaml) is kubectl's.
+	shortRE := regexp.MustCompile("(?:^|[\\s(`'\"])(-[a-zA-Z])(?:[\\s)`'\"]|$)")
 	top := "." // TestMain runs the tests from the module root
 	skip := map[string]bool{"internal/cli": true, "cmd": true, "examples": true, "testdata": true, ".git": true,
 		"internal/schemagen": true, "internal/genscale": true, "internal/fuzzall": true, "internal/imagetest": true}
@@ -113,6 +126,13 @@ func TestLibraryNamesNoFlag(t *testing.T) {
 				for _, m := range flagRE.FindAllString(lit.Value, -1) {
 					if flags[m] {
 						t.Errorf("%s: a library string names the flag %s: %s", fset.Position(lit.Pos()), m, lit.Value)
+					}
+				}
+				if v, err := strconv.Unquote(lit.Value); err == nil && !strings.Contains(v, "kubectl") {
+					for _, m := range shortRE.FindAllStringSubmatch(v, -1) {
+						if flags[m[1]] {
+							t.Errorf("%s: a library string names the flag %s: %s", fset.Position(lit.Pos()), m[1], lit.Value)
+						}
 					}
 				}
 			}
