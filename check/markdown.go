@@ -22,7 +22,7 @@ const (
 	// <details> block.
 	mdOpen = 5
 	// mdBrief and mdMessage are the longest brief and line of a message
-	// written, in characters; longer ones keep their start and end around
+	// written, in characters; longer ones are cut between words, marked
 	// "…" (safetext.Shorten).
 	mdBrief   = 400
 	mdMessage = 1000
@@ -115,7 +115,6 @@ func writeMarkdownSuppressed(w *bufio.Writer, all []Finding, name string, budget
 	var fs []Finding
 	for _, f := range all {
 		if f.Catalog == name {
-			f.Brief = f.brief() + " — suppressed: " + f.Suppression.Reason
 			fs = append(fs, f)
 		}
 	}
@@ -242,7 +241,8 @@ func writeMarkdownFindings(w *bufio.Writer, fs []Finding, budget *int) {
 // markdownFinding returns one finding as a list item, or the findings of
 // group g (f the first, in name order; nil for a finding alone): severity,
 // code, channel and bundle ("N bundles FIRST … LAST" for a group, see
-// WriteText), the brief and the position (the first's); below it, folded,
+// WriteText), the brief, a suppressed finding's reason (whole) and the
+// position (the first's); below it, folded,
 // the message (see writeMarkdownMessage), a group's shared one.
 func markdownFinding(f Finding, g *Group) string {
 	var w strings.Builder
@@ -251,6 +251,10 @@ func markdownFinding(f Finding, g *Group) string {
 		fmt.Fprintf(&w, " %s", obj)
 	}
 	fmt.Fprintf(&w, ": %s", mdText(safetext.Shorten(shortMessage(f, g), mdBrief)))
+	if s := f.Suppression; s != nil {
+		// The reason is the user's words: never shortened.
+		fmt.Fprintf(&w, " — suppressed: %s", mdText(strings.ReplaceAll(s.Reason, "\n", " ")))
+	}
 	writeMarkdownPos(&w, f.Pos)
 	w.WriteString("\n")
 	msg := f.Message
@@ -264,7 +268,8 @@ func markdownFinding(f Finding, g *Group) string {
 // writeMarkdownMessage writes a finding's message under its list item,
 // folded in a <details> element on one line: its first line, then its
 // further lines ("- fact") each after a line break; a line is cut to about
-// 1,000 characters, in the middle.
+// 1,000 characters, between words (a list cut says how many items it left
+// out).
 func writeMarkdownMessage(w *strings.Builder, msg string) {
 	first, rest, _ := strings.Cut(msg, "\n")
 	fmt.Fprintf(w, "  <details><summary>message</summary>%s", mdHTML(safetext.Shorten(first, mdMessage)))

@@ -266,16 +266,17 @@ func (t *textReport) line(f Finding, g *Group, catalog string, kind lineKind) {
 		b.WriteString(obj + ": ")
 	}
 	if !t.opts.Full {
-		msg := shortMessage(f, g)
-		if s := f.Suppression; kind == lineSuppressed && s != nil {
-			msg = fmt.Sprintf("by line %d: %s", s.Pos.Line, strings.ReplaceAll(s.Reason, "\n", " "))
-		}
 		pos := shortPos(f.Pos, catalog)
 		if pos != "" {
 			pos = " (" + pos + ")"
 		}
+		if s := f.Suppression; kind == lineSuppressed && s != nil {
+			// The reason is the user's words: never shortened.
+			fmt.Fprintf(t.w, "%sby line %d: %s%s\n", b.String(), s.Pos.Line, strings.ReplaceAll(s.Reason, "\n", " "), pos)
+			return
+		}
 		room := max(t.opts.width()-safetext.Width(b.String())-safetext.Width(pos), minMessage)
-		fmt.Fprintf(t.w, "%s%s%s\n", b.String(), safetext.Shorten(msg, room), pos)
+		fmt.Fprintf(t.w, "%s%s%s\n", b.String(), safetext.Shorten(shortMessage(f, g), room), pos)
 		return
 	}
 	first, rest, _ := strings.Cut(f.Message, "\n")

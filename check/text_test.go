@@ -2,8 +2,10 @@ package check
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -217,5 +219,56 @@ func TestWriteTextShort(t *testing.T) {
 	}
 	if want := "- warning `not-installable` channel `stable` 78 bundles `eclipse-che.v7.44.0` … `eclipse-che.v7.120.0`: requires package devworkspace-operator &gt;=0.11.0: unmet (`"; !strings.Contains(md.String(), want) {
 		t.Errorf("Markdown lacks the group %q:\n%s", want, md.String())
+	}
+}
+
+// TestShortenedKeepsWords: the issue's three cuts. A brief that does not
+// fit keeps the phrase that says what is wrong ("no path to head 1.16.5
+// any more", never "no path to head … more"); a suppression's reason, the
+// user's words, is never shortened, in text or Markdown; a message's list
+// cut in Markdown says how many items it left out, and no item is cut.
+func TestShortenedKeepsWords(t *testing.T) {
+	long := strings.Repeat("x", 60)
+	const brief = "no path to head 1.16.5 any more (1 hop before): its upgrades end at 1.12.3 and 1.13.0"
+	const reason = "the nightly and minor streams start fresh on purpose, as the release notes of every stream say at length"
+	var items []string
+	for i := range 18 {
+		items = append(items, fmt.Sprintf("example.com/v1alpha%d Kind%02d (Kind%02d still served at v1)", i, i, i))
+	}
+	msg := "the upgrade from \"a.v1\" (1.0.0) to \"a.v2\" (2.0.0) drops 18 APIs: " + strings.Join(items, ", ")
+	at := graph.Position{File: "c.json", Line: 3, Column: 1}
+	rep := &Report{
+		Catalogs: []CatalogSummary{{Name: "c"}},
+		Findings: []Finding{{Severity: graph.SeverityError, Code: CodeUpgradePathLost, Catalog: "c", Package: "p", Channel: "stable", Bundle: "p.v" + long,
+			Message: "m", Brief: brief, Pos: at}},
+		Suppressed: []Finding{{Severity: graph.SeverityWarning, Code: CodeAPIDroppedOnUpgrade, Catalog: "c", Package: "p", Channel: "stable", Bundle: "p.v2",
+			Message: msg, Brief: "from 1.0.0 drops Kind00 v1alpha0 and 17 more APIs", Pos: at,
+			Suppression: &Suppression{Code: CodeAPIDroppedOnUpgrade, Package: "p", Reason: reason, Pos: graph.Position{File: ".sextant.yaml", Line: 4}}}},
+	}
+	var text, md strings.Builder
+	if err := rep.WriteText(&text, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"stable p.v" + long + ": no path to head 1.16.5 any more (1 hop before)", "by line 4: " + reason + " (c.json:3)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, text.String())
+		}
+	}
+	if !strings.Contains(md.String(), "suppressed: "+reason) {
+		t.Errorf("Markdown lacks the whole reason %q:\n%s", reason, md.String())
+	}
+	// The message is longer than the Markdown's budget for it: cut at
+	// list items, with their count.
+	details := md.String()[strings.Index(md.String(), "<summary>message</summary>"):]
+	shown := strings.Count(details, " still served at v1)")
+	more := regexp.MustCompile(`… (\d+) more, `).FindStringSubmatch(details)
+	if more == nil {
+		t.Fatalf("the cut list does not say how many it left out:\n%s", details)
+	}
+	if n, _ := strconv.Atoi(more[1]); n+shown != 18 {
+		t.Errorf("the list shows %d items and says %d more; the message has 18", shown, n)
 	}
 }

@@ -237,10 +237,11 @@ Text lists the findings of each catalog by package, one line per finding within 
 (severity, code, channel and bundle, brief, position), then a summary line. A finding's message
 stands on its own; its brief says the same in a few words for a line that names the package,
 channel and bundle already (the dangling name, the version an upgrade comes from, the unmet
-requirement), shortened in the middle when it still does not fit. The same cause on several
-bundles is one line with their count and the first and last bundle. --full prints every finding
-on its own, with its whole message and file:line. JSON (-o json; -o yaml is the same) lists every
-finding, with "message" and "brief"; "groups" says which are one cause:
+requirement), shortened between words when it still does not fit (never inside a name or a
+version; a list cut says how many it left out; a suppression's reason is never cut). The same
+cause on several bundles is one line with their count and the first and last bundle. --full
+prints every finding on its own, with its whole message and file:line. JSON (-o json; -o yaml is
+the same) lists every finding, with "message" and "brief"; "groups" says which are one cause:
 
   {"catalogs": [{"path": "...", "packages": N, "channels": N, "bundles": N,
     "findings": [{"severity": "error"|"warning"|"info", "code": "...",
