@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/sextantdev/sextant/internal/safetext"
@@ -89,7 +90,7 @@ func (h *HopPlan) markdown(b *bytes.Buffer, n int) {
 		}
 	}
 	if h.Mirror != nil {
-		fmt.Fprintf(b, "\nMirror at %s: %s, %s.\n", h.To, countWord(len(h.Mirror.Catalogs), "catalog image"), countWord(len(h.Mirror.Images), "operator image"))
+		mdMirror(b, h.To, h.Mirror)
 	}
 	fmt.Fprintf(b, "\n### At %s, OLM\n\n", h.To)
 	if len(h.After) == 0 && len(h.Extensions) == 0 {
@@ -135,4 +136,26 @@ func yesNo(b bool) string {
 func md(s string) string {
 	s = strings.ReplaceAll(string(safetext.Append(nil, []byte(s))), " -> ", " → ")
 	return strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`, "<", "&lt;", ">", "&gt;", "`", "'", "[", `\[`, "]", `\]`).Replace(s)
+}
+
+// mdMirror writes the mirror set at minor to: its counts, what it assumes,
+// why it is incomplete, and every image, one a line.
+func mdMirror(b *bytes.Buffer, to Minor, m *Mirror) {
+	fmt.Fprintf(b, "\nMirror at %s: %s, %s", to, countWord(len(m.Catalogs), "catalog image"), countWord(len(m.Images), "operator image"))
+	if m.Assuming != "" {
+		fmt.Fprintf(b, ", with %s", md(m.Assuming))
+	}
+	fmt.Fprintf(b, ".\n")
+	if m.Error != "" {
+		fmt.Fprintf(b, "\nIncomplete: %s\n", md(m.Error))
+	}
+	if len(m.Catalogs)+len(m.Images) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n```\n")
+	for _, img := range append(slices.Clone(m.Catalogs), m.Images...) {
+		// An image as the catalog names it cannot end the fence.
+		fmt.Fprintf(b, "%s\n", strings.ReplaceAll(string(safetext.Append(nil, []byte(img))), "`", "'"))
+	}
+	fmt.Fprintf(b, "```\n")
 }

@@ -270,6 +270,9 @@ type Mirror struct {
 	Images   []string `json:"images"`
 	// Error says why the set is incomplete ("" when complete).
 	Error string `json:"error,omitempty"`
+	// Assuming says which stranded subscriptions the set was computed
+	// without: the plan goes on with them deleted ("" when none).
+	Assuming string `json:"assuming,omitempty"`
 }
 
 // ActionKind is what an action does.

@@ -129,8 +129,11 @@ func (h *HopPlan) text(b *bytes.Buffer, n int) {
 	}
 	if h.Mirror != nil {
 		fmt.Fprintf(b, "  mirror at %s: %s, %s\n", h.To, countWord(len(h.Mirror.Catalogs), "catalog image"), countWord(len(h.Mirror.Images), "operator image"))
+		if h.Mirror.Assuming != "" {
+			fmt.Fprintf(b, "    with %s\n", h.Mirror.Assuming)
+		}
 		if h.Mirror.Error != "" {
-			fmt.Fprintf(b, "    incomplete: %s\n", h.Mirror.Error)
+			fmt.Fprintf(b, "    incomplete: %s\n", strings.ReplaceAll(h.Mirror.Error, "\n", "\n      "))
 		}
 	}
 	if len(h.After) == 0 && len(h.Extensions) == 0 {

@@ -31,7 +31,9 @@ type Catalogs struct {
 	V1       *olmv1.Resolver
 	// Options are the options Resolver was built with.
 	Options resolver.Options
-	// Images names the catalog images OLM pulls at the minor.
+	// Images names the catalog images the cluster's CatalogSources and
+	// ClusterCatalogs pull at the minor (what a disconnected cluster
+	// mirrors), whatever file or image stood in for their content.
 	Images []string
 }
 
@@ -206,19 +208,19 @@ func (e *engine) hop(ctx context.Context, i int, hop Hop, base, st *cluster.Stat
 	if err != nil {
 		return nil, nil, err
 	}
-	if e.opts.Mirror {
-		if hp.Mirror, err = e.mirror(ctx, to, st); err != nil {
-			return nil, nil, err
-		}
-		if hp.Mirror != nil && len(hp.Mirror.Catalogs)+len(hp.Mirror.Images) > 0 {
-			e.act(Action{When: when, Kind: ActionMirror, Text: fmt.Sprintf("mirror the %d catalog images and %d operator images the cluster needs at %s (mirror set)", len(hp.Mirror.Catalogs), len(hp.Mirror.Images), hop.To)})
-		}
-	}
 	next, after, err := e.after(ctx, to, st)
 	if err != nil {
 		return nil, nil, err
 	}
 	hp.After = after
+	if e.opts.Mirror {
+		if hp.Mirror, err = e.mirror(ctx, to, st, after); err != nil {
+			return nil, nil, err
+		}
+		if hp.Mirror != nil && len(hp.Mirror.Catalogs)+len(hp.Mirror.Images) > 0 {
+			e.act(Action{When: when, Kind: ActionMirror, Text: fmt.Sprintf("mirror the %s and %s the cluster needs at %s (mirror set)", countWord(len(hp.Mirror.Catalogs), "catalog image"), countWord(len(hp.Mirror.Images), "operator image"), hop.To)})
+		}
+	}
 	e.strandedActions(when, hop.To, after)
 	update := fmt.Sprintf("update the cluster to %s", hop.To)
 	if hop.ControlPlaneOnly {
@@ -617,10 +619,34 @@ func stepsText(steps []resolver.Step) string {
 	return string(b)
 }
 
-// mirror computes the mirror set of state with the catalogs of c. An
+// mirror computes the mirror set of state with the catalogs of c, on the
+// state the plan goes on from: the stranded subscriptions of a namespace
+// that resolves without them (after) deleted, as Mirror.Assuming says. An
 // incomplete set says why in Mirror.Error; the error returned is ctx's.
-func (e *engine) mirror(ctx context.Context, c *Catalogs, st *cluster.State) (*Mirror, error) {
+func (e *engine) mirror(ctx context.Context, c *Catalogs, st *cluster.State, after []Namespace) (*Mirror, error) {
 	m := &Mirror{Catalogs: slices.Clone(c.Images), Images: []string{}}
+	var assumed []string
+	for _, n := range after {
+		if n.Then == nil {
+			continue
+		}
+		if len(assumed) == 0 {
+			st = st.Clone()
+		}
+		for _, s := range n.Stranded {
+			assumed = append(assumed, n.Namespace+"/"+s.Subscription)
+			st.Subscriptions = slices.DeleteFunc(st.Subscriptions, func(x cluster.Subscription) bool {
+				return x.Namespace == n.Namespace && x.Name == s.Subscription
+			})
+		}
+	}
+	switch len(assumed) {
+	case 0:
+	case 1:
+		m.Assuming = fmt.Sprintf("subscription %s deleted, as the plan goes on", assumed[0])
+	default:
+		m.Assuming = fmt.Sprintf("subscriptions %s deleted, as the plan goes on", joinNames(assumed))
+	}
 	set, err := mirrorSet(ctx, c, st, e.opts.MaxRounds)
 	if err != nil {
 		if errCtx(ctx, err) {

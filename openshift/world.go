@@ -121,7 +121,8 @@ func Upgrade(ctx context.Context, w *sextant.World, opts WorldOptions) (*Plan, e
 		return nil, err
 	}
 	b := &builder{w: w, opts: opts, images: map[string]*imageLoad{}, slots: map[Minor][]slot{}, v1: map[Minor][]slot{}, srcs: map[Minor][]Source{}, first: MinorOf(release),
-		last: map[resolver.CatalogKey]slot{}, lastV1: map[string]slot{}, lastSrc: map[resolver.CatalogKey]Source{}}
+		last: map[resolver.CatalogKey]slot{}, lastV1: map[string]slot{}, lastSrc: map[resolver.CatalogKey]Source{},
+		pulls: map[Minor][]string{}, lastPull: map[resolver.CatalogKey]string{}}
 	for _, mc := range opts.Catalogs {
 		if mc.Minor.Compare(MinorOf(release)) < 0 || mc.Minor.Compare(opts.Target) > 0 {
 			return nil, fmt.Errorf("catalog %s@%s: %s is not on the path from %s to %s", mc.Name, mc.Minor, mc.Minor, MinorOf(release), opts.Target)
@@ -167,6 +168,12 @@ type builder struct {
 	last    map[resolver.CatalogKey]slot
 	lastV1  map[string]slot
 	lastSrc map[resolver.CatalogKey]Source
+	// pulls are the catalog images the cluster's CatalogSources and
+	// ClusterCatalogs pull at each minor (a catalog given for a minor
+	// stands in for its content, not for its image); lastPull each one's
+	// at the minor planned last.
+	pulls    map[Minor][]string
+	lastPull map[resolver.CatalogKey]string
 }
 
 // slot is one catalog at one minor: kept (cat), or read (load).
@@ -257,6 +264,14 @@ func (b *builder) plan(m Minor) {
 	for _, cs := range b.w.State.CatalogSources {
 		src := SourceAt(cs, m)
 		key := resolver.CatalogKey{Namespace: cs.Namespace, Name: cs.Name}
+		pull := src.Image
+		if prev, ok := b.lastPull[key]; ok && !current && src.Kind == SourceNoLongerDefault {
+			pull = prev
+		}
+		b.lastPull[key] = pull
+		if pull != "" {
+			b.pulls[m] = appendOnce(b.pulls[m], pull)
+		}
 		if mc, ok := b.given(cs.Name, m); ok {
 			src.Kind, src.Image, src.Why = SourceGiven, mc.Path, fmt.Sprintf("given for %s", m)
 		} else if prev, ok := b.lastSrc[key]; ok && !current && src.Kind != SourceFollows {
@@ -283,6 +298,13 @@ func (b *builder) plan(m Minor) {
 		key := resolver.CatalogKey{Name: cc.Name}
 		prev, carried := b.lastV1[cc.Name]
 		src := Source{Name: cc.Name, Kind: SourceCustom, Image: cc.Image, Why: "a ClusterCatalog whose image is not the platform's index: it keeps its catalog"}
+		pull := cc.Image
+		if ref, ok := platformImageAt(cc.Image, m); ok {
+			pull = ref
+		}
+		if pull != "" {
+			b.pulls[m] = appendOnce(b.pulls[m], pull)
+		}
 		if mc, ok := b.given(cc.Name, m); ok {
 			s.cat, s.load = nil, b.need(mc.Path, true, m)
 			src.Kind, src.Image, src.Why = SourceGiven, mc.Path, fmt.Sprintf("given for %s", m)
@@ -385,12 +407,11 @@ func (b *builder) readImage(ctx context.Context, l *imageLoad) (*graph.Catalog, 
 func (b *builder) build(ctx context.Context, m Minor) (*Catalogs, error) {
 	opts := b.w.ResolverOptions()
 	opts.KubeVersion, opts.OpenShiftVersion = "", ""
-	c := &Catalogs{Minor: m, Options: opts, Sources: b.srcs[m]}
+	c := &Catalogs{Minor: m, Options: opts, Sources: b.srcs[m], Images: b.pulls[m]}
 	for _, s := range b.slots[m] {
 		cat := s.cat
 		if s.load != nil {
 			cat = s.load.cat
-			c.Images = appendOnce(c.Images, s.load.ref)
 		}
 		c.Catalogs = append(c.Catalogs, resolver.Catalog{Key: s.key, Priority: s.priority, Catalog: cat})
 	}
@@ -407,7 +428,6 @@ func (b *builder) build(ctx context.Context, m Minor) (*Catalogs, error) {
 		cat := s.cat
 		if s.load != nil {
 			cat = s.load.cat
-			c.Images = appendOnce(c.Images, s.load.ref)
 		}
 		v1cats = append(v1cats, olmv1.Catalog{ClusterCatalog: *s.cluster, Content: cat})
 	}

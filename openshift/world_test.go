@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,5 +125,56 @@ spec: {name: prometheus, channel: beta, source: redhat-marketplace, sourceNamesp
 		if h.Mirror == nil || len(h.Mirror.Catalogs) != 1 || h.Mirror.Catalogs[0] != v421 {
 			t.Errorf("at %s: catalog images %+v, want %s", h.To, h.Mirror, v421)
 		}
+	}
+}
+
+// TestUpgradeMirrorGiven: with each minor's catalog given as a file, the
+// mirror set at 4.17 names the image the cluster's CatalogSource pulls
+// there (the file stands in for its content, not for its image), and it
+// is computed as the plan goes on: with the subscription stranded at 4.17
+// deleted, so that its namespace resolves and its images are listed.
+func TestUpgradeMirrorGiven(t *testing.T) {
+	ctx := context.Background()
+	w, err := sextant.Load(ctx, sextant.Input{
+		Manifests:     []sextant.File{{Path: "../testdata/ocp/cluster-4.16.json"}},
+		Catalogs:      []sextant.CatalogInput{{Name: "community-operators", Path: "../testdata/ocp/community-v4.16.json.gz"}},
+		AllNamespaces: true,
+	}, sextant.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Upgrade(ctx, w, WorldOptions{
+		Options:  Options{Target: Minor{4, 17}, Mirror: true},
+		Catalogs: []MinorCatalog{{Minor: Minor{4, 17}, Name: "community-operators", Path: "../testdata/ocp/community-v4.17.json.gz"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.Hops[0].Mirror
+	if m == nil {
+		t.Fatal("no mirror set at 4.17")
+	}
+	if want := []string{"registry.redhat.io/redhat/community-operator-index:v4.17"}; !slices.Equal(m.Catalogs, want) {
+		t.Errorf("catalog images %q, want %q", m.Catalogs, want)
+	}
+	if want := "subscription openshift-operators/ruptura-operator deleted, as the plan goes on"; m.Assuming != want {
+		t.Errorf("assuming %q, want %q", m.Assuming, want)
+	}
+	if m.Error != "" {
+		t.Errorf("incomplete: %s", m.Error)
+	}
+	// cert-manager, in the stranded namespace, upgrades at 4.17 once
+	// ruptura-operator's subscription is out of the way.
+	if !slices.ContainsFunc(m.Images, func(img string) bool { return strings.Contains(img, "/cert-manager:") }) {
+		t.Errorf("no cert-manager image in the mirror set at 4.17: %q", m.Images)
+	}
+	var mirror []Action
+	for _, a := range p.Actions {
+		if a.Kind == ActionMirror {
+			mirror = append(mirror, a)
+		}
+	}
+	if len(mirror) != 1 || !strings.HasPrefix(mirror[0].Text, "mirror the 1 catalog image and ") {
+		t.Errorf("mirror actions %+v, want one for 1 catalog image", mirror)
 	}
 }

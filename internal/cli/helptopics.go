@@ -359,8 +359,9 @@ fixes that make it resolve again, each confirmed by resolving (another channel, 
 deleting the subscription, uninstalling), and subscriptions left off their channel's head with no
 upgrade to it (below it, or above it when the next index cut the channel back).
 The plan goes on from a stranded namespace with its stranded subscriptions deleted, and says so.
---mirror adds, per hop, the catalog images and the operator images (the mirror set of package
-mirror) a disconnected cluster needs at the next minor.
+--mirror adds, per hop, the catalog images the cluster's sources pull at the next minor and the
+operator images (the mirror set of package mirror) a disconnected cluster needs there, computed
+as the plan goes on (stranded subscriptions deleted, said); -o markdown lists them, one a line.
 
 Output: text; -o markdown, a change request with the actions as a checklist; -o json, the plan
 (package openshift, type Plan: current, path {target, stops, hops}, at, hops[] {from, to,
