@@ -442,7 +442,7 @@ func (e *engine) failures(c *Catalogs, ro *resolver.Rollout) []Failure {
 				add(s.Bundle, p)
 			}
 			if b := bundleOf(c, s); b != nil && b.CSVMetadata != nil {
-				if p := minKube(s.Bundle, b.CSVMetadata.MinKubeVersion, kube); p != nil {
+				if p := minKube(s.Bundle, b.CSVMetadata.MinKubeVersion, c.Minor, kube); p != nil {
 					add(s.Bundle, *p)
 				}
 			}
@@ -457,7 +457,7 @@ func (e *engine) failures(c *Catalogs, ro *resolver.Rollout) []Failure {
 	}
 	for _, csv := range ro.State().CSVs {
 		if csv.Namespace == ro.Namespace && !csv.Copied {
-			if p := minKube(csv.Name, csv.MinKubeVersion, kube); p != nil {
+			if p := minKube(csv.Name, csv.MinKubeVersion, c.Minor, kube); p != nil {
 				add(csv.Name, *p)
 			}
 		}
@@ -466,10 +466,10 @@ func (e *engine) failures(c *Catalogs, ro *resolver.Rollout) []Failure {
 }
 
 // minKube predicts OLM's requirement check of minKubeVersion on a server
-// of Kubernetes minor kube: the minor's first release (.0) is checked, and
-// a minKubeVersion in the same minor but a later patch is said to depend on
-// the z-stream.
-func minKube(name, min string, kube Minor) *predict.Prediction {
+// of Kubernetes minor kube, the one OpenShift minor ocp ships: the minor's
+// first release (.0) is checked, and a minKubeVersion in the same minor
+// but a later patch is said to depend on ocp's z-stream.
+func minKube(name, min string, ocp, kube Minor) *predict.Prediction {
 	p := predict.MinKube(name, min, kube.Version())
 	if p == nil {
 		return nil
@@ -477,7 +477,7 @@ func minKube(name, min string, kube Minor) *predict.Prediction {
 	if v, err := graph.ParseKubeVersion(min, false); err == nil && MinorOf(v) == kube {
 		q := *p
 		q.Severity = predict.SeverityWarning
-		q.Message = fmt.Sprintf("%s needs Kubernetes %s: OpenShift's %s z-stream decides whether its server version meets minKubeVersion", name, min, kube)
+		q.Message = fmt.Sprintf("%s needs Kubernetes %s: OpenShift %s ships Kubernetes %s, and its z-stream decides whether the server version meets minKubeVersion", name, min, ocp, kube)
 		return &q
 	}
 	return p
