@@ -125,6 +125,13 @@ type decoder struct {
 	arena  []byte
 	window int    // initial window size
 	win    []byte // the window's buffer, reused from file to file
+	// cut names the blob at data[0] while the window grows to hold it (its
+	// schema and name, when read before the cut), for the error if it
+	// outgrows the limit first.
+	cut string
+	// size is the file's size when known (the window's growth past
+	// bigBlob reads up to its end at once), else -1.
+	size int64
 
 	// Per blob: the problems found so far, named once the blob's schema and
 	// name are known.
@@ -368,6 +375,7 @@ func (d *decoder) decodeJSON() {
 		err := d.decodeBlob(&s)
 		if err == errNeedMore {
 			d.more(&s, start)
+			d.cut = ""
 			continue
 		}
 		if err != nil {
@@ -414,6 +422,10 @@ func (d *decoder) markerAt(s *jsonscan.Scanner, off int) bool {
 	l = bytes.TrimRight(l, "\r")
 	return bytes.HasPrefix(l, []byte("---")) && (len(l) == 3 || l[3] == ' ' || l[3] == '\t')
 }
+
+// bigBlob is the window size from which a blob that does not fit is read
+// up to the file's end (or the limit) at once.
+const bigBlob = 4 << 20
 
 // errNeedMore reports a blob cut by the end of the window: read more and
 // decode it again.
@@ -474,11 +486,26 @@ func (d *decoder) fill() {
 		if d.maxBlob > 0 && int64(len(d.data)) >= d.maxBlob {
 			// The window is full with one blob, which starts at d.data[0].
 			p := d.posAt(0)
-			d.errs = append(d.errs, &DecodeError{File: d.file, Line: p.Line, Offset: p.Offset, Err: &LimitError{What: "blob", Limit: d.maxBlob, Offset: p.Offset, Line: p.Line}})
+			d.errs = append(d.errs, &DecodeError{File: d.file, Line: p.Line, Offset: p.Offset, Object: d.cut, Err: &LimitError{What: "blob", Limit: d.maxBlob, Offset: p.Offset, Line: p.Line}})
 			d.stop()
 			return
 		}
-		d.data = append(d.data, make([]byte, max(cap(d.data), d.window))...)[:len(d.data)]
+		// Doubling, but never past the limit: a blob that outgrows it is
+		// refused once the limit's worth of it is read, not after it all.
+		n := max(cap(d.data), d.window)
+		if d.maxBlob > 0 {
+			room := d.maxBlob - int64(len(d.data))
+			if rest := d.size - d.base - int64(len(d.data)); len(d.data) >= bigBlob && rest > 0 {
+				// A blob this large (no catalog has one): the rest of it,
+				// up to the limit, in one step rather than in doublings
+				// that each copy and scan it again.
+				n = int(min(max(int64(n), rest), room))
+			}
+			n = int(min(int64(n), room))
+		}
+		w := make([]byte, len(d.data), len(d.data)+n) // append would round the size up
+		copy(w, d.data)
+		d.data = w
 	}
 	for zero := 0; len(d.data) < cap(d.data) && !d.eof; {
 		n, err := d.r.Read(d.data[len(d.data):cap(d.data)])
@@ -645,6 +672,7 @@ func (d *decoder) decodeBlob(s *jsonscan.Scanner) error {
 	err := d.blobFields(s, &f)
 	if d.truncated(err) {
 		d.pending = d.pending[:0]
+		d.cut = f.object()
 		return errNeedMore
 	}
 	if err != nil {

@@ -249,4 +249,56 @@ func BenchmarkDecodeHostile(b *testing.B) {
 			}
 		})
 	}
+	// One blob of 80 MB on one line, over the 64 MiB default: refused once
+	// 64 MiB of it is read, from a file's known size (the window grows to
+	// the limit at once past a few MiB) or a stream (the window doubles).
+	text := `{"schema":"olm.package","name":"x","description":"` + strings.Repeat("abcdefgh", 10_000_000) + `"}` + "\n"
+	for _, sized := range []bool{true, false} {
+		b.Run(fmt.Sprintf("oneline-80MB/sized=%v", sized), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var r io.Reader = strings.NewReader(text)
+				if !sized {
+					r = io.MultiReader(r)
+				}
+				if _, err := graph.Decode(r, "c.json"); err == nil {
+					b.Fatal("no error")
+				}
+			}
+		})
+	}
+}
+
+// A blob over the limit is refused once the limit's worth of it has been
+// read, whatever follows, and named as a blob read whole is: from a stream
+// of unknown size (the window doubles) and from text of known size (past
+// a few MiB the window grows to the limit at once).
+func TestBlobOverLimitStopsReading(t *testing.T) {
+	const limit = 8 << 20
+	head := `{"schema":"olm.package","name":"x","description":"`
+	for _, lead := range []string{"", `{"schema":"olm.package","name":"a"}` + "\n"} {
+		text := lead + head + strings.Repeat("abcdefgh", 4<<20)
+		sized := strings.NewReader(text)
+		stream := &repeatReader{b: []byte(text), n: int64(len(text))}
+		for _, in := range []struct {
+			name string
+			r    io.Reader
+			read func() int64
+		}{
+			{"stream", stream, func() int64 { return stream.read }},
+			{"sized", sized, func() int64 { return int64(len(text) - sized.Len()) }},
+		} {
+			c, err := graph.Loader{MaxBlob: limit}.Decode(context.Background(), in.r, "c.json")
+			if err == nil || c != nil {
+				t.Fatalf("%s: no error", in.name)
+			}
+			line := 1 + strings.Count(lead, "\n")
+			if want := fmt.Sprintf(`c.json:%d: olm.package "x": blob is larger than the limit of 8 MiB`, line); err.Error() != want {
+				t.Errorf("%s: error %q, want %q", in.name, err, want)
+			}
+			if n := in.read(); n > int64(len(lead))+limit {
+				t.Errorf("%s: read %d bytes, want at most the limit past the blob's start, %d", in.name, n, len(lead)+limit)
+			}
+		}
+	}
 }

@@ -275,7 +275,7 @@ const defaultWindow = 256 << 10
 // decodeReader decodes one file read from r: gzip-compressed or not, a JSON
 // stream or YAML. size is the file's size when known (a hint), else -1.
 func (d *decoder) decodeReader(name string, r io.Reader, size int64) {
-	d.file, d.eof, d.base, d.keep = name, false, 0, true
+	d.file, d.eof, d.base, d.keep, d.cut, d.size = name, false, 0, true, "", size
 	d.r = docstream.LimitReader(r, d.maxBytes)
 	d.lineOff, d.line, d.col, d.backOff, d.doc = 0, 1, 1, -1, nil
 	d.jsonOnly = isJSONName(name)
@@ -307,7 +307,7 @@ func (d *decoder) decodeReader(name string, r io.Reader, size int64) {
 		// Decompress on a second goroutine, ahead of decoding.
 		ahead := newAheadReader(docstream.LimitReader(gzipErrors{zr}, d.maxBytes))
 		defer ahead.Close()
-		d.r, d.eof, d.data = ahead, false, d.data[:0]
+		d.r, d.eof, d.data, d.size = ahead, false, d.data[:0], -1
 		d.fillAtLeast(3)
 	}
 	if bytes.HasPrefix(d.data, []byte("\xef\xbb\xbf")) {

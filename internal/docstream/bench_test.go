@@ -42,3 +42,18 @@ func BenchmarkYAML(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkYAMLOverLimit splits an 80 MB document of one line, over the
+// 64 MiB limit: refused once 64 MiB of it is read, in a buffer that grows
+// by doubling up to the limit.
+func BenchmarkYAMLOverLimit(b *testing.B) {
+	text := `{"a":"` + strings.Repeat("abcdefgh", 10_000_000) + `"}` + "\n"
+	b.ReportAllocs()
+	for b.Loop() {
+		y := NewYAML(strings.NewReader(text), 64<<20, 0, 1)
+		y.Expect(int64(len(text)))
+		if _, err := y.Next(); err == nil {
+			b.Fatal("no error")
+		}
+	}
+}

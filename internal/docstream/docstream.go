@@ -487,7 +487,19 @@ func (y *YAML) readLine() ([]byte, error) {
 		if i := indexBinary(l); i >= 0 {
 			return nil, &BinaryError{Offset: y.off + int64(len(y.long)+i), Line: y.line, Byte: l[i]}
 		}
-		y.long = append(y.long, l...)
+		if err == bufio.ErrBufferFull && y.max > 0 && int64(len(y.buf)+len(y.long)+len(l)) > y.max {
+			// Over the limit with this piece and more to come: refuse
+			// before keeping it.
+			return nil, &TooLargeError{What: "document", Limit: y.max, Offset: y.off, Line: y.line}
+		}
+		// Doubling up to what the document may hold (append grows a large
+		// slice by a quarter, copying a long line many times); past a MiB,
+		// to the rest of the stream (Expect) or of the limit at once.
+		room, rest := y.max-int64(len(y.buf)), y.end-y.off-int64(len(y.long)+len(l))
+		if y.max > 0 {
+			rest = min(rest, room-int64(len(y.long)+len(l)))
+		}
+		y.long = append(grow(y.long, len(l), rest, room), l...)
 	}
 	return y.long, err
 }

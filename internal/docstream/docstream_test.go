@@ -237,3 +237,38 @@ func TestReadAll(t *testing.T) {
 		}
 	}
 }
+
+// A line longer than the document limit is refused once the limit's worth
+// of it has been read, in a buffer that never outgrows the limit.
+func TestYAMLLongLineOverLimit(t *testing.T) {
+	const limit = 4 << 20
+	for _, lead := range []string{"", "a: b\n---\n"} {
+		r := &countReader{r: io.MultiReader(strings.NewReader(lead+"a: "), strings.NewReader(strings.Repeat("x", 16<<20)))}
+		y := NewYAML(r, limit, 0, 1)
+		var err error
+		for err == nil {
+			_, err = y.Next()
+		}
+		var tl *TooLargeError
+		if !errors.As(err, &tl) || tl.What != "document" || tl.Line != 1+strings.Count(lead, "\n") {
+			t.Fatalf("error %v, want the document at line %d over the limit", err, 1+strings.Count(lead, "\n"))
+		}
+		if r.n > limit+2*64<<10 {
+			t.Errorf("read %d bytes, want at most the limit and a buffer, %d", r.n, limit+64<<10)
+		}
+		if cap(y.long) > limit {
+			t.Errorf("line buffer of %d bytes, over the limit %d", cap(y.long), limit)
+		}
+	}
+}
+
+type countReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}
