@@ -190,3 +190,31 @@ func TestMirrorCatalogSourceImage(t *testing.T) {
 		t.Errorf("offline: %d registry requests", n)
 	}
 }
+
+// TestSQLiteIndexAdvice: an SQLite-based index image is refused (exit 2)
+// with opm migrate's advice, and each command adds only advice it can
+// follow: resolve's --catalog, check's catalog argument (check has no
+// --catalog).
+func TestSQLiteIndexAdvice(t *testing.T) {
+	layer := imagetest.Layer(t, imagetest.File{Name: "database/index.db", Data: []byte("SQLite format 3\x00")})
+	dir := imagetest.WriteLayout(t, t.TempDir(), "", imagetest.Image(t, map[string]string{"operators.operatorframework.io.index.database.v1": "/database/index.db"}, layer))
+	const refused = "an SQLite-based index image (label operators.operatorframework.io.index.database.v1), not a File-Based Catalog: convert it with opm migrate (then build and push the catalog image it writes)"
+	cache := t.TempDir()
+	for _, tc := range []struct {
+		args   []string
+		advice string
+	}{
+		{[]string{"check", "oci:" + dir}, ", or give the FBC (a file or folder) instead"},
+		{[]string{"resolve", "--catalog", "community-operators-prod.v4.20-index=oci:" + dir, "-f", "testdata/examples/cluster.yaml"}, ", or give the FBC with --catalog"},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			_, stderr, code := run("", append(tc.args, "--cache-dir", cache)...)
+			if code != ExitBadInput || !strings.Contains(stderr, refused+tc.advice+"\n") {
+				t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, refused+tc.advice)
+			}
+			if tc.args[0] == "check" && strings.Contains(stderr, "--catalog") {
+				t.Errorf("check advises --catalog, a flag it does not have:\n%s", stderr)
+			}
+		})
+	}
+}
