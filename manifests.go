@@ -164,7 +164,9 @@ func (l *loader) decodeManifests(in manifestFile) (*cluster.State, error) {
 		return nil, err
 	}
 	defer r.Close()
-	return l.opts.Limits.ManifestLoader().Decode(l.ctx, r, in.name)
+	ml := l.opts.Limits.ManifestLoader()
+	ml.V1FeatureSet = l.opts.V1.FeatureSet
+	return ml.Decode(l.ctx, r, in.name)
 }
 
 // decodeObjects reads every object of one input (see

@@ -53,6 +53,12 @@ type V1Gates struct {
 	SingleOwnNamespace bool // SingleOwnNamespaceInstallSupport on
 	BundleRelease      bool // BundleReleaseSupport on
 	NoWebhookProvider  bool // both WebhookProvider* gates off
+	// FeatureSet picks the CRDs the ClusterExtensions and ClusterCatalogs
+	// of the manifests are checked against (cluster.Loader.V1FeatureSet):
+	// only the experimental ones have spec.config. It turns no gate on;
+	// operator-controller's experimental install also has
+	// SingleOwnNamespace and BundleRelease on.
+	FeatureSet cluster.FeatureSet
 }
 
 // Limits bound the size of what is read: MaxBytes each file or stream

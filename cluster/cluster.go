@@ -246,6 +246,10 @@ type State struct {
 	// manifests (`kubectl get clusterversion`), sorted by name: a cluster
 	// has one, named "version".
 	ClusterVersions []ClusterVersion `json:"clusterVersions,omitempty"`
+	// Notes are what the API server or OLM's controllers would change in
+	// the objects read without a word (a cluster-scoped object's namespace
+	// cleared, say), in the order read.
+	Notes []Note `json:"notes,omitempty"`
 	// Ignored counts, by kind, the objects of the input that resolution
 	// does not read (Decode's note of what it skipped), sorted by group
 	// then kind. Resolution never looks at it; [Encode] writes none of

@@ -77,6 +77,18 @@ func (e *Error) Error() string {
 		b.WriteString(strconv.Itoa(e.Line))
 	}
 	b.WriteString(": ")
+	var fe *FieldError
+	if errors.As(e.Err, &fe) && isV1Kind(e.Kind) {
+		// The API server's words: the object, then the problem.
+		b.WriteString(InvalidHeader(e.Kind, APIGroupV1, e.Name))
+		b.WriteString(": ")
+		if fe.Field == "" {
+			b.WriteString(fe.Detail)
+		} else {
+			b.WriteString(fe.Error())
+		}
+		return b.String()
+	}
 	if e.Kind != "" || e.Name != "" {
 		if e.Kind != "" {
 			b.WriteString(e.Kind)
@@ -94,7 +106,8 @@ func (e *Error) Error() string {
 		}
 		b.WriteString(": ")
 	}
-	if e.Field != "" {
+	var nf interface{ namesField() }
+	if e.Field != "" && !errors.As(e.Err, &nf) {
 		b.WriteString("field ")
 		b.WriteString(e.Field)
 		b.WriteString(": ")
@@ -127,6 +140,11 @@ type Loader struct {
 	// JSON value; 0 means DefaultMaxDocument, a negative value no limit.
 	MaxDocument int64
 
+	// V1FeatureSet is operator-controller's feature set, whose CRDs the
+	// ClusterExtensions and ClusterCatalogs are checked against; "" is
+	// FeatureSetStandard.
+	V1FeatureSet FeatureSet
+
 	// wholeLists reads List documents whole instead of item by item
 	// (tests hold the split to the whole reading).
 	wholeLists bool
@@ -144,6 +162,7 @@ func (l Loader) decoder(ctx context.Context, name, kind string) *decoder {
 	d := &decoder{ctx: ctx, file: name, kind: kind, seen: map[objectKey]int{}}
 	d.maxBytes, d.maxDoc = l.limits()
 	d.wholeLists, d.noSkim = l.wholeLists, l.noSkim
+	d.featureSet = l.V1FeatureSet
 	return d
 }
 
@@ -282,10 +301,12 @@ type decoder struct {
 	maxDoc   int64
 	file     string
 	kind     string // DecodeKind's kind: the kind of objects without one
-	state    State
-	errs     []error
-	seen     map[objectKey]int // object → line of its first definition
-	files    map[objectKey]string
+	// featureSet picks the CRDs of the OLM v1 kinds (Loader.V1FeatureSet).
+	featureSet FeatureSet
+	state      State
+	errs       []error
+	seen       map[objectKey]int // object → line of its first definition
+	files      map[objectKey]string
 	// problems counts the problems of each kind, in problemOrder, so that
 	// at most MaxSameErrors of one kind are reported (see over).
 	problems     map[problemKey]*problemCount
@@ -650,6 +671,25 @@ func (o *object) errorf(f, format string, args ...any) {
 		Kind: o.kind, Namespace: o.namespace, Name: o.name,
 		Field: f, Err: fmt.Errorf(format, args...),
 	})
+}
+
+// fail records err, a problem of field f (the API server's words, which
+// name the field themselves).
+func (o *object) fail(f string, err error) {
+	if o.d.over(o.problem(f, fmt.Sprintf("%T", err))) {
+		return
+	}
+	o.d.errs = append(o.d.errs, &Error{
+		File: o.d.file, Line: o.line,
+		Kind: o.kind, Namespace: o.namespace, Name: o.name,
+		Field: f, Err: err,
+	})
+}
+
+// note records a note about object o.
+func (d *decoder) note(o *object, code NoteCode, text string) {
+	d.state.Notes = append(d.state.Notes, Note{Code: code, File: d.file, Line: o.line,
+		Object: Ref{Kind: o.kind, Namespace: o.namespace, Name: o.name}, Text: text})
 }
 
 // document reads one top-level value. For DecodeKind, a top-level array

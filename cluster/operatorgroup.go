@@ -91,8 +91,9 @@ type LabelSelectorRequirement struct {
 	Key string `json:"key"`
 	// Operator is In, NotIn, Exists or DoesNotExist.
 	Operator string `json:"operator"`
-	// Values is non-empty for In and NotIn and empty otherwise (Decode
-	// checks it).
+	// Values is non-empty for In and NotIn and empty otherwise: Decode
+	// checks it for an OperatorGroup; a ClusterExtension's selector is
+	// read as written ([LabelSelector.Validate] says what is wrong).
 	Values []string `json:"values,omitempty"`
 }
 

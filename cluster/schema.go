@@ -169,6 +169,14 @@ func (o *object) checkObject(t *schemaType, m map[string]any, path string) {
 // known: with the nearest known name when one is close, else with the
 // known names when they are few.
 func (o *object) unknownField(field, key string, known []string) {
+	if isV1Kind(o.kind) {
+		e := &UnknownFieldError{Field: field, Near: suggest.Nearest(key, known)}
+		if e.Near == "" && len(known) <= 12 {
+			e.Known = known
+		}
+		o.fail(field, e)
+		return
+	}
 	switch near := suggest.Nearest(key, known); {
 	case near != "":
 		o.errorf(field, "unknown field (did you mean %q?)", near)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 )
@@ -17,6 +18,12 @@ const (
 	KindClusterExtension = "ClusterExtension"
 	KindClusterCatalog   = "ClusterCatalog"
 )
+
+// ServiceAccountDeprecated is the API server's warning, at the
+// operator-controller release Sextant targets (v1.11.0: its
+// ValidatingAdmissionPolicy clusterextension-serviceaccount-deprecated),
+// for a ClusterExtension that sets spec.serviceAccount.name.
+const ServiceAccountDeprecated = "spec.serviceAccount is deprecated, ignored, and will be removed in a future release. The operator-controller's cluster-admin service account is used for all cluster interactions."
 
 // MetadataNameLabel is the label catalogd puts on every ClusterCatalog,
 // whose value is the catalog's name: a ClusterExtension selects one catalog
@@ -189,7 +196,6 @@ var (
 	v1MetaFields = []string{"name", "generateName", "namespace", "labels", "annotations", "uid", "resourceVersion",
 		"generation", "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "finalizers",
 		"ownerReferences", "managedFields", "selfLink"}
-	conditionFields = []string{"type", "status", "reason", "message", "lastTransitionTime", "observedGeneration"}
 )
 
 // fields refuses the keys of m that are not among known: an unknown field
@@ -208,51 +214,53 @@ func (o *object) fields(m map[string]any, path string, known ...string) {
 	}
 }
 
-// v1Object reads an object of an OLM v1 kind (cluster-scoped): its
-// apiVersion must be olm.operatorframework.io/v1, it has a name and no
-// namespace, it is defined once, and it has only known top-level fields.
-// ok is false when the object is not to be read further.
-func (d *decoder) v1Object(o *object, apiVersion, kind string, m map[string]any, line int) (meta, spec, status map[string]any, ok bool) {
+// v1 reads an object of an OLM v1 kind (cluster-scoped). Its apiVersion
+// must be olm.operatorframework.io/v1 and it needs a name (`kubectl
+// apply` needs one); then it is checked against its CRD as the API server
+// checks a create (checkCRD: unknown fields, the OpenAPI schema, metadata,
+// the validation rules), each problem in the API server's words, and read
+// when the API server would take it. What the API server or catalogd
+// changes without a word is noted.
+func (d *decoder) v1(o *object, apiVersion, kind string, m map[string]any, line int) {
 	o.kind = kind
 	if apiVersion != APIGroupV1+"/v1" {
 		o.errorf("apiVersion", "%s is %q, want %q (the version Sextant reads)", kind, apiVersion, APIGroupV1+"/v1")
-		return nil, nil, nil, false
+		return
 	}
-	n := d.nerrs()
-	o.fields(m, "", "apiVersion", "kind", "metadata", "spec", "status")
-	meta, ok = o.obj(m, "metadata", "metadata")
+	meta, ok := o.obj(m, "metadata", "metadata")
 	if !ok {
 		if _, present := m["metadata"]; !present {
 			o.errorf("metadata", "missing")
 		}
-		return nil, nil, nil, false
+		return
+	}
+	n := d.nerrs()
+	if err := metadataTypeError(meta); err != nil {
+		o.name, _ = meta["name"].(string)
+		o.fail("metadata."+err.Field, err)
+		return
 	}
 	o.name, _ = o.str(meta, "name", "metadata.name")
 	o.fields(meta, "metadata", v1MetaFields...)
-	if ns, _ := o.str(meta, "namespace", "metadata.namespace"); ns != "" {
-		o.errorf("metadata.namespace", "%q: a %s is cluster-scoped and has no namespace", ns, kind)
-	}
 	if o.name == "" {
 		o.errorf("metadata.name", "missing")
 	}
-	if d.nerrs() > n {
-		return nil, nil, nil, false
+	ns, _ := o.str(meta, "namespace", "metadata.namespace")
+	check := checkCRD(m, kind, d.featureSet)
+	for _, u := range check.unknown {
+		o.fail(u.Field, u)
 	}
-	if !d.define(o, objectKey{kind, "", o.name}, line) {
-		return nil, nil, nil, false
+	for _, e := range check.errs {
+		o.fail(e.Field, e)
 	}
-	spec, _ = o.obj(m, "spec", "spec")
-	status, _ = o.obj(m, "status", "status")
-	return meta, spec, status, true
-}
-
-// v1 reads an object of an OLM v1 kind Decode reads.
-func (d *decoder) v1(o *object, apiVersion, kind string, m map[string]any, line int) {
-	n := d.nerrs()
-	meta, spec, status, ok := d.v1Object(o, apiVersion, kind, m, line)
-	if !ok {
+	if d.nerrs() > n || !d.define(o, objectKey{kind, "", o.name}, line) {
 		return
 	}
+	if ns != "" {
+		d.note(o, NoteNamespaceDropped, fmt.Sprintf("%s %q: metadata.namespace %q dropped: a %s is cluster-scoped, and the API server clears it", kind, o.name, ns, kind))
+	}
+	spec, _ := m["spec"].(map[string]any)
+	status, _ := m["status"].(map[string]any)
 	if kind == KindClusterExtension {
 		d.clusterExtension(o, n, spec, status)
 	} else {
@@ -260,54 +268,42 @@ func (d *decoder) v1(o *object, apiVersion, kind string, m map[string]any, line 
 	}
 }
 
-// clusterExtension reads a ClusterExtension; n is the error count before
-// the object.
+// clusterExtension reads a ClusterExtension the API server takes; n is
+// the error count before the object.
 func (d *decoder) clusterExtension(o *object, n int, spec, status map[string]any) {
 	e := ClusterExtension{Name: o.name}
-	if spec == nil {
-		o.errorf("spec", "missing: a ClusterExtension needs spec.namespace and spec.source")
-		return
+	e.Namespace, _ = spec["namespace"].(string)
+	if sa, ok := spec["serviceAccount"].(map[string]any); ok {
+		e.ServiceAccount, _ = sa["name"].(string)
 	}
-	o.fields(spec, "spec", "namespace", "serviceAccount", "source", "install", "config", "progressDeadlineMinutes")
-	e.Namespace, _ = o.str(spec, "namespace", "spec.namespace")
-	if e.Namespace == "" {
-		o.errorf("spec.namespace", "missing: the namespace the extension is installed in")
+	if e.ServiceAccount != "" {
+		d.note(o, NoteServiceAccountIgnored, fmt.Sprintf("ClusterExtension %q: %s", o.name, ServiceAccountDeprecated))
 	}
-	if sa, ok := o.obj(spec, "serviceAccount", "spec.serviceAccount"); ok {
-		o.fields(sa, "spec.serviceAccount", "name")
-		e.ServiceAccount, _ = o.str(sa, "name", "spec.serviceAccount.name")
+	src, _ := spec["source"].(map[string]any)
+	e.SourceType, _ = src["sourceType"].(string)
+	if cat, ok := src["catalog"].(map[string]any); ok {
+		extensionCatalog(cat, &e)
 	}
-	d.extensionSource(o, spec, &e)
-	if install, ok := o.obj(spec, "install", "spec.install"); ok {
-		o.fields(install, "spec.install", "preflight")
-		if pre, ok := o.obj(install, "preflight", "spec.install.preflight"); ok {
-			o.fields(pre, "spec.install.preflight", "crdUpgradeSafety")
-			if crd, ok := o.obj(pre, "crdUpgradeSafety", "spec.install.preflight.crdUpgradeSafety"); ok {
-				o.fields(crd, "spec.install.preflight.crdUpgradeSafety", "enforcement")
-				e.CRDUpgradeSafety, _ = o.str(crd, "enforcement", "spec.install.preflight.crdUpgradeSafety.enforcement")
-				if e.CRDUpgradeSafety != "None" && e.CRDUpgradeSafety != "Strict" {
-					o.errorf("spec.install.preflight.crdUpgradeSafety.enforcement", "%q, want None or Strict", e.CRDUpgradeSafety)
-				}
-			} else {
-				o.errorf("spec.install.preflight", "at least one of [crdUpgradeSafety] are required when preflight is specified")
+	if install, ok := spec["install"].(map[string]any); ok {
+		pre, _ := install["preflight"].(map[string]any)
+		crd, _ := pre["crdUpgradeSafety"].(map[string]any)
+		e.CRDUpgradeSafety, _ = crd["enforcement"].(string)
+	}
+	if cfg, ok := spec["config"].(map[string]any); ok {
+		if inline, ok := cfg["inline"].(map[string]any); ok {
+			e.WatchNamespace, _ = inline["watchNamespace"].(string)
+			js, err := json.Marshal(inline)
+			if err != nil {
+				o.errorf("spec.config.inline", "%v", err)
+				return
 			}
-		} else {
-			o.errorf("spec.install", "at least one of [preflight] are required when install is specified")
-		}
-	}
-	d.extensionConfig(o, spec, &e)
-	if raw, present := spec["progressDeadlineMinutes"]; present && raw != nil {
-		if _, ok := raw.(json.Number); !ok {
-			o.errorf("spec.progressDeadlineMinutes", "is %s, want an integer", kindOf(raw))
+			e.Config = js
 		}
 	}
 	if status != nil {
-		o.fields(status, "status", "conditions", "install", "activeRevisions")
 		d.conditions(o, status, "status.conditions")
 		if install, ok := o.obj(status, "install", "status.install"); ok {
-			o.fields(install, "status.install", "bundle")
 			if b, ok := o.obj(install, "bundle", "status.install.bundle"); ok {
-				o.fields(b, "status.install.bundle", "name", "version", "release")
 				in := &InstalledBundle{}
 				in.Name, _ = o.str(b, "name", "status.install.bundle.name")
 				in.Version, _ = o.str(b, "version", "status.install.bundle.version")
@@ -331,80 +327,55 @@ func (d *decoder) clusterExtension(o *object, n int, spec, status map[string]any
 	}
 }
 
-// extensionSource reads spec.source.
-func (d *decoder) extensionSource(o *object, spec map[string]any, e *ClusterExtension) {
-	src, ok := o.obj(spec, "source", "spec.source")
-	if !ok {
-		if _, present := spec["source"]; !present {
-			o.errorf("spec.source", "missing: sourceType Catalog and the catalog filter (packageName, …)")
-		}
-		return
-	}
-	o.fields(src, "spec.source", "sourceType", "catalog")
-	e.SourceType, _ = o.str(src, "sourceType", "spec.source.sourceType")
-	if e.SourceType != "Catalog" {
-		o.errorf("spec.source.sourceType", "%q, want Catalog (the only source type of OLM v1)", e.SourceType)
-		return
-	}
-	cat, ok := o.obj(src, "catalog", "spec.source.catalog")
-	if !ok {
-		o.errorf("spec.source.catalog", "catalog is required when sourceType is Catalog, and forbidden otherwise")
-		return
-	}
-	const f = "spec.source.catalog"
-	o.fields(cat, f, "packageName", "version", "channels", "selector", "upgradeConstraintPolicy")
-	e.Package, _ = o.str(cat, "packageName", f+".packageName")
-	if e.Package == "" {
-		o.errorf(f+".packageName", "missing: the package to install")
-	}
-	e.Version, _ = o.str(cat, "version", f+".version")
-	e.Channels, _ = o.strs(cat, "channels", f+".channels")
-	for i, ch := range e.Channels {
-		if ch == "" {
-			o.errorf(fmt.Sprintf("%s.channels[%d]", f, i), "empty: want a channel name")
+// extensionCatalog reads spec.source.catalog, which the API server took.
+// The selector is read as written: whether it is a valid label selector
+// is operator-controller's question, for this extension alone.
+func extensionCatalog(cat map[string]any, e *ClusterExtension) {
+	e.Package, _ = cat["packageName"].(string)
+	e.Version, _ = cat["version"].(string)
+	if chs, ok := cat["channels"].([]any); ok {
+		for _, ch := range chs {
+			s, _ := ch.(string)
+			e.Channels = append(e.Channels, s)
 		}
 	}
-	if sel, ok := o.obj(cat, "selector", f+".selector"); ok {
-		o.fields(sel, f+".selector", "matchLabels", "matchExpressions")
-		e.Selector = o.labelSelector(sel, f+".selector")
+	if sel, ok := cat["selector"].(map[string]any); ok {
+		e.Selector = rawSelector(sel)
 	}
-	policy, _ := o.str(cat, "upgradeConstraintPolicy", f+".upgradeConstraintPolicy")
-	switch p := UpgradeConstraintPolicy(policy); p {
-	case "", UpgradeCatalogProvided, UpgradeSelfCertified:
+	policy, _ := cat["upgradeConstraintPolicy"].(string)
+	if p := UpgradeConstraintPolicy(policy); p != UpgradeCatalogProvided {
 		e.UpgradeConstraintPolicy = p
-	default:
-		o.errorf(f+".upgradeConstraintPolicy", "unknown policy %q, want %s or %s", policy, UpgradeCatalogProvided, UpgradeSelfCertified)
 	}
 }
 
-// extensionConfig reads spec.config.
-func (d *decoder) extensionConfig(o *object, spec map[string]any, e *ClusterExtension) {
-	cfg, ok := o.obj(spec, "config", "spec.config")
-	if !ok {
-		return
+// rawSelector reads a label selector the API server took (its types are
+// checked), without judging it.
+func rawSelector(sel map[string]any) *LabelSelector {
+	out := &LabelSelector{}
+	if labels, ok := sel["matchLabels"].(map[string]any); ok && len(labels) > 0 {
+		out.MatchLabels = make(map[string]string, len(labels))
+		for k, v := range labels {
+			out.MatchLabels[k], _ = v.(string)
+		}
 	}
-	o.fields(cfg, "spec.config", "configType", "inline")
-	typ, _ := o.str(cfg, "configType", "spec.config.configType")
-	if typ != "Inline" {
-		o.errorf("spec.config.configType", "%q, want Inline (the only config type of OLM v1)", typ)
-		return
+	if exprs, ok := sel["matchExpressions"].([]any); ok {
+		out.MatchExpressions = []LabelSelectorRequirement{}
+		for _, raw := range exprs {
+			x, _ := raw.(map[string]any)
+			var r LabelSelectorRequirement
+			r.Key, _ = x["key"].(string)
+			r.Operator, _ = x["operator"].(string)
+			if vals, ok := x["values"].([]any); ok {
+				r.Values = []string{}
+				for _, v := range vals {
+					s, _ := v.(string)
+					r.Values = append(r.Values, s)
+				}
+			}
+			out.MatchExpressions = append(out.MatchExpressions, r)
+		}
 	}
-	inline, ok := o.obj(cfg, "inline", "spec.config.inline")
-	if !ok {
-		o.errorf("spec.config.inline", "inline is required when configType is Inline, and forbidden otherwise")
-		return
-	}
-	if len(inline) == 0 {
-		o.errorf("spec.config.inline", "empty: give at least one property")
-		return
-	}
-	e.WatchNamespace, _ = o.str(inline, "watchNamespace", "spec.config.inline.watchNamespace")
-	js, err := json.Marshal(inline)
-	if err != nil {
-		o.errorf("spec.config.inline", "%v", err)
-		return
-	}
-	e.Config = js
+	return out
 }
 
 // conditions checks a list of metav1.Condition at field and returns it as
@@ -418,7 +389,6 @@ func (d *decoder) conditions(o *object, m map[string]any, field string) map[stri
 		if !ok {
 			continue
 		}
-		o.fields(c, f, conditionFields...)
 		typ, _ := o.str(c, "type", f+".type")
 		st, ok := o.str(c, "status", f+".status")
 		reason, _ := o.str(c, "reason", f+".reason")
@@ -437,56 +407,33 @@ func (d *decoder) conditions(o *object, m map[string]any, field string) map[stri
 	return out
 }
 
-// clusterCatalog reads a ClusterCatalog; n is the error count before the
-// object.
+// clusterCatalog reads a ClusterCatalog the API server takes; n is the
+// error count before the object.
 func (d *decoder) clusterCatalog(o *object, n int, meta, spec, status map[string]any) {
-	c := ClusterCatalog{Name: o.name}
-	if labels, ok := o.obj(meta, "labels", "metadata.labels"); ok {
-		c.Labels = o.stringMap(labels, "metadata.labels")
-	}
-	if c.Labels == nil {
-		c.Labels = map[string]string{}
+	c := ClusterCatalog{Name: o.name, Labels: map[string]string{}}
+	if labels, ok := meta["labels"].(map[string]any); ok {
+		for k, v := range labels {
+			c.Labels[k], _ = v.(string)
+		}
 	}
 	if v, ok := c.Labels[MetadataNameLabel]; ok && v != c.Name {
-		o.errorf(`metadata.labels["`+MetadataNameLabel+`"]`, "%q is not the catalog's name %q (catalogd sets this label to the name)", v, c.Name)
+		d.note(o, NoteCatalogNameLabel, fmt.Sprintf("ClusterCatalog %q: label %s=%q replaced by %q: catalogd sets it to the catalog's name", c.Name, MetadataNameLabel, v, c.Name))
 	}
 	c.Labels[MetadataNameLabel] = c.Name
-	if spec == nil {
-		o.errorf("spec", "missing: a ClusterCatalog needs spec.source")
-		return
-	}
-	o.fields(spec, "spec", "source", "priority", "availabilityMode")
-	if src, ok := o.obj(spec, "source", "spec.source"); ok {
-		o.fields(src, "spec.source", "type", "image")
-		if typ, _ := o.str(src, "type", "spec.source.type"); typ != "Image" {
-			o.errorf("spec.source.type", "%q, want Image (the only source type of catalogd)", typ)
-		}
-		if img, ok := o.obj(src, "image", "spec.source.image"); ok {
-			o.fields(img, "spec.source.image", "ref", "pollIntervalMinutes")
-			c.Image, _ = o.str(img, "ref", "spec.source.image.ref")
-		}
-	} else if _, present := spec["source"]; !present {
-		o.errorf("spec.source", "missing: the catalog's image (type Image, image.ref)")
-	}
-	if raw, present := spec["priority"]; present && raw != nil {
-		num, ok := raw.(json.Number)
-		if !ok {
-			o.errorf("spec.priority", "is %s, want an integer", kindOf(raw))
-		} else if p, err := strconv.ParseInt(string(num), 10, 32); err != nil || p < -2147483648 || p > 2147483647 {
-			o.errorf("spec.priority", "%s is not a 32-bit integer", num)
-		} else {
-			c.Priority = int32(p)
+	if src, ok := spec["source"].(map[string]any); ok {
+		if img, ok := src["image"].(map[string]any); ok {
+			c.Image, _ = img["ref"].(string)
 		}
 	}
-	mode, _ := o.str(spec, "availabilityMode", "spec.availabilityMode")
-	switch m := AvailabilityMode(mode); m {
-	case "", AvailabilityAvailable, AvailabilityUnavailable:
+	if num, ok := spec["priority"].(json.Number); ok {
+		p, _ := strconv.ParseInt(string(num), 10, 64)
+		c.Priority = int32(max(min(p, math.MaxInt32), math.MinInt32))
+	}
+	mode, _ := spec["availabilityMode"].(string)
+	if m := AvailabilityMode(mode); m != AvailabilityAvailable {
 		c.AvailabilityMode = m
-	default:
-		o.errorf("spec.availabilityMode", "unknown mode %q, want %s or %s", mode, AvailabilityAvailable, AvailabilityUnavailable)
 	}
 	if status != nil {
-		o.fields(status, "status", "conditions", "resolvedSource", "urls", "lastUnpacked")
 		if serving, ok := d.conditions(o, status, "status.conditions")["Serving"]; ok {
 			c.Serving, c.ServingReason = serving[0], serving[1]
 		}

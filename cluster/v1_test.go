@@ -2,7 +2,9 @@ package cluster_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -65,9 +67,15 @@ spec:
 `
 
 func TestDecodeV1(t *testing.T) {
-	s, err := cluster.Decode(strings.NewReader(v1Manifests), "v1.yaml")
+	experimental := cluster.Loader{V1FeatureSet: cluster.FeatureSetExperimental}
+	s, err := experimental.Decode(context.Background(), strings.NewReader(v1Manifests), "v1.yaml")
 	if err != nil {
 		t.Fatal(err)
+	}
+	wantNotes := []cluster.Note{{Code: cluster.NoteServiceAccountIgnored, File: "v1.yaml", Line: 1,
+		Object: cluster.Ref{Kind: cluster.KindClusterExtension, Name: "argocd"}, Text: `ClusterExtension "argocd": ` + cluster.ServiceAccountDeprecated}}
+	if !reflect.DeepEqual(s.Notes, wantNotes) {
+		t.Errorf("notes = %+v\nwant %+v", s.Notes, wantNotes)
 	}
 	want := cluster.ClusterExtension{
 		Name: "argocd", Namespace: "argocd", ServiceAccount: "argocd-installer", SourceType: "Catalog",
@@ -110,7 +118,7 @@ func TestDecodeV1(t *testing.T) {
 	if err := cluster.Encode(&buf, s); err != nil {
 		t.Fatal(err)
 	}
-	back, err := cluster.Decode(&buf, "encoded.yaml")
+	back, err := experimental.Decode(context.Background(), &buf, "encoded.yaml")
 	if err != nil {
 		t.Fatalf("decode of encoded state: %v\n%s", err, buf.String())
 	}
@@ -137,56 +145,55 @@ func TestDecodeKindV1(t *testing.T) {
 	}
 }
 
+// TestDecodeV1Errors: what the API server refuses is refused in its
+// words, the object named once (testdata/apiserver.jsonl holds every kind
+// of problem against the API server's own answers); what it takes and
+// changes is noted.
 func TestDecodeV1Errors(t *testing.T) {
 	const ext = "apiVersion: olm.operatorframework.io/v1\nkind: ClusterExtension\n"
 	const src = "  source: {sourceType: Catalog, catalog: {packageName: p}}\n"
+	const invalid = `v1.yaml:1: ClusterExtension.olm.operatorframework.io "e" is invalid: `
 	tests := []struct {
 		name, input string
-		wantErr     []string // one per reported error, in order
+		wantErr     []string // every error, in order
 	}{
 		{"unknown spec field, near a known one", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n  serviceaccount: {name: x}\n" + src,
-			[]string{`ClusterExtension "e": field spec.serviceaccount: unknown field (did you mean "serviceAccount"?)`}},
-		{"unknown catalog field", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n  source: {sourceType: Catalog, catalog: {packageName: p, channel: stable}}\n",
-			[]string{`field spec.source.catalog.channel: unknown field (did you mean "channels"?)`}},
+			[]string{`v1.yaml:1: ClusterExtension "e": strict decoding error: unknown field "spec.serviceaccount" (did you mean "serviceAccount"?)`}},
 		{"unknown field far from any", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n  replicas: 2\n" + src,
-			[]string{`field spec.replicas: unknown field (known: namespace, serviceAccount, source, install, config, progressDeadlineMinutes)`}},
-		{"unknown top-level and metadata fields", ext + "metadata: {name: e, nmae: f}\nspecs: {}\n",
-			[]string{`field specs: unknown field (did you mean "spec"?)`, `field metadata.nmae: unknown field (did you mean "name"?)`}},
-		{"unknown status field", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n" + src + "status: {install: {bundle: {name: b, version: 1.0.0, channel: c}}}\n",
-			[]string{`field status.install.bundle.channel: unknown field (known: name, version, release)`}},
+			[]string{`v1.yaml:1: ClusterExtension "e": strict decoding error: unknown field "spec.replicas" (known: install, namespace, serviceAccount, source)`}},
+		{"spec.config is experimental", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n" + src + "  config: {configType: Inline, inline: {watchNamespace: a}}\n",
+			[]string{`v1.yaml:1: ClusterExtension "e": strict decoding error: unknown field "spec.config" (known: install, namespace, serviceAccount, source)`}},
+		{"unknown top-level and metadata fields, the rest checked too", ext + "metadata: {name: e, nmae: f}\nspecs: {}\n",
+			[]string{`v1.yaml:1: ClusterExtension "e": strict decoding error: unknown field "metadata.nmae" (did you mean "name"?)`,
+				`v1.yaml:1: ClusterExtension "e": strict decoding error: unknown field "specs" (did you mean "spec"?)`}},
 		{"older API version", "apiVersion: olm.operatorframework.io/v1alpha1\nkind: ClusterExtension\nmetadata: {name: e}\nspec: {packageName: p}\n",
 			[]string{`field apiVersion: ClusterExtension is "olm.operatorframework.io/v1alpha1", want "olm.operatorframework.io/v1"`}},
-		{"namespaced", ext + "metadata: {name: e, namespace: ns}\nspec:\n  namespace: ns\n" + src,
-			[]string{`field metadata.namespace: "ns": a ClusterExtension is cluster-scoped and has no namespace`}},
 		{"no name", ext + "metadata: {}\nspec:\n  namespace: ns\n" + src, []string{`field metadata.name: missing`}},
-		{"no spec", ext + "metadata: {name: e}\n", []string{`field spec: missing`}},
-		{"no namespace, no package", ext + "metadata: {name: e}\nspec:\n  source: {sourceType: Catalog, catalog: {}}\n",
-			[]string{`field spec.namespace: missing`, `field spec.source.catalog.packageName: missing`}},
-		{"no catalog", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n  source: {sourceType: Catalog}\n",
-			[]string{`field spec.source.catalog: catalog is required when sourceType is Catalog, and forbidden otherwise`}},
-		{"other source type", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n  source: {sourceType: Image}\n",
-			[]string{`field spec.source.sourceType: "Image", want Catalog`}},
+		{"no namespace, no package: the rules are not evaluated", ext + "metadata: {name: e}\nspec:\n  source: {sourceType: Catalog, catalog: {}}\n",
+			[]string{invalid + `spec.namespace: Required value`, invalid + `spec.source.catalog.packageName: Required value`,
+				invalid + `some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`}},
+		{"a rule of an object", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n  source: {sourceType: Catalog}\n",
+			[]string{invalid + `spec.source: Invalid value: catalog is required when sourceType is Catalog, and forbidden otherwise`}},
+		{"rules of strings", ext + "metadata: {name: e}\nspec:\n  namespace: Apps\n  source: {sourceType: Catalog, catalog: {packageName: p, version: latest}}\n",
+			[]string{invalid + `spec.namespace: Invalid value: "Apps": namespace must be a valid DNS1123 label`,
+				invalid + `spec.source.catalog.version: Invalid value: "latest": invalid version expression`}},
 		{"bad policy", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n  source: {sourceType: Catalog, catalog: {packageName: p, upgradeConstraintPolicy: Any}}\n",
-			[]string{`field spec.source.catalog.upgradeConstraintPolicy: unknown policy "Any", want CatalogProvided or SelfCertified`}},
-		{"channels of the wrong type", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n  source: {sourceType: Catalog, catalog: {packageName: p, channels: stable}}\n",
-			[]string{`field spec.source.catalog.channels: is a string, want an array`}},
-		{"preflight without a check", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n" + src + "  install: {preflight: {}}\n",
-			[]string{`field spec.install.preflight: at least one of [crdUpgradeSafety] are required when preflight is specified`}},
-		{"config without inline", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n" + src + "  config: {configType: Inline}\n",
-			[]string{`field spec.config.inline: inline is required when configType is Inline, and forbidden otherwise`}},
+			[]string{invalid + `spec.source.catalog.upgradeConstraintPolicy: Unsupported value: "Any": supported values: "CatalogProvided", "SelfCertified"`,
+				invalid + `some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`}},
 		{"installed without version", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n" + src + "status: {install: {bundle: {name: b}}}\n",
 			[]string{`field status.install.bundle.version: missing`}},
 		{"defined twice", ext + "metadata: {name: e}\nspec:\n  namespace: ns\n" + src + "---\n" + ext + "metadata: {name: e}\nspec:\n  namespace: ns\n" + src,
 			[]string{`v1.yaml:8: ClusterExtension "e": defined twice (first at line v1.yaml:1)`}},
-		{"catalog: bad priority, mode, label, condition",
-			"apiVersion: olm.operatorframework.io/v1\nkind: ClusterCatalog\nmetadata: {name: c, labels: {olm.operatorframework.io/metadata.name: d}}\n" +
-				"spec: {source: {type: Image}, priority: 1.5, availabilityMode: Paused}\nstatus: {conditions: [{type: Serving, status: Maybe}]}\n",
-			[]string{`field metadata.labels["olm.operatorframework.io/metadata.name"]: "d" is not the catalog's name "c"`,
-				`field spec.priority: 1.5 is not a 32-bit integer`,
-				`field spec.availabilityMode: unknown mode "Paused", want Available or Unavailable`,
-				`field status.conditions[0].status: "Maybe", want True, False or Unknown`}},
-		{"catalog: unknown spec field", "apiVersion: olm.operatorframework.io/v1\nkind: ClusterCatalog\nmetadata: {name: c}\nspec: {source: {type: Image}, priorty: 2}\n",
-			[]string{`field spec.priorty: unknown field (did you mean "priority"?)`}},
+		{"catalog: metadata the API server cannot decode",
+			"apiVersion: olm.operatorframework.io/v1\nkind: ClusterCatalog\nmetadata: {name: c, labels: {tier: 1}}\nspec: {source: {type: Image}}\n",
+			[]string{`v1.yaml:1: ClusterCatalog "c": json: cannot unmarshal number into Go struct field ObjectMeta.labels of type string`}},
+		{"catalog: bad priority, mode, condition",
+			"apiVersion: olm.operatorframework.io/v1\nkind: ClusterCatalog\nmetadata: {name: c}\n" +
+				"spec: {source: {type: Image, image: {ref: quay.io/a/b}}, priority: 1.5, availabilityMode: Paused}\nstatus: {conditions: [{type: Serving, status: Maybe}]}\n",
+			[]string{`v1.yaml:1: ClusterCatalog.olm.operatorframework.io "c" is invalid: spec.availabilityMode: Unsupported value: "Paused": supported values: "Unavailable", "Available"`,
+				`v1.yaml:1: ClusterCatalog.olm.operatorframework.io "c" is invalid: spec.priority: Invalid value: "float64": spec.priority in body must be of type int32: "float64"`,
+				`v1.yaml:1: ClusterCatalog.olm.operatorframework.io "c" is invalid: Checked value must be of type integer with format int32 in spec.priority`,
+				`v1.yaml:1: ClusterCatalog.olm.operatorframework.io "c" is invalid: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,7 +202,7 @@ func TestDecodeV1Errors(t *testing.T) {
 				t.Fatal("no error")
 			}
 			var got []string
-			for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			for _, e := range flatten(err) {
 				var ce *cluster.Error
 				if !errors.As(e, &ce) {
 					t.Errorf("error %v is not a *cluster.Error", e)
@@ -211,6 +218,56 @@ func TestDecodeV1Errors(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDecodeV1Notes: what the API server takes but changes, or catalogd
+// changes, is read as they leave it and noted; a selector the API server
+// takes is read as written, valid or not (operator-controller judges it).
+func TestDecodeV1Notes(t *testing.T) {
+	in := `apiVersion: olm.operatorframework.io/v1
+kind: ClusterExtension
+metadata: {name: e, namespace: ns}
+spec:
+  namespace: ns
+  source:
+    sourceType: Catalog
+    catalog:
+      packageName: p
+      upgradeConstraintPolicy: CatalogProvided
+      selector:
+        matchExpressions: [{key: tier, operator: In, values: []}, {key: a, operator: Bad}]
+---
+apiVersion: olm.operatorframework.io/v1
+kind: ClusterCatalog
+metadata: {name: c, labels: {olm.operatorframework.io/metadata.name: d}}
+spec: {source: {type: Image, image: {ref: "quay.io/a/b:1"}}, availabilityMode: Available}
+`
+	s, err := cluster.Decode(strings.NewReader(in), "n.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	for _, n := range s.Notes {
+		notes = append(notes, fmt.Sprintf("%s %s:%d %s", n.Code, n.File, n.Line, n))
+	}
+	want := []string{
+		`namespace-dropped n.yaml:1 ClusterExtension "e": metadata.namespace "ns" dropped: a ClusterExtension is cluster-scoped, and the API server clears it`,
+		`clustercatalog-name-label n.yaml:14 ClusterCatalog "c": label olm.operatorframework.io/metadata.name="d" replaced by "c": catalogd sets it to the catalog's name`,
+	}
+	if !reflect.DeepEqual(notes, want) {
+		t.Errorf("notes:\n%s\nwant\n%s", strings.Join(notes, "\n"), strings.Join(want, "\n"))
+	}
+	sel := s.ClusterExtensions[0].Selector
+	wantSel := &cluster.LabelSelector{MatchExpressions: []cluster.LabelSelectorRequirement{{Key: "tier", Operator: "In", Values: []string{}}, {Key: "a", Operator: "Bad"}}}
+	if !reflect.DeepEqual(sel, wantSel) {
+		t.Errorf("selector = %+v, want %+v", sel, wantSel)
+	}
+	if p := s.ClusterExtensions[0].UpgradeConstraintPolicy; p != "" {
+		t.Errorf("policy = %q: the default is kept as empty", p)
+	}
+	if c := s.ClusterCatalogs[0]; c.Labels[cluster.MetadataNameLabel] != "c" || c.AvailabilityMode != "" {
+		t.Errorf("catalog = %+v", c)
 	}
 }
 

@@ -140,6 +140,10 @@ func precedes(a, b *bundleFacts) bool {
 // passed over and why.
 func (r *Resolver) choose(ext *cluster.ClusterExtension, installed *cluster.InstalledBundle, explain bool) *choice {
 	c := &choice{installed: installed}
+	if err := ext.Selector.Validate(); err != nil {
+		c.err = &Error{Kind: ErrorSelector, Package: ext.Package, err: err, msg: "desired catalog selector is invalid: " + err.Error()}
+		return c
+	}
 	if ext.Version != "" {
 		rng, err := ParseRange(ext.Version)
 		if err != nil {

@@ -231,6 +231,12 @@ func TestChoose(t *testing.T) {
 		{"selector by name", "",
 			[]olmv1.Catalog{catalog("a", 9, etcd), catalog("b", 0, etcd)},
 			cluster.ClusterExtension{Package: "etcd", Selector: &cluster.LabelSelector{MatchLabels: map[string]string{cluster.MetadataNameLabel: "b"}}}, nil, "etcd.v2.0.0-1 (b)"},
+		{"invalid selector", "the API server takes In without values; operator-controller refuses this extension alone, in apimachinery's words",
+			one, cluster.ClusterExtension{Package: "etcd", Selector: &cluster.LabelSelector{MatchExpressions: []cluster.LabelSelectorRequirement{{Key: "tier", Operator: "In", Values: []string{}}}}}, nil,
+			`error: desired catalog selector is invalid: values: Invalid value: null: for 'in', 'notin' operators, values set can't be empty`},
+		{"unknown selector operator", "",
+			one, cluster.ClusterExtension{Package: "etcd", Selector: &cluster.LabelSelector{MatchExpressions: []cluster.LabelSelectorRequirement{{Key: "tier", Operator: "Bad"}}}}, nil,
+			`error: desired catalog selector is invalid: "Bad" is not a valid label selector operator`},
 		{"selector by label", "",
 			[]olmv1.Catalog{catalog("a", 9, etcd), labelled},
 			cluster.ClusterExtension{Package: "etcd", Selector: &cluster.LabelSelector{MatchExpressions: []cluster.LabelSelectorRequirement{{Key: "tier", Operator: "Exists"}}}}, nil, "etcd.v2.0.0-1 (labelled)"},
@@ -249,6 +255,8 @@ func TestChoose(t *testing.T) {
 		"two catalogs, same priority":             olmv1.ErrorSamePriority,
 		"unavailable catalog dropped":             olmv1.ErrorNoBundle,
 		"catalog not served":                      olmv1.ErrorNotServed,
+		"invalid selector":                        olmv1.ErrorSelector,
+		"unknown selector operator":               olmv1.ErrorSelector,
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -4,12 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/kubename"
 )
 
 // renderChecks makes the checks operator-controller's registry+v1 renderer
@@ -58,19 +58,10 @@ func duplicates(names []string, format string) []error {
 	return errs
 }
 
-// dns1123Subdomain is Kubernetes' DNS-1123 subdomain pattern.
-var dns1123Subdomain = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-
 // subdomainErrors returns what Kubernetes says of a name that is not a
 // DNS-1123 subdomain, sorted; none for a valid one.
 func subdomainErrors(s string) []string {
-	var errs []string
-	if len(s) > 253 {
-		errs = append(errs, "must be no more than 253 characters")
-	}
-	if !dns1123Subdomain.MatchString(s) {
-		errs = append(errs, "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')")
-	}
+	errs := kubename.DNS1123Subdomain(s, kubename.Characters)
 	slices.Sort(errs)
 	return errs
 }

@@ -106,6 +106,9 @@ func New(catalogs []Catalog, opts Options) (*Resolver, error) {
 	return r, nil
 }
 
+// Options returns the resolver's options.
+func (r *Resolver) Options() Options { return r.opts }
+
 // Catalogs returns the resolver's catalogs sorted by name. The slice is
 // shared and must not be modified.
 func (r *Resolver) Catalogs() []Catalog { return r.catalogs }

@@ -91,6 +91,11 @@ type scenarioOptions struct {
 	// certificate providers off).
 	BundleRelease     bool `json:"bundleRelease,omitempty"`
 	NoWebhookProvider bool `json:"noWebhookProvider,omitempty"`
+	// FeatureSet is operator-controller's feature set whose CRDs the
+	// ClusterExtensions and ClusterCatalogs of cluster.yaml are checked
+	// against (cluster.Loader.V1FeatureSet): "standard" (the default) or
+	// "experimental". It sets no feature gate: they have keys of their own.
+	FeatureSet string `json:"featureSet,omitempty"`
 }
 
 // scenario is a parsed scenario file.
@@ -244,7 +249,8 @@ func (s *scenario) input() (in *input, clusterErr error, err error) {
 		return nil, nil, errors.Join(errs...)
 	}
 	if s.cluster != nil {
-		st, err := cluster.Decode(bytes.NewReader(s.cluster.Data), s.cluster.Name)
+		l := cluster.Loader{V1FeatureSet: cluster.FeatureSet(s.opts.FeatureSet)}
+		st, err := l.Decode(context.Background(), bytes.NewReader(s.cluster.Data), s.cluster.Name)
 		if err != nil {
 			return in, err, nil
 		}

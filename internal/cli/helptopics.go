@@ -183,7 +183,19 @@ Operator-controller's feature gates, off unless said: --single-own-namespace
 spec.config.inline.watchNamespace), --bundle-release (BundleReleaseSupport: an olm.package release
 field is the bundle's release, recorded apart as "release"), --no-webhook-provider (turns off
 WebhookProviderCertManager and WebhookProviderOpenshiftServiceCA, which are on: bundles with
-webhooks are then refused).
+webhooks are then refused). --feature-set experimental is operator-controller's experimental
+install: its CRDs (spec.config, spec.progressDeadlineMinutes) and its gates
+SingleOwnNamespaceInstallSupport and BundleReleaseSupport on (--single-own-namespace=false or
+--bundle-release=false turns one off).
+
+The boundary is the API server's: a ClusterExtension or ClusterCatalog is refused (exit 2) exactly
+where the API server, with the CRDs of operator-controller v1.11.0 and strict field validation (as
+kubectl apply asks), refuses it, in its words: unknown fields ("strict decoding error: unknown
+field ..."), metadata it cannot decode, then every problem its OpenAPI schema and validation rules
+find ('ClusterExtension.olm.operatorframework.io "x" is invalid: spec.namespace: ...'). What it
+takes, operator-controller answers extension by extension: an invalid label selector or version
+range is that extension's error, and the others are resolved. What the API server changes without
+a word is noted (a cluster-scoped object's namespace cleared, spec.serviceAccount ignored).
 
 Text: one block per ClusterExtension (the choice, why, the bundles passed over — --full lists
 every one —, the next upgrades, predictions). JSON (-o json; -o yaml is the same) is a stable

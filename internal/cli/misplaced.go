@@ -79,6 +79,10 @@ func manifestsAdvice(err error) string {
 	if errors.As(err, &nm) {
 		return "give it with --catalog"
 	}
+	var uf *cluster.UnknownFieldError
+	if errors.As(err, &uf) && (uf.Field == "spec.config" || uf.Field == "spec.progressDeadlineMinutes") {
+		return "it is a field of operator-controller's experimental CRDs: --feature-set experimental"
+	}
 	return ""
 }
 

@@ -4,7 +4,10 @@ import (
 	"github.com/blang/semver/v4"
 	"github.com/spf13/cobra"
 
+	"github.com/sextantdev/sextant"
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -31,6 +34,7 @@ type resolveFlags struct {
 	singleOwnNamespace bool
 	bundleRelease      bool
 	noWebhookProvider  bool
+	featureSet         *choice // --feature-set: operator-controller's CRDs and gates
 	olm                *choice // --olm (resolve): v1 answers --for in OLM v1 terms
 	cmd                *cobra.Command
 }
@@ -52,13 +56,53 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 	cmd.Flags().BoolVar(&f.semver, "semver-upgrades", false, "beyond OLM: upgrade to any higher version of the same major")
 	cmd.Flags().BoolVar(&f.semverMajor, "semver-allow-major", false, "with --semver-upgrades: let those upgrades cross major versions")
 	f.output = addOutputFlag(cmd, append([]string{"text", "json", "yaml"}, formats...)...)
+	addV1Flags(cmd, f)
+	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false, "leave out the packages opm serve would refuse, and say which")
+}
+
+// addV1Flags adds OLM v1's feature set and feature gate flags.
+func addV1Flags(cmd *cobra.Command, f *resolveFlags) {
+	f.featureSet = addChoiceFlag(cmd, "feature-set", "",
+		"OLM v1 feature set",
+		string(cluster.FeatureSetStandard), string(cluster.FeatureSetExperimental))
 	cmd.Flags().BoolVar(&f.singleOwnNamespace, "single-own-namespace", false,
 		"OLM v1: the SingleOwnNamespaceInstallSupport feature gate is on")
 	cmd.Flags().BoolVar(&f.bundleRelease, "bundle-release", false,
 		"OLM v1: the BundleReleaseSupport feature gate is on")
 	cmd.Flags().BoolVar(&f.noWebhookProvider, "no-webhook-provider", false,
 		"OLM v1: both WebhookProvider* feature gates are off")
-	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false, "leave out the packages opm serve would refuse, and say which")
+}
+
+// v1Options returns the OLM v1 resolver's options of the flags: with
+// --feature-set experimental, the gates its install turns on
+// (SingleOwnNamespaceInstallSupport, BundleReleaseSupport) are on unless
+// their flag says =false.
+func (f *resolveFlags) v1Options() olmv1.Options {
+	experimental := f.v1FeatureSet() == cluster.FeatureSetExperimental
+	gate := func(name string, on bool) bool {
+		if experimental && !f.cmd.Flags().Changed(name) {
+			return true
+		}
+		return on
+	}
+	return olmv1.Options{KubeVersion: f.kubeVersion, OpenShiftVersion: f.openShift,
+		SingleOwnNamespace: gate("single-own-namespace", f.singleOwnNamespace), BundleRelease: gate("bundle-release", f.bundleRelease),
+		NoWebhookProvider: f.noWebhookProvider}
+}
+
+// v1Gates returns the world's OLM v1 gates of the flags (see v1Options).
+func (f *resolveFlags) v1Gates() sextant.V1Gates {
+	o := f.v1Options()
+	return sextant.V1Gates{SingleOwnNamespace: o.SingleOwnNamespace, BundleRelease: o.BundleRelease, NoWebhookProvider: o.NoWebhookProvider,
+		FeatureSet: f.v1FeatureSet()}
+}
+
+// v1FeatureSet is --feature-set.
+func (f *resolveFlags) v1FeatureSet() cluster.FeatureSet {
+	if f.featureSet == nil {
+		return cluster.FeatureSetStandard
+	}
+	return cluster.FeatureSet(f.featureSet.value)
 }
 
 // addCatalogFlag adds the repeatable --catalog [NAME=]PATH flag (see the

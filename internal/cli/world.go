@@ -97,7 +97,7 @@ func (e *env) worldOptions(f *resolveFlags) sextant.Options {
 		SemverUpgrades:   f.semver,
 		SemverAllowMajor: f.semverMajor,
 		AllowInvalid:     f.allowInvalid,
-		V1:               sextant.V1Gates{SingleOwnNamespace: f.singleOwnNamespace, BundleRelease: f.bundleRelease, NoWebhookProvider: f.noWebhookProvider},
+		V1:               f.v1Gates(),
 		OnNote:           e.printNote,
 	}
 }

@@ -18,6 +18,20 @@
 //		-source "github.com/openshift/api@9fda5179a7f76209e548ccc46d16767ed1e0bddb (release-4.22, feature set CustomNoUpgrade)" \
 //		cv.crd.yaml > cluster/schema_openshift.txt
 //
+// With -validation it writes instead cluster's validation schemas of the
+// OLM v1 kinds (Go source: the OpenAPI constraints, and each
+// x-kubernetes-validations rule compiled to a Go function), from the CRDs of
+// both of operator-controller's feature sets:
+//
+//	go mod download github.com/operator-framework/operator-controller@v1.11.0
+//	D=$(go env GOMODCACHE)/github.com/operator-framework/operator-controller@v1.11.0/helm/olmv1/base
+//	go run ./internal/schemagen -validation -source github.com/operator-framework/operator-controller@v1.11.0 \
+//		standard=$D/operator-controller/crd/standard/olm.operatorframework.io_clusterextensions.yaml \
+//		standard=$D/catalogd/crd/standard/olm.operatorframework.io_clustercatalogs.yaml \
+//		experimental=$D/operator-controller/crd/experimental/olm.operatorframework.io_clusterextensions.yaml \
+//		experimental=$D/catalogd/crd/experimental/olm.operatorframework.io_clustercatalogs.yaml \
+//		> cluster/v1crds_gen.go
+//
 // For each CRD it reads the schema of the storage version. Each object of
 // the schema becomes one "type" line naming its fields; identical objects
 // are written once, under the path where they first occur. metadata is
@@ -99,7 +113,15 @@ type ownerReference apiVersion blockOwnerDeletion controller kind name uid`
 func main() {
 	source := flag.String("source", "", "where the CRDs come from, for the header (module@version)")
 	objects := flag.String("objects", "the OLM objects", "what the CRDs define, for the header")
+	validation := flag.Bool("validation", false, "write cluster's validation schemas (Go) of the OLM v1 CRDs given as standard=FILE or experimental=FILE")
 	flag.Parse()
+	if *validation {
+		if err := validationMain(*source, flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "schemagen:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: schemagen [-source module@version] crd.yaml...")
 		os.Exit(2)

@@ -1,0 +1,569 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/cel-go/common"
+	"github.com/google/cel-go/common/ast"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/parser"
+	"sigs.k8s.io/yaml"
+)
+
+// vschema is the part of an OpenAPI v3 schema the API server validates a
+// custom resource against, as a CRD writes it.
+type vschema struct {
+	Type                 string              `json:"type"`
+	Format               string              `json:"format"`
+	Description          string              `json:"description"`
+	Properties           map[string]*vschema `json:"properties"`
+	AdditionalProperties *vschema            `json:"additionalProperties"`
+	Items                *vschema            `json:"items"`
+	Required             []string            `json:"required"`
+	Enum                 []any               `json:"enum"`
+	Default              any                 `json:"default"`
+	Pattern              string              `json:"pattern"`
+	MaxLength            *int64              `json:"maxLength"`
+	MinLength            *int64              `json:"minLength"`
+	MaxItems             *int64              `json:"maxItems"`
+	MinItems             *int64              `json:"minItems"`
+	MaxProperties        *int64              `json:"maxProperties"`
+	MinProperties        *int64              `json:"minProperties"`
+	Maximum              *json.Number        `json:"maximum"`
+	Minimum              *json.Number        `json:"minimum"`
+	Nullable             bool                `json:"nullable"`
+	PreserveUnknown      bool                `json:"x-kubernetes-preserve-unknown-fields"`
+	Embedded             bool                `json:"x-kubernetes-embedded-resource"`
+	IntOrString          bool                `json:"x-kubernetes-int-or-string"`
+	ListType             string              `json:"x-kubernetes-list-type"`
+	ListMapKeys          []string            `json:"x-kubernetes-list-map-keys"`
+	MapType              string              `json:"x-kubernetes-map-type"`
+	Validations          []struct {
+		Rule              string  `json:"rule"`
+		Message           string  `json:"message"`
+		MessageExpression string  `json:"messageExpression"`
+		Reason            *string `json:"reason"`
+		FieldPath         string  `json:"fieldPath"`
+		OptionalOldSelf   *bool   `json:"optionalOldSelf"`
+	} `json:"x-kubernetes-validations"`
+}
+
+type vcrd struct {
+	Spec struct {
+		Group string `json:"group"`
+		Scope string `json:"scope"`
+		Names struct {
+			Kind string `json:"kind"`
+		} `json:"names"`
+		Versions []struct {
+			Name    string `json:"name"`
+			Storage bool   `json:"storage"`
+			Schema  struct {
+				OpenAPIV3Schema *vschema `json:"openAPIV3Schema"`
+			} `json:"schema"`
+			Subresources struct {
+				Status *struct{} `json:"status"`
+			} `json:"subresources"`
+		} `json:"versions"`
+	} `json:"spec"`
+}
+
+// vgen writes the Go source of the validation schemas.
+type vgen struct {
+	b       bytes.Buffer
+	regexps []string // the regular expressions, by number
+	funcs   bytes.Buffer
+	nfunc   int
+	// funcNames names the function of each rule already written, by the
+	// type of self and the rule.
+	funcNames map[string]string
+	skipped   []string // the rules left out (transition rules), for the header
+}
+
+// validationMain writes cluster's generated validation schemas (Go source)
+// for the CRDs given as SET=FILE (SET: the feature set, "standard" or
+// "experimental"), every kind once per set.
+func validationMain(source string, args []string) error {
+	g := &vgen{funcNames: map[string]string{}}
+	type entry struct{ set, kind, fn string }
+	var entries []entry
+	for _, arg := range args {
+		set, path, ok := strings.Cut(arg, "=")
+		if !ok || (set != "standard" && set != "experimental") {
+			return fmt.Errorf("%q: want standard=FILE or experimental=FILE", arg)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		var c vcrd
+		if err := yaml.Unmarshal(data, &c); err != nil {
+			return fmt.Errorf("%s: %v", path, err)
+		}
+		if c.Spec.Scope != "Cluster" || len(c.Spec.Versions) != 1 || c.Spec.Versions[0].Schema.OpenAPIV3Schema == nil || c.Spec.Versions[0].Subresources.Status == nil {
+			return fmt.Errorf("%s: want a cluster-scoped CRD of one version with a schema and a status subresource", path)
+		}
+		v := c.Spec.Versions[0]
+		fn := fmt.Sprintf("crd%s%s", strings.ToUpper(set[:1])+set[1:], c.Spec.Names.Kind)
+		fmt.Fprintf(&g.b, "\n// %s is the %s CRD's schema of %s %s (%s feature set).\nfunc %s() *crdSchema {\n\treturn ", fn, c.Spec.Group, c.Spec.Names.Kind, v.Name, set, fn)
+		if err := g.node(v.Schema.OpenAPIV3Schema, "", 1, false); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		g.b.WriteString("\n}\n")
+		entries = append(entries, entry{set, c.Spec.Names.Kind, fn})
+	}
+	var out bytes.Buffer
+	fmt.Fprintf(&out, "// Code generated by internal/schemagen -validation from the CRDs of %s; DO NOT EDIT.\n\npackage cluster\n\n", source)
+	out.WriteString("import \"regexp\"\n\n")
+	fmt.Fprintf(&out, "// v1CRDSource is where the schemas of the OLM v1 kinds come from.\nconst v1CRDSource = %q\n\n", source)
+	out.WriteString("// v1CRDs returns the schema of each OLM v1 kind of each feature set.\nfunc v1CRDs() map[v1CRDKey]*crdSchema {\n\treturn map[v1CRDKey]*crdSchema{\n")
+	for _, e := range entries {
+		fmt.Fprintf(&out, "\t\t{FeatureSet%s, %q}: %s(),\n", strings.ToUpper(e.set[:1])+e.set[1:], e.kind, e.fn)
+	}
+	out.WriteString("\t}\n}\n")
+	if len(g.skipped) > 0 {
+		out.WriteString("\n// The transition rules (they compare with the object before an update,\n// which a create has not) are left out:\n")
+		for _, s := range g.skipped {
+			fmt.Fprintf(&out, "//   - %s\n", s)
+		}
+	}
+	out.Write(g.b.Bytes())
+	out.Write(g.funcs.Bytes())
+	out.WriteString("\n// The regular expressions of the rules, compiled when first used.\nvar (\n")
+	for i, re := range g.regexps {
+		fmt.Fprintf(&out, "\tcrdRegexp%d = lazyRegexp(%s)\n", i, strconv.Quote(re))
+	}
+	out.WriteString(")\n\n// crdRegexpUsed keeps the regexp import when no rule needs one.\nvar _ = regexp.QuoteMeta\n")
+	src, err := format.Source(out.Bytes())
+	if err != nil {
+		return fmt.Errorf("formatting: %v\n%s", err, out.Bytes())
+	}
+	_, err = os.Stdout.Write(src)
+	return err
+}
+
+// node writes the Go literal of schema s at path; status is true inside
+// the status subtree (its names are checked, not its values: the API
+// server drops status on create).
+func (g *vgen) node(s *vschema, path string, depth int, status bool) error {
+	g.b.WriteString("&crdSchema")
+	return g.value(s, path, depth, status)
+}
+
+// value writes the composite literal of schema s (see node), without the
+// & a map's values leave out.
+func (g *vgen) value(s *vschema, path string, depth int, status bool) error {
+	if s.MessageExpressionUsed() {
+		return fmt.Errorf("%s: messageExpression is not supported", path)
+	}
+	if s.IntOrString || s.Embedded || s.Nullable || (s.Pattern != "" && !status) {
+		return fmt.Errorf("%s: x-kubernetes-int-or-string, embedded resources, nullable and patterns are not supported outside status", path)
+	}
+	b := &g.b
+	b.WriteString("{")
+	if s.Type != "" {
+		fmt.Fprintf(b, "typ: %q, ", s.Type)
+	}
+	if status {
+		b.WriteString("status: true, ")
+	} else {
+		if s.Format != "" {
+			fmt.Fprintf(b, "format: %q, ", s.Format)
+		}
+		if len(s.Required) > 0 {
+			fmt.Fprintf(b, "required: %#v, ", s.Required)
+		}
+		if len(s.Enum) > 0 {
+			fmt.Fprintf(b, "enum: %s, ", goValues(s.Enum))
+		}
+		if s.Default != nil {
+			fmt.Fprintf(b, "def: %s, ", goValue(s.Default))
+		}
+		for _, lim := range []struct {
+			name string
+			v    *int64
+		}{{"maxLength", s.MaxLength}, {"minLength", s.MinLength}, {"maxItems", s.MaxItems}, {"minItems", s.MinItems}, {"maxProps", s.MaxProperties}, {"minProps", s.MinProperties}} {
+			if lim.v != nil {
+				fmt.Fprintf(b, "%s: bound{true, %d}, ", lim.name, *lim.v)
+			}
+		}
+		for _, lim := range []struct {
+			name string
+			v    *json.Number
+		}{{"maximum", s.Maximum}, {"minimum", s.Minimum}} {
+			if lim.v != nil {
+				n, err := lim.v.Int64()
+				if err != nil {
+					return fmt.Errorf("%s: %s %s is not an integer", path, lim.name, *lim.v)
+				}
+				fmt.Fprintf(b, "%s: bound{true, %d}, ", lim.name, n)
+			}
+		}
+		if err := g.rules(s, path); err != nil {
+			return err
+		}
+	}
+	if s.PreserveUnknown {
+		b.WriteString("preserve: true, ")
+	}
+	if len(s.Properties) > 0 {
+		b.WriteString("props: map[string]*crdSchema{")
+		names := make([]string, 0, len(s.Properties))
+		for k := range s.Properties {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			fmt.Fprintf(b, "\n%s%q: ", strings.Repeat("\t", depth+2), k)
+			inStatus := status || (path == "" && k == "status")
+			sub := s.Properties[k]
+			if path == "" && k == "metadata" {
+				// ObjectMeta: the decoder checks it as the API server does.
+				b.WriteString("{typ: \"object\", meta: true},")
+				continue
+			}
+			if err := g.value(sub, join(path, k), depth+1, inStatus); err != nil {
+				return err
+			}
+			b.WriteString(",")
+		}
+		b.WriteString("}, ")
+	}
+	if s.AdditionalProperties != nil {
+		b.WriteString("additional: ")
+		if err := g.node(s.AdditionalProperties, path+"{}", depth+1, status); err != nil {
+			return err
+		}
+		b.WriteString(", ")
+	}
+	if s.Items != nil {
+		b.WriteString("items: ")
+		if err := g.node(s.Items, path+"[]", depth+1, status); err != nil {
+			return err
+		}
+		b.WriteString(", ")
+	}
+	b.WriteString("}")
+	return nil
+}
+
+// MessageExpressionUsed reports whether a rule of s has a
+// messageExpression, a reason or a fieldPath, which the generator does not
+// translate.
+func (s *vschema) MessageExpressionUsed() bool {
+	for _, v := range s.Validations {
+		if v.MessageExpression != "" || v.Reason != nil || v.FieldPath != "" || v.OptionalOldSelf != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+func goValues(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = goValue(v)
+	}
+	return "[]any{" + strings.Join(parts, ", ") + "}"
+}
+
+// goValue writes a JSON scalar as Go: a string, or an integer as int64.
+func goValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case float64:
+		if v == float64(int64(v)) {
+			return fmt.Sprintf("int64(%d)", int64(v))
+		}
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	panic(fmt.Sprintf("schemagen: unsupported value %#v", v))
+}
+
+// rules writes the x-kubernetes-validations of s, each compiled to a Go
+// function; a rule that reads oldSelf (a transition rule) is left out.
+func (g *vgen) rules(s *vschema, path string) error {
+	var list []string
+	for _, v := range s.Validations {
+		tree, errs := parser.Parse(common.NewTextSource(v.Rule))
+		if errs != nil && len(errs.GetErrors()) > 0 {
+			return fmt.Errorf("%s: rule %q: %s", path, v.Rule, errs.ToDisplayString())
+		}
+		if usesIdent(tree.Expr(), "oldSelf") {
+			if skip := fmt.Sprintf("%s: %s (%q)", displayPath(path), v.Rule, v.Message); !slices.Contains(g.skipped, skip) {
+				g.skipped = append(g.skipped, skip)
+			}
+			continue
+		}
+		c := &celToGo{g: g, schema: s, path: path}
+		body, typ, err := c.expr(tree.Expr())
+		if err != nil {
+			return fmt.Errorf("%s: rule %q: %w", path, v.Rule, err)
+		}
+		if typ != "bool" {
+			return fmt.Errorf("%s: rule %q is of type %s, want bool", path, v.Rule, typ)
+		}
+		key := s.Type + "\x00" + v.Rule
+		name, seen := g.funcNames[key]
+		if !seen {
+			name = fmt.Sprintf("crdRule%d", g.nfunc)
+			g.nfunc++
+			g.funcNames[key] = name
+			fmt.Fprintf(&g.funcs, "\n// %s: %s\nfunc %s(self any) bool {\n%s\treturn %s\n}\n", name, v.Rule, name, c.prelude(), body)
+		}
+		msg := v.Message
+		if msg == "" {
+			msg = "failed rule: " + strings.TrimSpace(v.Rule)
+		}
+		list = append(list, fmt.Sprintf("{%q, %q, %s}", v.Rule, strings.TrimSpace(msg), name))
+	}
+	if len(list) > 0 {
+		fmt.Fprintf(&g.b, "rules: []crdRule{%s}, ", strings.Join(list, ", "))
+	}
+	return nil
+}
+
+func displayPath(p string) string {
+	if p == "" {
+		return "the object"
+	}
+	return p
+}
+
+func usesIdent(e ast.Expr, name string) bool {
+	found := false
+	ast.PostOrderVisit(e, ast.NewExprVisitor(func(x ast.Expr) {
+		if x.Kind() == ast.IdentKind && x.AsIdent() == name {
+			found = true
+		}
+	}))
+	return found
+}
+
+// celToGo translates one CEL rule into a Go expression over self, with
+// the types the schema gives. It takes only what the OLM v1 CRDs use:
+// has(), field selection of fields that are present (required, or tested
+// by has() on the left of &&), ==, !=, <, <=, >, >=, &&, ||, !, ?:,
+// string and integer literals, and the string functions matches, find
+// (Kubernetes' regex library), substring and size; anything else is an
+// error, so that a new CRD cannot lose a rule silently.
+type celToGo struct {
+	g      *vgen
+	schema *vschema
+	path   string
+	usesM  bool     // the prelude casts self to a map
+	usesS  bool     // the prelude casts self to a string
+	known  []string // fields tested present by has() on the left of an &&
+}
+
+func (c *celToGo) prelude() string {
+	switch {
+	case c.usesM:
+		return "\tm := self.(map[string]any)\n"
+	case c.usesS:
+		return "\ts := self.(string)\n"
+	}
+	return ""
+}
+
+// expr returns e as Go and its type: bool, string, int or object.
+func (c *celToGo) expr(e ast.Expr) (string, string, error) {
+	switch e.Kind() {
+	case ast.LiteralKind:
+		switch v := e.AsLiteral().(type) {
+		case types.String:
+			return strconv.Quote(string(v)), "string", nil
+		case types.Int:
+			return fmt.Sprintf("int64(%d)", int64(v)), "int", nil
+		case types.Bool:
+			return strconv.FormatBool(bool(v)), "bool", nil
+		}
+		return "", "", fmt.Errorf("unsupported literal %v", e.AsLiteral())
+	case ast.IdentKind:
+		if e.AsIdent() != "self" {
+			return "", "", fmt.Errorf("unsupported identifier %q", e.AsIdent())
+		}
+		switch c.schema.Type {
+		case "string":
+			c.usesS = true
+			return "s", "string", nil
+		case "object":
+			c.usesM = true
+			return "m", "object", nil
+		}
+		return "", "", fmt.Errorf("self of type %q", c.schema.Type)
+	case ast.SelectKind:
+		return c.sel(e.AsSelect())
+	case ast.CallKind:
+		return c.call(e.AsCall())
+	}
+	return "", "", fmt.Errorf("unsupported expression kind %v", e.Kind())
+}
+
+// sel translates self.FIELD (or has(self.FIELD)).
+func (c *celToGo) sel(s ast.SelectExpr) (string, string, error) {
+	op := s.Operand()
+	if op.Kind() != ast.IdentKind || op.AsIdent() != "self" || c.schema.Type != "object" {
+		return "", "", fmt.Errorf("only fields of self are supported")
+	}
+	f := s.FieldName()
+	sub := c.schema.Properties[f]
+	if sub == nil {
+		return "", "", fmt.Errorf("self has no field %q", f)
+	}
+	c.usesM = true
+	if s.IsTestOnly() {
+		return fmt.Sprintf("celHas(m, %q)", f), "bool", nil
+	}
+	if !slices.Contains(c.schema.Required, f) && !slices.Contains(c.known, f) {
+		return "", "", fmt.Errorf("field %q is read where it may be absent", f)
+	}
+	switch sub.Type {
+	case "string":
+		return fmt.Sprintf("m[%q].(string)", f), "string", nil
+	}
+	return "", "", fmt.Errorf("field %q of type %q", f, sub.Type)
+}
+
+var binary = map[string]string{
+	"_==_": "==", "_!=_": "!=", "_<_": "<", "_<=_": "<=", "_>_": ">", "_>=_": ">=",
+	"_&&_": "&&", "_||_": "||",
+}
+
+func (c *celToGo) call(call ast.CallExpr) (string, string, error) {
+	fn, args := call.FunctionName(), call.Args()
+	if op, ok := binary[fn]; ok {
+		l, lt, err := c.expr(args[0])
+		if err != nil {
+			return "", "", err
+		}
+		saved := c.known
+		if fn == "_&&_" {
+			c.known = append(slices.Clone(c.known), presentFields(args[0])...)
+		}
+		r, rt, err := c.expr(args[1])
+		c.known = saved
+		if err != nil {
+			return "", "", err
+		}
+		if lt != rt {
+			return "", "", fmt.Errorf("%s between %s and %s", fn, lt, rt)
+		}
+		if (op == "&&" || op == "||") && lt != "bool" {
+			return "", "", fmt.Errorf("%s of %s", fn, lt)
+		}
+		return "(" + l + " " + op + " " + r + ")", "bool", nil
+	}
+	switch fn {
+	case "!_":
+		x, t, err := c.expr(args[0])
+		if err != nil || t != "bool" {
+			return "", "", cmpErr(err, "! of "+t)
+		}
+		return "!" + x, "bool", nil
+	case "_?_:_":
+		cond, ct, err := c.expr(args[0])
+		if err != nil || ct != "bool" {
+			return "", "", cmpErr(err, "condition of "+ct)
+		}
+		saved := c.known
+		c.known = append(slices.Clone(c.known), presentFields(args[0])...)
+		a, at, err := c.expr(args[1])
+		c.known = saved
+		if err != nil {
+			return "", "", err
+		}
+		b, bt, err := c.expr(args[2])
+		if err != nil {
+			return "", "", err
+		}
+		if at != bt || at != "bool" {
+			return "", "", fmt.Errorf("?: of %s and %s", at, bt)
+		}
+		return fmt.Sprintf("celIf(%s, func() bool { return %s }, func() bool { return %s })", cond, a, b), "bool", nil
+	}
+	if !call.IsMemberFunction() {
+		return "", "", fmt.Errorf("unsupported function %s", fn)
+	}
+	target, tt, err := c.expr(call.Target())
+	if err != nil {
+		return "", "", err
+	}
+	if tt != "string" {
+		return "", "", fmt.Errorf("%s on %s", fn, tt)
+	}
+	switch {
+	case (fn == "matches" || fn == "find") && len(args) == 1 && args[0].Kind() == ast.LiteralKind:
+		lit, ok := args[0].AsLiteral().(types.String)
+		if !ok {
+			return "", "", fmt.Errorf("%s of a non-string", fn)
+		}
+		if _, err := regexp.Compile(string(lit)); err != nil {
+			return "", "", fmt.Errorf("%s: %v", fn, err)
+		}
+		re := c.g.regexp(string(lit))
+		if fn == "matches" {
+			return fmt.Sprintf("%s().MatchString(%s)", re, target), "bool", nil
+		}
+		return fmt.Sprintf("%s().FindString(%s)", re, target), "string", nil
+	case fn == "size" && len(args) == 0:
+		return fmt.Sprintf("celSize(%s)", target), "int", nil
+	case fn == "substring" && len(args) == 1:
+		i, it, err := c.expr(args[0])
+		if err != nil || it != "int" {
+			return "", "", cmpErr(err, "substring of "+it)
+		}
+		return fmt.Sprintf("celSubstring(%s, %s)", target, i), "string", nil
+	}
+	return "", "", fmt.Errorf("unsupported function %s/%d", fn, len(args))
+}
+
+func cmpErr(err error, what string) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("unsupported %s", what)
+}
+
+// presentFields returns the fields e proves present when true: has(self.F),
+// and those of the left and right of an &&.
+func presentFields(e ast.Expr) []string {
+	switch e.Kind() {
+	case ast.SelectKind:
+		if s := e.AsSelect(); s.IsTestOnly() {
+			return []string{s.FieldName()}
+		}
+	case ast.CallKind:
+		if call := e.AsCall(); call.FunctionName() == "_&&_" {
+			return append(presentFields(call.Args()[0]), presentFields(call.Args()[1])...)
+		}
+	}
+	return nil
+}
+
+// regexp returns the name of the function that gives re compiled.
+func (g *vgen) regexp(re string) string {
+	i := slices.Index(g.regexps, re)
+	if i < 0 {
+		i = len(g.regexps)
+		g.regexps = append(g.regexps, re)
+	}
+	return fmt.Sprintf("crdRegexp%d", i)
+}
