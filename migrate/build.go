@@ -21,6 +21,9 @@ type builder struct {
 	catalogs []resolver.Catalog
 	crds     cluster.CRDIndex
 	v1       *olmv1.Resolver
+	// featureSet is operator-controller's: only its experimental CRDs
+	// have spec.config.
+	featureSet cluster.FeatureSet
 
 	ccByKey map[resolver.CatalogKey]cluster.ClusterCatalog
 	// steps holds v0's step for each subscription that has one; v0Errs
@@ -34,6 +37,9 @@ type builder struct {
 	owners    map[groupKind][]*cluster.Subscription
 	extNames  map[string]int
 	notes     []string
+	// unknownModes names the subscriptions whose operator's install
+	// modes are not known.
+	unknownModes []string
 }
 
 type subKey struct{ namespace, name string }
@@ -193,7 +199,7 @@ func (b *builder) entry(s *cluster.Subscription) Entry {
 // blockOrder is the position of a block kind among the constants.
 func blockOrder(k BlockKind) int {
 	return slices.Index([]BlockKind{BlockDependencies, BlockInstallModes, BlockAPIServices, BlockSeveralNamespaces,
-		BlockSharedCRD, BlockDependencySubscription, BlockNoBundle}, k)
+		BlockSharedCRD, BlockDependencySubscription, BlockNoBundle, BlockV1Refuses}, k)
 }
 
 // v0Next returns v0's next step for s: its plan's step, or v0's error.
@@ -216,14 +222,15 @@ func (b *builder) v0Next(s *cluster.Subscription) Pick {
 
 // extension returns the ClusterExtension s becomes: its package and
 // channel, a version range from the installed version (the installed
-// version itself for a Manual subscription), its catalog pinned by name,
-// its namespace and a service account named after it.
+// version itself for a Manual subscription), its catalog pinned by name and
+// its namespace. It names no service account: operator-controller v1.11.0
+// ignores spec.serviceAccount (see ServiceAccountNote).
 func (b *builder) extension(s *cluster.Subscription, key resolver.CatalogKey, inst *graph.Bundle, e *Entry) cluster.ClusterExtension {
 	name := s.Name
 	if b.extNames[name] > 1 {
 		name = s.Name + "-" + s.Namespace
 	}
-	ext := cluster.ClusterExtension{Name: name, Namespace: s.Namespace, ServiceAccount: name + "-installer", SourceType: "Catalog", Package: s.Package}
+	ext := cluster.ClusterExtension{Name: name, Namespace: s.Namespace, SourceType: "Catalog", Package: s.Package}
 	if s.Channel != "" {
 		ext.Channels = []string{s.Channel}
 	}
@@ -249,10 +256,17 @@ func (b *builder) blocks(e *Entry, s *cluster.Subscription, csv *cluster.CSV, in
 		b.dependencies(e, inst, "the installed bundle")
 	}
 	var rec graph.CSVRecord // what the catalog records of the installed bundle's CSV
+	name := s.InstalledCSV
 	if inst != nil {
 		rec, _ = inst.CSVRecord() // a manifest that does not decode is olmv1's prediction to report
+	} else if csv == nil {
+		// Nothing installed: the install modes are those of v1's choice.
+		if bd, _, err := b.v1.Choose(&e.ClusterExtension, nil); err == nil {
+			rec, _ = bd.CSVRecord()
+			name = bd.Name
+		}
 	}
-	b.installModes(e, s, csv, rec)
+	b.installModes(e, s, csv, rec, name)
 	if name, apis := ownedAPIServices(s, csv, rec); len(apis) > 0 {
 		e.Blocks = append(e.Blocks, Block{Kind: BlockAPIServices,
 			Message:  fmt.Sprintf("%s owns API services (%s): v1 installs no aggregated API server", name, gvkWords(apis)),
@@ -317,14 +331,17 @@ func firstDependencyProperty(bd *graph.Bundle) string {
 	return ""
 }
 
-// installModes adds a block when the operator lacks AllNamespaces, or a
-// change when v1 widens its scope. An operator that watches one namespace
-// under v0 and whose bundle supports AllNamespaces and the mode of that
-// one namespace (OwnNamespace for its own, SingleNamespace for another)
-// keeps its scope: the ClusterExtension sets
-// spec.config.inline.watchNamespace, which operator-controller honours
-// whenever a configuration is given, feature gate or not.
-func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.CSV, rec graph.CSVRecord) {
+// installModes adds a block when the operator lacks AllNamespaces and v1
+// cannot install it for the namespace it watches, or a change when v1
+// widens its scope; name names the operator (its installed CSV, else v1's
+// choice). An operator that watches one namespace keeps it through
+// spec.config.inline.watchNamespace — a field of operator-controller's
+// experimental CRDs — when its bundle supports that namespace's install
+// mode (OwnNamespace for its own, SingleNamespace for another):
+// operator-controller honours a configuration whenever one is given, and
+// a bundle without AllNamespaces installs so only with the
+// SingleOwnNamespaceInstallSupport gate on.
+func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.CSV, rec graph.CSVRecord, name string) {
 	var modes graph.InstallModeSet
 	switch {
 	case rec.ModesKnown:
@@ -332,7 +349,7 @@ func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.C
 	case csv != nil && csv.InstallModes != nil:
 		modes = graph.ReadInstallModes(csv.InstallModes)
 	default:
-		b.note("install modes not known for some installed operators: their scope is not checked")
+		b.unknownModes = append(b.unknownModes, s.Namespace+"/"+s.Name)
 		return
 	}
 	g, _, err := b.state.NamespaceOperatorGroup(s.Namespace)
@@ -340,15 +357,19 @@ func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.C
 	if err == nil && g != nil {
 		t = predict.TargetsOf(g)
 	}
-	name := s.InstalledCSV
+	configurable := b.featureSet == cluster.FeatureSetExperimental
 	if modes.Supports(graph.InstallModeAllNamespaces) {
-		if ns, ok := keptScope(t, s.Namespace, modes); ok {
+		ns, kept := keptScope(t, s.Namespace, modes)
+		if kept && configurable {
 			watchNamespace(&e.ClusterExtension, ns)
 			return
 		}
 		if t.Known && !t.All() {
-			e.Changes = append(e.Changes, Change{Kind: ChangeScope,
-				Message: fmt.Sprintf("v1 installs it for all namespaces; under OperatorGroup %s/%s it watches %s", g.Namespace, g.Name, t.Words(s.Namespace))})
+			msg := fmt.Sprintf("v1 installs it for all namespaces; under OperatorGroup %s/%s it watches %s", g.Namespace, g.Name, t.Words(s.Namespace))
+			if kept {
+				msg += fmt.Sprintf(" (spec.config.inline.watchNamespace: %s would keep that scope, a field only operator-controller's experimental CRDs have)", ns)
+			}
+			e.Changes = append(e.Changes, Change{Kind: ChangeScope, Message: msg})
 		}
 		return
 	}
@@ -359,14 +380,28 @@ func (b *builder) installModes(e *Entry, s *cluster.Subscription, csv *cluster.C
 		blk.Message = fmt.Sprintf("%s supports %s, not AllNamespaces, and the namespaces its OperatorGroup targets are not known: %s", name, supported, t.Why)
 	case len(t.Namespaces) == 1 && t.Namespaces[0] == s.Namespace && modes.Supports(graph.InstallModeOwnNamespace),
 		len(t.Namespaces) == 1 && !t.All() && modes.Supports(graph.InstallModeSingleNamespace):
-		blk.WatchNamespace = t.Namespaces[0]
-		blk.Message = fmt.Sprintf("%s supports %s, not AllNamespaces: v1 installs it only with its SingleOwnNamespaceInstallSupport feature gate on, and then with spec.config.inline.watchNamespace: %s", name, supported, t.Namespaces[0])
+		ns := t.Namespaces[0]
+		gate := b.v1.Options().SingleOwnNamespace
+		if gate && configurable {
+			watchNamespace(&e.ClusterExtension, ns)
+			return
+		}
+		blk.WatchNamespace = ns
+		blk.Message = fmt.Sprintf("%s supports %s, not AllNamespaces: v1 installs it only with its SingleOwnNamespaceInstallSupport feature gate on (%s here) and spec.config.inline.watchNamespace: %s, a field of operator-controller's experimental CRDs (%s here)",
+			name, supported, onOff(gate, "on", "off"), ns, onOff(configurable, "in use", "not in use"))
 	case len(t.Namespaces) > 1:
 		blk.Message = fmt.Sprintf("%s watches %s (MultiNamespace) and supports %s, not AllNamespaces: v1 never installs for several namespaces", name, t.Words(s.Namespace), supported)
 	default:
 		blk.Message = fmt.Sprintf("%s supports %s, not AllNamespaces, which v1 needs", name, supported)
 	}
 	e.Blocks = append(e.Blocks, blk)
+}
+
+func onOff(on bool, yes, no string) string {
+	if on {
+		return yes
+	}
+	return no
 }
 
 // keptScope returns the one namespace an operator watches under v0 when

@@ -58,11 +58,18 @@ func (b *builder) choose(e *Entry, ext *cluster.ClusterExtension, cat *graph.Cat
 		return
 	}
 	now := b.v1Bundle(res.Catalog, ext.Package, res.Bundle)
+	for _, p := range res.Predictions {
+		if p.Severity == olmv1.SeverityFailure {
+			b.refusal(e, res.Bundle, v1BlockKind(p.Reason), p.Message, p.V1Message)
+		}
+	}
 	if now != nil {
 		e.V1Now.Channel = words.Join(now.Channels, "and")
 		b.dependencies(e, now, "v1's choice")
 		for _, l := range b.crds.StoredVersionLosses(now.Provides) {
-			e.V1Now.Failures = append(e.V1Now.Failures, string(olmv1.ReasonCRDUpgradeSafety)+": "+olmv1.StoredVersionRefusal(l))
+			refusal := olmv1.StoredVersionRefusal(l)
+			e.V1Now.Failures = append(e.V1Now.Failures, string(olmv1.ReasonCRDUpgradeSafety)+": "+refusal)
+			b.refusal(e, res.Bundle, BlockV1Refuses, fmt.Sprintf("CRD %s stores %s, which the bundle no longer has", l.CRD.Name, words.Join(l.Dropped, "and")), refusal)
 		}
 	}
 	if len(res.Next) > 0 {
@@ -70,6 +77,27 @@ func (b *builder) choose(e *Entry, ext *cluster.ClusterExtension, cat *graph.Cat
 		e.V1Next = Pick{Bundle: h.Bundle, Version: h.Version, Catalog: h.Catalog, Error: h.Error}
 	}
 	b.compare(e, ext, cat, inst, now)
+}
+
+// refusal blocks e: v1 would refuse its choice bundle at install, why
+// in Sextant's words and v1's (v1Reason). A block of the same kind already
+// there (from the installed operator) says it.
+func (b *builder) refusal(e *Entry, bundle string, kind BlockKind, why, v1Reason string) {
+	if slices.ContainsFunc(e.Blocks, func(x Block) bool { return x.Kind == kind }) {
+		return
+	}
+	e.Blocks = append(e.Blocks, Block{Kind: kind, Message: fmt.Sprintf("v1 would refuse its choice %s at install: %s", bundle, why), V1Reason: v1Reason})
+}
+
+// v1BlockKind is the block of a v1 refusal at install.
+func v1BlockKind(r olmv1.PredictionReason) BlockKind {
+	switch r {
+	case olmv1.ReasonInstallMode:
+		return BlockInstallModes
+	case olmv1.ReasonAPIServices:
+		return BlockAPIServices
+	}
+	return BlockV1Refuses
 }
 
 // v1Bundle returns the bundle v1 chose: package pkg's bundle name in the
@@ -212,6 +240,6 @@ func (b *builder) losses(e *Entry, s *cluster.Subscription, csv *cluster.CSV, in
 	}
 	if g.ServiceAccountName != "" {
 		e.Lost = append(e.Lost, Loss{Kind: LostScopedServiceAccount,
-			Message: fmt.Sprintf("OperatorGroup %s/%s installs its operators as service account %s; v1 installs as the ClusterExtension's service account %s, which needs every permission the bundle's objects need", g.Namespace, g.Name, g.ServiceAccountName, e.ClusterExtension.ServiceAccount)})
+			Message: fmt.Sprintf("OperatorGroup %s/%s installs its operators as service account %s, scoped to what it may do; operator-controller v1.11.0 installs every extension as its own cluster-admin service account", g.Namespace, g.Name, g.ServiceAccountName)})
 	}
 }

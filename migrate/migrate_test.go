@@ -117,11 +117,14 @@ func TestFixtureVerdicts(t *testing.T) {
 		{ns: "observability", name: "opentelemetry-operator", verdict: migrate.ReadyWithChanges, changes: []migrate.ChangeKind{migrate.ChangeVersionPin},
 			lost: []migrate.LossKind{migrate.LostManualApproval, migrate.LostMinKubeVersion}, diffs: []migrate.DifferenceKind{migrate.DiffVersion}},
 		{ns: "team-a", name: "apicurio-registry-3", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSharedCRD},
-			lost: []migrate.LossKind{migrate.LostMinKubeVersion}, reason: "its own namespace kept with watchNamespace"},
+			changes: []migrate.ChangeKind{migrate.ChangeScope}, lost: []migrate.LossKind{migrate.LostMinKubeVersion},
+			reason: "its own namespace: the standard CRDs have no spec.config to keep it"},
 		{ns: "team-b", name: "apicurio-api-controller", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSharedCRD},
-			lost: []migrate.LossKind{migrate.LostMinKubeVersion}},
-		{ns: "team-a", name: "strimzi-kafka-operator", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSeveralNamespaces}},
-		{ns: "team-b", name: "strimzi-kafka-operator", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSeveralNamespaces}},
+			changes: []migrate.ChangeKind{migrate.ChangeScope}, lost: []migrate.LossKind{migrate.LostMinKubeVersion}},
+		{ns: "team-a", name: "strimzi-kafka-operator", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSeveralNamespaces},
+			changes: []migrate.ChangeKind{migrate.ChangeScope}},
+		{ns: "team-b", name: "strimzi-kafka-operator", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockSeveralNamespaces},
+			changes: []migrate.ChangeKind{migrate.ChangeScope}},
 		{ns: "monitoring", name: "prometheus", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockInstallModes}, lost: []migrate.LossKind{migrate.LostMinKubeVersion},
 			reason: "OwnNamespace only: behind v1's feature gate, watchNamespace monitoring"},
 		{ns: "etcd", name: "etcd", verdict: migrate.Blocked, blocks: []migrate.BlockKind{migrate.BlockInstallModes}, reason: "SingleNamespace: watchNamespace apps"},
@@ -129,8 +132,8 @@ func TestFixtureVerdicts(t *testing.T) {
 			reason: "MultiNamespace: never"},
 		{ns: "storage", name: "percona-server-mysql-operator", verdict: migrate.ReadyWithChanges, changes: []migrate.ChangeKind{migrate.ChangeScope},
 			reason: "v0 watches storage and storage-apps; v1 watches one namespace or all"},
-		{ns: "data", name: "3scale-community-operator", verdict: migrate.ReadyWithChanges,
-			lost: []migrate.LossKind{migrate.LostFailForward, migrate.LostScopedServiceAccount}, reason: "its own namespace kept with watchNamespace"},
+		{ns: "data", name: "3scale-community-operator", verdict: migrate.ReadyWithChanges, changes: []migrate.ChangeKind{migrate.ChangeScope},
+			lost: []migrate.LossKind{migrate.LostFailForward, migrate.LostScopedServiceAccount}, reason: "its own namespace: the standard CRDs have no spec.config to keep it"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.ns+"/"+tt.name, func(t *testing.T) {
@@ -409,5 +412,88 @@ items:
 		if strings.Contains(n, "install modes not known") {
 			t.Errorf("note %q: the modes are in the CSV manifest", n)
 		}
+	}
+}
+
+// TestExperimentalFeatureSet: with operator-controller's experimental
+// install (its CRDs have spec.config, its SingleOwnNamespaceInstallSupport
+// gate is on), an operator that watches its own namespace, or one other,
+// keeps that scope through watchNamespace: the OwnNamespace/SingleNamespace
+// operators are ready, and v1's own prediction agrees; the standard install
+// blocks them (TestFixtureVerdicts).
+func TestExperimentalFeatureSet(t *testing.T) {
+	cats, state := loadFixture(t)
+	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{Resolver: resolver.Options{CEL: celrule.New()},
+		V1: olmv1.Options{SingleOwnNamespace: true, BundleRelease: true}, FeatureSet: cluster.FeatureSetExperimental})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		ns, name, watch string
+		verdict         migrate.Verdict
+	}{
+		{"monitoring", "prometheus", "monitoring", migrate.ReadyWithChanges}, // it loses minKubeVersion's check
+		{"etcd", "etcd", "apps", migrate.Ready},
+		{"data", "3scale-community-operator", "data", migrate.ReadyWithChanges}, // fail-forward, scoped service account
+		{"storage", "ember-csi-community-operator", "", migrate.Blocked},        // MultiNamespace: never
+	} {
+		e := entry(t, rep, tt.ns, tt.name)
+		if e.Verdict != tt.verdict || e.ClusterExtension.WatchNamespace != tt.watch || len(e.V1Now.Failures) > 0 && tt.verdict != migrate.Blocked {
+			t.Errorf("%s/%s: %s, watchNamespace %q, v1 now %v; want %s, %q", tt.ns, tt.name, e.Verdict, e.ClusterExtension.WatchNamespace, e.V1Now, tt.verdict, tt.watch)
+		}
+		if slices.ContainsFunc(e.Changes, func(c migrate.Change) bool { return c.Kind == migrate.ChangeScope }) {
+			t.Errorf("%s/%s: scope changed, want it kept", tt.ns, tt.name)
+		}
+	}
+	// Its ClusterExtensions decode with the experimental CRDs.
+	var buf bytes.Buffer
+	if err := cluster.Encode(&buf, rep.Objects()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (cluster.Loader{V1FeatureSet: cluster.FeatureSetExperimental}).Decode(context.Background(), &buf, "objects.yaml"); err != nil {
+		t.Errorf("the YAML does not decode with the experimental CRDs: %v", err)
+	}
+}
+
+// TestFollowsV1Prediction: a subscription with nothing installed, in a
+// namespace whose OperatorGroup targets only itself, whose v1 choice lacks
+// AllNamespaces, is blocked by v1's own prediction (the install modes of its
+// choice: there is no CSV to read), says that nothing is installed, and
+// gets no ClusterExtension in the YAML.
+func TestFollowsV1Prediction(t *testing.T) {
+	cats, _ := loadFixture(t)
+	state, err := cluster.Decode(strings.NewReader(`apiVersion: operators.coreos.com/v1
+kind: OperatorGroup
+metadata: {name: etcd, namespace: etcd}
+spec: {targetNamespaces: [etcd]}
+---
+apiVersion: operators.coreos.com/v1alpha1
+kind: Subscription
+metadata: {name: etcd, namespace: etcd}
+spec: {name: etcd, channel: singlenamespace-alpha, source: community-operators, sourceNamespace: olm}
+`), "fresh.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{Resolver: resolver.Options{CEL: celrule.New()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := entry(t, rep, "etcd", "etcd")
+	if e.Verdict != migrate.Blocked || len(e.Blocks) != 1 || e.Blocks[0].Kind != migrate.BlockInstallModes || e.Blocks[0].WatchNamespace != "etcd" {
+		t.Fatalf("verdict %s, blocks %+v: want blocked for its install modes, watchNamespace etcd", e.Verdict, e.Blocks)
+	}
+	if !strings.Contains(e.Blocks[0].Message, "etcdoperator.v0.9.4 supports") {
+		t.Errorf("block %q: want it to name v1's choice", e.Blocks[0].Message)
+	}
+	if len(rep.Objects().ClusterExtensions) != 0 {
+		t.Error("a blocked subscription's ClusterExtension is in the YAML")
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "    nothing installed (package etcd, channel singlenamespace-alpha") {
+		t.Errorf("text does not say nothing is installed:\n%s", text.String())
 	}
 }

@@ -13,10 +13,12 @@ package migrate
 import (
 	"cmp"
 	"context"
+	"fmt"
 	"slices"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -69,7 +71,21 @@ const (
 	// BlockNoBundle: v1 finds no bundle for the ClusterExtension, or the
 	// installed operator is not in the catalogs.
 	BlockNoBundle BlockKind = "no-bundle"
+	// BlockV1Refuses: v1 would refuse its choice at install for another
+	// reason than install modes or API services (its configuration, its
+	// webhooks, its manifests, a CRD whose stored version it drops), as
+	// package olmv1 predicts it with the feature gates given.
+	BlockV1Refuses BlockKind = "v1-refuses"
 )
+
+// ServiceAccountNote is the report's note on service accounts: what
+// operator-controller does with spec.serviceAccount at the release
+// Sextant targets, and what the releases that use it need.
+const ServiceAccountNote = "the ClusterExtensions name no service account: operator-controller v1.11.0 ignores spec.serviceAccount " +
+	"(deprecated; the API server warns when it is set) and installs every extension as its own cluster-admin service account. " +
+	"Releases v1.0 to v1.10 require spec.serviceAccount.name: a ServiceAccount of that name must exist in spec.namespace, " +
+	"bound to every permission that installing the bundle takes (its CRDs, cluster roles and bindings, deployments, services, …), " +
+	"before the ClusterExtension is applied"
 
 // Block is one reason a Subscription cannot move as it is.
 type Block struct {
@@ -247,6 +263,13 @@ type Options struct {
 	// Resolver holds v0's options (global namespace, CEL evaluator,
 	// Kubernetes version, …).
 	Resolver resolver.Options
+	// V1 holds v1's options: operator-controller's feature gates, the
+	// cluster's versions. The verdicts follow what v1 predicts with them.
+	V1 olmv1.Options
+	// FeatureSet is operator-controller's feature set, whose CRDs the
+	// ClusterExtensions written are for: only the experimental CRDs have
+	// spec.config (watchNamespace).
+	FeatureSet cluster.FeatureSet
 }
 
 // Build answers for every Subscription of state, with catalogs as v0
@@ -259,13 +282,13 @@ func Build(ctx context.Context, catalogs []resolver.Catalog, state *cluster.Stat
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{state: state, catalogs: catalogs, crds: cluster.IndexCRDs(state.CRDs)}
+	b := &builder{state: state, catalogs: catalogs, crds: cluster.IndexCRDs(state.CRDs), featureSet: opts.FeatureSet}
 	b.clusterCatalogs()
 	v1cats := make([]olmv1.Catalog, len(catalogs))
 	for i, c := range catalogs {
 		v1cats[i] = olmv1.Catalog{ClusterCatalog: b.ccByKey[c.Key], Content: c.Catalog}
 	}
-	if b.v1, err = olmv1.New(v1cats, olmv1.Options{KubeVersion: opts.Resolver.KubeVersion, OpenShiftVersion: opts.Resolver.OpenShiftVersion}); err != nil {
+	if b.v1, err = olmv1.New(v1cats, opts.V1); err != nil {
 		return nil, err
 	}
 	results, err := v0.ResolveAll(ctx, state)
@@ -286,6 +309,13 @@ func Build(ctx context.Context, catalogs []resolver.Catalog, state *cluster.Stat
 	slices.SortFunc(rep.Subscriptions, func(a, b Entry) int {
 		return cmp.Or(cmp.Compare(a.Namespace, b.Namespace), cmp.Compare(a.Name, b.Name))
 	})
+	if len(b.unknownModes) > 0 {
+		b.note(fmt.Sprintf("install modes not known for %s (neither an installed CSV nor the catalog records them): %s not checked",
+			words.First(b.unknownModes, 10), map[bool]string{true: "its scope is", false: "their scope is"}[len(b.unknownModes) == 1]))
+	}
+	if len(rep.Subscriptions) > 0 {
+		b.note(ServiceAccountNote)
+	}
 	rep.Notes = b.notes
 	return rep, nil
 }

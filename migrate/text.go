@@ -55,9 +55,13 @@ func imageText(image string) string {
 // writeText writes one entry.
 func (e *Entry) writeText(w *bufio.Writer) {
 	fmt.Fprintf(w, "  %s: %s\n", safe(e.Name), e.Verdict)
-	fmt.Fprintf(w, "    installed %s", safe(e.Installed))
-	if e.InstalledVersion != "" {
-		fmt.Fprintf(w, " %s", safe(e.InstalledVersion))
+	if e.Installed == "" {
+		w.WriteString("    nothing installed")
+	} else {
+		fmt.Fprintf(w, "    installed %s", safe(e.Installed))
+		if e.InstalledVersion != "" {
+			fmt.Fprintf(w, " %s", safe(e.InstalledVersion))
+		}
 	}
 	fmt.Fprintf(w, " (package %s, channel %s, catalog %s)\n", safe(e.Package), channelText(e.Channel), safe(e.Source))
 	for _, b := range e.Blocks {
@@ -115,7 +119,10 @@ func extensionText(x *cluster.ClusterExtension) string {
 	if x.Selector != nil {
 		fmt.Fprintf(&b, ", catalog %s", safe(x.Selector.MatchLabels[cluster.MetadataNameLabel]))
 	}
-	fmt.Fprintf(&b, ", namespace %s, service account %s", safe(x.Namespace), safe(x.ServiceAccount))
+	fmt.Fprintf(&b, ", namespace %s", safe(x.Namespace))
+	if x.ServiceAccount != "" {
+		fmt.Fprintf(&b, ", service account %s", safe(x.ServiceAccount))
+	}
 	if x.WatchNamespace != "" {
 		fmt.Fprintf(&b, ", watchNamespace %s", safe(x.WatchNamespace))
 	}

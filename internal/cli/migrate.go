@@ -42,7 +42,8 @@ Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input o
 		if err != nil {
 			return err
 		}
-		rep, err := migrate.Build(cmd.Context(), w.ResolverCatalogs(), w.State, migrate.Options{Resolver: w.ResolverOptions()})
+		rep, err := migrate.Build(cmd.Context(), w.ResolverCatalogs(), w.State, migrate.Options{Resolver: w.ResolverOptions(),
+			V1: w.V1Options(), FeatureSet: f.v1FeatureSet()})
 		if err != nil {
 			return err
 		}
@@ -75,5 +76,6 @@ func addMigrateFlags(cmd *cobra.Command, f *resolveFlags) {
 	cmd.Flags().StringVar(&f.globalNamespace, "global-namespace", resolver.DefaultGlobalNamespace, "the global catalog namespace `NS`")
 	cmd.Flags().StringVar(&f.kubeVersion, "kube-version", "", "the cluster's Kubernetes version `X.Y.Z`: check minKubeVersion")
 	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false, "leave out the packages opm serve would refuse, and say which")
+	addV1Flags(cmd, f)
 	f.output = addOutputFlag(cmd, "text", "json", "yaml", "markdown")
 }
