@@ -108,4 +108,11 @@ const (
 	// (Catalog names it): most likely, the global namespace is wrong, and
 	// the catalog's namespace is the cluster's global catalog namespace.
 	NoteCatalogNotVisible NoteCode = "catalog-not-visible"
+	// NoteNamespaceDropped, NoteServiceAccountIgnored and
+	// NoteCatalogNameLabel are the notes of the manifests' decoding
+	// (cluster.State.Notes, under the same codes): what the API server or
+	// catalogd changes in an OLM v1 object without a word.
+	NoteNamespaceDropped      = NoteCode(cluster.NoteNamespaceDropped)
+	NoteServiceAccountIgnored = NoteCode(cluster.NoteServiceAccountIgnored)
+	NoteCatalogNameLabel      = NoteCode(cluster.NoteCatalogNameLabel)
 )

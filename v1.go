@@ -2,10 +2,13 @@ package sextant
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/olmv1"
 )
 
@@ -76,4 +79,53 @@ func (l *loader) buildV1(w *World, cats []*catalogSpec) error {
 	}
 	w.V1 = res
 	return nil
+}
+
+// noteState notes the notes of the manifests' decoding (StateNotes).
+func (l *loader) noteState(state *cluster.State) {
+	for _, n := range StateNotes(state) {
+		l.note(n)
+	}
+}
+
+// StateNotes returns the world's notes of what the API server or OLM's
+// controllers change in the objects of state without a word
+// (cluster.State.Notes), under their cluster codes: each with its
+// object's file and line, but spec.serviceAccount, which clusters made for
+// operator-controller before v1.11 set on every ClusterExtension, in one
+// note naming them (the first ten).
+func StateNotes(state *cluster.State) []Note {
+	var out []Note
+	var accounts []string
+	var first cluster.Note
+	for _, n := range state.Notes {
+		if n.Code == cluster.NoteServiceAccountIgnored {
+			if len(accounts) == 0 {
+				first = n
+			}
+			accounts = append(accounts, strconv.Quote(n.Object.Name))
+			continue
+		}
+		out = append(out, Note{Code: NoteCode(n.Code), Text: where(n) + n.Text, File: n.File, Object: n.Object})
+	}
+	switch len(accounts) {
+	case 0:
+	case 1:
+		out = append(out, Note{Code: NoteServiceAccountIgnored, Text: where(first) + first.Text, File: first.File, Object: first.Object})
+	default:
+		out = append(out, Note{Code: NoteServiceAccountIgnored, Text: fmt.Sprintf("ClusterExtensions %s set spec.serviceAccount: %s",
+			words.First(accounts, 10), cluster.ServiceAccountDeprecated)})
+	}
+	return out
+}
+
+// where is "FILE:LINE: " of a decoding note, "" when it has no file.
+func where(n cluster.Note) string {
+	switch {
+	case n.File != "" && n.Line > 0:
+		return fmt.Sprintf("%s:%d: ", n.File, n.Line)
+	case n.File != "":
+		return n.File + ": "
+	}
+	return ""
 }

@@ -450,8 +450,11 @@ func (l *loader) readInputs(cats []*catalogSpec) (*cluster.State, []cluster.Obje
 		var err error
 		if state, err = l.readState(l.in.Manifests); err != nil {
 			errs = appendErrors(errs, err)
-		} else if ignored := state.IgnoredText(); ignored != "" {
-			l.notef(NoteIgnoredKinds, "ignored: %s (kinds resolution does not read)", ignored)
+		} else {
+			if ignored := state.IgnoredText(); ignored != "" {
+				l.notef(NoteIgnoredKinds, "ignored: %s (kinds resolution does not read)", ignored)
+			}
+			l.noteState(state)
 		}
 	} else {
 		state = &cluster.State{}

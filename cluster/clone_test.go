@@ -17,7 +17,8 @@ import (
 func TestCloneContext(t *testing.T) {
 	for _, n := range []int{0, 3, 1500} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
-			s := &cluster.State{OperatorGroups: []cluster.OperatorGroup{{Name: "og", Namespace: "ns", TargetNamespaces: []string{"ns"}}}}
+			s := &cluster.State{OperatorGroups: []cluster.OperatorGroup{{Name: "og", Namespace: "ns", TargetNamespaces: []string{"ns"}}},
+				Notes: []cluster.Note{{Code: cluster.NoteServiceAccountIgnored, Text: "t"}}}
 			for i := range n {
 				s.Subscriptions = append(s.Subscriptions, cluster.Subscription{Name: fmt.Sprint("s", i), Namespace: "ns", Package: "p"})
 				s.CSVs = append(s.CSVs, cluster.CSV{Name: fmt.Sprint("c", i), Namespace: "ns",
@@ -34,7 +35,8 @@ func TestCloneContext(t *testing.T) {
 				c.Subscriptions[n-1].Package = "changed"
 				c.CSVs[n-1].Provides[0].Kind = "Changed"
 				c.CSVs[n-1].InstallModes[0].Supported = false
-				if s.Subscriptions[n-1].Package != "p" || s.CSVs[n-1].Provides[0].Kind != "K" || !s.CSVs[n-1].InstallModes[0].Supported {
+				c.Notes[0].Text = "changed"
+				if s.Notes[0].Text != "t" || s.Subscriptions[n-1].Package != "p" || s.CSVs[n-1].Provides[0].Kind != "K" || !s.CSVs[n-1].InstallModes[0].Supported {
 					t.Errorf("changing the copy changed the original")
 				}
 			}

@@ -368,6 +368,7 @@ func (s *State) Clone() *State {
 		Ignored:        slices.Clone(s.Ignored),
 		InstallPlans:   slices.Clone(s.InstallPlans),
 		CRDs:           slices.Clone(s.CRDs),
+		Notes:          slices.Clone(s.Notes),
 	}
 	for i := range c.CRDs {
 		c.CRDs[i].Versions = slices.Clone(c.CRDs[i].Versions)

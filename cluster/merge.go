@@ -1,5 +1,7 @@
 package cluster
 
+import "slices"
+
 // Ref names one object of a State: its kind (KindCSV, KindSubscription, …),
 // namespace and name. It is comparable and used as a map key.
 type Ref struct {
@@ -33,8 +35,9 @@ func appendRefs[T any](refs []Ref, kind string, list []T, key func(T) (string, s
 
 // Merge adds to s the objects of o (every kind, and the Ignored counts),
 // except those s already holds, whose Refs it returns in the order of
-// [State.Refs]. Objects are appended as they are (shared, not cloned); s is
-// not sorted afterwards (see [State.Sort]).
+// [State.Refs], and the notes of o about the objects it adds. Objects are
+// appended as they are (shared, not cloned); s is not sorted afterwards
+// (see [State.Sort]).
 func (s *State) Merge(o *State) []Ref {
 	have := make(map[Ref]bool, len(s.CSVs)+len(s.Subscriptions))
 	for _, r := range s.Refs() {
@@ -51,6 +54,11 @@ func (s *State) Merge(o *State) []Ref {
 	s.CRDs = mergeKind(s.CRDs, o.CRDs, KindCRD, have, &dups, crdKey)
 	s.ClusterVersions = mergeKind(s.ClusterVersions, o.ClusterVersions, KindClusterVersion, have, &dups, clusterVersionKey)
 	s.AddIgnored(o.Ignored...)
+	for _, n := range o.Notes {
+		if !slices.Contains(dups, n.Object) {
+			s.Notes = append(s.Notes, n)
+		}
+	}
 	return dups
 }
 

@@ -20,6 +20,10 @@ func TestStateMerge(t *testing.T) {
 		OperatorGroups: []cluster.OperatorGroup{{Name: "og", Namespace: "ns"}},
 		InstallPlans:   []cluster.InstallPlan{{Name: "install-1", Namespace: "ns"}},
 		Ignored:        []cluster.Ignored{{Kind: "Secret", Count: 2}},
+		Notes: []cluster.Note{
+			{Code: cluster.NoteNamespaceDropped, Object: cluster.Ref{Kind: cluster.KindSubscription, Namespace: "ns", Name: "a"}, Text: "not added"},
+			{Code: cluster.NoteNamespaceDropped, Object: cluster.Ref{Kind: cluster.KindSubscription, Namespace: "ns", Name: "b"}, Text: "added"},
+		},
 	}
 	dups := s.Merge(o)
 	want := []cluster.Ref{{Kind: cluster.KindSubscription, Namespace: "ns", Name: "a"}, {Kind: cluster.KindOperatorGroup, Namespace: "ns", Name: "og"}}
@@ -35,6 +39,9 @@ func TestStateMerge(t *testing.T) {
 	}
 	if len(s.Ignored) != 1 || s.Ignored[0].Count != 3 {
 		t.Errorf("ignored = %v, want 3 Secret", s.Ignored)
+	}
+	if len(s.Notes) != 1 || s.Notes[0].Text != "added" {
+		t.Errorf("notes = %v, want the one about the object added", s.Notes)
 	}
 	if got := len(s.Refs()); got != 6 {
 		t.Errorf("Refs = %d objects, want 6", got)
