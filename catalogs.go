@@ -44,19 +44,28 @@ func (c *catalogSpec) catalog() Catalog {
 	return Catalog{Key: c.key, Priority: c.priority, Catalog: c.cat, Origin: o}
 }
 
-// EmptyCatalogError is a catalog with no blob at all (an empty file, a
-// folder with no catalog file): it is almost always a wrong path.
-type EmptyCatalogError struct {
-	Path string
-	// Folder reports a folder with no catalog file.
-	Folder bool
-}
-
-func (e *EmptyCatalogError) Error() string {
-	if e.Folder {
-		return fmt.Sprintf("%s: no catalog in the folder (no .json, .yaml or .yml file, plain or .gz, with a blob)", e.Path)
+// noteEmpty notes a catalog with no blob at all (an empty file or
+// stream, a folder with no catalog file, an image whose catalog folder
+// holds none): it serves nothing, as catalogd and opm serve it, and the
+// world goes on without packages from it. in says where it was looked
+// for when that is not its path (an image's catalog folder).
+func (l *loader) noteEmpty(c *catalogSpec, cat *graph.Catalog, folder bool, in string) {
+	if !empty(cat) {
+		return
 	}
-	return fmt.Sprintf("%s: the catalog is empty: no blob in it (olm.package, olm.channel, olm.bundle, …)", e.Path)
+	what := "no blob in it (olm.package, olm.channel, olm.bundle, …)"
+	if folder {
+		what = "no catalog file in the folder (.json, .yaml or .yml, plain or .gz, with a blob)"
+	}
+	if in != "" {
+		what = "no blob in its catalog folder " + in
+	}
+	name := c.path
+	if c.name != "" && c.name != c.path {
+		name = fmt.Sprintf("%q (%s)", c.name, c.path)
+	}
+	l.note(Note{Code: NoteEmptyCatalog, File: c.path,
+		Text: fmt.Sprintf("catalog %s serves nothing: %s", name, what)})
 }
 
 // catalogSpecs reads the catalogs of the input: what each is (a path, an
@@ -179,7 +188,7 @@ func (l *loader) loadFiles(cats []*catalogSpec) []error {
 }
 
 // loadCatalog reads the catalog of a file, folder or stream. A catalog
-// with no blob at all is an *EmptyCatalogError.
+// with no blob at all is noted (noteEmpty) and serves nothing.
 func (l *loader) loadCatalog(c *catalogSpec) (*graph.Catalog, error) {
 	loader := l.opts.Limits.CatalogLoader()
 	if c.in.Reader != nil {
@@ -187,9 +196,7 @@ func (l *loader) loadCatalog(c *catalogSpec) (*graph.Catalog, error) {
 		if err != nil {
 			return nil, naming(err, c.path)
 		}
-		if empty(cat) {
-			return nil, &EmptyCatalogError{Path: c.path}
-		}
+		l.noteEmpty(c, cat, false, "")
 		return cat, nil
 	}
 	fi, err := os.Stat(c.path)
@@ -200,9 +207,7 @@ func (l *loader) loadCatalog(c *catalogSpec) (*graph.Catalog, error) {
 	if err != nil {
 		return nil, naming(err, c.path)
 	}
-	if empty(cat) {
-		return nil, &EmptyCatalogError{Path: c.path, Folder: fi.IsDir()}
-	}
+	l.noteEmpty(c, cat, fi.IsDir(), "")
 	return cat, nil
 }
 
@@ -411,9 +416,7 @@ func (l *loader) loadImage(c *catalogSpec) error {
 	if read.PruneErr != nil {
 		l.note(Note{Code: NoteImageCache, Text: fmt.Sprintf("the image cache could not be kept within its limit: %v", read.PruneErr)})
 	}
-	if empty(cat) {
-		return fmt.Errorf("%s: the catalog in %s is empty (no blob)", c.path, read.Dir)
-	}
+	l.noteEmpty(c, cat, false, read.Dir)
 	c.cat = cat
 	return nil
 }

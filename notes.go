@@ -47,6 +47,12 @@ const (
 	// to keep the cache within its limit), or could not be kept within
 	// it.
 	NoteImageCache NoteCode = "image-cache"
+	// NoteEmptyCatalog: a catalog with no blob at all (an empty file or
+	// stream, a folder with no catalog file, an image whose catalog
+	// folder holds none). It serves nothing, as catalogd and opm serve
+	// it: resolution goes on with the other catalogs. File is its path
+	// or image.
+	NoteEmptyCatalog NoteCode = "catalog-empty"
 	// NoteImageSkipped: entries of an image's catalog folder that are not
 	// regular files, not read.
 	NoteImageSkipped NoteCode = "image-skipped-entries"

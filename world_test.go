@@ -222,10 +222,20 @@ func TestEmptyInputs(t *testing.T) {
 	if !errors.As(err, &ee) || !ee.Folder {
 		t.Errorf("empty folder: %v", err)
 	}
-	_, err = load(t, sextant.Input{Manifests: files(cliManifests + "app.yaml")}, "app="+cliCatalogs+"empty.json")
-	var ec *sextant.EmptyCatalogError
-	if !errors.As(err, &ec) {
-		t.Errorf("empty catalog: %v", err)
+	// An empty catalog serves nothing, as catalogd and opm serve it: a
+	// note naming it, and the world goes on.
+	w, err := load(t, sextant.Input{Manifests: files(cliManifests + "app.yaml")}, "app="+cliCatalogs+"app.yaml", "none="+cliCatalogs+"empty.json")
+	if err != nil {
+		t.Fatalf("empty catalog: %v", err)
+	}
+	var empty []sextant.Note
+	for _, n := range w.Notes {
+		if n.Code == sextant.NoteEmptyCatalog {
+			empty = append(empty, n)
+		}
+	}
+	if len(empty) != 1 || empty[0].File != cliCatalogs+"empty.json" || !strings.Contains(empty[0].Text, `catalog "none"`) {
+		t.Errorf("empty catalog: notes %v", w.Notes)
 	}
 	if _, err := load(t, sextant.Input{Manifests: files(filepath.Join(dir, "missing.yaml"))}, "app="+cliCatalogs+"app.yaml"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)

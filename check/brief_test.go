@@ -193,6 +193,11 @@ func briefReports(t *testing.T) map[string][]Finding {
 		t.Fatal(err)
 	}
 	run([]Input{{Name: "keys", Catalog: keys}}, Options{Checks: []Check{Structural}})
+	empty, err := graph.Decode(strings.NewReader(""), "empty.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run([]Input{{Name: "empty", Catalog: empty}}, Options{})
 	out := map[string][]Finding{}
 	for _, f := range fs {
 		k := strings.TrimPrefix(key(f), f.Catalog+" ")
@@ -318,6 +323,7 @@ func TestBriefs(t *testing.T) {
 		{graph.CodeInvalidVersion, "p p.five", `version "five" is not semver: No Major.Minor.Patch elements found`},
 		{graph.CodeNonStrictVersion, "p p.loose2", `version "v7.1" is semver only when read tolerantly (as 7.1.0)`},
 		// The checks of this package.
+		{CodeEmptyCatalog, "", "empty catalog: serves nothing"},
 		{CodeNoUpgradePath, "app/old app.v1", "no path to head 2.0.0: upgrades end at 0.5.0"},
 		{CodeDowngradeEdge, "app/old app.v0", "replaces higher 1.0.0"},
 		{CodeSkipRangeMatchesNothing, "app/old app.v0", `skipRange "<0.1.0" matches no other entry`},

@@ -545,7 +545,13 @@ func (r *runner) packageChecks(name string, cat *graph.Catalog, p *graph.Package
 	return fs, ps
 }
 
+// structural is graph.Catalog.Validate's findings, and CodeEmptyCatalog.
 func structural(name string, cat *graph.Catalog) []Finding {
+	if len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
+		return []Finding{{Severity: graph.SeverityError, Code: CodeEmptyCatalog, Catalog: name,
+			Message: "the catalog is empty: no blob in it (olm.package, olm.channel, olm.bundle, …); opm serve and catalogd serve it as a catalog of no package",
+			Brief:   "empty catalog: serves nothing"}}
+	}
 	vs := cat.Validate()
 	out := make([]Finding, len(vs))
 	for i, v := range vs {

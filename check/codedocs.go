@@ -21,6 +21,7 @@ var codeDocs = []CodeDoc{
 	{Code: "downgrade-edge", Severity: graph.SeverityWarning, Check: "direction", Help: "a replaces/skips edge, or a skipRange match, that \"upgrades\" to a lower version (one finding per skipRange, listing what it contains)"},
 	{Code: "duplicate-entry", Severity: graph.SeverityError, Check: "structural", Help: "one name listed twice in a channel"},
 	{Code: "duplicate-version", Severity: graph.SeverityError, Check: "structural", Help: "two bundles of a package share a version"},
+	{Code: "empty-catalog", Severity: graph.SeverityError, Check: "structural", Help: "a catalog with no blob at all (an empty file, a folder with no catalog file, an image whose catalog folder holds none): opm serve and catalogd accept it and serve nothing; almost always a wrong path or a failed render. `resolve` and `migrate` note it and resolve without it"},
 	{Code: "empty-channel", Severity: graph.SeverityError, Check: "structural", Help: "a channel with no entries"},
 	{Code: "empty-skip", Severity: graph.SeverityError, Check: "structural", Help: "an empty string in an entry's `skips`"},
 	{Code: "head-not-installable", Severity: graph.SeverityError, Check: "installability", Help: "the head of a channel cannot be installed on an empty cluster from its catalog alone; the finding carries the resolver's facts"},

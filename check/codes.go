@@ -46,4 +46,11 @@ const (
 	// example with a startingCSV). The finding carries the resolver's
 	// explanation.
 	CodeNotInstallable = "not-installable"
+	// CodeEmptyCatalog (error, structural): a catalog with no blob at all
+	// (an empty file, a folder with no catalog file, an image whose
+	// catalog folder holds none). opm serve and catalogd accept it and
+	// serve nothing, so clusters see no package of it; in CI it is almost
+	// always a wrong path or a render that failed, hence an error of
+	// Sextant's own.
+	CodeEmptyCatalog = "empty-catalog"
 )

@@ -250,14 +250,13 @@ func (e *env) readInputs(names []string) ([]input, error) {
 }
 
 // loadCatalog reads the catalog at path — an FBC file or folder, "-" for
-// standard input, or a catalog image (see imageReference). The error names the path. A catalog with no blob at all
-// (an empty file, a folder with no catalog file) is an error: it is almost
-// always a wrong path, and checking it would pass silently.
+// standard input, or a catalog image (see imageReference). The error names
+// the path. A catalog with no blob at all (an empty file, a folder with no
+// catalog file) is read as opm serves it: a catalog that serves nothing
+// (check reports it as a finding; graph finds no package in it).
 func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 	var cat *graph.Catalog
-	name := path
 	if path == "-" {
-		name = stdinName
 		r, err := e.takeStdin(`catalog "-"`)
 		if err != nil {
 			return nil, err
@@ -277,19 +276,12 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 			}
 			return cat, err
 		}
-		fi, err := os.Stat(path)
-		if err != nil {
+		if _, err := os.Stat(path); err != nil {
 			return nil, pathError(path, err)
 		}
 		if cat, err = e.limits.catalogLoader().Load(e.context(), path); err != nil {
 			return nil, advise(naming(err, path), e.catalogAdvice)
 		}
-		if fi.IsDir() && len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
-			return nil, fmt.Errorf("%s: no catalog in the folder (no .json, .yaml or .yml file, plain or .gz, with a blob)", path)
-		}
-	}
-	if len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
-		return nil, fmt.Errorf("%s: the catalog is empty: no blob in it (olm.package, olm.channel, olm.bundle, …)", name)
 	}
 	return cat, nil
 }

@@ -112,10 +112,6 @@ func (e *env) loadImage(ref catalogimage.Reference) (*graph.Catalog, catalogimag
 	if info.PruneErr != nil {
 		e.notef("the image cache could not be kept within its limit: %v", info.PruneErr)
 	}
-
-	if len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
-		return nil, info, fmt.Errorf("%s: the catalog in %s is empty (no blob)", ref, info.Dir)
-	}
 	return cat, info, nil
 }
 
