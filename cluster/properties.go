@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/fastjson"
 )
 
 // CSVProperties is a CSV's operatorframework.io/properties annotation,
@@ -104,15 +106,21 @@ func (p *CSVProperties) UnmarshalJSON(data []byte) error {
 // bundle properties; the properties that could be read are returned with
 // the error.
 func parsePropertiesAnnotation(s string) (*CSVProperties, error) {
-	var anno map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(s), &anno); err != nil || anno == nil {
+	data := []byte(s)
+	members, ok := fastjson.ValidObject(data)
+	if !ok || members == nil {
 		return NewCSVProperties(), fmt.Errorf("invalid properties annotation: want a JSON object {\"properties\": [...]}")
 	}
-	raw, ok := anno["properties"]
-	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+	var raw []byte
+	for _, m := range members {
+		if fastjson.Key(m.Key) == "properties" { // the last one, as a map reads them
+			raw = data[m.Start:m.End]
+		}
+	}
+	if raw == nil || string(raw) == "null" {
 		return NewCSVProperties(), nil
 	}
-	props, err := parsePropertyList(raw)
+	props, err := propertyList(raw)
 	p := NewCSVProperties(props...)
 	if err == nil && len(props) > 0 {
 		err = p.Err()
@@ -124,33 +132,100 @@ func parsePropertiesAnnotation(s string) (*CSVProperties, error) {
 // compact JSON. Every malformed property is reported; the others are
 // returned.
 func parsePropertyList(raw []byte) ([]graph.Property, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
-		return nil, fmt.Errorf("properties annotation: \"properties\" is not an array")
+	if !fastjson.Valid(raw) {
+		return nil, errNotArray
 	}
-	var props []graph.Property
+	i := fastjson.After(raw, 0)
+	if string(raw[i:fastjson.End(raw, i)]) == "null" {
+		return nil, nil
+	}
+	return propertyList(raw[i:])
+}
+
+var errNotArray = fmt.Errorf("properties annotation: \"properties\" is not an array")
+
+// propertyList reads the list of properties that starts at raw[0], in
+// valid JSON (the values are kept in raw's memory).
+func propertyList(raw []byte) ([]graph.Property, error) {
+	if raw[0] != '[' {
+		return nil, errNotArray
+	}
+	// Room for the properties written plainly, counted by their first key.
+	props := make([]graph.Property, 0, bytes.Count(raw, []byte(`{"type":`)))
 	var errs []error
-	for i, item := range items {
-		var p struct {
-			Type  *string         `json:"type"`
-			Value json.RawMessage `json:"value"`
+	var typ string // the last type read, for the next property of that type
+	i := fastjson.After(raw, 1)
+	for n := 0; raw[i] != ']'; n++ {
+		e := fastjson.End(raw, i)
+		item := raw[i:e]
+		if p, ok := plainProperty(item, typ); ok {
+			typ = p.Type
+			props = append(props, p)
+		} else if p, err := decodeProperty(n, item); err != nil {
+			errs = append(errs, err)
+		} else {
+			props = append(props, p)
 		}
-		if err := json.Unmarshal(item, &p); err != nil {
-			errs = append(errs, fmt.Errorf("property %d: want an object with a string \"type\" and a \"value\"", i))
-			continue
+		i = fastjson.After(raw, e)
+		if raw[i] == ',' {
+			i = fastjson.After(raw, i+1)
 		}
-		if p.Type == nil || *p.Type == "" {
-			errs = append(errs, fmt.Errorf("property %d: missing \"type\"", i))
-			continue
-		}
-		var buf bytes.Buffer
-		if len(p.Value) == 0 {
-			buf.WriteString("null")
-		} else if err := json.Compact(&buf, p.Value); err != nil {
-			errs = append(errs, fmt.Errorf("property %d (%s): invalid value: %v", i, *p.Type, err))
-			continue
-		}
-		props = append(props, graph.Property{Type: *p.Type, Value: buf.Bytes()})
 	}
 	return props, errors.Join(errs...)
+}
+
+// plainProperty reads a property written plainly — an object of a "type"
+// string without escapes and a "value" without white space, each once —
+// as decodeProperty would, without decoding it; ok is false for any other
+// item (decodeProperty reads it). A type equal to last is last.
+func plainProperty(item []byte, last string) (p graph.Property, ok bool) {
+	if item[0] != '{' {
+		return p, false
+	}
+	var typ, value []byte
+	for m := range fastjson.Members(item, 0) {
+		switch {
+		case string(m.Key) == "type" && typ == nil:
+			typ = item[m.Start:m.End]
+		case string(m.Key) == "value" && value == nil:
+			value = item[m.Start:m.End]
+		default:
+			return p, false
+		}
+	}
+	if len(typ) < 3 || typ[0] != '"' || value == nil || bytes.IndexByte(typ, '\\') >= 0 || !utf8.Valid(typ) || hasSpace(value) {
+		return p, false
+	}
+	t := last
+	if string(typ[1:len(typ)-1]) != last {
+		t = string(typ[1 : len(typ)-1])
+	}
+	return graph.Property{Type: t, Value: value[:len(value):len(value)]}, true
+}
+
+// hasSpace reports whether b holds a byte of JSON white space (inside a
+// string or not).
+func hasSpace(b []byte) bool {
+	return bytes.ContainsAny(b, " \t\n\r")
+}
+
+// decodeProperty reads item, property n of a list, through encoding/json.
+func decodeProperty(n int, item []byte) (graph.Property, error) {
+	var p struct {
+		Type  *string         `json:"type"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(item, &p); err != nil {
+		return graph.Property{}, fmt.Errorf("property %d: want an object with a string \"type\" and a \"value\"", n)
+	}
+	if p.Type == nil || *p.Type == "" {
+		return graph.Property{}, fmt.Errorf("property %d: missing \"type\"", n)
+	}
+	var buf bytes.Buffer
+	if len(p.Value) == 0 {
+		buf.WriteString("null")
+	} else if err := json.Compact(&buf, p.Value); err != nil {
+		return graph.Property{}, fmt.Errorf("property %d (%s): invalid value: %v", n, *p.Type, err)
+	}
+	return graph.Property{Type: *p.Type, Value: buf.Bytes()}, nil
 }

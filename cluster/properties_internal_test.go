@@ -1,0 +1,106 @@
+package cluster
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/sextantdev/sextant/graph"
+)
+
+// decodedAnnotation reads the annotation with encoding/json alone, item
+// by item: the reading parsePropertiesAnnotation must agree with.
+func decodedAnnotation(s string) ([]graph.Property, error) {
+	var anno map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &anno); err != nil || anno == nil {
+		return nil, fmt.Errorf("invalid properties annotation: want a JSON object {\"properties\": [...]}")
+	}
+	raw, ok := anno["properties"]
+	if !ok || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, fmt.Errorf("properties annotation: \"properties\" is not an array")
+	}
+	var props []graph.Property
+	var errs []error
+	for i, item := range items {
+		p, err := decodeProperty(i, item)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		props = append(props, p)
+	}
+	return props, errors.Join(errs...)
+}
+
+// agree checks parsePropertiesAnnotation against decodedAnnotation: the
+// same properties (type and value bytes) and, when the list itself has a
+// problem, the same error.
+func agree(t *testing.T, s string) {
+	t.Helper()
+	want, wantErr := decodedAnnotation(s)
+	p, err := parsePropertiesAnnotation(s)
+	if got := p.List(); !(len(got) == 0 && len(want) == 0) && !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q: properties\n%q\nwant\n%q", s, got, want)
+	}
+	if wantErr == nil && len(want) > 0 {
+		wantErr = NewCSVProperties(want...).Err()
+	}
+	if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+		t.Fatalf("%q: error %v, want %v", s, err, wantErr)
+	}
+}
+
+func TestPropertiesAnnotationAgrees(t *testing.T) {
+	for _, s := range []string{
+		`{"properties":[{"type":"olm.gvk","value":{"group":"g","kind":"K","version":"v1"}},{"type":"olm.package","value":{"packageName":"p","version":"1.0.0"}}]}`,
+		` { "properties" : [ { "type" : "olm.gvk" , "value" : { "group" : "g" , "kind" : "K" , "version" : "v1" } } ] } `,
+		`{"properties":[{"value":{"packageName":"p","version":"1.0.0"},"type":"olm.package"}]}`,
+		`{"properties":[{"type":"olm.label","value":{"label":"a b"}}]}`,
+		`{"properties":[{"Type":"olm.label","VALUE":{"label":"x"}}]}`,
+		`{"properties":[{"type":"olm.label","type":"x","value":1}]}`,
+		`{"properties":[{"type":"olm.label","value":1,"value":2}]}`,
+		`{"properties":[{"type":"olm.\u0067vk","value":{}}]}`,
+		`{"properties":[{"type":"\xff","value":{}}]}`,
+		`{"properties":[{"type":"","value":{}}, {"type":1,"value":{}}, null, 1, [], {"value":2}, {"type":"t"}, {"type":"t","value":null}, {"type":"t","other":1,"value":2}]}`,
+		`{"properties":null}`, `{"properties": null }`, `{}`, `null`, `[]`, `{"properties":{}}`, `{"properties":"x"}`,
+		`{"PROPERTIES":[{"type":"t","value":1}]}`, `{"properties":[{"type":"a","value":1}],"properties":[{"type":"b","value":2}]}`,
+		`{"propert\u0069es":[{"type":"t","value":1}]}`, `{"properties":[{"type":"t","value":1}]`, ``, `{"properties":[]}`,
+	} {
+		agree(t, s)
+	}
+}
+
+func FuzzPropertiesAnnotation(f *testing.F) {
+	f.Add(`{"properties":[{"type":"olm.gvk","value":{"group":"g","kind":"K","version":"v1"}}]}`)
+	f.Add(`{"properties":[{"type":"t","value":{"a":[1, "b c",null]}},{"type":"u","value":"x"}]}`)
+	f.Add(`{"properties":[{"Type":"t","value":1},{"type":"t","type":"u"},1]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		agree(t, s)
+	})
+}
+
+// BenchmarkPropertiesAnnotation reads an annotation of 600,000 GVKs (60 MB).
+func BenchmarkPropertiesAnnotation(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString(`{"properties":[`)
+	for i := range 600000 {
+		fmt.Fprintf(&sb, `{"type":"olm.gvk","value":{"group":"g%06d.example.com","kind":"Kind%06d","version":"v1alpha1"}},`, i, i)
+	}
+	sb.WriteString(`{"type":"olm.package","value":{"packageName":"p","version":"1.0.0"}}]}`)
+	s := sb.String()
+	b.SetBytes(int64(len(s)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if p, err := parsePropertiesAnnotation(s); err != nil || len(p.List()) != 600001 {
+			b.Fatal(err)
+		}
+	}
+}
