@@ -33,7 +33,7 @@ const (
 // caller owns the plan and its slices.
 //
 // A Plan's JSON form (encoding/json, as `sextant resolve -o json` prints
-// it) is a stable contract: see the README.
+// it) is a stable contract: see docs/resolve.md.
 type Plan struct {
 	Namespace string      `json:"namespace"`
 	Steps     []Step      `json:"steps"`

@@ -111,8 +111,8 @@ JSON (-o json; -o yaml is the same) is a stable contract, the resolver.Plan type
 ./resolver Plan): "namespace", "steps", "unchanged", "approval", "inFlight", "notes", "excluded"
 and "fixes", each step and unchanged operator with its "predictions" (and "approval", "heldBack",
 "deprecations" where they apply); with no plan, {"namespace": "...", "error": {"message",
-"verdict", "facts", "derivation", "suggestions"}}. The README ("sextant resolve and sextant
-rollout") shows every field.
+"verdict", "facts", "derivation", "suggestions"}}. docs/resolve.md shows every
+field.
 
 -A (--all-namespaces) resolves every namespace of the manifests, one after another, each with its
 own OperatorGroup: one block per namespace; -o json gives {"namespaces": [...]}.
@@ -285,8 +285,8 @@ work tree every file is relative to its top (uriBaseId %SRCROOT%, set in origina
 the log is the same from any folder; tool.driver.version is sextant's version.
 
 Suppressions: --config FILE, by default the .sextant.yaml in the catalog's folder or a folder above
-it, up to the git repository's top (named on standard error when found). The README ("sextant
-check") describes its format and every finding code (CHECKS.md).`
+it, up to the git repository's top (named on standard error when found). docs/check.md
+describes its format, CHECKS.md every finding code.`
 
 // diagramsTopic describes how graph draws.
 var diagramsTopic = `How graph draws an upgrade graph.

@@ -57,8 +57,8 @@ Outputs (-o): text lists per package the bundles kept and why, and what a whole-
 would take; json and yaml the same as data; fbc the filtered File-Based Catalog (one catalog);
 images every bundle image and related image, one per line; imageset an oc-mirror v2
 ImageSetConfiguration of the kept bundles (each catalog's image: the registry image it was read
-from, else its CatalogSource's spec.image; --catalog-image NAME=REF gives or overrides it). The
-README ("sextant mirror") says what is kept and why.
+from, else its CatalogSource's spec.image; --catalog-image NAME=REF gives or overrides it).
+docs/mirror.md says what is kept and why.
 
 Exit status: 0 the set is computed; 1 some rollout has no plan with the full catalogs (each is
 named); 2 bad input or usage.`,
