@@ -4,33 +4,28 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/sextantdev/sextant/cluster"
-	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/migrate"
-	"github.com/sextantdev/sextant/resolver"
 )
 
-// ExampleBuild reports on the fixture of testdata/migrate: each catalog is
-// keyed by the CatalogSource that serves it, and becomes the ClusterCatalog
-// of that name.
+// ExampleBuild reports on the fixture of testdata/migrate, read as
+// sextant migrate reads it: each catalog is named after the CatalogSource
+// that serves it (which gives its namespace and priority), and becomes the
+// ClusterCatalog of that name.
 func ExampleBuild() {
-	community, err := graph.Load("../testdata/catalogs/community-operators-prod.v4.20-index.json.gz")
+	ctx := context.Background()
+	w, err := sextant.Load(ctx, sextant.Input{
+		Catalogs: []sextant.CatalogInput{
+			{Name: "community-operators", Path: "../testdata/catalogs/community-operators-prod.v4.20-index.json.gz"},
+			{Name: "internal-operators", Path: "../testdata/migrate/internal-operators.json"},
+		},
+		Manifests:     []sextant.File{{Path: "../testdata/migrate/cluster.json"}},
+		AllNamespaces: true,
+	}, sextant.Options{})
 	if err != nil {
 		panic(err)
 	}
-	internal, err := graph.Load("../testdata/migrate/internal-operators.json")
-	if err != nil {
-		panic(err)
-	}
-	state, err := cluster.LoadFiles("../testdata/migrate/cluster.json")
-	if err != nil {
-		panic(err)
-	}
-	cats := []resolver.Catalog{
-		{Key: resolver.CatalogKey{Namespace: "olm", Name: "community-operators"}, Priority: -100, Catalog: community},
-		{Key: resolver.CatalogKey{Namespace: "olm", Name: "internal-operators"}, Priority: 10, Catalog: internal},
-	}
-	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{})
+	rep, err := migrate.Build(ctx, w)
 	if err != nil {
 		panic(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -56,10 +57,25 @@ func loadFixture(t testing.TB) ([]resolver.Catalog, *cluster.State) {
 	return fixture.cats, fixture.state
 }
 
+// world is the world of catalogs (named by their keys; their priorities
+// come from the state's CatalogSources, as for sextant migrate) and state.
+func world(t testing.TB, cats []resolver.Catalog, state *cluster.State, opts sextant.Options) *sextant.World {
+	t.Helper()
+	in := sextant.Input{State: state, AllNamespaces: true}
+	for _, c := range cats {
+		in.Catalogs = append(in.Catalogs, sextant.CatalogInput{Name: c.Key.Name, Namespace: c.Key.Namespace, Catalog: c.Catalog})
+	}
+	w, err := sextant.Load(context.Background(), in, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 func buildFixture(t testing.TB) *migrate.Report {
 	t.Helper()
 	cats, state := loadFixture(t)
-	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{Resolver: resolver.Options{CEL: celrule.New()}})
+	rep, err := migrate.Build(context.Background(), world(t, cats, state, sextant.Options{CEL: celrule.New()}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +331,7 @@ func TestCancel(t *testing.T) {
 	cats, state := loadFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := migrate.Build(ctx, cats, state, migrate.Options{}); err == nil {
+	if _, err := migrate.Build(ctx, world(t, cats, state, sextant.Options{})); err == nil {
 		t.Fatal("Build with a cancelled context returned no error")
 	}
 }
@@ -324,10 +340,10 @@ func TestCancel(t *testing.T) {
 // 8 namespaces on the community catalog), the catalogs loaded once.
 func BenchmarkReport(b *testing.B) {
 	cats, state := loadFixture(b)
-	opts := migrate.Options{Resolver: resolver.Options{CEL: celrule.New()}}
+	w := world(b, cats, state, sextant.Options{CEL: celrule.New()})
 	b.ReportAllocs()
 	for b.Loop() {
-		rep, err := migrate.Build(context.Background(), cats, state, opts)
+		rep, err := migrate.Build(context.Background(), w)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -344,7 +360,12 @@ func TestCatalogAmbiguity(t *testing.T) {
 	cats, state := loadFixture(t)
 	mirror := cats[1]
 	mirror.Key.Name = "internal-mirror"
-	rep, err := migrate.Build(context.Background(), append(slices.Clone(cats), mirror), state, migrate.Options{})
+	// The mirror's CatalogSource: the same priority as internal-operators'.
+	state = state.Clone()
+	src := state.CatalogSources[slices.IndexFunc(state.CatalogSources, func(s cluster.CatalogSource) bool { return s.Name == "internal-operators" })]
+	src.Name = mirror.Key.Name
+	state.CatalogSources = append(state.CatalogSources, src)
+	rep, err := migrate.Build(context.Background(), world(t, append(slices.Clone(cats), mirror), state, sextant.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -400,7 +421,7 @@ items:
 		t.Fatal(err)
 	}
 	cats := []resolver.Catalog{{Key: resolver.CatalogKey{Namespace: "olm", Name: "own"}, Catalog: cat}}
-	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{})
+	rep, err := migrate.Build(context.Background(), world(t, cats, state, sextant.Options{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -423,8 +444,8 @@ items:
 // blocks them (TestFixtureVerdicts).
 func TestExperimentalFeatureSet(t *testing.T) {
 	cats, state := loadFixture(t)
-	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{Resolver: resolver.Options{CEL: celrule.New()},
-		V1: olmv1.Options{SingleOwnNamespace: true, BundleRelease: true}, FeatureSet: cluster.FeatureSetExperimental})
+	rep, err := migrate.Build(context.Background(), world(t, cats, state, sextant.Options{CEL: celrule.New(),
+		V1: sextant.V1Gates{SingleOwnNamespace: true, BundleRelease: true, FeatureSet: cluster.FeatureSetExperimental}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,7 +496,7 @@ spec: {name: etcd, channel: singlenamespace-alpha, source: community-operators, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep, err := migrate.Build(context.Background(), cats, state, migrate.Options{Resolver: resolver.Options{CEL: celrule.New()}})
+	rep, err := migrate.Build(context.Background(), world(t, cats, state, sextant.Options{CEL: celrule.New()}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/words"
@@ -257,38 +258,32 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// Options tunes Build. The zero value resolves v0 as OLM does with the
-// global catalog namespace "olm".
-type Options struct {
-	// Resolver holds v0's options (global namespace, CEL evaluator,
-	// Kubernetes version, …).
-	Resolver resolver.Options
-	// V1 holds v1's options: operator-controller's feature gates, the
-	// cluster's versions. The verdicts follow what v1 predicts with them.
-	V1 olmv1.Options
-	// FeatureSet is operator-controller's feature set, whose CRDs the
-	// ClusterExtensions written are for: only the experimental CRDs have
-	// spec.config (watchNamespace).
-	FeatureSet cluster.FeatureSet
-}
-
-// Build answers for every Subscription of state, with catalogs as v0
-// sees them (their keys: the namespace and name of their CatalogSource).
+// Build answers for every Subscription of the world's state, with its
+// catalogs as v0 sees them (their keys: the namespace and name of their
+// CatalogSource) and its options: v0 resolves with the world's resolver,
+// v1 with the world's gates and cluster versions (World.V1Options), and
+// the ClusterExtensions written are for the world's feature set
+// (Options.V1.FeatureSet: only the experimental CRDs have spec.config).
 // Each catalog becomes the ClusterCatalog named after its CatalogSource
 // (namespace-name when two CatalogSources share a name). ctx is honoured
 // by the v0 resolution.
-func Build(ctx context.Context, catalogs []resolver.Catalog, state *cluster.State, opts Options) (*Report, error) {
-	v0, err := resolver.NewContext(ctx, catalogs, opts.Resolver)
-	if err != nil {
-		return nil, err
+func Build(ctx context.Context, w *sextant.World) (*Report, error) {
+	catalogs, state := w.ResolverCatalogs(), w.State
+	v0 := w.Resolver
+	if v0 == nil { // a world of ClusterExtensions alone has no v0 resolver
+		var err error
+		if v0, err = resolver.NewContext(ctx, catalogs, w.ResolverOptions()); err != nil {
+			return nil, err
+		}
 	}
-	b := &builder{state: state, catalogs: catalogs, crds: cluster.IndexCRDs(state.CRDs), featureSet: opts.FeatureSet}
+	var err error
+	b := &builder{state: state, catalogs: catalogs, crds: cluster.IndexCRDs(state.CRDs), featureSet: w.Options().V1.FeatureSet}
 	b.clusterCatalogs()
 	v1cats := make([]olmv1.Catalog, len(catalogs))
 	for i, c := range catalogs {
 		v1cats[i] = olmv1.Catalog{ClusterCatalog: b.ccByKey[c.Key], Content: c.Catalog}
 	}
-	if b.v1, err = olmv1.New(v1cats, opts.V1); err != nil {
+	if b.v1, err = olmv1.New(v1cats, w.V1Options()); err != nil {
 		return nil, err
 	}
 	results, err := v0.ResolveAll(ctx, state)

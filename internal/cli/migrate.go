@@ -42,8 +42,7 @@ Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input o
 		if err != nil {
 			return err
 		}
-		rep, err := migrate.Build(cmd.Context(), w.ResolverCatalogs(), w.State, migrate.Options{Resolver: w.ResolverOptions(),
-			V1: w.V1Options(), FeatureSet: f.v1FeatureSet()})
+		rep, err := migrate.Build(cmd.Context(), w)
 		if err != nil {
 			return err
 		}
