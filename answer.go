@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/sextantdev/sextant/internal/fileerr"
 	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/resolver"
@@ -254,7 +255,7 @@ func (w *World) catalogError(err error) error {
 	}
 	for _, c := range w.Catalogs {
 		if c.Key == ce.Catalog {
-			return naming(err, c.Origin.Path)
+			return fileerr.Name(err, c.Origin.Path)
 		}
 	}
 	return err

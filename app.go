@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/fileerr"
 )
 
 // ApplicationConflictError is an OLM object both in the application's
@@ -41,13 +42,13 @@ func (l *loader) readApplication(files []File) ([]cluster.Object, *cluster.State
 	for _, in := range ins {
 		o, err := l.decodeObjects(in)
 		if err != nil {
-			errs = appendErrors(errs, naming(err, in.name))
+			errs = appendErrors(errs, fileerr.Name(err, in.name))
 			continue
 		}
 		objs = append(objs, o...)
 		s, err := l.decodeManifests(in)
 		if err != nil {
-			errs = appendErrors(errs, naming(err, in.name))
+			errs = appendErrors(errs, fileerr.Name(err, in.name))
 			continue
 		}
 		state.CSVs = append(state.CSVs, s.CSVs...)

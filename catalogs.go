@@ -11,6 +11,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/fileerr"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -194,18 +195,18 @@ func (l *loader) loadCatalog(c *catalogSpec) (*graph.Catalog, error) {
 	if c.in.Reader != nil {
 		cat, err := loader.Decode(l.ctx, c.in.Reader, c.path)
 		if err != nil {
-			return nil, naming(err, c.path)
+			return nil, fileerr.Name(err, c.path)
 		}
 		l.noteEmpty(c, cat, false, "")
 		return cat, nil
 	}
 	fi, err := os.Stat(c.path)
 	if err != nil {
-		return nil, pathError(c.path, err)
+		return nil, fileerr.Path(c.path, err)
 	}
 	cat, err := loader.Load(l.ctx, c.path)
 	if err != nil {
-		return nil, naming(err, c.path)
+		return nil, fileerr.Name(err, c.path)
 	}
 	l.noteEmpty(c, cat, fi.IsDir(), "")
 	return cat, nil

@@ -1,7 +1,6 @@
 package sextant
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -15,8 +14,8 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
+	"github.com/sextantdev/sextant/internal/fileerr"
 	"github.com/sextantdev/sextant/internal/words"
-	"github.com/sextantdev/sextant/resolver"
 )
 
 // manifestFile is one manifest input: a path, read when decoded, one
@@ -35,7 +34,7 @@ func (in manifestFile) open() (io.ReadCloser, error) {
 	}
 	f, err := os.Open(in.name)
 	if err != nil {
-		return nil, pathError(in.name, err)
+		return nil, fileerr.Path(in.name, err)
 	}
 	return f, nil
 }
@@ -69,7 +68,7 @@ func (l *loader) listManifests(files []File) ([]manifestFile, error) {
 		}
 		fi, err := os.Stat(f.Path)
 		if err != nil {
-			errs = append(errs, pathError(f.Path, err))
+			errs = append(errs, fileerr.Path(f.Path, err))
 			continue
 		}
 		if fi.IsDir() {
@@ -110,7 +109,7 @@ func (l *loader) readFolder(dir string) ([]manifestFile, error) {
 	var otherFiles, subfolders, special int
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			errs = append(errs, pathError(path, err))
+			errs = append(errs, fileerr.Path(path, err))
 			if d != nil && d.IsDir() && path != dir {
 				return fs.SkipDir
 			}
@@ -134,7 +133,7 @@ func (l *loader) readFolder(dir string) ([]manifestFile, error) {
 		return nil
 	})
 	if err != nil {
-		errs = append(errs, pathError(dir, err))
+		errs = append(errs, fileerr.Path(dir, err))
 	}
 	var skipped []string
 	if otherFiles > 0 {
@@ -201,7 +200,7 @@ func (l *loader) readState(files []File) (*cluster.State, error) {
 	for _, in := range ins {
 		s, err := l.decodeManifests(in)
 		if err != nil {
-			errs = appendErrors(errs, naming(err, in.name))
+			errs = appendErrors(errs, fileerr.Name(err, in.name))
 			continue
 		}
 		if len(s.Refs()) == 0 && len(s.Ignored) == 0 {
@@ -240,96 +239,11 @@ func emptyManifests(in manifestFile) error {
 		return err
 	}
 	defer r.Close()
-	blank, err := isBlank(r)
+	blank, err := docstream.IsBlank(r)
 	if err != nil || !blank {
 		return err
 	}
 	return &EmptyInputError{File: in.name, Stream: in.stream}
-}
-
-// isBlank reports whether r holds nothing but white space, comment lines
-// and YAML document markers ("---", "...").
-func isBlank(r io.Reader) (bool, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	inComment := false // in a comment line longer than the buffer
-	for first := true; ; first = false {
-		chunk, isPrefix, err := br.ReadLine()
-		if err == io.EOF {
-			return true, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		if first {
-			chunk = bytes.TrimPrefix(chunk, []byte("\xef\xbb\xbf"))
-		}
-		if !inComment {
-			t := bytes.TrimSpace(chunk)
-			switch {
-			case len(t) == 0:
-			case t[0] == '#':
-				inComment = isPrefix
-			case !isPrefix && (string(t) == "---" || string(t) == "..."):
-			default:
-				return false, nil
-			}
-		}
-		if !isPrefix {
-			inComment = false
-		}
-	}
-}
-
-// naming makes sure every problem in err names the file: one that is not a
-// typed error carrying its file (namesFile) gets name as a prefix. Joined
-// errors stay joined.
-func naming(err error, name string) error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs := j.Unwrap()
-		out := make([]error, len(errs))
-		for i, e := range errs {
-			out[i] = naming(e, name)
-		}
-		return errors.Join(out...)
-	}
-	if namesFile(err) {
-		return err
-	}
-	return fmt.Errorf("%s: %w", name, err)
-}
-
-// namesFile reports whether err is, or wraps, an error that states its
-// file: a catalog's decode or duplicate error, a manifest's error, or a
-// file system error with its path.
-func namesFile(err error) bool {
-	var de *graph.DecodeError
-	if errors.As(err, &de) {
-		return de.File != ""
-	}
-	var dup *graph.DuplicateError
-	if errors.As(err, &dup) {
-		return dup.Second.File != ""
-	}
-	var ce *cluster.Error
-	if errors.As(err, &ce) {
-		return ce.File != ""
-	}
-	var ip *resolver.InvalidPackageError
-	if errors.As(err, &ip) {
-		return ip.Finding.Pos.File != ""
-	}
-	var pe *fs.PathError
-	return errors.As(err, &pe)
-}
-
-// pathError turns "open PATH: no such file or directory" into "PATH: no such
-// file or directory"; errors.Is still sees the cause.
-func pathError(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", path, pe.Err)
-	}
-	return naming(err, path)
 }
 
 // appendErrors appends err to errs, or the errors it joins, so that every

@@ -18,8 +18,8 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
+	"github.com/sextantdev/sextant/internal/fileerr"
 	"github.com/sextantdev/sextant/internal/words"
-	"github.com/sextantdev/sextant/resolver"
 )
 
 // choice is a flag value restricted to a fixed set of words. An invalid
@@ -90,7 +90,7 @@ func (in input) open() (io.ReadCloser, error) {
 	}
 	f, err := os.Open(in.Name)
 	if err != nil {
-		return nil, pathError(in.Name, err)
+		return nil, fileerr.Path(in.Name, err)
 	}
 	return f, nil
 }
@@ -230,7 +230,7 @@ func (e *env) readInputs(names []string) ([]input, error) {
 		}
 		fi, err := os.Stat(name)
 		if err != nil {
-			errs = append(errs, pathError(name, err))
+			errs = append(errs, fileerr.Path(name, err))
 			continue
 		}
 		if fi.IsDir() {
@@ -262,7 +262,7 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 			return nil, err
 		}
 		if cat, err = e.limits.catalogLoader().Decode(e.context(), r, stdinName); err != nil {
-			return nil, advise(naming(err, stdinName), e.catalogAdvice)
+			return nil, advise(fileerr.Name(err, stdinName), e.catalogAdvice)
 		}
 	} else {
 		ref, isImage, err := imageReference(path)
@@ -277,66 +277,13 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 			return cat, err
 		}
 		if _, err := os.Stat(path); err != nil {
-			return nil, pathError(path, err)
+			return nil, fileerr.Path(path, err)
 		}
 		if cat, err = e.limits.catalogLoader().Load(e.context(), path); err != nil {
-			return nil, advise(naming(err, path), e.catalogAdvice)
+			return nil, advise(fileerr.Name(err, path), e.catalogAdvice)
 		}
 	}
 	return cat, nil
-}
-
-// naming makes sure every problem in err names the file: one that is not a
-// typed error carrying its file (namesFile) gets name as a prefix. Joined
-// errors stay joined.
-func naming(err error, name string) error {
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		errs := j.Unwrap()
-		out := make([]error, len(errs))
-		for i, e := range errs {
-			out[i] = naming(e, name)
-		}
-		return errors.Join(out...)
-	}
-	if namesFile(err) {
-		return err
-	}
-	return fmt.Errorf("%s: %w", name, err)
-}
-
-// namesFile reports whether err is, or wraps, an error that states its
-// file: a catalog's decode or duplicate error, a manifest's error, an
-// invalid package's finding at its position, or a file system error with
-// its path.
-func namesFile(err error) bool {
-	var de *graph.DecodeError
-	if errors.As(err, &de) {
-		return de.File != ""
-	}
-	var dup *graph.DuplicateError
-	if errors.As(err, &dup) {
-		return dup.Second.File != ""
-	}
-	var ce *cluster.Error
-	if errors.As(err, &ce) {
-		return ce.File != ""
-	}
-	var ip *resolver.InvalidPackageError
-	if errors.As(err, &ip) {
-		return ip.Finding.Pos.File != ""
-	}
-	var pe *fs.PathError
-	return errors.As(err, &pe)
-}
-
-// pathError turns "open PATH: no such file or directory" into "PATH: no such
-// file or directory"; errors.Is still sees the cause.
-func pathError(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %w", path, pe.Err)
-	}
-	return naming(err, path)
 }
 
 // manifestExtensions are the file name extensions of the manifests read
@@ -354,7 +301,7 @@ func (e *env) readFolder(dir string) ([]input, error) {
 	var otherFiles, subfolders, special int
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			errs = append(errs, pathError(path, err))
+			errs = append(errs, fileerr.Path(path, err))
 			if d != nil && d.IsDir() && path != dir {
 				return fs.SkipDir
 			}
@@ -378,7 +325,7 @@ func (e *env) readFolder(dir string) ([]input, error) {
 		return nil
 	})
 	if err != nil {
-		errs = append(errs, pathError(dir, err))
+		errs = append(errs, fileerr.Path(dir, err))
 	}
 	var skipped []string
 	if otherFiles > 0 {

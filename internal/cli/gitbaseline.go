@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/fileerr"
 	"github.com/sextantdev/sextant/internal/words"
 )
 
@@ -67,7 +68,7 @@ func (e *env) loadGitBaseline(spec, catalog string) (*graph.Catalog, error) {
 	cat, err := e.limits.catalogLoader().LoadFS(e.context(), zr, rel)
 	name := fmt.Sprintf("%s at %s", rel, ref)
 	if err != nil {
-		return nil, naming(err, name)
+		return nil, fileerr.Name(err, name)
 	}
 	if len(cat.Packages()) == 0 && len(cat.Others()) == 0 {
 		return nil, fmt.Errorf("%s: no catalog there (no .json, .yaml or .yml file, plain or .gz, with a blob)", name)

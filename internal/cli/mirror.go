@@ -15,6 +15,7 @@ import (
 
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/internal/fileerr"
 	"github.com/sextantdev/sextant/mirror"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -241,7 +242,7 @@ func (e *env) mirrorRequest(f *mirrorFlags) (mirror.Request, error) {
 func readPackageFile(path string) (lines, where []string, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, pathError(path, err)
+		return nil, nil, fileerr.Path(path, err)
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {

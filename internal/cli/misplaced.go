@@ -1,16 +1,14 @@
 package cli
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/docstream"
 )
 
 // Misplaced input: the libraries say what an input holds instead of what
@@ -95,7 +93,7 @@ func emptyManifests(in input) error {
 		return err
 	}
 	defer r.Close()
-	blank, err := isBlank(r)
+	blank, err := docstream.IsBlank(r)
 	if err != nil || !blank {
 		return err
 	}
@@ -104,37 +102,4 @@ func emptyManifests(in input) error {
 		what = "standard input"
 	}
 	return fmt.Errorf("%s: %s is empty: no Kubernetes object in it (the cluster state is what kubectl get csv,sub,catsrc,og -o yaml prints)", in.Name, what)
-}
-
-// isBlank reports whether r holds nothing but white space, comment lines
-// and YAML document markers ("---", "...").
-func isBlank(r io.Reader) (bool, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
-	inComment := false // in a comment line longer than the buffer
-	for first := true; ; first = false {
-		chunk, isPrefix, err := br.ReadLine()
-		if err == io.EOF {
-			return true, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		if first {
-			chunk = bytes.TrimPrefix(chunk, []byte("\xef\xbb\xbf"))
-		}
-		if !inComment {
-			t := bytes.TrimSpace(chunk)
-			switch {
-			case len(t) == 0:
-			case t[0] == '#':
-				inComment = isPrefix
-			case !isPrefix && (string(t) == "---" || string(t) == "..."):
-			default:
-				return false, nil
-			}
-		}
-		if !isPrefix {
-			inComment = false
-		}
-	}
 }
