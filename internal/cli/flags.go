@@ -1,15 +1,9 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -19,7 +13,6 @@ import (
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/docstream"
 	"github.com/sextantdev/sextant/internal/fileerr"
-	"github.com/sextantdev/sextant/internal/words"
 )
 
 // choice is a flag value restricted to a fixed set of words. An invalid
@@ -59,8 +52,8 @@ func addOutputFlag(cmd *cobra.Command, formats ...string) *choice {
 
 // addFilenameFlag adds the repeatable -f/--filename flag ("-" is standard
 // input, a folder is every manifest in it) and -R/--recursive for commands
-// that read manifests; read them with env.readInputs, with env.recursive
-// set from recursive.
+// that read manifests; the world reads them (sextant.Input.Manifests and
+// Recursive, see env.worldInput).
 func addFilenameFlag(cmd *cobra.Command, files *[]string, recursive *bool, usage string) {
 	cmd.Flags().StringArrayVarP(files, "filename", "f", nil, usage+": a `FILE`, a folder or \"-\" (repeatable)")
 	cmd.Flags().BoolVarP(recursive, "recursive", "R", false, "read the folders given with -f recursively")
@@ -73,73 +66,6 @@ func addNamespaceFlag(cmd *cobra.Command, ns *string, usage string) {
 
 // stdinName names standard input in messages and positions.
 const stdinName = "<stdin>"
-
-// input is one manifest file given with -f (or found in a folder given
-// with -f): a path, read when decoded, one document at a time; or standard
-// input, read once into Data (it may be decoded twice), within the size
-// limit and failing at the first binary byte.
-type input struct {
-	Name string // the path, or "<stdin>"
-	Data []byte // standard input's bytes; nil for a file
-}
-
-// open returns the input's stream; close it when done.
-func (in input) open() (io.ReadCloser, error) {
-	if in.Name == stdinName {
-		return memoryInput{bytes.NewReader(in.Data)}, nil
-	}
-	f, err := os.Open(in.Name)
-	if err != nil {
-		return nil, fileerr.Path(in.Name, err)
-	}
-	return f, nil
-}
-
-// memoryInput is an input read into memory (standard input): its Len tells
-// the readers its size.
-type memoryInput struct{ *bytes.Reader }
-
-// Close does nothing.
-func (memoryInput) Close() error { return nil }
-
-// decodeManifests decodes one input's manifests within the size limits.
-func (e *env) decodeManifests(in input) (*cluster.State, error) {
-	r, err := in.open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	s, err := e.limits.clusterLoader().Decode(e.context(), r, in.Name)
-	return s, advise(err, manifestsAdvice)
-}
-
-// decodeObjects reads every object of one input (see cluster.DecodeObjects).
-func (e *env) decodeObjects(in input) ([]cluster.Object, error) {
-	r, err := in.open()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return cluster.DecodeObjects(docstream.LimitReader(r, e.limits.clusterLoader().MaxBytes), in.Name)
-}
-
-// readStdin reads standard input whole, within the input size limit,
-// stopping at the first binary byte (so /dev/zero fails at once).
-func (e *env) readStdin(r io.Reader) ([]byte, error) {
-	maxBytes := int64(e.limits.input)
-	if maxBytes == 0 {
-		maxBytes = cluster.DefaultMaxBytes
-	}
-	data, err := docstream.ReadAll(r, maxBytes)
-	var be *graph.BinaryError
-	switch {
-	case errors.As(err, &be):
-		return nil, fmt.Errorf("%s:%d: %w", stdinName, be.Line, err)
-	case err != nil:
-		return nil, fmt.Errorf("%s: %w", stdinName, err)
-	}
-	return data, nil
-}
 
 // context is the context of the run.
 func (e *env) context() context.Context {
@@ -209,46 +135,6 @@ func (f *sizeFlag) Set(v string) error {
 	return nil
 }
 
-// readInputs reads the files named with -f in order; "-" reads standard
-// input. Every unreadable file is reported, each naming its path.
-func (e *env) readInputs(names []string) ([]input, error) {
-	var ins []input
-	var errs []error
-	for _, name := range names {
-		if name == "-" {
-			r, err := e.takeStdin(`-f "-"`)
-			if err != nil {
-				return nil, err
-			}
-			data, err := e.readStdin(r)
-			if err != nil {
-				errs = append(errs, err)
-				continue
-			}
-			ins = append(ins, input{Name: stdinName, Data: data})
-			continue
-		}
-		fi, err := os.Stat(name)
-		if err != nil {
-			errs = append(errs, fileerr.Path(name, err))
-			continue
-		}
-		if fi.IsDir() {
-			dirIns, err := e.readFolder(name)
-			if err != nil {
-				errs = appendErrors(errs, err)
-			}
-			ins = append(ins, dirIns...)
-			continue
-		}
-		ins = append(ins, input{Name: name})
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return ins, nil
-}
-
 // loadCatalog reads the catalog at path — an FBC file or folder, "-" for
 // standard input, or a catalog image (see imageReference). The error names
 // the path. A catalog with no blob at all (an empty file, a folder with no
@@ -284,68 +170,4 @@ func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
 		}
 	}
 	return cat, nil
-}
-
-// manifestExtensions are the file name extensions of the manifests read
-// from a folder, as kubectl reads them.
-var manifestExtensions = []string{".yaml", ".yml", ".json"}
-
-// readFolder reads every manifest file of the folder dir, in lexical order
-// of path; with e.recursive, its subfolders too. A folder without any
-// manifest is an error (almost always a wrong path). What is not read —
-// files of other extensions, subfolders without -R, anything but a regular
-// file — is counted in one note.
-func (e *env) readFolder(dir string) ([]input, error) {
-	var ins []input
-	var errs []error
-	var otherFiles, subfolders, special int
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			errs = append(errs, fileerr.Path(path, err))
-			if d != nil && d.IsDir() && path != dir {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		switch {
-		case d.IsDir():
-			if path != dir && !e.recursive {
-				subfolders++
-				return fs.SkipDir
-			}
-			return nil
-		case !slices.Contains(manifestExtensions, filepath.Ext(path)):
-			otherFiles++
-			return nil
-		case !d.Type().IsRegular():
-			special++
-			return nil
-		}
-		ins = append(ins, input{Name: path})
-		return nil
-	})
-	if err != nil {
-		errs = append(errs, fileerr.Path(dir, err))
-	}
-	var skipped []string
-	if otherFiles > 0 {
-		skipped = append(skipped, words.Plural(otherFiles, "file")+" not named .yaml, .yml or .json")
-	}
-	if special > 0 {
-		skipped = append(skipped, words.Plural(special, "file")+" that are not regular (FIFO, socket, device)")
-	}
-	if subfolders > 0 {
-		skipped = append(skipped, words.Plural(subfolders, "subfolder")+" (-R reads them)")
-	}
-	if len(skipped) > 0 && len(ins) > 0 {
-		e.notef("%s: skipped %s", dir, strings.Join(skipped, ", "))
-	}
-	if len(ins) == 0 && len(errs) == 0 {
-		hint := ""
-		if subfolders > 0 {
-			hint = "; -R reads its subfolders"
-		}
-		errs = append(errs, fmt.Errorf("%s: no manifest in the folder (no .yaml, .yml or .json file%s)", dir, hint))
-	}
-	return ins, errors.Join(errs...)
 }

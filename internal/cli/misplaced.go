@@ -8,7 +8,6 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
-	"github.com/sextantdev/sextant/internal/docstream"
 )
 
 // Misplaced input: the libraries say what an input holds instead of what
@@ -82,24 +81,4 @@ func manifestsAdvice(err error) string {
 		return "it is a field of operator-controller's experimental CRDs: --feature-set experimental"
 	}
 	return ""
-}
-
-// emptyManifests returns the error for an input that decoded to no object
-// at all when it is empty — nothing but white space, comments and document
-// markers — and nil otherwise (an empty List says what it is).
-func emptyManifests(in input) error {
-	r, err := in.open()
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	blank, err := docstream.IsBlank(r)
-	if err != nil || !blank {
-		return err
-	}
-	what := "the file"
-	if in.Name == stdinName {
-		what = "standard input"
-	}
-	return fmt.Errorf("%s: %s is empty: no Kubernetes object in it (the cluster state is what kubectl get csv,sub,catsrc,og -o yaml prints)", in.Name, what)
 }

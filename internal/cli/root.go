@@ -69,7 +69,6 @@ type env struct {
 	stdout, stderr io.Writer
 	stdinUsedBy    string // the input that read standard input, if any
 	cmdPath        string // the running command, "sextant resolve"
-	recursive      bool   // -R: readInputs reads folders recursively
 	// gitBaselineFiles are the files of a baseline read from git, named
 	// by their path in the repository.
 	gitBaselineFiles map[string]bool
@@ -105,7 +104,7 @@ func (e *env) takeStdin(what string) (io.Reader, error) {
 // RunE and add it here. Declare flags with addOutputFlag, addFilenameFlag,
 // addNamespaceFlag and addChoiceFlag (addResolveFlags and
 // e.loadResolveInput for a command that resolves); read catalogs with
-// e.loadCatalog and manifests with e.readInputs (both honour "-"); write
+// e.loadCatalog and manifests through the world (e.worldInput; both honour "-"); write
 // results to e.stdout.
 // Return errNo after printing a "no" answer (exit 1), or noErrorf to have
 // a one-line "no" printed on standard output (exit 1), usageErrorf for a

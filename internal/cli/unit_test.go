@@ -4,9 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -108,52 +105,6 @@ func TestVersion(t *testing.T) {
 	stdout, _, _ = run("", "version")
 	if want := "sextant (devel)\ngo " + runtime.Version() + "\n"; stdout != want {
 		t.Errorf("version without build info = %q, want %q", stdout, want)
-	}
-}
-
-func TestReadInputs(t *testing.T) {
-	dir := t.TempDir()
-	a := dir + "/a.yaml"
-	if err := os.WriteFile(a, []byte("kind: List\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	e := &env{stdin: strings.NewReader("kind: Subscription\n")}
-	ins, err := e.readInputs([]string{a, "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []struct{ name, data string }{{a, "kind: List\n"}, {stdinName, "kind: Subscription\n"}}
-	if len(ins) != 2 {
-		t.Fatalf("readInputs = %v, want 2 inputs", ins)
-	}
-	for i, in := range ins {
-		r, err := in.open()
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, _ := io.ReadAll(r)
-		r.Close()
-		if in.Name != want[i].name || string(data) != want[i].data {
-			t.Errorf("input %d = %q %q, want %q %q", i, in.Name, data, want[i].name, want[i].data)
-		}
-	}
-
-	// Standard input is read once.
-	if _, err := e.readInputs([]string{"-"}); err == nil {
-		t.Error("second read of standard input: no error")
-	} else if xe, ok := err.(*exitError); !ok || xe.code != ExitBadInput || !xe.usage {
-		t.Errorf("second read of standard input: %v, want a usage error", err)
-	}
-
-	// Every missing file is reported, each by name.
-	e = &env{}
-	_, err = e.readInputs([]string{dir + "/x.yaml", a, dir + "/y.yaml"})
-	if !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("missing files: %v, want fs.ErrNotExist", err)
-	}
-	lines := errorLines(err, nil)
-	if len(lines) != 2 || !strings.Contains(lines[0], "x.yaml") || !strings.Contains(lines[1], "y.yaml") {
-		t.Errorf("missing files: lines %q, want one per file", lines)
 	}
 }
 
