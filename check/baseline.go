@@ -235,11 +235,11 @@ func checkBaselines(catalogs []Input, baselines []Input) error {
 
 // findingObject is what a finding is about, without its wording.
 type findingObject struct {
-	code, pkg, channel, bundle string
+	code, pkg, channel, bundle, from, crd string
 }
 
 func objectOf(f Finding) findingObject {
-	return findingObject{f.Code, f.Package, f.Channel, f.Bundle}
+	return findingObject{f.Code, f.Package, f.Channel, f.Bundle, f.From, f.CRD}
 }
 
 // markStatus marks each finding of fs new or existing against the

@@ -47,10 +47,11 @@ type CatalogReports struct {
 //	 "findings": [Finding...], "summary": {"error": N, "warning": N, "info": N},
 //	 "counts": [{"code": "...", "severity": "...", "count": N}],
 //	 "groups": [Group...],
-//	 "baseline": {...}, "resolved": [Finding...], "suppressed": [Finding...]}
+//	 "baseline": {...}, "resolved": [Finding...], "suppressed": [Finding...],
+//	 "crds": CRDSummary}
 //
-// where findings and counts are never null, and groups, baseline, resolved
-// and suppressed are left out when empty. Findings are listed one by one
+// where findings and counts are never null, and groups, baseline, resolved,
+// suppressed and crds are left out when empty. Findings are listed one by one
 // whether or not they are in a group; a group's "findings" index them.
 type CatalogReport struct {
 	// Path is the catalog's Input.Name.
@@ -76,6 +77,8 @@ type CatalogReport struct {
 	// Suppressed lists the findings the suppressions accept, each with its
 	// Suppression.
 	Suppressed []Finding `json:"suppressed,omitempty"`
+	// CRDs counts what the CRDs check compared (CatalogSummary.CRDs).
+	CRDs *CRDSummary `json:"crds,omitempty"`
 }
 
 // ByCatalog splits the report by catalog, in input order. It returns an
@@ -99,6 +102,7 @@ func (r *Report) ByCatalog() (*CatalogReports, error) {
 			Counts:   sum.Counts,
 			Baseline: sum.Baseline,
 			Groups:   GroupFindings(fs[:n]),
+			CRDs:     sum.CRDs,
 		}
 		if c.Findings == nil {
 			c.Findings = []Finding{}

@@ -28,6 +28,7 @@ import (
 	"sync"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/registryv1"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -76,12 +77,17 @@ const (
 	// mode, minKubeVersions OLM cannot parse, upgrade edges that drop an
 	// install mode or raise minKubeVersion.
 	Platform Check = "platform"
+	// CRDs compares, on every upgrade edge, the CustomResourceDefinitions
+	// both bundles carry as OLM v1's CRD upgrade safety preflight compares
+	// them, from the bundles' contents (Options.Bundles, and the
+	// catalogs' olm.bundle.object properties).
+	CRDs Check = "crds"
 )
 
 // AllChecks returns every check in documentation order. The caller owns the
 // returned slice.
 func AllChecks() []Check {
-	return []Check{Structural, Reachability, Direction, Deprecations, Catalogs, Installability, Platform}
+	return []Check{Structural, Reachability, Direction, Deprecations, Catalogs, Installability, Platform, CRDs}
 }
 
 // ParseCheck returns the check named s, or an error listing the known names.
@@ -128,6 +134,12 @@ type Options struct {
 	// moves those they match to Report.Suppressed and reports each entry
 	// that matches nothing as a stale-suppression warning.
 	Suppressions []Suppression
+
+	// Bundles finds the contents of the catalogs' bundles for the CRDs
+	// check (package registryv1: bundle folders, bundle images when it
+	// has an ImageSource, and the catalogs' olm.bundle.object
+	// properties); nil: the olm.bundle.object properties alone.
+	Bundles *registryv1.Set
 
 	// resolveAll sends every bundle through the resolver, even those the
 	// installability check decides without it (tests compare both).
@@ -178,6 +190,9 @@ type CatalogSummary struct {
 	Counts []CodeCount `json:"counts"`
 	// Baseline compares the catalog with its baseline; nil without one.
 	Baseline *BaselineSummary `json:"baseline,omitempty"`
+	// CRDs counts what the CRDs check compared; nil when it did not run,
+	// or found no bundle contents and was given none (Options.Bundles).
+	CRDs *CRDSummary `json:"crds,omitempty"`
 }
 
 // CodeCount is the number of findings of one code, with the highest
@@ -353,6 +368,7 @@ func Run(ctx context.Context, catalogs []Input, opts Options) (*Report, error) {
 	}
 	order := newFindingOrder(catalogs, opts.Baseline)
 	r := &runner{opts: opts, inputs: catalogs, order: order}
+	r.crds.per = make([]*CRDSummary, len(catalogs))
 	if err := r.run(ctx); err != nil {
 		return nil, err
 	}
@@ -381,6 +397,8 @@ type runner struct {
 	// all is the resolver over every input, for the installability check
 	// with several catalogs; nil with one.
 	all func() (*resolver.Resolver, error)
+
+	crds crdSummaries // per input, the CRDs check's counts
 }
 
 // candidateSets returns the candidate set of every input, computed once.
@@ -468,6 +486,9 @@ func (r *runner) report() *Report {
 			s.Channels += len(p.Channels)
 			s.Bundles += len(p.Bundles)
 		}
+		if c := r.crds.per[i]; c != nil && (c.Found > 0 || r.opts.Bundles != nil) {
+			s.CRDs = c
+		}
 		rep.Catalogs[i] = s
 		ps := r.paths[i]
 		slices.SortFunc(ps, func(a, b PathStats) int { return strings.Compare(a.Package, b.Package) })
@@ -501,6 +522,22 @@ func (r *runner) catalogJobs(ctx context.Context, ci int, in Input) ([]job, erro
 		jobs = append(jobs, job{ci, func(context.Context) ([]Finding, *PathStats, error) {
 			return otherCatalogs(r.inputs, r.candidateSets(), ci, r.opts.CEL), nil, nil
 		}})
+	}
+	if r.opts.enabled(CRDs) {
+		set := r.opts.Bundles
+		if set == nil {
+			set = registryv1.NewSet()
+		}
+		for _, p := range cat.Packages() {
+			jobs = append(jobs, job{ci, func(ctx context.Context) ([]Finding, *PathStats, error) {
+				fs, sum, err := crdChecks(ctx, name, p, set)
+				if err != nil {
+					return nil, nil, err
+				}
+				r.crds.add(ci, sum)
+				return fs, nil, nil
+			}})
+		}
 	}
 	if r.opts.enabled(Installability) {
 		if len(r.inputs) > 1 && r.all == nil {

@@ -6,10 +6,12 @@ import "github.com/sextantdev/sextant/graph"
 
 var codeDocs = []CodeDoc{
 	{Code: "api-dropped-on-upgrade", Severity: graph.SeverityWarning, Check: "direction", Help: "an upgrade edge whose target no longer provides an API (`olm.gvk`) its source provides; the dropped GVKs are named, marked when the kind is still served at another version (one finding per replaces/skips edge, one per skipRange for the edges only a skipRange makes)"},
+	{Code: "bundle-contents-invalid", Severity: graph.SeverityWarning, Check: "crds", Help: "the contents found for a bundle on an upgrade edge cannot all be read (a manifest or CRD that does not decode, bundle folders its name, version and package do not tell apart, an image that cannot be read): its CRDs are compared as far as they were read"},
 	{Code: "bundle-not-in-channel", Severity: graph.SeverityError, Check: "structural", Help: "no channel lists the bundle"},
 	{Code: "bundle-removed", Severity: graph.SeverityWarning, Check: "baseline", Help: "another entry is gone from a channel; the message says whether clusters running it can still upgrade"},
 	{Code: "channel-head-lowered", Severity: graph.SeverityError, Check: "baseline", Help: "the channel's head has a lower version than before"},
 	{Code: "channel-removed", Severity: graph.SeverityError, Check: "baseline", Help: "a channel is gone (a rename removes it; the message says where its head went)"},
+	{Code: "crd-upgrade-unsafe", Severity: graph.SeverityWarning, Check: "crds", Help: "with bundle contents (bundle folders, bundle images, or `olm.bundle.object`): an upgrade edge — replaces, skips, or an entry inside a skipRange — and a CRD both bundles carry whose change OLM v1's CRD upgrade safety preflight refuses (operator-controller's configuration of crdify); the message is operator-controller's, one finding per edge and CRD, grouped in text, Markdown and SARIF when one change is refused on several edges"},
 	{Code: "cross-package-edge", Severity: graph.SeverityWarning, Check: "direction", Help: "replaces/skips naming a bundle of another package"},
 	{Code: "cycle", Severity: graph.SeverityError, Check: "structural", Help: "a cycle through `replaces` and `skips`"},
 	{Code: "dangling-replaces", Severity: graph.SeverityWarning, Check: "structural", Help: "`replaces` names no entry of the channel"},

@@ -20,6 +20,11 @@ type Finding struct {
 	Package string
 	Channel string
 	Bundle  string
+	// From names the bundle an upgrade edge starts at, for a finding about
+	// the edge (from From to Bundle); CRD names the CustomResourceDefinition
+	// a finding is about. Empty otherwise.
+	From string
+	CRD  string
 	// Message says what is wrong, on one line — except for installability
 	// findings whose explanation has several facts: then a first line ending
 	// in ":" is followed by one line "- fact" per fact. It stands on its
@@ -47,7 +52,7 @@ type Finding struct {
 }
 
 // String formats the finding on one line: "severity code package/channel
-// bundle: message".
+// bundle: message" ("from FROM" after the bundle for an upgrade edge's).
 func (f Finding) String() string {
 	obj := f.Package
 	if f.Channel != "" {
@@ -59,12 +64,16 @@ func (f Finding) String() string {
 		}
 		obj += f.Bundle
 	}
+	if f.From != "" {
+		obj += " from " + f.From
+	}
 	return fmt.Sprintf("%s %s %s: %s", f.Severity.String(), f.Code, obj, f.Message)
 }
 
 // findingJSON is a Finding's JSON form, the `sextant check -o json`
 // contract: the object named by package, channel and bundle (each "" when
-// the finding is not about one), the position as file, line, column (in
+// the finding is not about one), and for a finding about an upgrade edge
+// or a CRD from and crd (left out otherwise), the position as file, line, column (in
 // characters) and byte offset (each left out when unknown); brief, the
 // message in a few words, is left out when empty.
 type findingJSON struct {
@@ -74,6 +83,8 @@ type findingJSON struct {
 	Package     string         `json:"package"`
 	Channel     string         `json:"channel"`
 	Bundle      string         `json:"bundle"`
+	From        string         `json:"from,omitempty"`
+	CRD         string         `json:"crd,omitempty"`
 	Message     string         `json:"message"`
 	Brief       string         `json:"brief,omitempty"`
 	File        string         `json:"file,omitempty"`
@@ -89,7 +100,7 @@ type findingJSON struct {
 func (f Finding) MarshalJSON() ([]byte, error) {
 	return json.Marshal(findingJSON{
 		Severity: f.Severity, Code: f.Code, Catalog: f.Catalog,
-		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle, Message: f.Message, Brief: f.Brief,
+		Package: f.Package, Channel: f.Channel, Bundle: f.Bundle, From: f.From, CRD: f.CRD, Message: f.Message, Brief: f.Brief,
 		File: f.Pos.File, Line: f.Pos.Line, Column: f.Pos.Column, Offset: f.Pos.Offset, Explanation: f.Explanation, Status: f.Status, Suppression: f.Suppression,
 	})
 }
@@ -102,7 +113,7 @@ func (f *Finding) UnmarshalJSON(b []byte) error {
 	}
 	*f = Finding{
 		Severity: j.Severity, Code: j.Code, Catalog: j.Catalog,
-		Package: j.Package, Channel: j.Channel, Bundle: j.Bundle, Message: j.Message, Brief: j.Brief,
+		Package: j.Package, Channel: j.Channel, Bundle: j.Bundle, From: j.From, CRD: j.CRD, Message: j.Message, Brief: j.Brief,
 		Pos: graph.Position{File: j.File, Line: j.Line, Column: j.Column, Offset: j.Offset}, Explanation: j.Explanation, Status: j.Status, Suppression: j.Suppression,
 	}
 	return nil

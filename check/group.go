@@ -20,7 +20,12 @@ import (
 //	 "status": "...", "message": "...", "brief": "...", "count": N,
 //	 "first": "...", "last": "...", "findings": [N...]}
 //
-// with status left out when empty.
+// with status left out when empty; for findings about upgrade edges (a
+// CRD change refused on each, crd-upgrade-unsafe) also
+//
+//	"crd": "...", "upgrades": [{"from": "...", "to": "..."}...]
+//
+// the edges in the order of Findings.
 type Group struct {
 	Severity graph.Severity `json:"severity"`
 	Code     string         `json:"code"`
@@ -39,24 +44,39 @@ type Group struct {
 	First string `json:"first"`
 	Last  string `json:"last"`
 	// Findings indexes the findings in the slice the group was made from,
-	// in name order of their bundles.
+	// in name order of their bundles (then of the bundles their edges
+	// start at).
 	Findings []int `json:"findings"`
+	// CRD is the findings' CRD, when they are about one.
+	CRD string `json:"crd,omitempty"`
+	// Upgrades are the findings' upgrade edges, when they are about
+	// edges: one change refused on each.
+	Upgrades []Upgrade `json:"upgrades,omitempty"`
+}
+
+// Upgrade is an upgrade edge a finding is about: from one bundle to
+// another.
+type Upgrade struct {
+	From string `json:"from"`
+	To   string `json:"to"`
 }
 
 // groupPlaceholder stands in a group's message for each finding's bundle.
 const groupPlaceholder = "…"
 
 // GroupFindings returns the groups of fs: every set of two or more
-// findings about different bundles that say the same thing of each (see
-// Group), in the order of their first finding in fs. Findings about no
-// bundle, and findings alone with their message, are in no group. The
-// caller owns the returned slice.
+// findings about different bundles — or different upgrade edges — that say
+// the same thing of each (see Group), in the order of their first finding
+// in fs. Findings about no bundle, and findings alone with their message,
+// are in no group. The caller owns the returned slice.
 func GroupFindings(fs []Finding) []Group {
 	type key struct {
 		catalog, pkg, channel, code string
 		sev                         graph.Severity
 		status                      Status
 		suppression                 Suppression // the zero value for none
+		edge                        bool
+		crd                         string
 		message, brief              string
 	}
 	byKey := map[key]int{}
@@ -65,7 +85,7 @@ func GroupFindings(fs []Finding) []Group {
 		if f.Bundle == "" {
 			continue
 		}
-		k := key{f.Catalog, f.Package, f.Channel, f.Code, f.Severity, f.Status, Suppression{}, maskName(f.Message, f.Bundle), maskName(f.brief(), f.Bundle)}
+		k := key{f.Catalog, f.Package, f.Channel, f.Code, f.Severity, f.Status, Suppression{}, f.From != "", f.CRD, maskName(f.Message, f.Bundle), maskName(f.brief(), f.Bundle)}
 		if s := f.Suppression; s != nil {
 			k.suppression = *s
 		}
@@ -82,13 +102,21 @@ func GroupFindings(fs []Finding) []Group {
 		if len(idx) < 2 || hasDuplicateBundle(fs, idx) {
 			continue
 		}
-		slices.SortStableFunc(idx, func(a, b int) int { return compareNames(fs[a].Bundle, fs[b].Bundle) })
+		slices.SortStableFunc(idx, func(a, b int) int {
+			return cmp.Or(compareNames(fs[a].Bundle, fs[b].Bundle), compareNames(fs[a].From, fs[b].From))
+		})
 		f := fs[idx[0]]
-		out = append(out, Group{
+		g := Group{
 			Severity: f.Severity, Code: f.Code, Package: f.Package, Channel: f.Channel, Status: f.Status,
 			Message: maskName(f.Message, f.Bundle), Brief: maskName(f.brief(), f.Bundle), Count: len(idx),
-			First: f.Bundle, Last: fs[idx[len(idx)-1]].Bundle, Findings: idx,
-		})
+			First: f.Bundle, Last: fs[idx[len(idx)-1]].Bundle, Findings: idx, CRD: f.CRD,
+		}
+		if f.From != "" {
+			for _, i := range idx {
+				g.Upgrades = append(g.Upgrades, Upgrade{From: fs[i].From, To: fs[i].Bundle})
+			}
+		}
+		out = append(out, g)
 	}
 	slices.SortFunc(out, func(a, b Group) int { return cmp.Compare(slices.Min(a.Findings), slices.Min(b.Findings)) })
 	return out
@@ -111,14 +139,16 @@ func groupLeads(fs []Finding) (lead map[int]*Group, member map[int]bool) {
 }
 
 // hasDuplicateBundle reports whether two of the findings idx are about the
-// same bundle: then they are different statements, not one cause.
+// same bundle (the same upgrade edge, for findings about edges): then they
+// are different statements, not one cause.
 func hasDuplicateBundle(fs []Finding, idx []int) bool {
-	seen := make(map[string]bool, len(idx))
+	seen := make(map[Upgrade]bool, len(idx))
 	for _, i := range idx {
-		if seen[fs[i].Bundle] {
+		k := Upgrade{From: fs[i].From, To: fs[i].Bundle}
+		if seen[k] {
 			return true
 		}
-		seen[fs[i].Bundle] = true
+		seen[k] = true
 	}
 	return false
 }

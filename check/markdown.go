@@ -26,6 +26,11 @@ const (
 	// "…" (safetext.Shorten).
 	mdBrief   = 400
 	mdMessage = 1000
+	// mdUpgrades is how many upgrade edges of a group are named; mdLines
+	// how many lines of a message are written (operator-controller's CRD
+	// messages have a line per change).
+	mdUpgrades = 20
+	mdLines    = 30
 )
 
 // WriteMarkdown writes the report as GitHub-flavoured Markdown for a
@@ -68,6 +73,10 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			if s := b.Removed.describe(5); s != "" {
 				fmt.Fprintf(bw, " Removed: %s.", mdText(s))
 			}
+		}
+		if c := s.CRDs; c != nil {
+			l := c.describe()
+			fmt.Fprintf(bw, " %s;%s.", mdText(l[0]), mdText(strings.TrimPrefix(l[1], " ")))
 		}
 		bw.WriteString("\n\n")
 		if len(fs) == 0 && len(resolved) == 0 && !slices.ContainsFunc(r.Suppressed, func(f Finding) bool { return f.Catalog == s.Name }) {
@@ -257,6 +266,9 @@ func markdownFinding(f Finding, g *Group) string {
 	}
 	writeMarkdownPos(&w, f.Pos)
 	w.WriteString("\n")
+	if g != nil && len(g.Upgrades) > 0 {
+		fmt.Fprintf(&w, "  upgrades: %s\n", mdText(upgradeList(g.Package, g.Upgrades, mdUpgrades)))
+	}
 	msg := f.Message
 	if g != nil {
 		msg = g.Message
@@ -273,8 +285,12 @@ func markdownFinding(f Finding, g *Group) string {
 func writeMarkdownMessage(w *strings.Builder, msg string) {
 	first, rest, _ := strings.Cut(msg, "\n")
 	fmt.Fprintf(w, "  <details><summary>message</summary>%s", mdHTML(safetext.Shorten(first, mdMessage)))
-	for _, line := range factLines(rest) {
+	facts := factLines(rest)
+	for _, line := range facts[:min(len(facts), mdLines)] {
 		fmt.Fprintf(w, "<br>- %s", mdHTML(safetext.Shorten(line, mdMessage)))
+	}
+	if len(facts) > mdLines {
+		fmt.Fprintf(w, "<br>… and %d more lines (the JSON report has them all)", len(facts)-mdLines)
 	}
 	w.WriteString("</details>\n")
 }
@@ -287,10 +303,20 @@ func markdownObject(f Finding, g *Group) string {
 		where = append(where, "channel `"+mdCode(f.Channel)+"`")
 	}
 	switch {
+	case g != nil && len(g.Upgrades) > 0:
+		where = append(where, fmt.Sprintf("%d upgrades", g.Count))
+		if g.CRD != "" {
+			where = append(where, "CRD `"+mdCode(g.CRD)+"`")
+		}
 	case g != nil:
 		where = append(where, fmt.Sprintf("%d bundles `%s` … `%s`", g.Count, mdCode(g.First), mdCode(g.Last)))
+	case f.From != "":
+		where = append(where, fmt.Sprintf("`%s` → `%s`", mdCode(f.From), mdCode(withoutPackage(f.Package, f.Bundle))))
 	case f.Bundle != "":
 		where = append(where, "`"+mdCode(f.Bundle)+"`")
+	}
+	if f.CRD != "" && g == nil {
+		where = append(where, "CRD `"+mdCode(f.CRD)+"`")
 	}
 	return strings.Join(where, " ")
 }

@@ -14,7 +14,8 @@ import (
 // new findings first, then by package, channel, and the bundles of a
 // package in version order (a name that is no bundle with a version
 // after those that are, by name with numbers compared by value; no bundle
-// first), then code, message, severity and position.
+// first), then code, CRD, the bundle an upgrade edge starts at (in
+// version order), message, severity and position.
 type findingOrder struct {
 	// cats holds per catalog name the catalogs its bundles' versions are
 	// read from: the input, then its baseline (for what the change
@@ -43,6 +44,8 @@ func (o *findingOrder) compare(a, b Finding) int {
 		strings.Compare(a.Channel, b.Channel),
 		o.compareBundles(a.Catalog, a.Package, a.Bundle, b.Bundle),
 		strings.Compare(a.Code, b.Code),
+		strings.Compare(a.CRD, b.CRD),
+		o.compareBundles(a.Catalog, a.Package, a.From, b.From),
 		strings.Compare(a.Message, b.Message),
 		cmp.Compare(a.Severity, b.Severity),
 		strings.Compare(a.Pos.File, b.Pos.File),

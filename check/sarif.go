@@ -4,15 +4,18 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/blang/semver/v4"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/safetext"
 )
 
 // SARIFSchema is the JSON schema WriteSARIF's output conforms to: SARIF
@@ -99,8 +102,35 @@ func (r *Report) WriteSARIF(w io.Writer, opts SARIFOptions) error {
 		}
 		return "unchanged"
 	}
-	for _, f := range r.Findings {
-		add(f, current(f))
+	// A change refused on several upgrade edges (a Group with Upgrades)
+	// is one result, its edges listed; its other findings are not results
+	// of their own.
+	lead, member := map[int]*Group{}, map[int]bool{}
+	groups := GroupFindings(r.Findings)
+	for gi := range groups {
+		if g := &groups[gi]; len(g.Upgrades) > 0 {
+			for _, i := range g.Findings {
+				member[i] = true
+			}
+			lead[slices.Min(g.Findings)] = g
+		}
+	}
+	for i, f := range r.Findings {
+		switch g := lead[i]; {
+		case g != nil:
+			first := r.Findings[g.Findings[0]]
+			first.Message = g.Message
+			add(first, current(first))
+			res := &run.Results[len(run.Results)-1]
+			res.Message.Text = sarifMessageText(g.Message) + "\n" + fmt.Sprintf("on %d upgrades: %s", g.Count, upgradeList(g.Package, g.Upgrades, sarifUpgrades))
+			res.Properties.Upgrades = g.Upgrades
+			obj := []string{g.Code, g.Package, g.CRD, g.Message}
+			sum := sha256.Sum256([]byte(strings.Join(obj, "\x00")))
+			res.PartialFingerprints = map[string]string{"sextant/object/v1": hex.EncodeToString(sum[:16])}
+			res.Locations[0].LogicalLocations[0].FullyQualifiedName = strings.Join([]string{uris.name(first.Catalog), g.Package, g.CRD}, "/")
+		case !member[i]:
+			add(f, current(f))
+		}
 	}
 	for _, f := range r.Resolved {
 		add(f, "absent")
@@ -156,8 +186,11 @@ func (f Finding) sarifResult(rule int, state string, uris *sarifFiles) sarifResu
 		Message:       sarifMessage{Text: f.Message},
 		BaselineState: state,
 	}
-	if f.Brief != "" {
-		res.Properties = &sarifResultProps{Brief: f.Brief}
+	if f.Code == CodeCRDUpgradeUnsafe {
+		res.Message.Text = sarifMessageText(f.Message)
+	}
+	if f.Brief != "" || f.From != "" || f.CRD != "" {
+		res.Properties = &sarifResultProps{Brief: f.Brief, From: f.From, CRD: f.CRD}
 	}
 	obj := []string{uris.name(f.Catalog), f.Package, f.Channel, f.Bundle}
 	loc := sarifLocation{LogicalLocations: []sarifLogical{{FullyQualifiedName: strings.Join(obj, "/")}}}
@@ -379,7 +412,10 @@ type (
 		Properties          *sarifResultProps  `json:"properties,omitempty"`
 	}
 	sarifResultProps struct {
-		Brief string `json:"brief"`
+		Brief    string    `json:"brief"`
+		From     string    `json:"from,omitempty"`
+		CRD      string    `json:"crd,omitempty"`
+		Upgrades []Upgrade `json:"upgrades,omitempty"`
 	}
 	sarifLocation struct {
 		PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
@@ -407,3 +443,27 @@ type (
 		Location      *sarifLocation `json:"location,omitempty"`
 	}
 )
+
+// sarifUpgrades is how many upgrade edges a result's message names (its
+// property "upgrades" has them all); sarifLines how many lines of an
+// operator-controller CRD message it keeps, each shortened to
+// sarifLine characters.
+const (
+	sarifUpgrades = 50
+	sarifLines    = 40
+	sarifLine     = 1000
+)
+
+// sarifMessageText bounds an operator-controller CRD message (a line per
+// change, some of them a whole schema's difference): its first sarifLines
+// lines, each shortened; the JSON report has it whole.
+func sarifMessageText(msg string) string {
+	lines := strings.Split(msg, "\n")
+	for i, l := range lines {
+		lines[i] = safetext.Shorten(l, sarifLine)
+	}
+	if len(lines) > sarifLines {
+		lines = append(lines[:sarifLines], fmt.Sprintf("… and %d more lines (the JSON report has them all)", len(lines)-sarifLines))
+	}
+	return strings.Join(lines, "\n")
+}

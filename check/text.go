@@ -75,8 +75,10 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 // baseline the new ones first, then "existing: in the baseline too" and the
 // others —; the findings the change resolved
 // ("resolved: …") and the suppressed ones ("suppressed: …", each with the
-// reason that accepts it), in the same form; a summary line; and with a
-// baseline the comparison and what was added and removed.
+// reason that accepts it), in the same form; a summary line; with the
+// CRDs check's counts (CatalogReport.CRDs) two lines saying what it
+// compared ("CRDs: …", "  bundle contents: …"); and with a baseline the
+// comparison and what was added and removed.
 //
 // A finding's line is
 //
@@ -90,8 +92,11 @@ func (r *Report) WriteText(w io.Writer, opts TextOptions) error {
 // character or an escape); the position is the file relative to the
 // catalog ("line 25" in a one-file catalog). Findings of one Group are one
 // line: "CHANNEL, N bundles FIRST … LAST: BRIEF", the group's Brief, at
-// the place of the first. opts.Full writes every finding whole instead,
-// with its Message. It returns the first write error.
+// the place of the first; a group of upgrade edges (one CRD change
+// refused on each) is "N upgrades CRD: BRIEF" and a line below listing
+// them, "upgrades FROM → TO, …". A finding about one edge names it "FROM →
+// TO", and the CRD it is about after it. opts.Full writes every finding
+// whole instead, with its Message. It returns the first write error.
 func (c *CatalogReports) WriteText(w io.Writer, opts TextOptions) error {
 	t := newTextReport(w, opts, c.Catalogs)
 	for i := range c.Catalogs {
@@ -163,6 +168,11 @@ func (t *textReport) catalog(r *CatalogReport) {
 	fmt.Fprintf(t.w, "%s: %s, %s, %d info in %d of %s%s\n", safetext.Name(r.Path),
 		plural(s.Error, "error", "errors"), plural(s.Warning, "warning", "warnings"), s.Info,
 		pkgs, plural(r.Packages, "package", "packages"), suppressed)
+	if c := r.CRDs; c != nil {
+		for _, l := range c.describe() {
+			fmt.Fprintf(t.w, "%s\n", t.fit(l))
+		}
+	}
 	if b := r.Baseline; b != nil {
 		regs := 0
 		for _, f := range r.Findings {
@@ -277,6 +287,9 @@ func (t *textReport) line(f Finding, g *Group, catalog string, kind lineKind) {
 		}
 		room := max(t.opts.width()-safetext.Width(b.String())-safetext.Width(pos), minMessage)
 		fmt.Fprintf(t.w, "%s%s%s\n", b.String(), safetext.Shorten(shortMessage(f, g), room), pos)
+		if g != nil && len(g.Upgrades) > 0 {
+			fmt.Fprintf(t.w, "%s\n", t.upgrades(indent, g))
+		}
 		return
 	}
 	first, rest, _ := strings.Cut(f.Message, "\n")
@@ -295,15 +308,21 @@ func (t *textReport) line(f Finding, g *Group, catalog string, kind lineKind) {
 	}
 }
 
-// object names what a finding line is about: "CHANNEL BUNDLE", or for a
-// group "CHANNEL, N bundles FIRST … LAST" (LAST without the package's name
-// when both start with it); the package is the heading.
+// object names what a finding line is about: "CHANNEL BUNDLE" ("FROM →
+// TO CRD" for an upgrade edge's), or for a group "CHANNEL, N bundles FIRST
+// … LAST" (LAST without the package's name when both start with it; "N
+// upgrades CRD" for upgrade edges'); the package is the heading.
 func object(f Finding, g *Group) string {
 	var parts []string
 	if f.Channel != "" {
 		parts = append(parts, safetext.Name(f.Channel))
 	}
 	switch {
+	case g != nil && len(g.Upgrades) > 0:
+		parts = append(parts, fmt.Sprintf("%d upgrades", g.Count))
+		if g.CRD != "" {
+			parts = append(parts, safetext.Name(g.CRD))
+		}
 	case g != nil:
 		if len(parts) > 0 {
 			parts[0] += ","
@@ -316,10 +335,56 @@ func object(f Finding, g *Group) string {
 			}
 		}
 		parts = append(parts, fmt.Sprintf("%d bundles %s … %s", g.Count, safetext.Name(g.First), safetext.Name(last)))
+	case f.From != "":
+		parts = append(parts, safetext.Name(f.From)+" → "+safetext.Name(withoutPackage(f.Package, f.Bundle)))
 	case f.Bundle != "":
 		parts = append(parts, safetext.Name(f.Bundle))
 	}
+	if f.CRD != "" && g == nil {
+		parts = append(parts, safetext.Name(f.CRD))
+	}
 	return strings.Join(parts, " ")
+}
+
+// withoutPackage returns a bundle's name without its package's name and
+// the separator after it (etcd.v0.9.4 → v0.9.4), when it starts so.
+func withoutPackage(pkg, name string) string {
+	for _, sep := range []string{".", "-", "_"} {
+		if rest, ok := strings.CutPrefix(name, pkg+sep); pkg != "" && ok && rest != "" {
+			return rest
+		}
+	}
+	return name
+}
+
+// upgrades is the line listing a group's upgrade edges: as many as fit
+// the width, then how many more ("and N more"); all of them in the full
+// form.
+func (t *textReport) upgrades(indent string, g *Group) string {
+	line := func(n int) string { return indent + "upgrades " + upgradeList(g.Package, g.Upgrades, n) }
+	if t.opts.Full {
+		return line(len(g.Upgrades))
+	}
+	for n := len(g.Upgrades); n > 1; n-- {
+		if l := line(n); safetext.Width(l) <= t.opts.width() {
+			return l
+		}
+	}
+	return t.fit(line(1))
+}
+
+// upgradeList lists upgrade edges of package pkg as "v1.0.0 → v1.1.0,
+// v1.0.1 → v1.1.0, …", the names without the package's, at most max of
+// them ("and N more" after).
+func upgradeList(pkg string, us []Upgrade, max int) string {
+	parts := make([]string, 0, min(len(us), max)+1)
+	for _, u := range us[:min(len(us), max)] {
+		parts = append(parts, safetext.Name(withoutPackage(pkg, u.From))+" → "+safetext.Name(withoutPackage(pkg, u.To)))
+	}
+	if len(us) > max {
+		parts = append(parts, fmt.Sprintf("and %d more", len(us)-max))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // shortMessage is what the line of a finding or group says: the finding's

@@ -123,6 +123,10 @@ func (l Loader) ReadDirs(ctx context.Context, dirs ...string) (*Set, error) {
 // it did not follow.
 func findBundles(ctx context.Context, dir string) (found []string, links []*Problem, err error) {
 	st, err := os.Stat(dir)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, nil, fmt.Errorf("%s: %w", dir, pe.Err) // not "stat DIR: …"
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -34,6 +34,7 @@ type Set struct {
 
 	mu     sync.Mutex
 	images map[string]*imageResult
+	asked  map[string]bool // the names For was asked for
 }
 
 type imageResult struct {
@@ -45,7 +46,7 @@ type imageResult struct {
 
 // NewSet returns an empty set.
 func NewSet() *Set {
-	return &Set{byName: map[string][]*Bundle{}, images: map[string]*imageResult{}}
+	return &Set{byName: map[string][]*Bundle{}, images: map[string]*imageResult{}, asked: map[string]bool{}}
 }
 
 // Add adds a bundle read elsewhere (Loader.ReadFS).
@@ -65,6 +66,21 @@ func (s *Set) Bundles() []*Bundle { return s.bundles }
 // when several folders hold one name), in the order added. The slice
 // belongs to the set.
 func (s *Set) Named(name string) []*Bundle { return s.byName[name] }
+
+// Unused returns the bundles read into the set whose CSV's name For has
+// not been asked for (so far), in the order added: input a piece of work
+// did not use. The caller owns the returned slice.
+func (s *Set) Unused() []*Bundle {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Bundle
+	for _, b := range s.bundles {
+		if !s.asked[b.CSV.Name] {
+			out = append(out, b)
+		}
+	}
+	return out
+}
 
 // AmbiguousError reports a catalog bundle whose name several bundles of a
 // set carry, none alone with its version and package.
@@ -94,6 +110,9 @@ func (e *AmbiguousError) Error() string {
 // (the bundle is nil when they leave none); an image that cannot be read
 // is the error.
 func (s *Set) For(ctx context.Context, b *graph.Bundle) (contents *Bundle, problems []error, err error) {
+	s.mu.Lock()
+	s.asked[b.Name] = true
+	s.mu.Unlock()
 	if c, err := s.folder(b); c != nil || err != nil {
 		return c, nil, err
 	}

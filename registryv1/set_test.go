@@ -140,7 +140,7 @@ func TestReadDirsErrors(t *testing.T) {
 		t.Fatal("no error")
 	}
 	got := strings.ReplaceAll(err.Error(), root, "")
-	want := "stat /missing: no such file or directory\n/file: not a folder (a folder holding bundle folders is wanted)\n/empty: no bundle folder in it (a folder with metadata/annotations.yaml)"
+	want := "/missing: no such file or directory\n/file: not a folder (a folder holding bundle folders is wanted)\n/empty: no bundle folder in it (a folder with metadata/annotations.yaml)"
 	if got != want {
 		t.Errorf("error\n%s\nwant\n%s", got, want)
 	}
@@ -210,6 +210,10 @@ func TestSetFor(t *testing.T) {
 			if err != nil || got == nil || got.Source.Path != c.want {
 				t.Errorf("For(%s) = %v, %v; want folder %s", c.b.Name, got, err, c.want)
 			}
+		}
+		add(s, "e", "widgets", "widgets.v9.0.0", "9.0.0")
+		if u := s.Unused(); len(u) != 1 || u[0].Source.Path != "e" {
+			t.Errorf("Unused() = %v, want folder e alone (its name was never asked for)", u)
 		}
 	})
 	t.Run("ambiguous", func(t *testing.T) {

@@ -14,6 +14,8 @@ import (
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
+	"github.com/sextantdev/sextant/registryv1"
 )
 
 // runChecks is the seam between the command and the checks: check.Run runs
@@ -25,7 +27,7 @@ var runChecks = check.Run
 // split by catalog (one per path, in order). With a baseline path (then paths holds one
 // catalog), the catalog is compared with the baseline. Every catalog that
 // cannot be read is reported, each naming its path.
-func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check, baseline string, sups []check.Suppression) (*check.CatalogReports, *check.Report, error) {
+func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check.Check, baseline string, sups []check.Suppression, bundles *registryv1.Set) (*check.CatalogReports, *check.Report, error) {
 	inputs := make([]check.Input, 0, len(paths))
 	var errs []error
 	seen := map[string]bool{}
@@ -45,7 +47,7 @@ func (e *env) gatherFindings(ctx context.Context, paths []string, checks []check
 		}
 		inputs = append(inputs, check.Input{Name: name, Catalog: cat})
 	}
-	opts := check.Options{Checks: checks, CEL: celrule.New(), Suppressions: sups}
+	opts := check.Options{Checks: checks, CEL: celrule.New(), Suppressions: sups, Bundles: bundles}
 	if baseline != "" {
 		if baseline == "-" && slices.Contains(paths, "-") {
 			return nil, nil, usageErrorf("--baseline and the catalog cannot both be standard input")
@@ -87,6 +89,7 @@ type checkFlags struct {
 	config    string   // --config
 	checks    []string // --check
 	full      bool     // --full
+	bundles   []string // --bundles
 }
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -98,7 +101,8 @@ func newCheckCmd(e *env) *cobra.Command {
 		Example: `  sextant check catalog/
   sextant check -o json --fail-on warning index.json.gz
   sextant check --check structural --check reachability catalog/
-  sextant check --baseline main/catalog --fail-on-new -o markdown catalog/`,
+  sextant check --baseline main/catalog --fail-on-new -o markdown catalog/
+  sextant check --bundles operators/ catalog/`,
 		Args: cobra.MinimumNArgs(1),
 	}
 	f.output = addOutputFlag(cmd, "text", "json", "yaml", "markdown", "sarif")
@@ -108,6 +112,7 @@ func newCheckCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&f.failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
 	cmd.Flags().BoolVar(&f.full, "full", false, "print every finding whole (text output)")
 	cmd.Flags().StringSliceVar(&f.checks, "check", nil, "run only these `CHECKS` (repeatable or comma-separated)")
+	cmd.Flags().StringArrayVar(&f.bundles, "bundles", nil, "a `DIR` of bundle folders at any depth, for the crds check (repeatable)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runCheck(cmd, f, args) }
 	return withTopics(cmd, "catalogs", "check-output")
 }
@@ -117,8 +122,12 @@ func checkHelp() string {
 	return `Check loads each catalog (an FBC file or folder, "-" for standard input, or an image) and runs
 the catalog checks on them: the structural rules opm validate enforces, and semantic checks beyond
 it (upgrade paths to the channel head, edges to lower versions, skipRanges that match nothing,
-deprecations; with several catalogs, requirements only another catalog meets). --check selects
-some of them: ` + checkNames() + `.
+deprecations; with several catalogs, requirements only another catalog meets; with the bundles'
+contents, the CRD changes OLM v1 refuses on upgrade).
+--check selects some of them:
+` + checkNames() + `.
+The crds check reads the bundles' contents from the folders under --bundles (matched by the
+CSV's name) and the catalogs' olm.bundle.object properties.
 With --baseline OLD, the one catalog given is compared with its previous version: each finding is
 new or existing, and the regressions of the change are added.
 
@@ -138,10 +147,15 @@ func (e *env) runCheck(cmd *cobra.Command, f *checkFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	reports, rep, err := e.gatherFindings(cmd.Context(), args, checks, f.baseline, sups)
+	bundles, err := e.readBundles(cmd.Context(), f.bundles)
 	if err != nil {
 		return err
 	}
+	reports, rep, err := e.gatherFindings(cmd.Context(), args, checks, f.baseline, sups, bundles)
+	if err != nil {
+		return err
+	}
+	e.noteUnusedBundles(bundles)
 	switch f.output.value {
 	case "text":
 		err = reports.WriteText(e.stdout, check.TextOptions{Full: f.full})
@@ -177,6 +191,9 @@ func (f *checkFlags) parse(nargs int) ([]check.Check, error) {
 	}
 	if f.failOnNew && f.baseline == "" {
 		return nil, usageErrorf("--fail-on-new needs --baseline")
+	}
+	if len(f.bundles) > 0 && len(checks) > 0 && !slices.Contains(checks, check.CRDs) {
+		return nil, usageErrorf("--bundles is read by the %s check, which --check leaves out", check.CRDs)
 	}
 	return checks, nil
 }
@@ -339,4 +356,57 @@ func workTreeTop(path string) string {
 		}
 		dir = parent
 	}
+}
+
+// maxBundleNotes is how many problems of bundle folders are noted one by
+// one; the others are counted.
+const maxBundleNotes = 10
+
+// readBundles reads the bundle folders of --bundles; nil when none is
+// given. The folders' problems are noted, the first few of them one a
+// line.
+func (e *env) readBundles(ctx context.Context, dirs []string) (*registryv1.Set, error) {
+	if len(dirs) == 0 {
+		return nil, nil
+	}
+	l := registryv1.Loader{MaxBytes: int64(e.limits.input), MaxDocument: int64(e.limits.document)}
+	set, err := l.ReadDirs(ctx, dirs...)
+	if err != nil {
+		return nil, fmt.Errorf("--bundles: %w", err)
+	}
+	set.Loader = l
+	e.notef("bundles: %s read", words.Plural(set.Len(), "bundle folder"))
+	for i, p := range set.Problems {
+		if i == maxBundleNotes {
+			e.notef("bundles: and %d more problems", len(set.Problems)-i)
+			break
+		}
+		e.notef("bundles: %v", p)
+	}
+	return set, nil
+}
+
+// noteUnusedBundles notes the bundle folders of set the check did not
+// use: no bundle on an upgrade edge of the catalogs has their CSV's name.
+func (e *env) noteUnusedBundles(set *registryv1.Set) {
+	if set == nil {
+		return
+	}
+	unused := set.Unused()
+	if len(unused) == 0 {
+		return
+	}
+	var names []string
+	for _, b := range unused[:min(len(unused), 3)] {
+		names = append(names, fmt.Sprintf("%s (%s)", b.CSV.Name, b.Source.Path))
+	}
+	if len(unused) > 3 {
+		names = append(names, fmt.Sprintf("and %d more", len(unused)-3))
+	}
+	whose := "its CSV names"
+	if len(unused) > 1 {
+		whose = "their CSVs name"
+	}
+	e.notef("bundles: %s not used (%s no bundle on an upgrade edge of the catalogs): %s",
+		words.Plural(len(unused), "bundle folder"), whose, strings.Join(names, ", "))
 }

@@ -1,0 +1,358 @@
+package check
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/sextantdev/sextant/crd"
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/registryv1"
+)
+
+// The codes of the CRDs check: what OLM v1 refuses when it upgrades a
+// bundle's CustomResourceDefinitions (DESIGN §17), read from the bundles'
+// contents.
+const (
+	// CodeCRDUpgradeUnsafe (warning): an upgrade edge — replaces, skips,
+	// or an entry inside a skipRange — and a CRD both bundles carry whose
+	// change OLM v1's CRD upgrade safety preflight refuses: operator-
+	// controller does not upgrade a cluster from the edge's source to its
+	// target (OLM v0 upgrades it). One finding per edge and CRD; its
+	// message is operator-controller's.
+	CodeCRDUpgradeUnsafe = "crd-upgrade-unsafe"
+	// CodeBundleContentsInvalid (warning): the contents found for a bundle
+	// on an upgrade edge cannot all be read — a manifest or a CRD that does
+	// not decode, bundle folders that the CSV's name, version and package
+	// do not tell apart, an image that cannot be read: the CRDs of its
+	// edges are compared as far as they were read.
+	CodeBundleContentsInvalid = "bundle-contents-invalid"
+)
+
+// CRDSummary counts what the CRDs check compared in one catalog. Its JSON
+// form has the field names in lower camel case.
+type CRDSummary struct {
+	// Bundles is the number of bundles on an upgrade edge of the catalog;
+	// Found those whose contents were found, by source.
+	Bundles     int `json:"bundles"`
+	Found       int `json:"found"`
+	FromFolder  int `json:"fromFolder"`
+	FromCatalog int `json:"fromCatalog"`
+	FromImage   int `json:"fromImage"`
+	// Edges is the number of upgrade edges (from, to), each once however
+	// many channels list it; Compared those whose two bundles' contents
+	// were found.
+	Edges    int `json:"edges"`
+	Compared int `json:"compared"`
+	// Pairs counts the (edge, CRD) pairs compared: the CRDs both bundles
+	// of an edge carry. Unchanged are those whose two manifests are the
+	// same text (safe without a comparison), Unsafe those the preflight
+	// refuses; NotV1 counts the CRDs of another apiVersion than
+	// apiextensions.k8s.io/v1 (not compared, as OLM v1 compares none).
+	Pairs     int `json:"pairs"`
+	Unchanged int `json:"unchanged"`
+	Unsafe    int `json:"unsafe"`
+	NotV1     int `json:"notV1,omitempty"`
+	// Parsed is the number of CRD manifests parsed (once per digest and
+	// package).
+	Parsed int `json:"parsed"`
+}
+
+func (s *CRDSummary) add(o CRDSummary) {
+	s.Bundles += o.Bundles
+	s.Found += o.Found
+	s.FromFolder += o.FromFolder
+	s.FromCatalog += o.FromCatalog
+	s.FromImage += o.FromImage
+	s.Edges += o.Edges
+	s.Compared += o.Compared
+	s.Pairs += o.Pairs
+	s.Unchanged += o.Unchanged
+	s.Unsafe += o.Unsafe
+	s.NotV1 += o.NotV1
+	s.Parsed += o.Parsed
+}
+
+// crdEdge is one upgrade edge of a package, once over its channels.
+type crdEdge struct {
+	from, to *graph.Bundle
+	channels []string
+}
+
+// packageEdgeList lists p's upgrade edges (graph.Channel.Edges: replaces,
+// skips and every entry inside a skipRange), each (from, to) once, in the
+// order the channels first list them; edges whose source is no bundle of
+// the package are left out.
+func packageEdgeList(p *graph.Package) []crdEdge {
+	type key struct{ from, to string }
+	at := map[key]int{}
+	var out []crdEdge
+	for _, c := range p.Channels {
+		for e := range c.Edges() {
+			k := key{e.From, e.To}
+			if i, ok := at[k]; ok {
+				if !slices.Contains(out[i].channels, c.Name) {
+					out[i].channels = append(out[i].channels, c.Name)
+				}
+				continue
+			}
+			from, to := p.Bundle(e.From), p.Bundle(e.To)
+			if from == nil || to == nil || from == to {
+				continue
+			}
+			at[k] = len(out)
+			out = append(out, crdEdge{from: from, to: to, channels: []string{c.Name}})
+		}
+	}
+	return out
+}
+
+// contents is what the CRDs check found of one bundle.
+type contents struct {
+	b        *registryv1.Bundle
+	problems []error
+	err      error
+}
+
+// crdChecks runs the CRDs check on package p of catalog name: for every
+// upgrade edge whose two bundles' contents set finds, the CRDs both
+// carry, compared as OLM v1's preflight compares the cluster's CRD (the
+// source's, as the API server keeps it) with the target's.
+func crdChecks(ctx context.Context, name string, p *graph.Package, set *registryv1.Set) ([]Finding, CRDSummary, error) {
+	var sum CRDSummary
+	edges := packageEdgeList(p)
+	if len(edges) == 0 {
+		return nil, sum, nil
+	}
+	sum.Edges = len(edges)
+	found := map[*graph.Bundle]*contents{}
+	var order []*graph.Bundle
+	for _, e := range edges {
+		for _, b := range [...]*graph.Bundle{e.from, e.to} {
+			if _, ok := found[b]; ok {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, sum, err
+			}
+			c, problems, err := set.For(ctx, b)
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return nil, sum, err
+			}
+			found[b] = &contents{c, problems, err}
+			order = append(order, b)
+		}
+	}
+	sum.Bundles = len(order)
+	var fs []Finding
+	contentsFinding := func(b *graph.Bundle, msg, brief string) {
+		fs = append(fs, Finding{Severity: graph.SeverityWarning, Code: CodeBundleContentsInvalid, Catalog: name,
+			Package: p.Name, Bundle: b.Name, Pos: b.Pos, Message: msg, Brief: brief})
+	}
+	for _, b := range order {
+		c := found[b]
+		switch {
+		case c.err != nil:
+			brief := "contents not read: " + c.err.Error()
+			var amb *registryv1.AmbiguousError
+			if errors.As(c.err, &amb) {
+				where := make([]string, len(amb.Sources))
+				for i, src := range amb.Sources {
+					where[i] = src.String()
+				}
+				brief = fmt.Sprintf("%d bundle folders hold its CSV: %s", len(where), strings.Join(where, ", "))
+			}
+			contentsFinding(b, fmt.Sprintf("the contents of bundle %q cannot be read, so the CRDs of its upgrades are not compared: %v", b.Name, c.err), brief)
+		case c.b != nil:
+			sum.Found++
+			switch c.b.Source.Kind {
+			case registryv1.FromFolder:
+				sum.FromFolder++
+			case registryv1.FromCatalog:
+				sum.FromCatalog++
+			case registryv1.FromImage:
+				sum.FromImage++
+			}
+		}
+		for _, pr := range c.problems {
+			contentsFinding(b, fmt.Sprintf("the contents of bundle %q: %v", b.Name, pr), pr.Error())
+		}
+	}
+	var cache registryv1.CRDCache
+	badCRD := map[registryv1.Digest]bool{} // reported once
+	parse := func(b *graph.Bundle, ref registryv1.CRDRef) *crd.Definition {
+		def, _, err := cache.Parse(ref)
+		var ve *crd.VersionError
+		switch {
+		case errors.As(err, &ve):
+			return nil
+		case err != nil:
+			if !badCRD[ref.Digest] {
+				badCRD[ref.Digest] = true
+				contentsFinding(b, fmt.Sprintf("bundle %q: the CRD of %s does not decode, so it is not compared: %v", b.Name, ref.Where(), err),
+					fmt.Sprintf("CRD %s:%d does not decode: %v", ref.File, ref.Line, err))
+			}
+			return nil
+		}
+		return def
+	}
+	for _, e := range edges {
+		if err := ctx.Err(); err != nil {
+			return nil, sum, err
+		}
+		from, to := found[e.from].b, found[e.to].b
+		if from == nil || to == nil {
+			continue
+		}
+		sum.Compared++
+		efs, es := compareEdge(name, p, e, from, to, parse)
+		fs = append(fs, efs...)
+		sum.add(es)
+	}
+	sum.Parsed = cache.Len()
+	return fs, sum, nil
+}
+
+// compareEdge compares the CRDs of the bundles of edge e: each CRD of the
+// target whose manifest the source has not word for word, with the
+// source's CRD of its name.
+func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.Bundle, parse func(*graph.Bundle, registryv1.CRDRef) *crd.Definition) ([]Finding, CRDSummary) {
+	var sum CRDSummary
+	same := make(map[registryv1.Digest]bool, len(from.CRDs))
+	for _, r := range from.CRDs {
+		same[r.Digest] = true
+	}
+	var live map[string]*crd.Definition // the source's CRDs by name, parsed when needed
+	var fs []Finding
+	for _, ref := range to.CRDs {
+		if ref.APIVersion != crd.APIVersion {
+			sum.NotV1++
+			continue
+		}
+		if same[ref.Digest] {
+			sum.Pairs++
+			sum.Unchanged++
+			continue
+		}
+		next := parse(e.to, ref)
+		if next == nil {
+			continue
+		}
+		if live == nil {
+			live = map[string]*crd.Definition{}
+			for _, r := range from.CRDs {
+				if r.APIVersion == crd.APIVersion {
+					if d := parse(e.from, r); d != nil {
+						live[d.Name] = withConversion(d, from.CSV)
+					}
+				}
+			}
+		}
+		old := live[next.Name]
+		if old == nil {
+			continue // a CRD the source does not have: installed, not upgraded
+		}
+		sum.Pairs++
+		u := crd.CheckUpgrade(old.Live(), withConversion(next, to.CSV))
+		if u.Safe() {
+			continue
+		}
+		sum.Unsafe++
+		fs = append(fs, Finding{
+			Severity: graph.SeverityWarning, Code: CodeCRDUpgradeUnsafe, Catalog: name,
+			Package: p.Name, Bundle: e.to.Name, From: e.from.Name, CRD: next.Name, Pos: e.to.Pos,
+			Message: u.Message(), Brief: crdBrief(u),
+		})
+	}
+	return fs, sum
+}
+
+// withConversion returns d as OLM renders it from a bundle whose CSV is
+// csv: with the conversion strategy Webhook when the CSV defines a
+// conversion webhook for it (a copy then; d is shared).
+func withConversion(d *crd.Definition, csv *graph.CSVManifest) *crd.Definition {
+	if csv == nil || d.ConversionStrategy == "Webhook" {
+		return d
+	}
+	for _, w := range csv.Webhooks {
+		if w.Type == graph.WebhookConversion && slices.Contains(w.ConversionCRDs, d.Name) {
+			c := *d
+			c.ConversionStrategy = "Webhook"
+			return &c
+		}
+	}
+	return d
+}
+
+// crdBrief says what the preflight refuses in a few words, for a line
+// that names the CRD: its one problem, or each problem's check and
+// property (the first four).
+func crdBrief(u *crd.Upgrade) string {
+	if len(u.Problems) == 1 {
+		return u.Problems[0].String()
+	}
+	var parts []string
+	for _, p := range u.Problems {
+		part := p.Check + " " + p.Property
+		switch {
+		case p.Version == "":
+			_, what, _ := strings.Cut(p.Detail, " : ")
+			part = p.Check + " " + what
+		case strings.Contains(p.Version, " -> "):
+			part += " (" + p.Version + ")"
+		}
+		if !slices.Contains(parts, part) {
+			parts = append(parts, part)
+		}
+	}
+	if len(parts) > 4 {
+		parts = append(parts[:4], fmt.Sprintf("and %d more", len(parts)-4))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// crdSummaries accumulates the CRDs check's counts per catalog.
+type crdSummaries struct {
+	mu  sync.Mutex
+	per []*CRDSummary // by input; nil when the check found nothing to do
+}
+
+func (s *crdSummaries) add(catalog int, sum CRDSummary) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.per[catalog] == nil {
+		s.per[catalog] = &CRDSummary{}
+	}
+	s.per[catalog].add(sum)
+}
+
+// describe says in two lines what the CRDs check compared: "CRDs: N of
+// M upgrade edges compared, P CRD pairs (U unchanged), X unsafe" and
+// "  bundle contents: F of B bundles found (… from folders, …)".
+func (s *CRDSummary) describe() []string {
+	var from []string
+	for _, n := range []struct {
+		n    int
+		what string
+	}{{s.FromFolder, "folders"}, {s.FromCatalog, "olm.bundle.object"}, {s.FromImage, "images"}} {
+		if n.n > 0 {
+			from = append(from, fmt.Sprintf("%d from %s", n.n, n.what))
+		}
+	}
+	found := ""
+	if len(from) > 0 {
+		found = " (" + strings.Join(from, ", ") + ")"
+	}
+	notV1 := ""
+	if s.NotV1 > 0 {
+		notV1 = fmt.Sprintf("; %s not apiextensions.k8s.io/v1 left out", plural(s.NotV1, "CRD", "CRDs"))
+	}
+	return []string{
+		fmt.Sprintf("CRDs: %d of %s compared, %s (%d unchanged), %d unsafe",
+			s.Compared, plural(s.Edges, "upgrade edge", "upgrade edges"), plural(s.Pairs, "CRD pair", "CRD pairs"), s.Unchanged, s.Unsafe),
+		fmt.Sprintf("  bundle contents: %d of %s found%s%s", s.Found, plural(s.Bundles, "bundle", "bundles"), found, notV1),
+	}
+}
