@@ -467,6 +467,10 @@ func (res *resolution) uniqueness() {
 	// CSVs provide (extra, and extraGVKs by number).
 	var extra map[graph.GVK]int32
 	var extraGVKs []graph.GVK
+	installedAPIs := 0
+	for _, in := range res.installed {
+		installedAPIs += len(in.provides)
+	}
 	var scratch []int32
 	// idsOf returns the numbers of the APIs v provides; the result is only
 	// valid until the next call and must not be modified.
@@ -480,7 +484,10 @@ func (res *resolution) uniqueness() {
 			if !ok {
 				if id, ok = extra[g]; !ok {
 					if extra == nil {
-						extra = map[graph.GVK]int32{}
+						// Room for every API the installed CSVs provide: a
+						// CSV may provide very many (its properties
+						// annotation), and a growing map rehashes them.
+						extra = make(map[graph.GVK]int32, installedAPIs)
 					}
 					id = int32(len(res.r.gvks) + len(extra))
 					extra[g] = id
@@ -492,17 +499,28 @@ func (res *resolution) uniqueness() {
 		scratch = buf
 		return buf
 	}
-	n := len(res.r.gvks) + len(res.installed)*8
+	n := len(res.r.gvks) + installedAPIs
 	first := make([]string, 0, n) // per API: the first provider's package
 	state := make([]uint8, 0, n)  // per API: 0 none, 1 one package, 2 several
 	byPkg := map[string][]variable{}
 	multi := 0
+	// The numbers of the installed CSVs' APIs, kept for the second pass: an
+	// installed CSV may provide very many APIs (its properties annotation),
+	// each numbered through maps.
+	var installedIDs [][]int32
 	for v := range res.variables() {
 		pkg := res.pkgOf(v)
 		if pkg != "" {
 			byPkg[pkg] = append(byPkg[pkg], v)
 		}
-		for _, id := range idsOf(v) {
+		ids := idsOf(v)
+		if v.kind == varInstalled && len(ids) > 0 {
+			if installedIDs == nil {
+				installedIDs = make([][]int32, len(res.installed))
+			}
+			installedIDs[v.idx] = slices.Clone(ids)
+		}
+		for _, id := range ids {
 			if int(id) >= len(state) {
 				first = append(first, make([]string, int(id)+1-len(first))...)
 				state = append(state, make([]uint8, int(id)+1-len(state))...)
@@ -528,7 +546,13 @@ func (res *resolution) uniqueness() {
 	}
 	groups := map[int32][]variable{}
 	for v := range res.variables() {
-		for _, id := range idsOf(v) {
+		ids := []int32(nil)
+		if v.kind == varInstalled && installedIDs != nil {
+			ids = installedIDs[v.idx]
+		} else {
+			ids = idsOf(v)
+		}
+		for _, id := range ids {
 			if state[id] == 2 {
 				groups[id] = append(groups[id], v)
 			}
