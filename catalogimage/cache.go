@@ -36,6 +36,7 @@ type entryMeta struct {
 	Dir       string `json:"dir"`            // the label's value
 	Root      string `json:"root"`           // the folder under fs/ the catalog is in
 	Size      int64  `json:"size,omitempty"` // the bytes of the catalog's files
+	Kind      string `json:"kind,omitempty"` // "bundle" for a bundle's files; "" for a catalog
 }
 
 // tagRecord is a tag's record.
@@ -63,7 +64,7 @@ func (r *Reader) fromCache(ctx context.Context, d v1.Hash) (cat *graph.Catalog, 
 		return nil, "", false, nil
 	}
 	var meta entryMeta
-	if err := json.Unmarshal(data, &meta); err != nil || meta.Root == "" || !fs.ValidPath(meta.Root) {
+	if err := json.Unmarshal(data, &meta); err != nil || meta.Kind != "" || meta.Root == "" || !fs.ValidPath(meta.Root) {
 		return nil, "", false, nil // not an entry this version wrote: read the image again
 	}
 	cat, err = r.opts.Loader.LoadFS(ctx, os.DirFS(filepath.Join(entry, "fs")), meta.Root)
@@ -142,7 +143,11 @@ func (r *Reader) store(d v1.Hash, ref Reference, dir string, f *files) error {
 	for _, file := range f.m {
 		size += int64(len(file.Data))
 	}
-	meta, err := json.Marshal(entryMeta{Reference: ref.Text, Digest: d.String(), Dir: dir, Root: f.root, Size: size})
+	kind := ""
+	if f.bundle {
+		kind = bundleKind
+	}
+	meta, err := json.Marshal(entryMeta{Reference: ref.Text, Digest: d.String(), Dir: dir, Root: f.root, Size: size, Kind: kind})
 	if err != nil {
 		return err
 	}

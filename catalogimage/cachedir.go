@@ -38,8 +38,11 @@ type CacheEntry struct {
 	Reference string `json:"reference"`
 	// Tags are the tags the cache records as resolving to Digest, sorted.
 	Tags []string `json:"tags,omitempty"`
-	// CatalogDir is the image's catalog folder (its label's value).
+	// CatalogDir is the image's catalog folder (its label's value); for a
+	// bundle image, its manifests folder.
 	CatalogDir string `json:"catalogDir"`
+	// Kind is "bundle" for a bundle image's files, "" for a catalog's.
+	Kind string `json:"kind,omitempty"`
 	// Path is the entry's folder on disk.
 	Path string `json:"path"`
 	// Size is the bytes of the catalog's files.
@@ -86,7 +89,7 @@ func ListCache(dir string) ([]CacheEntry, error) {
 		}
 		out = append(out, CacheEntry{
 			Digest: meta.Digest, Reference: meta.Reference, Tags: tags[meta.Digest],
-			CatalogDir: meta.Dir, Path: path, Size: size, LastUsed: fi.ModTime(),
+			CatalogDir: meta.Dir, Kind: meta.Kind, Path: path, Size: size, LastUsed: fi.ModTime(),
 		})
 	}
 	slices.SortFunc(out, func(a, b CacheEntry) int {

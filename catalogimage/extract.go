@@ -32,8 +32,17 @@ const (
 // files is the catalog folder of an image: its regular files, by their
 // path in the image (no leading slash), below root.
 type files struct {
-	root string
-	m    fstest.MapFS
+	root   string
+	m      fstest.MapFS
+	bundle bool // a bundle's files, not a catalog's
+}
+
+// kind names what the files are: "catalog" or "bundle".
+func (f *files) kind() string {
+	if f.bundle {
+		return "bundle"
+	}
+	return "catalog"
 }
 
 // fs returns the files as a file system.
@@ -118,7 +127,7 @@ func (r *Reader) extract(ctx context.Context, img v1.Image, info *Info, byDiffID
 	var kept int64
 	for i := len(layers) - 1; i >= 0; i-- {
 		l := layers[i]
-		lh, err := r.readLayer(ctx, l, diffIDs[i], byDiffID, root, above, out, &kept, maxBytes, info, stream)
+		lh, err := r.readLayer(ctx, l, diffIDs[i], byDiffID, under(root), above, out, &kept, maxBytes, info, stream)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
@@ -146,10 +155,23 @@ func layerName(l v1.Layer, diffID v1.Hash, byDiffID bool) string {
 	return h.String()
 }
 
-// readLayer reads one layer's tar stream, keeping the regular files under
-// root that the layers above do not hide, and checks the stream against
-// the layer's diff ID. It returns what the layer hides below it.
-func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDiffID bool, root string, above *hidden, out *files, kept *int64, maxBytes int64, info *Info, stream *streamDecode) (*hidden, error) {
+// under returns the test of paths below the folder root.
+func under(roots ...string) func(p string) bool {
+	return func(p string) bool {
+		for _, root := range roots {
+			if strings.HasPrefix(p, root+"/") {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// readLayer reads one layer's tar stream, keeping the regular files keep
+// accepts that the layers above do not hide, and checks the stream against
+// the layer's diff ID. It returns what the layer hides below it. stream
+// may be nil (the files are not decoded as they come).
+func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDiffID bool, keep func(string) bool, above *hidden, out *files, kept *int64, maxBytes int64, info *Info, stream *streamDecode) (*hidden, error) {
 	rc, check, err := layerStream(l, diffID, byDiffID)
 	if err != nil {
 		return nil, err
@@ -190,11 +212,11 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDi
 		if _, seen := mine.present[p]; !seen || !isDir {
 			mine.present[p] = isDir // the last entry of a path wins
 		}
-		if isDir || above.hides(p) || !strings.HasPrefix(p, root+"/") {
+		if isDir || above.hides(p) || !keep(p) {
 			continue
 		}
 		if maxBytes > 0 && *kept+hdr.Size > maxBytes {
-			return nil, fmt.Errorf("%s: the catalog is larger than the limit of %s", p, docstream.Size(maxBytes))
+			return nil, fmt.Errorf("%s: the %s is larger than the limit of %s", p, out.kind(), docstream.Size(maxBytes))
 		}
 		data, err := fileData(tr, hdr, readHere, out)
 		if err != nil {
@@ -212,7 +234,7 @@ func (r *Reader) readLayer(ctx context.Context, l v1.Layer, diffID v1.Hash, byDi
 			*kept -= int64(len(prev.Data))
 		}
 		if *kept += int64(len(data)); maxBytes > 0 && *kept > maxBytes {
-			return nil, fmt.Errorf("%s: the catalog is larger than the limit of %s", p, docstream.Size(maxBytes))
+			return nil, fmt.Errorf("%s: the %s is larger than the limit of %s", p, out.kind(), docstream.Size(maxBytes))
 		}
 		readHere[p] = true
 		out.m[p] = &fstest.MapFile{Data: data, Mode: 0o444}

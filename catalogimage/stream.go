@@ -55,7 +55,7 @@ func (r *Reader) startDecode(ctx context.Context) *streamDecode {
 // send offers a file kept: it is decoded if it comes in walk order, and
 // the stream is spoilt otherwise.
 func (s *streamDecode) send(name string, data []byte) {
-	if !s.inOrder {
+	if s == nil || !s.inOrder {
 		return
 	}
 	el := strings.Split(name, "/")
@@ -70,7 +70,7 @@ func (s *streamDecode) send(name string, data []byte) {
 // spoil gives up streaming: a file sent was replaced, or one came out of
 // order.
 func (s *streamDecode) spoil() {
-	if s.inOrder {
+	if s != nil && s.inOrder {
 		s.inOrder = false
 		s.cancel()
 	}

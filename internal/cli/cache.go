@@ -151,7 +151,7 @@ func writeCacheText(w io.Writer, dir string, entries []catalogimage.CacheEntry, 
 }
 
 // cacheLine describes an entry on one line: "DIGEST SIZE last read TIME
-// REFERENCE (tags: …)".
+// REFERENCE (tags: …)", "(bundle)" after a bundle image's.
 func cacheLine(e catalogimage.CacheEntry) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  %9s  read %s  %s", e.Digest, docstream.Size(e.Size), e.LastUsed.UTC().Format("2006-01-02 15:04 UTC"), e.Reference)
@@ -163,6 +163,9 @@ func cacheLine(e catalogimage.CacheEntry) string {
 	}
 	if len(other) > 0 {
 		fmt.Fprintf(&b, " (tags: %s)", strings.Join(other, ", "))
+	}
+	if e.Kind != "" {
+		fmt.Fprintf(&b, " (%s)", e.Kind)
 	}
 	return b.String()
 }

@@ -90,6 +90,7 @@ type checkFlags struct {
 	checks    []string // --check
 	full      bool     // --full
 	bundles   []string // --bundles
+	images    bool     // --bundle-images
 }
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -113,6 +114,7 @@ func newCheckCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&f.full, "full", false, "print every finding whole (text output)")
 	cmd.Flags().StringSliceVar(&f.checks, "check", nil, "run only these `CHECKS` (repeatable or comma-separated)")
 	cmd.Flags().StringArrayVar(&f.bundles, "bundles", nil, "a `DIR` of bundle folders at any depth, for the crds check (repeatable)")
+	cmd.Flags().BoolVar(&f.images, "bundle-images", false, "read the image of each bundle no --bundles folder holds (crds check)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runCheck(cmd, f, args) }
 	return withTopics(cmd, "catalogs", "check-output")
 }
@@ -127,7 +129,8 @@ contents, the CRD changes OLM v1 refuses on upgrade).
 --check selects some of them:
 ` + checkNames() + `.
 The crds check reads the bundles' contents from the folders under --bundles (matched by the
-CSV's name) and the catalogs' olm.bundle.object properties.
+CSV's name), the catalogs' olm.bundle.object properties, and with --bundle-images the bundle
+images (read through the image cache, as catalog images are).
 With --baseline OLD, the one catalog given is compared with its previous version: each finding is
 new or existing, and the regressions of the change are added.
 
@@ -147,7 +150,7 @@ func (e *env) runCheck(cmd *cobra.Command, f *checkFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	bundles, err := e.readBundles(cmd.Context(), f.bundles)
+	bundles, err := e.readBundles(cmd.Context(), f.bundles, f.images)
 	if err != nil {
 		return err
 	}
@@ -365,23 +368,29 @@ const maxBundleNotes = 10
 // readBundles reads the bundle folders of --bundles; nil when none is
 // given. The folders' problems are noted, the first few of them one a
 // line.
-func (e *env) readBundles(ctx context.Context, dirs []string) (*registryv1.Set, error) {
-	if len(dirs) == 0 {
+func (e *env) readBundles(ctx context.Context, dirs []string, images bool) (*registryv1.Set, error) {
+	if len(dirs) == 0 && !images {
 		return nil, nil
 	}
 	l := registryv1.Loader{MaxBytes: int64(e.limits.input), MaxDocument: int64(e.limits.document)}
-	set, err := l.ReadDirs(ctx, dirs...)
-	if err != nil {
-		return nil, fmt.Errorf("--bundles: %w", err)
+	set := registryv1.NewSet()
+	if len(dirs) > 0 {
+		var err error
+		if set, err = l.ReadDirs(ctx, dirs...); err != nil {
+			return nil, fmt.Errorf("--bundles: %w", err)
+		}
+		e.notef("bundles: %s read", words.Plural(set.Len(), "bundle folder"))
+		for i, p := range set.Problems {
+			if i == maxBundleNotes {
+				e.notef("bundles: and %d more problems", len(set.Problems)-i)
+				break
+			}
+			e.notef("bundles: %v", p)
+		}
 	}
 	set.Loader = l
-	e.notef("bundles: %s read", words.Plural(set.Len(), "bundle folder"))
-	for i, p := range set.Problems {
-		if i == maxBundleNotes {
-			e.notef("bundles: and %d more problems", len(set.Problems)-i)
-			break
-		}
-		e.notef("bundles: %v", p)
+	if images {
+		set.Images = e.imageReader().BundleSource()
 	}
 	return set, nil
 }
