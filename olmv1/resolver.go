@@ -163,6 +163,7 @@ func (r *Resolver) ResolveExtension(ext *cluster.ClusterExtension) ExtensionOutc
 	c := r.choose(ext, ext.Installed, true)
 	res.setChoice(c, r.opts.BundleRelease)
 	if c.err != nil {
+		res.Remedies = r.remedies(ext, c.err, c)
 		return res
 	}
 	res.Action = action(ext.Installed, c)

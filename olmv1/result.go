@@ -78,6 +78,11 @@ type ExtensionOutcome struct {
 	// Predictions are what operator-controller will refuse at install, or
 	// what it never checks, for the chosen bundle.
 	Predictions []Prediction `json:"predictions,omitempty"`
+	// Remedies are the changes that give an extension with Error a
+	// bundle, each confirmed by resolving the changed extension again (a
+	// dependency's: the bundle that dependency gets as an extension of its
+	// own); empty without Error.
+	Remedies []Remedy `json:"remedies,omitempty"`
 	// Next are the upgrades operator-controller will make on the
 	// following catalog polls, hop by hop, as long as the catalogs stay
 	// as they are: each hop upgrades from the one before it. The last hop

@@ -68,6 +68,13 @@ func (x *ExtensionOutcome) writeText(w *bufio.Writer, opts TextOptions) {
 	for _, d := range x.Deprecations {
 		fmt.Fprintf(w, "  deprecated: %s\n", d)
 	}
+	for _, m := range x.Remedies {
+		word := "fix"
+		if m.Kind == RemedyDependency {
+			word = "dependency"
+		}
+		fmt.Fprintf(w, "  %s: %s: gets %s %s (catalog %s)\n", word, m.Change, m.Bundle, m.Version, m.Catalog)
+	}
 	for _, p := range x.Predictions {
 		word := "will fail"
 		if p.Severity == SeverityWarning {
@@ -144,10 +151,25 @@ func (x *ExtensionOutcome) writePassed(w *bufio.Writer, opts TextOptions) {
 			line(p, headNote(p))
 		}
 	}
+	// Cut short, the bundles inside the asked channels and range come
+	// first: the ones a change of policy or of the installed bundle could
+	// give (an extension's error most often hides among the others).
+	inside := func(p PassedOver) bool { return p.Reason != ExcludedChannel && p.Reason != ExcludedRange }
+	ordered := make([]PassedOver, 0, len(x.PassedOver))
+	for _, p := range x.PassedOver {
+		if inside(p) {
+			ordered = append(ordered, p)
+		}
+	}
+	for _, p := range x.PassedOver {
+		if !inside(p) {
+			ordered = append(ordered, p)
+		}
+	}
 	rest := map[Exclusion]int{}
 	var order []Exclusion
 	listed := 0
-	for _, p := range x.PassedOver {
+	for _, p := range ordered {
 		if p.Bundle == head {
 			continue
 		}
