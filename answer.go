@@ -9,6 +9,7 @@ import (
 	"io"
 	"slices"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/internal/fileerr"
 	"github.com/sextantdev/sextant/internal/textio"
 	"github.com/sextantdev/sextant/olmv1"
@@ -203,8 +204,40 @@ func (w *World) Resolve(ctx context.Context, opts AnswerOptions) (*Answer, error
 			return nil, err
 		}
 		a.Extensions = res
+		if len(a.Namespaces) > 0 {
+			a.Notes = append(a.Notes, w.heldByV1(a.Namespaces)...)
+		}
 	}
 	return a, nil
+}
+
+// heldByV1 notes, on the v0 answers, each subscription of a namespace
+// answered whose package a ClusterExtension asks for too: OLM v1 lets one
+// owner hold an object (the v1 answer predicts the extension's failure).
+func (w *World) heldByV1(answers []*NamespaceAnswer) []Note {
+	var out []Note
+	for _, na := range answers {
+		for _, s := range w.State.Subscriptions {
+			if s.Namespace != na.Namespace {
+				continue
+			}
+			for _, e := range w.State.ClusterExtensions {
+				if e.Package != s.Package {
+					continue
+				}
+				who := "ClusterExtension " + e.Name + " fails on the objects the subscription's CSV owns while they are OLM v0's"
+				switch {
+				case s.InstalledCSV == "" && e.Installed == nil:
+					who = "whichever installs second fails on the objects the other owns"
+				case e.Installed != nil:
+					who = "ClusterExtension " + e.Name + " is installed and holds them: OLM v0 fails on them"
+				}
+				out = append(out, Note{Code: NoteHeldByV1, Namespace: na.Namespace, Object: cluster.Ref{Kind: cluster.KindSubscription, Namespace: s.Namespace, Name: s.Name},
+					Text: fmt.Sprintf("subscription %s/%s and ClusterExtension %s both ask for package %s, and OLM v1 lets one owner hold an object (its CRDs first): %s", s.Namespace, s.Name, e.Name, s.Package, who)})
+			}
+		}
+	}
+	return out
 }
 
 // Resolution returns the resolution of namespace ns that the answer

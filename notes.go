@@ -47,6 +47,11 @@ const (
 	// to keep the cache within its limit), or could not be kept within
 	// it.
 	NoteImageCache NoteCode = "image-cache"
+	// NoteHeldByV1: a subscription of a namespace answered whose package a
+	// ClusterExtension asks for too, as in a cluster migrated halfway:
+	// OLM v1 lets one owner hold an object, so one of them fails (the v1
+	// answer predicts which). Object is the subscription.
+	NoteHeldByV1 NoteCode = "held-by-clusterextension"
 	// NoteEmptyCatalog: a catalog with no blob at all (an empty file or
 	// stream, a folder with no catalog file, an image whose catalog
 	// folder holds none). It serves nothing, as catalogd and opm serve

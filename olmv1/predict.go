@@ -7,6 +7,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/internal/words"
 )
 
 // Severity says whether a prediction stops the extension.
@@ -154,6 +155,73 @@ func (r *Resolver) ownership(res *Outcome, exts []cluster.ClusterExtension) {
 	}
 	for i := range res.Extensions {
 		slices.SortStableFunc(res.Extensions[i].Predictions, func(a, b Prediction) int { return strings.Compare(string(a.Reason), string(b.Reason)) })
+	}
+}
+
+// besideV0 predicts, for the extensions that got a bundle, the failure an
+// OLM v0 operator of state causes: a Subscription to the same package, or
+// an installed CSV (not a copy) providing an API the chosen bundle
+// provides. OLM v1 lets one owner hold an object, and those objects (the
+// CRDs first) are OLM v0's CSV's: the extension fails while the v0
+// operator is there, as in a cluster migrated halfway.
+func (r *Resolver) besideV0(res *Outcome, exts []cluster.ClusterExtension, state *cluster.State) {
+	if len(state.Subscriptions) == 0 && len(state.CSVs) == 0 {
+		return
+	}
+	for i := range res.Extensions {
+		x := &res.Extensions[i]
+		if x.Error != "" {
+			continue
+		}
+		said := map[string]bool{} // CSVs named (namespace/name)
+		for _, s := range state.Subscriptions {
+			if s.Package != exts[i].Package {
+				continue
+			}
+			held := "nothing installed yet"
+			if s.InstalledCSV != "" {
+				held = "CSV " + s.InstalledCSV + " installed"
+				said[s.Namespace+"/"+s.InstalledCSV] = true
+			}
+			if exts[i].Installed != nil {
+				x.Predictions = append(x.Predictions, Prediction{Reason: ReasonSingleOwnership, Severity: SeverityWarning, Bundle: x.Bundle,
+					Other: "Subscription " + s.Namespace + "/" + s.Name,
+					Message: fmt.Sprintf("package %s is also asked for through OLM v0: Subscription %s/%s (%s); this extension is installed and holds the package's objects, which OLM v1 lets no one else own: OLM v0 fails on them when it installs or upgrades; delete the Subscription and its CSV (the CRDs kept)",
+						s.Package, s.Namespace, s.Name, held)})
+				continue
+			}
+			fails := "the CRDs and objects of the package are OLM v0's CSV's: this extension fails until the Subscription and its CSV are deleted (the CRDs kept)"
+			if s.InstalledCSV == "" {
+				fails = "whichever of the two installs second fails on the objects (the CRDs first) the other owns"
+			}
+			x.Predictions = append(x.Predictions, Prediction{Reason: ReasonSingleOwnership, Severity: SeverityFailure, Bundle: x.Bundle,
+				Other: "Subscription " + s.Namespace + "/" + s.Name,
+				Message: fmt.Sprintf("package %s is also asked for through OLM v0: Subscription %s/%s (%s); OLM v1 lets one owner hold an object, and %s",
+					s.Package, s.Namespace, s.Name, held, fails)})
+		}
+		b := r.bundleOf(x)
+		if b == nil {
+			continue
+		}
+		for _, c := range state.CSVs {
+			if c.Copied || said[c.Namespace+"/"+c.Name] || exts[i].Installed != nil {
+				continue
+			}
+			var shared []string
+			for _, g := range c.Provides {
+				if slices.Contains(b.Provides, g) {
+					shared = append(shared, g.String())
+				}
+			}
+			if len(shared) == 0 {
+				continue
+			}
+			said[c.Namespace+"/"+c.Name] = true
+			x.Predictions = append(x.Predictions, Prediction{Reason: ReasonSingleOwnership, Severity: SeverityFailure, Bundle: x.Bundle,
+				Other: "ClusterServiceVersion " + c.Namespace + "/" + c.Name,
+				Message: fmt.Sprintf("OLM v0's CSV %s/%s provides %s, which %s also provides; OLM v1 lets one owner hold an object (the CRD is OLM v0's): this extension fails while that CSV is installed",
+					c.Namespace, c.Name, words.First(shared, 3), x.Bundle)})
+		}
 	}
 }
 

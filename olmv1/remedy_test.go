@@ -53,3 +53,47 @@ func TestRemedies(t *testing.T) {
 		})
 	}
 }
+
+// TestBesideV0: a ClusterExtension for a package an OLM v0 Subscription
+// holds is predicted to fail (single ownership), or, installed, warned
+// that OLM v0 fails on its objects; another package is not touched.
+func TestBesideV0(t *testing.T) {
+	r, err := olmv1.New([]olmv1.Catalog{catalog("a", 0, fbc(t, etcdFBC))}, olmv1.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := cluster.Subscription{Name: "etcd", Namespace: "ops", Package: "etcd", InstalledCSV: "etcd.v1.2.0"}
+	for _, tt := range []struct {
+		name string
+		ext  cluster.ClusterExtension
+		want olmv1.Severity
+	}{
+		{"fresh", cluster.ClusterExtension{Name: "x", Package: "etcd"}, olmv1.SeverityFailure},
+		{"installed", cluster.ClusterExtension{Name: "x", Package: "etcd", Installed: &cluster.InstalledBundle{Name: "etcd.v1.2.0", Version: "1.2.0"}}, olmv1.SeverityWarning},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := r.Resolve(t.Context(), &cluster.State{Subscriptions: []cluster.Subscription{sub}, ClusterExtensions: []cluster.ClusterExtension{tt.ext}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []olmv1.Prediction
+			for _, p := range out.Extensions[0].Predictions {
+				if p.Reason == olmv1.ReasonSingleOwnership {
+					got = append(got, p)
+				}
+			}
+			if len(got) != 1 || got[0].Severity != tt.want || got[0].Other != "Subscription ops/etcd" {
+				t.Errorf("predictions %+v, want one SingleOwnership %s naming Subscription ops/etcd", out.Extensions[0].Predictions, tt.want)
+			}
+		})
+	}
+	other := sub
+	other.Package = "kafka"
+	out, err := r.Resolve(t.Context(), &cluster.State{Subscriptions: []cluster.Subscription{other}, ClusterExtensions: []cluster.ClusterExtension{{Name: "x", Package: "etcd"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Extensions[0].Predictions) != 0 {
+		t.Errorf("another package: predictions %+v", out.Extensions[0].Predictions)
+	}
+}

@@ -151,6 +151,7 @@ func (r *Resolver) Resolve(ctx context.Context, state *cluster.State) (*Outcome,
 		res.Extensions = append(res.Extensions, r.ResolveExtension(&exts[i]))
 	}
 	r.storedVersions(res, exts, state.CRDs)
+	r.besideV0(res, exts, state)
 	r.ownership(res, exts)
 	return res, nil
 }
