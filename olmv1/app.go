@@ -41,13 +41,23 @@ type APIExtension struct {
 	New       bool   `json:"new,omitempty"`
 	// Error says why nothing serves it.
 	Error string `json:"error,omitempty"`
+	// Remedies, with Error, are the ClusterExtensions confirmed to
+	// install a bundle providing the API where one naming only the
+	// package does not: a channel (the default channel first, then by
+	// the version chosen; at most 3 per package), then the highest
+	// version range, per package.
+	Remedies []Remedy `json:"remedies,omitempty"`
+	// OtherChannels counts the channels that would provide the API too
+	// and that Remedies leaves out.
+	OtherChannels int `json:"otherChannels,omitempty"`
 }
 
 // ExtensionsForAPIs answers what apis need: for each, a ClusterExtension of state
 // whose bundle (as operator-controller chooses it) provides it, else the
 // first package by name whose ClusterExtension naming only the package
 // would install a bundle providing it (a new extension), else why none
-// does. The state's extensions and the new ones are then resolved
+// does, with the channels and version ranges confirmed to install a
+// bundle providing it (APIExtension.Remedies). The state's extensions and the new ones are then resolved
 // together. state is not modified.
 func (r *Resolver) ExtensionsForAPIs(ctx context.Context, state *cluster.State, apis []graph.GVK) (*APIExtensions, error) {
 	apis = slices.Clone(apis)
@@ -103,6 +113,9 @@ func (r *Resolver) serverOf(api graph.GVK, state *cluster.State, serves map[stri
 			why = append(why, fmt.Sprintf("package %s: %s", p.Package, p.Error))
 		case !p.Provides:
 			why = append(why, fmt.Sprintf("package %s installs %s, which no longer provides it", p.Package, p.Bundle))
+			rems, more := r.apiRemedies(api, p.Package)
+			s.Remedies = append(s.Remedies, rems...)
+			s.OtherChannels += more
 		default:
 			s.Extension, s.Package, s.New = p.Package, p.Package, true
 			if !created[p.Package] && state.ClusterExtension(p.Package) == nil {
@@ -115,7 +128,7 @@ func (r *Resolver) serverOf(api graph.GVK, state *cluster.State, serves map[stri
 	if len(why) == 0 {
 		s.Error = "no package of the catalogs provides it"
 	} else {
-		s.Error = "no ClusterExtension would install a bundle providing it: " + strings.Join(why, "; ")
+		s.Error = "no ClusterExtension naming only the package would install a bundle providing it: " + strings.Join(why, "; ")
 	}
 	return s
 }
@@ -129,6 +142,12 @@ func (a *APIExtensions) WriteText(w io.Writer, opts TextOptions) error {
 		switch {
 		case s.Error != "":
 			fmt.Fprintf(bw, "  %s: %s\n", s.API, s.Error)
+			for _, m := range s.Remedies {
+				fmt.Fprintf(bw, "    fix: a ClusterExtension of package %s with %s gets %s %s (catalog %s), which provides it\n", m.Package, m.Change, m.Bundle, m.Version, m.Catalog)
+			}
+			if s.OtherChannels > 0 {
+				fmt.Fprintf(bw, "    and %d more channel(s) whose bundle provides it, not listed\n", s.OtherChannels)
+			}
 		case s.New:
 			fmt.Fprintf(bw, "  %s: package %s, ClusterExtension %s to create\n", s.API, s.Package, s.Extension)
 		default:

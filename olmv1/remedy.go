@@ -19,13 +19,19 @@ import (
 // A Remedy of Kind RemedyDependency does not make the extension resolve
 // (v1 refuses a bundle that declares dependencies): it names a dependency
 // of the chosen bundle installed as a ClusterExtension of its own, and
-// the bundle that one gets.
+// the bundle that one gets. A Remedy of Kind RemedyChannel or
+// RemedyVersion is one of an [APIExtension]: the ClusterExtension
+// (Extension) of Package whose bundle provides the API.
 type Remedy struct {
 	Kind    RemedyKind `json:"kind"`
 	Change  string     `json:"change"`
 	Bundle  string     `json:"bundle"`
 	Version string     `json:"version"`
 	Catalog string     `json:"catalog"`
+	// Package and Extension are set for RemedyChannel and RemedyVersion:
+	// the package and the ClusterExtension confirmed.
+	Package   string                    `json:"package,omitempty"`
+	Extension *cluster.ClusterExtension `json:"extension,omitempty"`
 }
 
 // RemedyKind says what a [Remedy] changes.
@@ -46,6 +52,12 @@ const (
 	// RemedyDependency: a dependency of the chosen bundle as a
 	// ClusterExtension of its own.
 	RemedyDependency RemedyKind = "dependency"
+	// RemedyChannel: a channel whose bundle provides an API that the
+	// bundle chosen without one no longer provides.
+	RemedyChannel RemedyKind = "channel"
+	// RemedyVersion: a version range whose bundle provides an API that
+	// the bundle chosen without one no longer provides.
+	RemedyVersion RemedyKind = "version"
 )
 
 // remedyCandidate is a change to try: the extension changed, resolved

@@ -233,9 +233,11 @@ every extension gets a bundle with no predicted failure (and v0 has a plan), 1 o
 unusable input.
 
 resolve --for APP --olm v1 answers an application in v1 terms: for each API, the ClusterExtension
-that serves it (one of -f, or one to create naming only the package) or why none would, then the
-resolution with the extensions to create (-o json: olmv1.APIExtensions, {"apis": [...], "create":
-[...], "resolution": {"extensions": [...]}}).
+that serves it (one of -f, or one to create naming only the package) or why none would, with the
+channels and the highest version range confirmed to get a bundle providing it where the package's
+own choice no longer does (fix: lines; "remedies" in JSON), then the resolution with the
+extensions to create (-o json: olmv1.APIExtensions, {"apis": [...], "create": [...],
+"resolution": {"extensions": [...]}}).
 
 provides --olm v1 API: for each package providing the API, the bundle a ClusterExtension naming
 only that package installs (the highest version of every channel, across the catalogs, each a
