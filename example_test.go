@@ -8,6 +8,7 @@ import (
 
 	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/celrule"
+	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -118,4 +119,36 @@ func ExampleWorld_Provides() {
 	//     channel singlenamespace-alpha (default), head etcdoperator.v0.9.4: 0.9.4, 0.9.2, 0.9.0
 	//     other channels (2): alpha, clusterwide-alpha
 	// channels not listed: 2
+}
+
+// ExampleReadBundles reads bundle folders as Input.Bundles does, finds a
+// catalog bundle's contents by its CSV's name, and notes the folders no
+// piece of work asked for.
+func ExampleReadBundles() {
+	ctx := context.Background()
+	set, err := sextant.ReadBundles(ctx, []string{"testdata/cli/crds/bundles"}, sextant.Limits{}, nil,
+		func(n sextant.Note) { fmt.Println("note:", n.Text) })
+	if err != nil {
+		log.Fatal(err)
+	}
+	cat, err := graph.Loader{}.Load(ctx, "testdata/cli/crds/catalog.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	b := cat.Package("widgets").Bundle("widgets.v2.0.0")
+	contents, _, err := set.For(ctx, b)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, crd := range contents.CRDs {
+		fmt.Println(contents.CSV.Name, "carries a CRD in", crd.File)
+	}
+	if n, ok := sextant.UnusedBundles(set, "no bundle the example asked for"); ok {
+		fmt.Println("note:", n.Text)
+	}
+	// Output:
+	// note: bundles: 6 bundle folders read
+	// widgets.v2.0.0 carries a CRD in manifests/gadgets.crd.yaml
+	// widgets.v2.0.0 carries a CRD in manifests/widgets.crd.yaml
+	// note: bundles: 5 bundle folders not used (their CSVs name no bundle the example asked for): widgets.v0.9.0 (testdata/cli/crds/bundles/widgets/0.9.0), widgets.v1.0.0 (testdata/cli/crds/bundles/widgets/1.0.0), widgets.v1.1.0 (testdata/cli/crds/bundles/widgets/1.1.0), and 2 more
 }

@@ -51,6 +51,13 @@ type Input struct {
 	// reads them: cluster.DecodeObjects); with For, those of For are
 	// added.
 	Application []cluster.Object
+	// Bundles are folders holding registry+v1 bundle folders at any
+	// depth (a bundle folder has metadata/annotations.yaml and its
+	// manifests, as catalog repositories keep them): the contents of the
+	// catalogs' bundles, matched by their CSV's name (ReadBundles,
+	// World.Bundles). The answers read them where OLM reads a bundle's
+	// manifests.
+	Bundles []string
 	// ForV1 answers the application's kinds in OLM v1 terms
 	// (ClusterExtensions, World.ResolveForV1): the Subscriptions of the
 	// manifests are not resolved, and no namespace is chosen.

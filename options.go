@@ -6,6 +6,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/registryv1"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -20,6 +21,17 @@ type Options struct {
 	// image is an error (*NoImageSourceError). Package catalogimage's
 	// Reader is one (catalogimage.Reader.Source).
 	Images ImageSource
+	// BundleImages reads bundle images: the contents of a catalog bundle
+	// that no folder of Input.Bundles holds and that has no
+	// olm.bundle.object property are read from its image (the bundle's
+	// image field). nil: no bundle image is read. Package catalogimage's
+	// Reader gives one (catalogimage.Reader.BundleSource).
+	BundleImages registryv1.ImageSource
+	// Bundles, if not nil, are bundle contents already read (ReadBundles,
+	// or World.Bundles of another world): the world finds bundles' contents
+	// in it instead of reading Input.Bundles (then empty) and
+	// BundleImages (then nil).
+	Bundles *registryv1.Set
 	// CEL evaluates the cel rules of olm.constraint properties
 	// (resolver.Options.CEL); package celrule's evaluator is OLM v0.28's.
 	// nil: a resolution that reaches a cel rule fails.

@@ -12,6 +12,7 @@ import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/olmv1"
+	"github.com/sextantdev/sextant/registryv1"
 	"github.com/sextantdev/sextant/resolver"
 )
 
@@ -51,6 +52,11 @@ type World struct {
 	V1 *olmv1.Resolver
 	// Application are the objects of Input.For.
 	Application []cluster.Object
+	// Bundles finds the contents of the catalogs' bundles: the folders of
+	// Input.Bundles, a bundle's olm.bundle.object properties, and with
+	// Options.BundleImages its image (Options.Bundles when set). Never
+	// nil: with nothing given it finds the properties alone.
+	Bundles *registryv1.Set
 
 	opts  Options
 	in    Input
@@ -210,6 +216,9 @@ func (w *World) Reload(ctx context.Context, catalogs []CatalogInput, opts Option
 		GlobalNamespace: w.GlobalNamespace,
 		ForV1:           w.in.ForV1,
 	}
+	if opts.Bundles == nil && opts.BundleImages == nil {
+		opts.Bundles = w.Bundles
+	}
 	if !w.AllNamespaces && len(w.Namespaces) == 1 {
 		in.Namespace = w.Namespaces[0]
 	}
@@ -252,6 +261,10 @@ func checkInput(in Input, opts Options) error {
 		return &InputError{Field: "Namespace", Value: in.Namespace, Err: errors.New("excludes AllNamespaces")}
 	case opts.SemverAllowMajor && !opts.SemverUpgrades:
 		return &InputError{Field: "SemverAllowMajor", Err: errors.New("goes with SemverUpgrades")}
+	case opts.Bundles != nil && len(in.Bundles) > 0:
+		return &InputError{Field: "Bundles", Err: errors.New("bundle folders are given, and Options.Bundles already holds bundle contents")}
+	case opts.Bundles != nil && opts.BundleImages != nil:
+		return &InputError{Field: "BundleImages", Err: errors.New("Options.Bundles already holds bundle contents, with their image source")}
 	}
 	if opts.KubeVersion != "" {
 		if _, err := graph.ParseKubeVersion(opts.KubeVersion, true); err != nil {
@@ -299,6 +312,11 @@ func (l *loader) load() (*World, error) {
 		return nil, err
 	}
 	w := &World{State: state, Application: app, AllNamespaces: l.in.AllNamespaces, opts: l.opts, in: l.in, files: l.files}
+	if w.Bundles = l.opts.Bundles; w.Bundles == nil {
+		if w.Bundles, err = ReadBundles(l.ctx, l.in.Bundles, l.opts.Limits, l.opts.BundleImages, l.note); err != nil {
+			return nil, err
+		}
+	}
 	if len(l.in.Manifests) == 0 && len(l.in.For) == 0 && l.in.State == nil && len(l.in.Application) == 0 {
 		return l.catalogsOnly(w, cats)
 	}

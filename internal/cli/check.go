@@ -14,7 +14,6 @@ import (
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/check"
 	"github.com/sextantdev/sextant/graph"
-	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/registryv1"
 )
 
@@ -89,8 +88,7 @@ type checkFlags struct {
 	config    string   // --config
 	checks    []string // --check
 	full      bool     // --full
-	bundles   []string // --bundles
-	images    bool     // --bundle-images
+	bundles   bundleFlags
 }
 
 func newCheckCmd(e *env) *cobra.Command {
@@ -113,10 +111,9 @@ func newCheckCmd(e *env) *cobra.Command {
 	cmd.Flags().BoolVar(&f.failOnNew, "fail-on-new", false, "with --baseline: apply --fail-on to the new findings only")
 	cmd.Flags().BoolVar(&f.full, "full", false, "print every finding whole (text output)")
 	cmd.Flags().StringSliceVar(&f.checks, "check", nil, "run only these `CHECKS` (repeatable or comma-separated)")
-	cmd.Flags().StringArrayVar(&f.bundles, "bundles", nil, "a `DIR` of bundle folders at any depth, for the crds check (repeatable)")
-	cmd.Flags().BoolVar(&f.images, "bundle-images", false, "read the image of each bundle no --bundles folder holds (crds check)")
+	addBundleFlags(cmd, &f.bundles)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runCheck(cmd, f, args) }
-	return withTopics(cmd, "catalogs", "check-output")
+	return withTopics(cmd, "catalogs", "bundles", "check-output")
 }
 
 // checkHelp is check's long help.
@@ -150,7 +147,7 @@ func (e *env) runCheck(cmd *cobra.Command, f *checkFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	bundles, err := e.readBundles(cmd.Context(), f.bundles, f.images)
+	bundles, err := e.readBundles(cmd.Context(), f.bundles)
 	if err != nil {
 		return err
 	}
@@ -158,7 +155,7 @@ func (e *env) runCheck(cmd *cobra.Command, f *checkFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	e.noteUnusedBundles(bundles)
+	e.noteUnusedBundles(bundles, "no bundle on an upgrade edge of the catalogs")
 	switch f.output.value {
 	case "text":
 		err = reports.WriteText(e.stdout, check.TextOptions{Full: f.full})
@@ -195,7 +192,7 @@ func (f *checkFlags) parse(nargs int) ([]check.Check, error) {
 	if f.failOnNew && f.baseline == "" {
 		return nil, usageErrorf("--fail-on-new needs --baseline")
 	}
-	if len(f.bundles) > 0 && len(checks) > 0 && !slices.Contains(checks, check.CRDs) {
+	if len(f.bundles.dirs) > 0 && len(checks) > 0 && !slices.Contains(checks, check.CRDs) {
 		return nil, usageErrorf("--bundles is read by the %s check, which --check leaves out", check.CRDs)
 	}
 	return checks, nil
@@ -359,63 +356,4 @@ func workTreeTop(path string) string {
 		}
 		dir = parent
 	}
-}
-
-// maxBundleNotes is how many problems of bundle folders are noted one by
-// one; the others are counted.
-const maxBundleNotes = 10
-
-// readBundles reads the bundle folders of --bundles; nil when none is
-// given. The folders' problems are noted, the first few of them one a
-// line.
-func (e *env) readBundles(ctx context.Context, dirs []string, images bool) (*registryv1.Set, error) {
-	if len(dirs) == 0 && !images {
-		return nil, nil
-	}
-	l := registryv1.Loader{MaxBytes: int64(e.limits.input), MaxDocument: int64(e.limits.document)}
-	set := registryv1.NewSet()
-	if len(dirs) > 0 {
-		var err error
-		if set, err = l.ReadDirs(ctx, dirs...); err != nil {
-			return nil, fmt.Errorf("--bundles: %w", err)
-		}
-		e.notef("bundles: %s read", words.Plural(set.Len(), "bundle folder"))
-		for i, p := range set.Problems {
-			if i == maxBundleNotes {
-				e.notef("bundles: and %d more problems", len(set.Problems)-i)
-				break
-			}
-			e.notef("bundles: %v", p)
-		}
-	}
-	set.Loader = l
-	if images {
-		set.Images = e.imageReader().BundleSource()
-	}
-	return set, nil
-}
-
-// noteUnusedBundles notes the bundle folders of set the check did not
-// use: no bundle on an upgrade edge of the catalogs has their CSV's name.
-func (e *env) noteUnusedBundles(set *registryv1.Set) {
-	if set == nil {
-		return
-	}
-	unused := set.Unused()
-	if len(unused) == 0 {
-		return
-	}
-	var names []string
-	for _, b := range unused[:min(len(unused), 3)] {
-		names = append(names, fmt.Sprintf("%s (%s)", b.CSV.Name, b.Source.Path))
-	}
-	if len(unused) > 3 {
-		names = append(names, fmt.Sprintf("and %d more", len(unused)-3))
-	}
-	whose := "its CSV names"
-	if len(unused) > 1 {
-		whose = "their CSVs name"
-	}
-	e.notef("bundles: %s not used (%s no bundle on an upgrade edge of the catalogs): %s",
-		words.Plural(len(unused), "bundle folder"), whose, strings.Join(names, ", "))
 }

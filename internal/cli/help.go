@@ -40,6 +40,7 @@ type helpTopic struct {
 var helpTopics = []helpTopic{
 	{"catalogs", "What --catalog and a catalog PATH take; a catalog's name and namespace", catalogsTopic},
 	{"manifests", "What -f takes: the cluster state, its namespace and OperatorGroups", manifestsTopic},
+	{"bundles", "What --bundles and --bundle-images take: the bundles' contents", bundlesTopic},
 	{"upgrades", "Approval, upgrades in flight, predicted failures and --semver-upgrades", upgradesTopic},
 	{"resolve-output", "What resolve prints: text, JSON, -o installplan, --why, -A", resolveOutputTopic},
 	{"rollout-output", "What rollout prints as JSON", rolloutOutputTopic},

@@ -89,7 +89,7 @@ func TestHelpUnknownTopic(t *testing.T) {
 	if code != ExitBadInput || out != "" {
 		t.Fatalf("exit %d, stdout %q", code, out)
 	}
-	if !strings.Contains(stderr, `unknown help topic "catalog" (did you mean "catalogs"?); commands and topics: cache, catalogs, check,`) {
+	if !strings.Contains(stderr, `unknown help topic "catalog" (did you mean "catalogs"?); commands and topics: bundles, cache, catalogs, check,`) {
 		t.Errorf("stderr: %s", stderr)
 	}
 	for _, args := range [][]string{{"help"}, {"help", "resolve"}} {

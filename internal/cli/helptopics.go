@@ -74,6 +74,25 @@ namespace nothing speaks of gets one plain OperatorGroup assumed, its targets un
 OperatorGroup annotated olm.operatorframework.io/exclude-global-namespace-resolution: "true"
 leaves the global namespace's catalogs out.`
 
+const bundlesTopic = `Bundles: what --bundles and --bundle-images (check, resolve, rollout, migrate) take.
+
+  --bundles DIR       (repeatable)
+  --bundle-images
+
+A File-Based Catalog names each bundle's APIs but holds none of its manifests (CRDs, the CSV's
+permissions); the bundles do. DIR is a folder holding registry+v1 bundle folders at any depth (a
+bundle folder has metadata/annotations.yaml and its manifests/, as catalog repositories keep
+them: community-operators keeps operators/PACKAGE/VERSION/), each read strictly within the size
+limits; its problems are noted (the first ten), and a folder that holds no bundle folder is an
+error. A catalog's bundle is matched to a folder by its CSV's metadata.name (of several, by
+version, then package). A bundle no folder holds is read from its catalog's olm.bundle.object
+properties, if it has them, else, with --bundle-images only, from its image (the bundle's image
+field), through the image cache, --offline and credentials as catalog images are read. Folders
+whose CSV no answer asked for are noted once the answer is given.
+
+check reads them for its crds check; resolve, rollout and migrate where OLM reads a bundle's
+manifests.`
+
 const upgradesTopic = `Upgrades: approval, upgrades in flight, and what resolve and rollout predict.
 
 Approval and upgrades in flight are read as OLM v0.28 reads them: one subscription with

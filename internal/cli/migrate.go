@@ -46,6 +46,7 @@ Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input o
 		if err != nil {
 			return err
 		}
+		defer e.noteUnusedWorldBundles(w)
 		switch f.output.value {
 		case "json":
 			err = writeJSON(e.stdout, rep)
@@ -64,7 +65,7 @@ Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input o
 		}
 		return nil
 	}
-	return withTopics(cmd, "catalogs", "manifests", "v1")
+	return withTopics(cmd, "catalogs", "manifests", "bundles", "v1")
 }
 
 // addMigrateFlags declares migrate's flags: resolve's inputs, and -o.
@@ -76,5 +77,6 @@ func addMigrateFlags(cmd *cobra.Command, f *resolveFlags) {
 	cmd.Flags().StringVar(&f.kubeVersion, "kube-version", "", "the cluster's Kubernetes version `X.Y.Z`: check minKubeVersion")
 	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false, "leave out the packages opm serve would refuse, and say which")
 	addV1Flags(cmd, f)
+	addBundleFlags(cmd, &f.bundles)
 	f.output = addOutputFlag(cmd, "text", "json", "yaml", "markdown")
 }

@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/olmv1"
 )
 
@@ -35,7 +38,7 @@ usage.`,
 	f.olm = addChoiceFlag(cmd, "olm", "", "with --for, answer in the terms of OLM", "v0", "v1")
 	cmd.Flags().BoolVarP(&f.all, "all-namespaces", "A", false, "resolve every namespace of the manifests, one after another")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error { return e.runResolve(cmd, f, why) }
-	return withTopics(cmd, "catalogs", "manifests", "upgrades", "resolve-output", "for", "v1")
+	return withTopics(cmd, "catalogs", "manifests", "bundles", "upgrades", "resolve-output", "for", "v1")
 }
 
 // runResolve is resolve: the mode of the flags (--for, --olm v1, --why,
@@ -52,7 +55,15 @@ func (e *env) runResolve(cmd *cobra.Command, f *resolveFlags, why string) error 
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
+	err = e.resolveWorld(cmd.Context(), w, f, why, installPlan)
+	if err == nil || errors.Is(err, errNo) {
+		e.noteUnusedWorldBundles(w)
+	}
+	return err
+}
+
+// resolveWorld gives the answer of the flags of f (see runResolve) on w.
+func (e *env) resolveWorld(ctx context.Context, w *sextant.World, f *resolveFlags, why string, installPlan bool) error {
 	switch {
 	case len(f.forFiles) > 0 && f.olm.value == "v1":
 		return e.runResolveForV1(ctx, w, f)

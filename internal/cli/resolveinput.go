@@ -36,6 +36,7 @@ type resolveFlags struct {
 	noWebhookProvider  bool
 	featureSet         *choice // --feature-set: operator-controller's CRDs and gates
 	olm                *choice // --olm (resolve): v1 answers --for in OLM v1 terms
+	bundles            bundleFlags
 	cmd                *cobra.Command
 }
 
@@ -57,6 +58,7 @@ func addResolveFlags(cmd *cobra.Command, f *resolveFlags, formats ...string) {
 	cmd.Flags().BoolVar(&f.semverMajor, "semver-allow-major", false, "with --semver-upgrades: let those upgrades cross major versions")
 	f.output = addOutputFlag(cmd, append([]string{"text", "json", "yaml"}, formats...)...)
 	addV1Flags(cmd, f)
+	addBundleFlags(cmd, &f.bundles)
 	cmd.Flags().BoolVar(&f.allowInvalid, "allow-invalid", false, "leave out the packages opm serve would refuse, and say which")
 }
 
@@ -103,6 +105,20 @@ func (f *resolveFlags) v1FeatureSet() cluster.FeatureSet {
 		return cluster.FeatureSetStandard
 	}
 	return cluster.FeatureSet(f.featureSet.value)
+}
+
+// bundleFlags are --bundles and --bundle-images: where bundle contents
+// are read (check, resolve, rollout, migrate).
+type bundleFlags struct {
+	dirs   []string // --bundles
+	images bool     // --bundle-images
+}
+
+// addBundleFlags adds --bundles and --bundle-images (the bundles help
+// topic says what reads them).
+func addBundleFlags(cmd *cobra.Command, f *bundleFlags) {
+	cmd.Flags().StringArrayVar(&f.dirs, "bundles", nil, "a `DIR` of bundle folders at any depth (repeatable)")
+	cmd.Flags().BoolVar(&f.images, "bundle-images", false, "read each bundle no --bundles folder holds from its image")
 }
 
 // addCatalogFlag adds the repeatable --catalog [NAME=]PATH flag (see the

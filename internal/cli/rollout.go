@@ -43,7 +43,7 @@ round is predicted to fail, or the rounds run out, 2 for bad input or usage.`,
 		}
 		return e.runRollout(cmd.Context(), f, resolver.RolloutOptions{MaxRounds: maxRounds, Approve: approve})
 	}
-	return withTopics(cmd, "catalogs", "manifests", "upgrades", "rollout-output")
+	return withTopics(cmd, "catalogs", "manifests", "bundles", "upgrades", "rollout-output")
 }
 
 // runRollout rolls the namespace out (sextant.World.Rollout) and prints
@@ -60,6 +60,7 @@ func (e *env) runRollout(ctx context.Context, f *resolveFlags, opts resolver.Rol
 	if err != nil {
 		return err
 	}
+	defer e.noteUnusedWorldBundles(w)
 	e.printNotes(a.Notes)
 	if f.output.value != "text" {
 		err = writeEncoded(e.stdout, f.output.value, a)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/celrule"
 	"github.com/sextantdev/sextant/internal/words"
+	"github.com/sextantdev/sextant/registryv1"
 )
 
 // The command line's side of the one door: flags become a sextant.Input
@@ -18,7 +20,8 @@ import (
 // manifests and the application's manifests, "-" taking standard input
 // (the manifests first, then the application's, then the catalogs).
 func (e *env) worldInput(f *resolveFlags) (sextant.Input, error) {
-	in := sextant.Input{Recursive: f.recursive, Namespace: f.namespace, AllNamespaces: f.all, ForV1: f.olm != nil && f.olm.value == "v1"}
+	in := sextant.Input{Recursive: f.recursive, Namespace: f.namespace, AllNamespaces: f.all, ForV1: f.olm != nil && f.olm.value == "v1",
+		Bundles: f.bundles.dirs}
 	if f.cmd != nil && f.cmd.Flags().Changed("global-namespace") {
 		in.GlobalNamespace = f.globalNamespace
 	}
@@ -98,7 +101,47 @@ func (e *env) worldOptions(f *resolveFlags) sextant.Options {
 		SemverAllowMajor: f.semverMajor,
 		AllowInvalid:     f.allowInvalid,
 		V1:               f.v1Gates(),
+		BundleImages:     e.bundleImages(f.bundles.images),
 		OnNote:           e.printNote,
+	}
+}
+
+// bundleImages is the reader of bundle images of --bundle-images (on):
+// nil when it is off.
+func (e *env) bundleImages(on bool) registryv1.ImageSource {
+	if !on {
+		return nil
+	}
+	return e.imageReader().BundleSource()
+}
+
+// readBundles reads the bundle folders of f as the world does
+// (sextant.ReadBundles), its notes printed; nil when neither --bundles
+// nor --bundle-images is given.
+func (e *env) readBundles(ctx context.Context, f bundleFlags) (*registryv1.Set, error) {
+	if len(f.dirs) == 0 && !f.images {
+		return nil, nil
+	}
+	set, err := sextant.ReadBundles(ctx, f.dirs, e.worldLimits(), e.bundleImages(f.images), e.printNote)
+	if err != nil {
+		return nil, e.worldError(err)
+	}
+	return set, nil
+}
+
+// noteUnusedBundles notes the folders of --bundles no answer used, with
+// why (what the command asked bundle contents for).
+func (e *env) noteUnusedBundles(set *registryv1.Set, why string) {
+	if n, ok := sextant.UnusedBundles(set, why); ok {
+		e.printNote(n)
+	}
+}
+
+// noteUnusedWorldBundles notes the folders of --bundles no answer of w
+// used.
+func (e *env) noteUnusedWorldBundles(w *sextant.World) {
+	if n, ok := w.UnusedBundles(); ok {
+		e.printNote(n)
 	}
 }
 
@@ -205,8 +248,11 @@ func (e *env) worldProblem(err error) error {
 		noApp   *sextant.EmptyApplicationError
 		appDup  *sextant.ApplicationConflictError
 		unknown *sextant.UnknownExtensionError
+		bundles *sextant.BundlesError
 	)
 	switch {
+	case errors.As(err, &bundles):
+		return fmt.Errorf("--bundles: %w", bundles.Err)
 	case errors.Is(err, sextant.ErrNoCatalog):
 		return usageErrorf("no catalog: give one or more --catalog [NAME=]PATH, or CatalogSources with spec.image for the subscriptions")
 	case errors.As(err, &ns):
