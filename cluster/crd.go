@@ -3,7 +3,9 @@ package cluster
 import (
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/sextantdev/sextant/crd"
 	"github.com/sextantdev/sextant/graph"
 )
 
@@ -30,6 +32,15 @@ type CRD struct {
 	// version objects of the CRD have been stored in since the list was
 	// last trimmed (nil when absent).
 	StoredVersions []string `json:"storedVersions,omitempty"`
+	// Definition is the CRD read whole by package crd (its versions'
+	// schemas, its conversion strategy): what OLM v1's CRD upgrade safety
+	// preflight compares a new bundle's CRD with. nil when the manifest
+	// cannot be read whole (DefinitionErr says why: a version without a
+	// schema, as manifests cut short for an example have; the API server
+	// requires one).
+	Definition *crd.Definition `json:"-"`
+	// DefinitionErr is why Definition is nil (crd.Decode's error).
+	DefinitionErr error `json:"-"`
 }
 
 // CRDVersion is one entry of a CRD's spec.versions.
@@ -122,6 +133,18 @@ func (d *decoder) crd(o *object, apiVersion string, m map[string]any, line int) 
 		o.errorf("metadata.name", "is not %q (spec.names.plural, a dot, spec.group), as the API server requires", plural+"."+c.Group)
 	case len(c.Versions) == 0:
 		o.errorf("spec.versions", "missing: a CRD defines at least one version")
+	}
+	if d.nerrs() > n {
+		return
+	}
+	var dec crd.Decoded
+	c.Definition, dec, c.DefinitionErr = crd.Decode(m)
+	for _, f := range dec.Unknown {
+		// The levels above are checked where they are read; crd.Decode
+		// reads the schemas and the conversion too.
+		if strings.Contains(f, ".schema.") || strings.HasPrefix(f, "spec.conversion.") {
+			o.errorf(f, "unknown field")
+		}
 	}
 	if d.nerrs() == n {
 		d.state.CRDs = append(d.state.CRDs, c)

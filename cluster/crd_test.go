@@ -40,13 +40,24 @@ func TestDecodeCRD(t *testing.T) {
 	want := cluster.CRD{Name: "widgets.example.com", Group: "example.com", Kind: "Widget",
 		Versions:       []cluster.CRDVersion{{Name: "v1alpha1", Served: true}, {Name: "v1", Served: true, Storage: true}},
 		StoredVersions: []string{"v1alpha1", "v1"}}
-	if got := s.CRD("widgets.example.com"); got == nil || !reflect.DeepEqual(*got, want) {
-		t.Fatalf("CRD = %+v\nwant %+v", got, want)
+	got := s.CRD("widgets.example.com")
+	if got == nil {
+		t.Fatal("no CRD")
+	}
+	// v1 has no schema: the CRD is not read whole (no Definition), and
+	// is read as far as resolution needs it.
+	if got.Definition != nil || got.DefinitionErr == nil || !strings.Contains(got.DefinitionErr.Error(), "spec.versions[1].schema.openAPIV3Schema: missing") {
+		t.Errorf("Definition %v, DefinitionErr %v; want none, for the version without a schema", got.Definition, got.DefinitionErr)
+	}
+	g := *got
+	g.Definition, g.DefinitionErr = nil, nil
+	if !reflect.DeepEqual(g, want) {
+		t.Fatalf("CRD = %+v\nwant %+v", g, want)
 	}
 	if s.IgnoredText() != "" {
 		t.Errorf("ignored %q, want nothing", s.IgnoredText())
 	}
-	// Encode writes it back as Decode reads it.
+	// Encode writes back what resolution reads (not the schemas).
 	var buf bytes.Buffer
 	if err := cluster.Encode(&buf, s); err != nil {
 		t.Fatal(err)
@@ -55,8 +66,43 @@ func TestDecodeCRD(t *testing.T) {
 	if err != nil {
 		t.Fatalf("decode encoded: %v\n%s", err, buf.String())
 	}
+	back.CRDs[0].DefinitionErr = got.DefinitionErr
 	if !reflect.DeepEqual(back.CRDs, s.CRDs) {
 		t.Errorf("round trip = %+v, want %+v", back.CRDs, s.CRDs)
+	}
+}
+
+// TestDecodeCRDDefinition: a CRD as kubectl get crd -o yaml prints it (a
+// schema for every version) is read whole too (Definition: what OLM v1's
+// CRD upgrade safety preflight compares); an unknown field of a schema or
+// of spec.conversion is refused as the API server refuses it.
+func TestDecodeCRDDefinition(t *testing.T) {
+	whole := strings.Replace(widgetsCRD, "    storage: true\n", "    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec: {type: object, properties: {color: {type: string, maxLength: 20}}}\n", 1)
+	whole = strings.Replace(whole, "  scope: Namespaced\n", "  scope: Namespaced\n  conversion: {strategy: None}\n", 1)
+	s, err := cluster.Decode(strings.NewReader(whole), "crd.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := s.CRD("widgets.example.com")
+	if c == nil || c.DefinitionErr != nil || c.Definition == nil {
+		t.Fatalf("CRD %+v", c)
+	}
+	d := c.Definition
+	if d.ConversionStrategy != "None" || len(d.Versions) != 2 || d.Versions[1].Schema == nil || !reflect.DeepEqual(d.StoredVersions, []string{"v1alpha1", "v1"}) {
+		t.Errorf("Definition %+v", d)
+	}
+	if ml := d.Versions[1].Schema.Properties["spec"].Properties["color"].MaxLength; ml == nil || *ml != 20 {
+		t.Errorf("color's maxLength %v, want 20", ml)
+	}
+	for _, tc := range []struct{ edit, want string }{
+		{"maxLength: 20", "spec.versions[1].schema.openAPIV3Schema.properties.spec.properties.color.maxLenght: unknown field"},
+		{"strategy: None", "spec.conversion.strategi: unknown field"},
+	} {
+		bad := strings.Replace(whole, tc.edit, strings.Replace(strings.Replace(tc.edit, "maxLength", "maxLenght", 1), "strategy", "strategi", 1), 1)
+		_, err := cluster.Decode(strings.NewReader(bad), "crd.yaml")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.edit, err, tc.want)
+		}
 	}
 }
 
