@@ -34,6 +34,7 @@ type instNode struct {
 	pkg        string
 	versions   []semver.Version // spec.version, and the olm.package version
 	provides   []graph.GVK
+	typed      *graph.Bundle // the annotation's typed properties, if any
 	labels     []string
 	reqs       []requirement
 	deprecated bool
@@ -328,6 +329,7 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 		n.versions = append(n.versions, v)
 	}
 	n.provides = bd.Provides
+	n.typed = bd
 	n.labels = bd.Labels
 	n.deprecated = bd.Deprecated
 	n.reqs = bd.Requirements()
@@ -464,13 +466,15 @@ func (res *resolution) expand(v variable) error {
 // this function: in a value of their own they would move to the heap.)
 func (res *resolution) uniqueness() {
 	// APIs are numbered: the resolver's numbers, then those only installed
-	// CSVs provide (extra, and extraGVKs by number).
-	var extra map[graph.GVK]int32
-	var extraGVKs []graph.GVK
-	installedAPIs := 0
+	// CSVs provide (nums).
+	installedAPIs, oneByOne := 0, 0
 	for _, in := range res.installed {
 		installedAPIs += len(in.provides)
+		if in.typed == nil || len(in.provides) < manyAPIs {
+			oneByOne += len(in.provides)
+		}
 	}
+	nums := newAPINumbers(res.r)
 	var scratch []int32
 	// idsOf returns the numbers of the APIs v provides; the result is only
 	// valid until the next call and must not be modified.
@@ -479,22 +483,26 @@ func (res *resolution) uniqueness() {
 			return v.ch.apis[v.idx]
 		}
 		buf := scratch[:0]
-		for _, g := range res.providesOf(v) {
-			id, ok := res.r.gvkIDs[g]
-			if !ok {
-				if id, ok = extra[g]; !ok {
-					if extra == nil {
-						// Room for every API the installed CSVs provide: a
-						// CSV may provide very many (its properties
-						// annotation), and a growing map rehashes them.
-						extra = make(map[graph.GVK]int32, installedAPIs)
+		if v.kind == varInstalled {
+			if n := res.installed[v.idx]; n.typed != nil && len(n.provides) >= manyAPIs {
+				// A long annotation: its numbers are the Resolver's, its
+				// other APIs one run of this resolution's.
+				p := res.r.providedAPIs(n.typed)
+				if start, ok := nums.block(p); ok {
+					buf = slices.Grow(buf, len(p.ids))
+					for _, id := range p.ids {
+						if id < 0 {
+							id = start - 1 - id
+						}
+						buf = append(buf, id)
 					}
-					id = int32(len(res.r.gvks) + len(extra))
-					extra[g] = id
-					extraGVKs = append(extraGVKs, g)
+					scratch = buf
+					return buf
 				}
 			}
-			buf = append(buf, id)
+		}
+		for _, g := range res.providesOf(v) {
+			buf = append(buf, nums.id(g, oneByOne))
 		}
 		scratch = buf
 		return buf
@@ -558,7 +566,7 @@ func (res *resolution) uniqueness() {
 			}
 		}
 	}
-	res.onePerAPI(groups, extraGVKs)
+	res.onePerAPI(groups, nums)
 }
 
 // onePerPackage adds at most one bundle of each package with more than one
@@ -577,15 +585,10 @@ func (res *resolution) onePerPackage(byPkg map[string][]variable) {
 }
 
 // onePerAPI adds at most one provider of each API of groups (its providers
-// by API number; extraGVKs are the APIs numbered after the resolver's), in
+// by API number; nums names the APIs numbered after the resolver's), in
 // API order.
-func (res *resolution) onePerAPI(groups map[int32][]variable, extraGVKs []graph.GVK) {
-	gvkOf := func(id int32) *graph.GVK {
-		if int(id) < len(res.r.gvks) {
-			return &res.r.gvks[id]
-		}
-		return &extraGVKs[int(id)-len(res.r.gvks)]
-	}
+func (res *resolution) onePerAPI(groups map[int32][]variable, nums *apiNumbers) {
+	gvkOf := nums.gvk
 	ids := make([]int32, 0, len(groups))
 	for id := range groups {
 		ids = append(ids, id)

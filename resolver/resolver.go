@@ -35,7 +35,10 @@ type Resolver struct {
 	// inverse.
 	gvks   []graph.GVK
 	gvkIDs map[graph.GVK]int32
-	cel    celCache
+	// apis numbers the APIs of installed CSVs' long properties
+	// annotations, once each.
+	apis apiCache
+	cel  celCache
 }
 
 // catalogIndex is one catalog with the per-channel candidate lists that
