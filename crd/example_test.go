@@ -46,3 +46,30 @@ func ExampleCheckUpgrade() {
 	// v1: ^.spec.color: type: type changed : "string" -> ""
 	// v1: ^.spec.name: maxLength: maximum constraint added when there was none previously : 63
 }
+
+// ExampleDefinition_ValidateObject validates an existing custom resource
+// against the schema of a new CRD's version, as OLM v0 does before it
+// replaces the CRD, and writes the violations as OLM v0 does.
+func ExampleDefinition_ValidateObject() {
+	def, _, err := crd.Decode(map[string]any{
+		"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+		"metadata": map[string]any{"name": "memcacheds.cache.example.com"},
+		"spec": map[string]any{"group": "cache.example.com", "scope": "Namespaced",
+			"names": map[string]any{"plural": "memcacheds", "kind": "Memcached"},
+			"versions": []any{map[string]any{"name": "v1", "served": true, "storage": true,
+				"schema": map[string]any{"openAPIV3Schema": map[string]any{"type": "object", "properties": map[string]any{
+					"spec": map[string]any{"type": "object", "required": []any{"size"}, "properties": map[string]any{
+						"size": map[string]any{"type": "integer", "maximum": 5}}}}}}}}},
+	})
+	if err != nil {
+		panic(err)
+	}
+	vs, err := def.ValidateObject("v1", map[string]any{"apiVersion": "cache.example.com/v1", "kind": "Memcached",
+		"metadata": map[string]any{"name": "m"}, "spec": map[string]any{"size": 8}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(crd.ViolationsText(vs, "[]"))
+	// Output:
+	// [].spec.size: Invalid value: 8: spec.size in body should be less than or equal to 5
+}
