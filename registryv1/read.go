@@ -464,8 +464,69 @@ func (r *bundleReader) object(j, text []byte, loc docLoc) {
 			}
 		}
 	default:
-		r.b.Objects = append(r.b.Objects, Object{APIVersion: apiVersion, Kind: kind, Name: name, Namespace: namespace, File: loc.file, Line: loc.line})
+		o := Object{APIVersion: apiVersion, Kind: kind, Name: name, Namespace: namespace, File: loc.file, Line: loc.line}
+		if err := rbacFields(&o, j, top); err != nil {
+			r.problem(loc.file, loc.line, kind+" "+name, err)
+			return
+		}
+		r.b.Objects = append(r.b.Objects, o)
 	}
+}
+
+// rbacFields reads the rules of a Role or ClusterRole and the roleRef of
+// a RoleBinding or ClusterRoleBinding of rbac.authorization.k8s.io, whose
+// top-level members in j are top; other objects are left as they are.
+func rbacFields(o *Object, j []byte, top map[string]fastjson.Member) error {
+	if group, _, _ := strings.Cut(o.APIVersion, "/"); group != rbacGroup {
+		return nil
+	}
+	switch o.Kind {
+	case "Role", "ClusterRole":
+		mb, ok := top["rules"]
+		if !ok {
+			return nil
+		}
+		var rules []graph.PolicyRule
+		if err := json.Unmarshal(j[mb.Start:mb.End], &rules); err != nil {
+			return fmt.Errorf("field rules: %w", jsonFieldError(err))
+		}
+		o.Rules = rules
+	case "RoleBinding", "ClusterRoleBinding":
+		mb, ok := top["roleRef"]
+		if !ok {
+			return errors.New("field roleRef: missing")
+		}
+		var ref RoleRef
+		if err := json.Unmarshal(j[mb.Start:mb.End], &ref); err != nil {
+			return fmt.Errorf("field roleRef: %w", jsonFieldError(err))
+		}
+		if ref.Kind == "" || ref.Name == "" {
+			return errors.New("field roleRef: kind and name are required")
+		}
+		o.RoleRef = &ref
+	}
+	return nil
+}
+
+// rbacGroup is the API group of Kubernetes RBAC.
+const rbacGroup = "rbac.authorization.k8s.io"
+
+// jsonFieldError says what encoding/json found wrong without its Go type
+// names: "want a list, not a string".
+func jsonFieldError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		where := ""
+		if te.Field != "" {
+			where = te.Field + ": "
+		}
+		article := "a "
+		if strings.HasPrefix(te.Value, "a") || strings.HasPrefix(te.Value, "o") {
+			article = "an "
+		}
+		return fmt.Errorf("%sis %s%s", where, article, te.Value)
+	}
+	return err
 }
 
 // topLevelCRD reports whether a document is most likely a CRD's manifest

@@ -59,6 +59,12 @@ func describe(b *Bundle, problems []error) string {
 		}
 		for _, o := range b.Objects {
 			fmt.Fprintf(&w, "object %s:%d %s %s %s/%s\n", o.File, o.Line, o.APIVersion, o.Kind, o.Namespace, o.Name)
+			if o.Rules != nil {
+				fmt.Fprintf(&w, "  rules %v\n", o.Rules)
+			}
+			if o.RoleRef != nil {
+				fmt.Fprintf(&w, "  roleRef %s %s\n", o.RoleRef.Kind, o.RoleRef.Name)
+			}
 		}
 	}
 	for _, p := range problems {

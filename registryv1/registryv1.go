@@ -106,6 +106,21 @@ type Object struct {
 	// "property N"), Line 0 when it has none.
 	File string `json:"file"`
 	Line int    `json:"line,omitempty"`
+	// Rules are the rules of a Role or ClusterRole
+	// (rbac.authorization.k8s.io), in order; nil for other kinds. The
+	// installer of the bundle must hold them to create the role (RBAC
+	// forbids granting what one does not hold).
+	Rules []graph.PolicyRule `json:"rules,omitempty"`
+	// RoleRef is the role a RoleBinding or ClusterRoleBinding binds; nil
+	// for other kinds.
+	RoleRef *RoleRef `json:"roleRef,omitempty"`
+}
+
+// RoleRef is a binding's roleRef: the kind (Role or ClusterRole) and
+// name of the role it binds.
+type RoleRef struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
 }
 
 // Bundle is what one registry+v1 bundle contains.
