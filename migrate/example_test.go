@@ -6,6 +6,7 @@ import (
 
 	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/migrate"
+	"github.com/sextantdev/sextant/registryv1"
 )
 
 // ExampleBuild reports on the fixture of testdata/migrate, read as
@@ -38,4 +39,37 @@ func ExampleBuild() {
 	// Output:
 	// 28 subscriptions: 10 ready, 8 ready with changes, 10 blocked
 	// datadog-operator: ready with changes, ClusterExtension version ">=1.7.0 <1.8.0", v1 installs datadog-operator.v1.7.0
+}
+
+// The service account operator-controller v1.0 to v1.10 install a
+// ClusterExtension as, derived from its bundle's contents: here a bundle
+// folder of testdata/migrate/bundles (ack-ecr-controller 1.8.1 from
+// community-operators-prod), installed in namespace operators for all
+// namespaces.
+func ExampleDeriveInstaller() {
+	set, err := registryv1.Loader{}.ReadDirs(context.Background(), "../testdata/migrate/bundles/ack-ecr-controller/1.8.1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	b := set.Named("ack-ecr-controller.v1.8.1")[0]
+	in, err := migrate.DeriveInstaller(b, nil, "ack-ecr-controller", "operators", "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(in.Summary())
+	for _, m := range in.Manifests() {
+		meta := m["metadata"].(map[string]any)
+		fmt.Println(m["kind"], meta["name"])
+	}
+	// Output:
+	// ServiceAccount operators/ack-ecr-controller-installer: ClusterRole ack-ecr-controller-installer-clusterrole (11 rules), ClusterRole ack-ecr-controller-installer-rbac-clusterrole (11 rules), Role operators/ack-ecr-controller-installer-role (11 rules)
+	// ServiceAccount ack-ecr-controller-installer
+	// ClusterRole ack-ecr-controller-installer-clusterrole
+	// ClusterRoleBinding ack-ecr-controller-installer-clusterrole
+	// ClusterRole ack-ecr-controller-installer-rbac-clusterrole
+	// ClusterRoleBinding ack-ecr-controller-installer-rbac-clusterrole
+	// Role ack-ecr-controller-installer-role
+	// RoleBinding ack-ecr-controller-installer-role
 }
