@@ -11,6 +11,7 @@ import (
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/words"
 	"github.com/sextantdev/sextant/olmv1"
+	"github.com/sextantdev/sextant/registryv1"
 	"github.com/sextantdev/sextant/resolver"
 	"github.com/sextantdev/sextant/resolver/predict"
 )
@@ -40,6 +41,9 @@ type builder struct {
 	// unknownModes names the subscriptions whose operator's install
 	// modes are not known.
 	unknownModes []string
+	// crdCache parses the CRDs of the bundles installers are derived
+	// from, once per digest.
+	crdCache registryv1.CRDCache
 }
 
 type subKey struct{ namespace, name string }

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"cmp"
+	"context"
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
@@ -42,9 +43,10 @@ const InstallerReleases = "operator-controller v1.0 to v1.10"
 //   - ClusterRole NAME-installer-rbac-clusterrole: every rule of the CSV's
 //     clusterPermissions (and, installed for all namespaces, of its
 //     permissions, which v1 promotes to ClusterRoles with get, list and
-//     watch on namespaces added) and of the bundle's ClusterRoles: RBAC
-//     lets no one grant a rule they do not hold. Rules written twice are
-//     kept once.
+//     watch on namespaces added — from v1.3 on: v1.0 to v1.2 promote them
+//     as they are, so their ClusterRoles' names are given too) and of the
+//     bundle's ClusterRoles: RBAC lets no one grant a rule they do not
+//     hold. Rules written twice are kept once.
 //   - Role NAME-installer-role in the install namespace: create, and get,
 //     update, patch and delete by name, on the deployments of the CSV, the
 //     service accounts of its permissions, and the bundle's namespaced
@@ -202,6 +204,12 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 	clusterPerms := csv.ClusterPermissions
 	if allNamespaces {
 		for _, p := range csv.Permissions {
+			// v1.0 to v1.2 promote the permissions as they are (the rule
+			// on namespaces they mean to add is lost), v1.3 on with it:
+			// the names of both.
+			name := generatedName(csv.Name, p)
+			cluster.add(gr{rbacGroup, "clusterroles"}, name)
+			cluster.add(gr{rbacGroup, "clusterrolebindings"}, name)
 			p.Rules = append(slices.Clip(p.Rules), graph.PolicyRule{
 				Verbs: []string{"get", "list", "watch"}, APIGroups: []string{""}, Resources: []string{"namespaces"},
 			})
@@ -450,4 +458,45 @@ func (in *Installer) Summary() string {
 		fmt.Fprintf(&b, "%sRole %s/%s (%s)", sep, r.Namespace, r.Name, words.Plural(len(r.Rules), "rule"))
 	}
 	return b.String()
+}
+
+// installer derives e's Installer from the contents of the bundle v1
+// installs now, found in bundles; or says in e.InstallerNotDerived why
+// not. A blocked entry gets neither.
+func (b *builder) installer(ctx context.Context, bundles *registryv1.Set, e *Entry) {
+	if e.Verdict == Blocked {
+		return
+	}
+	g := b.v1Bundle(e.V1Now.Catalog, e.Package, e.V1Now.Bundle)
+	if g == nil {
+		e.InstallerNotDerived = "v1 installs no bundle"
+		return
+	}
+	var contents *registryv1.Bundle
+	var problems []error
+	var err error
+	if bundles != nil {
+		contents, problems, err = bundles.For(ctx, g)
+	}
+	switch {
+	case err != nil:
+		e.InstallerNotDerived = fmt.Sprintf("the contents of bundle %s cannot be read: %v", g.Name, err)
+		return
+	case len(problems) > 0:
+		e.InstallerNotDerived = fmt.Sprintf("the contents of bundle %s cannot all be read: %v", g.Name, problems[0])
+		if len(problems) > 1 {
+			e.InstallerNotDerived += fmt.Sprintf(" (and %d more problems)", len(problems)-1)
+		}
+		return
+	case contents == nil:
+		e.InstallerNotDerived = NotDerivedNoContents
+		return
+	}
+	x := &e.ClusterExtension
+	in, err := DeriveInstaller(contents, &b.crdCache, x.Name, x.Namespace, x.WatchNamespace)
+	if err != nil {
+		e.InstallerNotDerived = err.Error()
+		return
+	}
+	e.Installer = in
 }

@@ -138,6 +138,7 @@ func TestDeriveInstaller(t *testing.T) {
 			{"patch", "rbac.authorization.k8s.io", "clusterroles", clusterName, ""},
 			{"patch", "rbac.authorization.k8s.io", "clusterroles", promotedName, ""},
 			{"update", "rbac.authorization.k8s.io", "clusterrolebindings", promotedName, ""},
+			{"update", "rbac.authorization.k8s.io", "clusterrolebindings", roleName, ""}, // v1.0 to v1.2's name
 			{"get", "rbac.authorization.k8s.io", "clusterroles", "op-metrics-reader", ""},
 			{"bind", "rbac.authorization.k8s.io", "clusterroles", "system:auth-delegator", ""},
 			{"get", "scheduling.k8s.io", "priorityclasses", "op-high", ""},

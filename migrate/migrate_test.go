@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -516,5 +517,74 @@ spec: {name: etcd, channel: singlenamespace-alpha, source: community-operators, 
 	}
 	if !strings.Contains(text.String(), "    nothing installed (package etcd, channel singlenamespace-alpha") {
 		t.Errorf("text does not say nothing is installed:\n%s", text.String())
+	}
+}
+
+// TestInstallers gives the fixture the bundle folder of one subscription's
+// v1 choice (ack-ecr-controller 1.8.1): its entry gets the installer
+// derived from it, the other subscriptions v1 can take are named in a
+// note, blocked ones get neither; -o yaml with installers is held in
+// objects-installers.yaml (-update rewrites it), and without them is
+// Objects as cluster.Encode writes it.
+func TestInstallers(t *testing.T) {
+	cats, state := loadFixture(t)
+	in := sextant.Input{State: state, AllNamespaces: true, Bundles: []string{"../testdata/migrate/bundles"}}
+	for _, c := range cats {
+		in.Catalogs = append(in.Catalogs, sextant.CatalogInput{Name: c.Key.Name, Namespace: c.Key.Namespace, Catalog: c.Catalog})
+	}
+	w, err := sextant.Load(context.Background(), in, sextant.Options{CEL: celrule.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := migrate.Build(context.Background(), w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ack := entry(t, rep, "operators", "ack-ecr-controller")
+	if ack.Installer == nil || ack.InstallerNotDerived != "" {
+		t.Fatalf("ack-ecr-controller: installer %v, not derived %q", ack.Installer, ack.InstallerNotDerived)
+	}
+	if ack.Installer.Bundle != ack.V1Now.Bundle || ack.Installer.ServiceAccount != "ack-ecr-controller-installer" || ack.Installer.Namespace != "operators" {
+		t.Errorf("ack-ecr-controller: installer %s/%s for %s, v1 installs %s", ack.Installer.Namespace, ack.Installer.ServiceAccount, ack.Installer.Bundle, ack.V1Now.Bundle)
+	}
+	missing := 0
+	for _, e := range rep.Subscriptions {
+		switch {
+		case e.Name == "ack-ecr-controller":
+		case e.Verdict == migrate.Blocked:
+			if e.Installer != nil || e.InstallerNotDerived != "" {
+				t.Errorf("%s/%s is blocked, and has an installer (%v, %q)", e.Namespace, e.Name, e.Installer, e.InstallerNotDerived)
+			}
+		case e.Installer != nil || e.InstallerNotDerived != "bundle contents not given":
+			t.Errorf("%s/%s: installer %v, not derived %q", e.Namespace, e.Name, e.Installer, e.InstallerNotDerived)
+		default:
+			missing++
+		}
+	}
+	note := fmt.Sprintf("are not derived for %d subscriptions: the contents of the bundle v1 installs were not given (data/3scale-community-operator (3scale-community-operator.v0.10.1)", missing)
+	if !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.Contains(n, note) }) {
+		t.Errorf("no note %q among %q", note, rep.Notes)
+	}
+	var text bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	line := "    installer (operator-controller v1.0 to v1.10): ServiceAccount operators/ack-ecr-controller-installer: ClusterRole ack-ecr-controller-installer-clusterrole (11 rules), ClusterRole ack-ecr-controller-installer-rbac-clusterrole (11 rules), Role operators/ack-ecr-controller-installer-role (11 rules)\n"
+	if !strings.Contains(text.String(), line) {
+		t.Errorf("the text has no line %q", line)
+	}
+	var yml, plain, objs bytes.Buffer
+	if err := rep.WriteYAML(&yml, true); err != nil {
+		t.Fatal(err)
+	}
+	golden.Check(t, "../testdata/migrate/objects-installers.yaml", yml.Bytes(), *update)
+	if err := rep.WriteYAML(&plain, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := cluster.Encode(&objs, rep.Objects()); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(plain.Bytes(), objs.Bytes()) {
+		t.Error("WriteYAML without installers is not cluster.Encode of Objects")
 	}
 }

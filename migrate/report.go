@@ -86,7 +86,12 @@ const ServiceAccountNote = "the ClusterExtensions name no service account: opera
 	"(deprecated; the API server warns when it is set) and installs every extension as its own cluster-admin service account. " +
 	"Releases v1.0 to v1.10 require spec.serviceAccount.name: a ServiceAccount of that name must exist in spec.namespace, " +
 	"bound to every permission that installing the bundle takes (its CRDs, cluster roles and bindings, deployments, services, …), " +
-	"before the ClusterExtension is applied"
+	"before the ClusterExtension is applied; they are derived from the contents of the bundle v1 installs where those are given (a subscription's installer line)"
+
+// NotDerivedNoContents is Entry.InstallerNotDerived when the contents of
+// the bundle v1 installs were not given (the report's notes name these
+// subscriptions together).
+const NotDerivedNoContents = "bundle contents not given"
 
 // Block is one reason a Subscription cannot move as it is.
 type Block struct {
@@ -233,6 +238,13 @@ type Entry struct {
 	V1Next Pick `json:"v1Next"`
 	// Differences flags every way v1's choice differs from v0's.
 	Differences []Difference `json:"differences,omitempty"`
+	// Installer is the service account the ClusterExtension names for
+	// the operator-controller releases that install as one
+	// (InstallerReleases), with the permissions installing v1's choice
+	// takes, derived from the bundle's contents; nil for a blocked entry,
+	// and where they are not derived (InstallerNotDerived says why).
+	Installer           *Installer `json:"installer,omitempty"`
+	InstallerNotDerived string     `json:"installerNotDerived,omitempty"`
 }
 
 // Summary counts the entries per verdict.
@@ -298,6 +310,7 @@ func Build(ctx context.Context, w *sextant.World) (*Report, error) {
 			return nil, err
 		}
 		e := b.entry(&state.Subscriptions[i])
+		b.installer(ctx, w.Bundles, &e)
 		rep.Subscriptions = append(rep.Subscriptions, e)
 		rep.Summary.add(e.Verdict)
 	}
@@ -308,8 +321,18 @@ func Build(ctx context.Context, w *sextant.World) (*Report, error) {
 		b.note(fmt.Sprintf("install modes not known for %s (neither an installed CSV nor the catalog records them): %s not checked",
 			words.First(b.unknownModes, 10), map[bool]string{true: "its scope is", false: "their scope is"}[len(b.unknownModes) == 1]))
 	}
+	var noContents []string
+	for i := range rep.Subscriptions {
+		if e := &rep.Subscriptions[i]; e.InstallerNotDerived == NotDerivedNoContents {
+			noContents = append(noContents, fmt.Sprintf("%s/%s (%s)", e.Namespace, e.Name, e.V1Now.Bundle))
+		}
+	}
 	if len(rep.Subscriptions) > 0 {
 		b.note(ServiceAccountNote)
+	}
+	if len(noContents) > 0 {
+		b.note(fmt.Sprintf("the installer permissions (%s) are not derived for %s: the contents of the bundle v1 installs were not given (%s)",
+			InstallerReleases, words.Plural(len(noContents), "subscription"), words.First(noContents, 10)))
 	}
 	rep.Notes = b.notes
 	return rep, nil

@@ -2,9 +2,12 @@ package migrate
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
+
+	"sigs.k8s.io/yaml"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/internal/safetext"
@@ -85,6 +88,15 @@ func (e *Entry) writeText(w *bufio.Writer) {
 		fmt.Fprintf(w, "    differs (%s): %s\n", d.Kind, safe(d.Message))
 	}
 	fmt.Fprintf(w, "    becomes %s\n", extensionText(&e.ClusterExtension))
+	switch {
+	case e.Installer != nil:
+		fmt.Fprintf(w, "    installer (%s): %s\n", InstallerReleases, safe(e.Installer.Summary()))
+		for _, n := range e.Installer.NotDerived {
+			fmt.Fprintf(w, "      not derived: %s\n", safe(n))
+		}
+	case e.InstallerNotDerived != "" && e.InstallerNotDerived != NotDerivedNoContents:
+		fmt.Fprintf(w, "    installer (%s): not derived: %s\n", InstallerReleases, safe(e.InstallerNotDerived))
+	}
 }
 
 // text renders a pick with its catalog and predicted failures.
@@ -187,6 +199,59 @@ func (e *Entry) writeMarkdown(w *bufio.Writer) {
 // md escapes the characters that would break a table cell or a list item.
 func md(s string) string {
 	return strings.NewReplacer("|", `\|`, "\n", " ", "*", `\*`, "_", `\_`).Replace(safe(s))
+}
+
+// WriteYAML writes Objects as cluster.Encode writes a state: a kind: List
+// ready to apply. With installers, for the operator-controller releases
+// that install a ClusterExtension as its spec.serviceAccount
+// (InstallerReleases), each ClusterExtension names its installer service
+// account, and a List before it holds each derived Installer's objects
+// (Installer.Manifests), to apply first; a comment at the top names the
+// ClusterExtensions whose installer is not derived, and why.
+func (r *Report) WriteYAML(w io.Writer, installers bool) error {
+	objs := r.Objects()
+	if !installers {
+		return cluster.Encode(w, objs)
+	}
+	var items []any
+	var missing []string
+	for i := range r.Subscriptions {
+		e := &r.Subscriptions[i]
+		if e.Verdict == Blocked {
+			continue
+		}
+		if e.Installer == nil {
+			missing = append(missing, fmt.Sprintf("# %s: %s", safe(e.ClusterExtension.Name), safe(e.InstallerNotDerived)))
+			continue
+		}
+		for _, m := range e.Installer.Manifests() {
+			items = append(items, m)
+		}
+	}
+	for i := range objs.ClusterExtensions {
+		x := &objs.ClusterExtensions[i]
+		x.ServiceAccount = x.Name + "-installer"
+	}
+	bw := bufio.NewWriter(w)
+	if len(missing) > 0 {
+		fmt.Fprintf(bw, "# For %s: installer permissions not derived for\n%s\n", InstallerReleases, strings.Join(missing, "\n"))
+	}
+	if len(items) > 0 {
+		js, err := json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+		if err != nil {
+			return fmt.Errorf("encode installers: %w", err)
+		}
+		y, err := yaml.JSONToYAML(js)
+		if err != nil {
+			return fmt.Errorf("encode installers: %w", err)
+		}
+		bw.Write(y)
+		bw.WriteString("---\n")
+	}
+	if err := cluster.Encode(bw, objs); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // Objects returns the ClusterCatalogs and ClusterExtensions to apply: the

@@ -3,7 +3,6 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
-	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/migrate"
 	"github.com/sextantdev/sextant/resolver"
 )
@@ -27,7 +26,10 @@ ClusterCatalog of its name, image and priority.
 
 -o json is the report (package migrate, type Report); -o yaml the ClusterCatalogs and
 ClusterExtensions of the subscriptions that are not blocked, ready to apply; -o markdown a change
-request.
+request. With the bundles' contents (--bundles, --bundle-images), each subscription gets the
+permissions the installer service account of operator-controller v1.0 to v1.10 needs, derived
+from the bundle v1 installs; --service-accounts writes them into -o yaml (a ServiceAccount, its
+ClusterRoles, Roles and bindings before the ClusterExtensions, which name it).
 
 Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input or usage.`,
 		Example: `  sextant migrate -f testdata/migrate/cluster.json \
@@ -37,7 +39,13 @@ Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input o
 	}
 	f.all = true
 	addMigrateFlags(cmd, f)
+	var serviceAccounts bool
+	cmd.Flags().BoolVar(&serviceAccounts, "service-accounts", false,
+		"-o yaml: add installer service accounts (for v1.0-v1.10)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if serviceAccounts && f.output.value != "yaml" {
+			return usageErrorf("--service-accounts writes the installer service accounts into -o yaml's objects: give -o yaml")
+		}
 		w, err := e.loadWorld(f)
 		if err != nil {
 			return err
@@ -51,7 +59,7 @@ Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input o
 		case "json":
 			err = writeJSON(e.stdout, rep)
 		case "yaml":
-			err = cluster.Encode(e.stdout, rep.Objects())
+			err = rep.WriteYAML(e.stdout, serviceAccounts)
 		case "markdown":
 			err = rep.WriteMarkdown(e.stdout)
 		default:
@@ -59,6 +67,9 @@ Exit status: 0 when no subscription is blocked, 1 when one is, 2 for bad input o
 		}
 		if err != nil {
 			return err
+		}
+		if f.output.value == "text" || f.output.value == "markdown" {
+			e.noteInstallers(rep)
 		}
 		if rep.Summary.Blocked > 0 {
 			return errNo
@@ -79,4 +90,15 @@ func addMigrateFlags(cmd *cobra.Command, f *resolveFlags) {
 	addV1Flags(cmd, f)
 	addBundleFlags(cmd, &f.bundles)
 	f.output = addOutputFlag(cmd, "text", "json", "yaml", "markdown")
+}
+
+// noteInstallers says, after a report whose installer permissions are not
+// derived for want of bundle contents, which flags give them.
+func (e *env) noteInstallers(rep *migrate.Report) {
+	for _, x := range rep.Subscriptions {
+		if x.Installer == nil && x.InstallerNotDerived == migrate.NotDerivedNoContents {
+			e.notef("--bundles DIR (bundle folders) or --bundle-images gives the bundles' contents the installer permissions are derived from; -o yaml --service-accounts writes them")
+			return
+		}
+	}
 }
