@@ -91,7 +91,8 @@ field), through the image cache, --offline and credentials as catalog images are
 whose CSV no answer asked for are noted once the answer is given.
 
 check reads them for its crds check; resolve, rollout and migrate where OLM reads a bundle's
-manifests.`
+manifests; migrate derives from them the installer service accounts of operator-controller v1.0
+to v1.10 (-o yaml --service-accounts writes them).`
 
 const upgradesTopic = `Upgrades: approval, upgrades in flight, and what resolve and rollout predict.
 
