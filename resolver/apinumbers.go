@@ -20,12 +20,17 @@ var manyAPIs = 256
 // providedAPIs is a long list of provided APIs (an installed CSV's
 // properties annotation) numbered against a Resolver: ids[i] is the number
 // of the i-th API, the Resolver's own when a catalog bundle provides it,
-// else -1-k where foreign[k] is the API (each API no catalog provides once,
-// in the order first listed; index is the inverse of foreign).
+// else -1-k where the list's foreign[k]-th API is the k-th API no catalog
+// provides (each once, in the order first listed). It holds no pointer to
+// the list: the list is the caller's, and keys the cache.
 type providedAPIs struct {
+	once    sync.Once
 	ids     []int32
-	foreign []graph.GVK
-	index   map[graph.GVK]int32
+	foreign []int32
+	// index is foreign's inverse, built when a resolution first needs it
+	// (another installed CSV provides APIs no catalog provides).
+	indexOnce sync.Once
+	index     map[graph.GVK]int32
 }
 
 // apiCache holds a Resolver's providedAPIs, by the typed properties they
@@ -37,53 +42,69 @@ type apiCache struct {
 }
 
 // providedAPIs returns the numbered APIs of the typed properties bd,
-// numbering them the first time.
+// numbering them the first time (once, however many resolutions ask at
+// the same time).
 func (r *Resolver) providedAPIs(bd *graph.Bundle) *providedAPIs {
 	key := weak.Make(bd)
 	c := &r.apis
 	c.mu.Lock()
 	p := c.m[key]
-	c.mu.Unlock()
-	if p != nil {
-		return p
+	if p == nil {
+		if c.m == nil {
+			c.m = map[weak.Pointer[graph.Bundle]]*providedAPIs{}
+		}
+		p = &providedAPIs{}
+		c.m[key] = p
+		runtime.AddCleanup(bd, func(k weak.Pointer[graph.Bundle]) {
+			c.mu.Lock()
+			delete(c.m, k)
+			c.mu.Unlock()
+		}, key)
 	}
-	p = &providedAPIs{ids: make([]int32, len(bd.Provides))}
-	for i, g := range bd.Provides {
+	c.mu.Unlock()
+	p.once.Do(func() { p.number(r, bd.Provides) })
+	return p
+}
+
+// number numbers provides.
+func (p *providedAPIs) number(r *Resolver, provides []graph.GVK) {
+	p.ids = make([]int32, len(provides))
+	var seen map[graph.GVK]int32 // foreign's inverse, while numbering
+	for i, g := range provides {
 		if id, ok := r.gvkIDs[g]; ok {
 			p.ids[i] = id
 			continue
 		}
-		if p.index == nil {
-			p.index = make(map[graph.GVK]int32, len(bd.Provides)-i)
+		if seen == nil {
+			seen = make(map[graph.GVK]int32, len(provides)-i)
+			p.foreign = make([]int32, 0, len(provides)-i)
 		}
-		k, ok := p.index[g]
+		k, ok := seen[g]
 		if !ok {
 			k = int32(len(p.foreign))
-			p.index[g] = k
-			p.foreign = append(p.foreign, g)
+			seen[g] = k
+			p.foreign = append(p.foreign, int32(i))
 		}
 		p.ids[i] = -1 - k
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if q := c.m[key]; q != nil {
-		return q // numbered meanwhile by another resolution: the same numbers
-	}
-	if c.m == nil {
-		c.m = map[weak.Pointer[graph.Bundle]]*providedAPIs{}
-	}
-	c.m[key] = p
-	runtime.AddCleanup(bd, func(k weak.Pointer[graph.Bundle]) {
-		c.mu.Lock()
-		delete(c.m, k)
-		c.mu.Unlock()
-	}, key)
-	return p
+}
+
+// lookup returns k when g is the k-th API of p's list provides no catalog
+// provides.
+func (p *providedAPIs) lookup(provides []graph.GVK, g graph.GVK) (int32, bool) {
+	p.indexOnce.Do(func() {
+		p.index = make(map[graph.GVK]int32, len(p.foreign))
+		for k, i := range p.foreign {
+			p.index[provides[i]] = int32(k)
+		}
+	})
+	k, ok := p.index[g]
+	return k, ok
 }
 
 // apiNumbers numbers, for one resolution, the APIs only installed CSVs
 // provide, after the Resolver's: one at a time (one), or as the run of a
-// providedAPIs' foreign list (a block), which costs nothing per API.
+// providedAPIs' foreign APIs (a block), which costs nothing per API.
 // Every API gets one number whichever way it was first met.
 type apiNumbers struct {
 	r    *Resolver
@@ -92,19 +113,21 @@ type apiNumbers struct {
 	runs []apiRun // by start
 }
 
-// apiRun is a run of numbers from start: APIs numbered one at a time, or a
-// block's foreign list.
+// apiRun is a run of numbers from start: APIs numbered one at a time
+// (gvks), or a block's foreign APIs (of provides).
 type apiRun struct {
-	start int32
-	gvks  []graph.GVK
-	block *providedAPIs
+	start    int32
+	gvks     []graph.GVK
+	block    *providedAPIs
+	provides []graph.GVK
 }
 
 func newAPINumbers(r *Resolver) *apiNumbers {
 	return &apiNumbers{r: r, next: int32(len(r.gvks))}
 }
 
-// id returns g's number, numbering it if it has none.
+// id returns g's number, numbering it if it has none. room is the number
+// of APIs that may come this way.
 func (a *apiNumbers) id(g graph.GVK, room int) int32 {
 	if id, ok := a.r.gvkIDs[g]; ok {
 		return id
@@ -113,9 +136,9 @@ func (a *apiNumbers) id(g graph.GVK, room int) int32 {
 		return id
 	}
 	for i := range a.runs {
-		if b := a.runs[i].block; b != nil {
-			if k, ok := b.index[g]; ok {
-				return a.runs[i].start + k
+		if run := &a.runs[i]; run.block != nil {
+			if k, ok := run.block.lookup(run.provides, g); ok {
+				return run.start + k
 			}
 		}
 	}
@@ -134,23 +157,24 @@ func (a *apiNumbers) id(g graph.GVK, room int) int32 {
 	return id
 }
 
-// block numbers p's foreign APIs as one run and returns its start; false
-// when one of them already has a number (then they are numbered one at a
-// time, with id).
-func (a *apiNumbers) block(p *providedAPIs) (int32, bool) {
+// block numbers the foreign APIs of p, numbered from provides, as one run
+// and returns its start; false when one of them already has a number (then
+// they are numbered one at a time, with id).
+func (a *apiNumbers) block(p *providedAPIs, provides []graph.GVK) (int32, bool) {
 	for i := range a.runs {
 		if a.runs[i].block == p {
 			return a.runs[i].start, true
 		}
 	}
 	if len(a.runs) > 0 {
-		for _, g := range p.foreign {
+		for _, j := range p.foreign {
+			g := provides[j]
 			if _, ok := a.one[g]; ok {
 				return 0, false
 			}
 			for i := range a.runs {
-				if b := a.runs[i].block; b != nil {
-					if _, ok := b.index[g]; ok {
+				if run := &a.runs[i]; run.block != nil {
+					if _, ok := run.block.lookup(run.provides, g); ok {
 						return 0, false
 					}
 				}
@@ -159,7 +183,7 @@ func (a *apiNumbers) block(p *providedAPIs) (int32, bool) {
 	}
 	start := a.next
 	a.next += int32(len(p.foreign))
-	a.runs = append(a.runs, apiRun{start: start, gvks: p.foreign, block: p})
+	a.runs = append(a.runs, apiRun{start: start, block: p, provides: provides})
 	return start, true
 }
 
@@ -169,5 +193,9 @@ func (a *apiNumbers) gvk(id int32) *graph.GVK {
 		return &a.r.gvks[id]
 	}
 	i := sort.Search(len(a.runs), func(i int) bool { return a.runs[i].start > id }) - 1
-	return &a.runs[i].gvks[id-a.runs[i].start]
+	run := &a.runs[i]
+	if run.block != nil {
+		return &run.provides[run.block.foreign[id-run.start]]
+	}
+	return &run.gvks[id-run.start]
 }

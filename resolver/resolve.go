@@ -488,7 +488,7 @@ func (res *resolution) uniqueness() {
 				// A long annotation: its numbers are the Resolver's, its
 				// other APIs one run of this resolution's.
 				p := res.r.providedAPIs(n.typed)
-				if start, ok := nums.block(p); ok {
+				if start, ok := nums.block(p, n.provides); ok {
 					buf = slices.Grow(buf, len(p.ids))
 					for _, id := range p.ids {
 						if id < 0 {
