@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -104,7 +105,7 @@ type CatalogInput struct {
 
 // catalogNameRE matches a catalog name given as NAME=PATH: a Kubernetes
 // object name, so that a path containing "=" is not mistaken for one.
-var catalogNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`)
+var catalogNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`) })
 
 // ParseCatalogArg reads a catalog as a command line gives it,
 // "[NAME=]PATH": NAME, when it is a Kubernetes object name, is the
@@ -112,7 +113,7 @@ var catalogNameRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$`)
 // image reference. "-" (standard input) must be named, and its Reader
 // set by the caller.
 func ParseCatalogArg(s string) (CatalogInput, error) {
-	if name, path, ok := strings.Cut(s, "="); ok && catalogNameRE.MatchString(name) {
+	if name, path, ok := strings.Cut(s, "="); ok && catalogNameRE().MatchString(name) {
 		if path == "" {
 			return CatalogInput{}, &CatalogArgError{Arg: s, Problem: fmt.Sprintf("no path after %q", name+"=")}
 		}

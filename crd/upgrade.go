@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Problem is one change of a CRD that OLM v1's CRD upgrade safety
@@ -458,7 +459,7 @@ func servedPairs(d *Definition) []Problem {
 	return out
 }
 
-var kubeVersion = regexp.MustCompile(`^v(\d+)(?:(alpha|beta)(\d+))?$`)
+var kubeVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v(\d+)(?:(alpha|beta)(\d+))?$`) })
 
 // compareKubeVersions orders version names as Kubernetes does: names that
 // are not of the form v1, v2beta1, v1alpha1 first (in reverse lexical
@@ -486,7 +487,7 @@ func compareKubeVersions(a, b string) int {
 }
 
 func parseKubeVersion(v string) (major, typ, minor int, ok bool) {
-	m := kubeVersion.FindStringSubmatch(v)
+	m := kubeVersion().FindStringSubmatch(v)
 	if m == nil {
 		return 0, 0, 0, false
 	}

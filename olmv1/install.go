@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/sextantdev/sextant/cluster"
@@ -167,7 +168,7 @@ func apiServiceWords(list []graph.APIServiceDescription) string {
 
 // namespacePattern is the pattern operator-controller's configuration
 // schema gives watchNamespace.
-var namespacePattern = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`)
+var namespacePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?$`) })
 
 // configRefusal checks spec.config.inline (ext.Config, "{}" when absent)
 // against the configuration schema operator-controller derives from the
@@ -262,8 +263,8 @@ func watchNamespaceErrors(raw json.RawMessage, installNS string, own, single boo
 	} else if n > 63 {
 		errs = append(errs, fmt.Sprintf(`field "watchNamespace" must have maximum length of 63 (len=%d)`, n))
 	}
-	if !namespacePattern.MatchString(s) {
-		errs = append(errs, fmt.Sprintf(`field "watchNamespace" must match pattern %q`, namespacePattern.String()))
+	if !namespacePattern().MatchString(s) {
+		errs = append(errs, fmt.Sprintf(`field "watchNamespace" must match pattern %q`, namespacePattern().String()))
 	}
 	return errs
 }

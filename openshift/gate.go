@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/blang/semver/v4"
 
@@ -242,7 +243,7 @@ func GateV1(current semver.Version, exts []Extension) *Gate {
 }
 
 // majorMinor is what cluster-olm-operator accepts of a number.
-var majorMinor = regexp.MustCompile(`^([1-9][0-9]*)\.(0|[1-9][0-9]*)$`)
+var majorMinor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([1-9][0-9]*)\.(0|[1-9][0-9]*)$`) })
 
 // v1AllowedSemver reads an olm.maxOpenShiftVersion value as
 // cluster-olm-operator does (internal/versionutils ToAllowedSemver): a
@@ -255,7 +256,7 @@ func v1AllowedSemver(data []byte) (*semver.Version, error) {
 	var s string
 	switch v := raw.(type) {
 	case float64:
-		m := majorMinor.FindStringSubmatch(string(data))
+		m := majorMinor().FindStringSubmatch(string(data))
 		if len(m) != 3 {
 			return nil, fmt.Errorf("invalid semver format %q: expected <major>.<minor>", string(data))
 		}
