@@ -246,6 +246,12 @@ type State struct {
 	// manifests (`kubectl get clusterversion`), sorted by name: a cluster
 	// has one, named "version".
 	ClusterVersions []ClusterVersion `json:"clusterVersions,omitempty"`
+	// CustomResources are the objects of kinds CRDs define (see
+	// [CustomResource]): Decode keeps every candidate, ClaimCustomResources
+	// those a CRD of the state or an installed CSV defines, sorted by
+	// group, kind and key. Resolution validates them against the CRDs a
+	// step would replace. [Encode] writes none of them.
+	CustomResources []CustomResource `json:"customResources,omitempty"`
 	// Notes are what the API server or OLM's controllers would change in
 	// the objects read without a word (a cluster-scoped object's namespace
 	// cleared, say), in the order read.
@@ -369,6 +375,8 @@ func (s *State) Clone() *State {
 		InstallPlans:   slices.Clone(s.InstallPlans),
 		CRDs:           slices.Clone(s.CRDs),
 		Notes:          slices.Clone(s.Notes),
+		// The objects are shared: nothing changes them.
+		CustomResources: slices.Clone(s.CustomResources),
 	}
 	for i := range c.CRDs {
 		c.CRDs[i].Versions = slices.Clone(c.CRDs[i].Versions)

@@ -855,7 +855,7 @@ func (d *decoder) listItems(o *object, m map[string]any, apiVersion, kind string
 // (onObject), OLM v1's, the CRD reader or OLM v0's; objects of other API
 // groups are noted as ignored.
 func (d *decoder) readObject(o *object, m map[string]any, apiVersion, kind string) {
-	group, _, hasSlash := strings.Cut(apiVersion, "/")
+	group, version, hasSlash := strings.Cut(apiVersion, "/")
 	if !hasSlash {
 		group = "" // the core group: "v1"
 	}
@@ -869,6 +869,9 @@ func (d *decoder) readObject(o *object, m map[string]any, apiVersion, kind strin
 	case kind == KindClusterVersion && group == APIGroupOpenShiftConfig:
 		d.clusterVersion(o, apiVersion, m, o.line)
 	case apiVersion != "" && group != APIGroupV0:
+		// Counted as ignored all the same; a custom resource stops being
+		// once claimed (State.ClaimCustomResources).
+		d.customResource(o, m, group, version, kind)
 		d.state.ignore(group, kind)
 	default:
 		d.v0(o, m, group, kind)

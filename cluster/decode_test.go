@@ -570,7 +570,7 @@ func TestDecodeKindAgreesWithDecode(t *testing.T) {
 		got.InstallPlans = append(got.InstallPlans, s.InstallPlans...)
 	}
 	got.Sort()
-	want.Ignored = nil
+	want.Ignored, want.CustomResources = nil, nil
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("DecodeKind state:\n%+v\nDecode state:\n%+v", got, want)
 	}

@@ -33,7 +33,8 @@ func appendRefs[T any](refs []Ref, kind string, list []T, key func(T) (string, s
 	return refs
 }
 
-// Merge adds to s the objects of o (every kind, and the Ignored counts),
+// Merge adds to s the objects of o (every kind, the Ignored counts and
+// the custom resources, claimed or not: claim them once merged),
 // except those s already holds, whose Refs it returns in the order of
 // [State.Refs], and the notes of o about the objects it adds. Objects are
 // appended as they are (shared, not cloned); s is not sorted afterwards
@@ -54,6 +55,7 @@ func (s *State) Merge(o *State) []Ref {
 	s.CRDs = mergeKind(s.CRDs, o.CRDs, KindCRD, have, &dups, crdKey)
 	s.ClusterVersions = mergeKind(s.ClusterVersions, o.ClusterVersions, KindClusterVersion, have, &dups, clusterVersionKey)
 	s.AddIgnored(o.Ignored...)
+	s.CustomResources = append(s.CustomResources, o.CustomResources...)
 	for _, n := range o.Notes {
 		if !slices.Contains(dups, n.Object) {
 			s.Notes = append(s.Notes, n)

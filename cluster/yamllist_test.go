@@ -183,13 +183,17 @@ func TestListSplitAgrees(t *testing.T) {
 			if withoutLines(splitErr) != withoutLines(wholeErr) {
 				t.Fatalf("split, error\n%s\nwhole, error\n%s", splitErr, wholeErr)
 			}
-			// Notes are at the item's line, or the List's, as errors are.
+			// Notes and custom resources are at the item's line, or the
+			// List's, as errors are.
 			for _, s := range []*State{split, whole} {
 				if s == nil {
 					continue
 				}
 				for i := range s.Notes {
 					s.Notes[i].Line = 0
+				}
+				for i := range s.CustomResources {
+					s.CustomResources[i].Line = 0
 				}
 			}
 			if !reflect.DeepEqual(split, whole) {
