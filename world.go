@@ -10,6 +10,7 @@ import (
 	"github.com/blang/semver/v4"
 
 	"github.com/sextantdev/sextant/cluster"
+	"github.com/sextantdev/sextant/crd"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/registryv1"
@@ -61,6 +62,9 @@ type World struct {
 	opts  Options
 	in    Input
 	files map[cluster.Ref]string // the file of each object of State
+	// crds parses the CRDs of the bundles whose custom resources a step
+	// checks, once per content digest.
+	crds *registryv1.CRDCache
 }
 
 // Catalog is one catalog of a world: its identity and priority as the
@@ -166,7 +170,34 @@ func (w *World) ResolverOptions() resolver.Options {
 		KubeVersion:      w.opts.KubeVersion,
 		AllowInvalid:     w.opts.AllowInvalid,
 		OpenShiftVersion: w.opts.OpenShiftVersion,
+		BundleCRDs:       w.bundleCRDs,
 	}
+}
+
+// bundleCRDs returns the CRDs of catalog bundle b's contents (World.Bundles),
+// each parsed once per world: nil and no error when its contents are not
+// found; an error when they, or one of their CRDs, cannot be read.
+func (w *World) bundleCRDs(ctx context.Context, b *graph.Bundle) ([]*crd.Definition, error) {
+	if w.Bundles == nil {
+		return nil, nil
+	}
+	c, _, err := w.Bundles.For(ctx, b)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	cache := w.crds
+	if cache == nil { // a World not made by Load
+		cache = &registryv1.CRDCache{}
+	}
+	out := make([]*crd.Definition, 0, len(c.CRDs))
+	for _, ref := range c.CRDs {
+		d, _, err := cache.Parse(ref)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ref.Where(), err)
+		}
+		out = append(out, d)
+	}
+	return out, nil
 }
 
 // V1Options returns the options of the world's v1 resolver.
@@ -311,7 +342,7 @@ func (l *loader) load() (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &World{State: state, Application: app, AllNamespaces: l.in.AllNamespaces, opts: l.opts, in: l.in, files: l.files}
+	w := &World{State: state, Application: app, AllNamespaces: l.in.AllNamespaces, opts: l.opts, in: l.in, files: l.files, crds: &registryv1.CRDCache{}}
 	if w.Bundles = l.opts.Bundles; w.Bundles == nil {
 		if w.Bundles, err = ReadBundles(l.ctx, l.in.Bundles, l.opts.Limits, l.opts.BundleImages, l.note); err != nil {
 			return nil, err
@@ -469,6 +500,7 @@ func (l *loader) readInputs(cats []*catalogSpec) (*cluster.State, []cluster.Obje
 		if state, err = l.readState(l.in.Manifests); err != nil {
 			errs = appendErrors(errs, err)
 		} else {
+			state.ClaimCustomResources()
 			if ignored := state.IgnoredText(); ignored != "" {
 				l.notef(NoteIgnoredKinds, "ignored: %s (kinds resolution does not read)", ignored)
 			}
@@ -483,6 +515,7 @@ func (l *loader) readInputs(cats []*catalogSpec) (*cluster.State, []cluster.Obje
 			errs = append(errs, &DefinedTwiceError{File: l.files[r], Object: r, Prev: "the state given"})
 		}
 		given.Sort()
+		given.ClaimCustomResources()
 		state = given
 	}
 	app = slices.Clone(l.in.Application)

@@ -103,7 +103,7 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 	before := planFailures(plan)
 	var out []Suggestion
 	var kept planKeys // the target plans of the fixes kept
-	_, err := confirm.Run(ctx, confirm.Budget{Max: max, Tries: tries, Time: opts.Budget}, r.fixes(namespace, state, plan, planned),
+	_, err := confirm.Run(ctx, confirm.Budget{Max: max, Tries: tries, Time: opts.Budget}, r.fixes(ctx, namespace, state, plan, planned),
 		func(ctx context.Context, f fix) (bool, error) {
 			st, shown := f.apply(state)
 			p, err := r.solvePlan(ctx, namespace, st, planned)
@@ -143,10 +143,12 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 }
 
 // fixes lists the candidate fixes of plan's failures, in rank order.
-func (r *Resolver) fixes(ns string, state *cluster.State, plan *Plan, planned predict.Planned) []fix {
+func (r *Resolver) fixes(ctx context.Context, ns string, state *cluster.State, plan *Plan, planned predict.Planned) []fix {
 	set := fixSet{byKind: map[SuggestionKind][]fix{}}
 	subs, failed := failingSubscriptions(ns, state, plan)
-	r.subscriptionFixes(&set, ns, state, subs, failed, predict.New(ns, r.plat, state, planned))
+	pr := predict.New(ns, r.plat, state, planned)
+	pr.SetBundleCRDs(ctx, r.opts.BundleCRDs)
+	r.subscriptionFixes(&set, ns, state, subs, failed, pr)
 	operatorGroupFixes(&set, ns, state)
 	for _, s := range subs {
 		for _, m := range r.moveTargets(ns, s, state) {

@@ -1,6 +1,9 @@
 package resolver
 
-import "github.com/sextantdev/sextant/graph"
+import (
+	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/resolver/predict"
+)
 
 // EventKind is the kind of a trace event.
 type EventKind string
@@ -83,6 +86,13 @@ type Options struct {
 	// "4.16.3"): steps and installed CSVs whose olm.maxOpenShiftVersion
 	// blocks the next minor upgrade get a warning. Empty: not checked.
 	OpenShiftVersion string
+	// BundleCRDs, if not nil, finds the CRDs a step's bundle brings (its
+	// contents): the custom resources of the state (cluster.State.
+	// CustomResources) of a CRD the step would replace are validated
+	// against the new CRD's schema, as OLM v0's catalog operator validates
+	// them before it replaces the CRD; a step whose bundle's contents are
+	// not known is noted (predict.NoteCustomResourcesUnchecked).
+	BundleCRDs predict.BundleCRDs
 }
 
 // CEL compiles the cel rules of olm.constraint properties. A Resolver

@@ -92,7 +92,11 @@ whose CSV no answer asked for are noted once the answer is given.
 
 check reads them for its crds check; resolve, rollout and migrate where OLM reads a bundle's
 manifests; migrate derives from them the installer service accounts of operator-controller v1.0
-to v1.10 (-o yaml --service-accounts writes them).`
+to v1.10 (-o yaml --service-accounts writes them). In resolve and rollout (OLM v0), a step whose
+bundle brings a CRD that has custom resources in the manifests (kubectl get PLURAL -A -o yaml) has
+them validated against the new CRD's schema, as OLM v0 validates them before it replaces the CRD:
+an object that fails fails the InstallPlan (InstallComponentFailed, in OLM's words); without the
+bundle's contents a note says they were not validated.`
 
 const upgradesTopic = `Upgrades: approval, upgrades in flight, and what resolve and rollout predict.
 

@@ -1,6 +1,7 @@
 package predict
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -87,13 +88,22 @@ type Predictor struct {
 	crds    []cluster.CRD
 	crdIdx  cluster.CRDIndex
 	indexed bool
+	// state is the cluster state, whose custom resources a step's new
+	// CRDs are checked against (crIdx indexes them by group and kind the
+	// first time a step asks); bundleCRDs finds those CRDs, and unchecked
+	// lists the bundles whose CRDs it could not find.
+	state      *cluster.State
+	crIdx      map[[2]string][]cluster.CustomResource
+	bundleCRDs BundleCRDs
+	ctx        context.Context
+	unchecked  []string
 }
 
 // New returns the Predictor of namespace ns of state on platform plat.
 // planned holds the APIs that plans of namespaces resolved before this one
 // install (nil: none).
 func New(ns string, plat Platform, state *cluster.State, planned Planned) *Predictor {
-	pr := &Predictor{ns: ns, plat: plat, crds: state.CRDs}
+	pr := &Predictor{ns: ns, plat: plat, crds: state.CRDs, state: state}
 	if !state.ListsOperatorGroups() && len(state.OperatorGroupsIn(ns)) == 0 {
 		// No group listed, none read from the CSVs' annotations.
 		pr.missing = Note{NoteAssumedOperatorGroup, assumedGroupText}
@@ -241,6 +251,10 @@ func (pr *Predictor) Notes() []Note {
 			pr.note(Note{NoteInstallModesUnknown, fmt.Sprintf("install modes not checked for %s: %s", what, strings.Join(slices.Compact(names), ", "))})
 		}
 	}
+	if len(pr.unchecked) > 0 {
+		pr.note(uncheckedNote(pr.unchecked))
+		pr.unchecked = nil
+	}
 	return pr.notes
 }
 
@@ -301,8 +315,10 @@ func (pr *Predictor) meetsRival(apis []graph.GVK) bool {
 // Bundle predicts what OLM does with the CSV of bundle b, which a plan
 // installs in the Predictor's namespace: its install modes as the catalog
 // records them (graph.Bundle.CSVRecord: the CSV manifest, else
-// olm.csv.metadata), its minKubeVersion from olm.csv.metadata. The caller
-// owns the result.
+// olm.csv.metadata), its minKubeVersion from olm.csv.metadata; and what
+// OLM's catalog operator does with the CRDs b brings that the cluster
+// has: the existing custom resources validated against the new schemas
+// (SetBundleCRDs), then the stored versions. The caller owns the result.
 func (pr *Predictor) Bundle(b *graph.Bundle) []Prediction {
 	rec, _ := b.CSVRecord() // a manifest that does not decode: the modes of what did, else the metadata's
 	var minKube string
@@ -311,12 +327,15 @@ func (pr *Predictor) Bundle(b *graph.Bundle) []Prediction {
 	}
 	out := pr.operatorGroup(b.Name, rec.InstallModes, rec.ModesKnown, unknownBundles, b.Provides)
 	out = pr.platform(out, b.Name, minKube, b.MaxOpenShiftVersion)
-	return pr.storedVersions(out, b)
+	out, failing := pr.customResources(out, b)
+	return pr.storedVersions(out, b, failing)
 }
 
 // storedVersions appends to out the predictions of the CRDs of the cluster
-// that the step installing b would update while dropping a stored version.
-func (pr *Predictor) storedVersions(out []Prediction, b *graph.Bundle) []Prediction {
+// that the step installing b would update while dropping a stored version,
+// but those of the CRDs named in failing, whose update fails before OLM
+// checks the stored versions.
+func (pr *Predictor) storedVersions(out []Prediction, b *graph.Bundle, failing []string) []Prediction {
 	if len(pr.crds) == 0 {
 		return out
 	}
@@ -324,6 +343,9 @@ func (pr *Predictor) storedVersions(out []Prediction, b *graph.Bundle) []Predict
 		pr.crdIdx, pr.indexed = cluster.IndexCRDs(pr.crds), true
 	}
 	for _, l := range pr.crdIdx.StoredVersionLosses(b.Provides) {
+		if slices.Contains(failing, l.CRD.Name) {
+			continue
+		}
 		out = append(out, StoredVersion(b.Name, l))
 	}
 	return out
