@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/big"
 	"slices"
@@ -180,9 +181,19 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 
 	for _, ref := range b.CRDs {
 		name, err := crdNameOf(crds, ref)
-		if err != nil {
+		var ve *crd.VersionError
+		switch {
+		case errors.As(err, &ve):
+			// Kubernetes serves apiextensions.k8s.io/v1beta1 no more (since
+			// 1.22): the CSV's owned CRDs name it, below.
+			in.NotDerived = append(in.NotDerived, fmt.Sprintf("CRD %s:%d is %s, which Kubernetes serves no more (since 1.22): installing it fails", ref.File, ref.Line, ve.APIVersion))
+			continue
+		case err != nil:
 			return nil, fmt.Errorf("derive the installer of ClusterExtension %q: %s: %w", ext, ref.Where(), err)
 		}
+		cluster.add(gr{crdGroup, "customresourcedefinitions"}, name)
+	}
+	for _, name := range csv.OwnedCRDs {
 		cluster.add(gr{crdGroup, "customresourcedefinitions"}, name)
 	}
 

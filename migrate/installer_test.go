@@ -57,8 +57,9 @@ spec:
   versions:
   - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object}}}
 `
-	testService = "apiVersion: v1\nkind: Service\nmetadata: {name: op-metrics}\n"
-	testReader  = `apiVersion: rbac.authorization.k8s.io/v1
+	testV1beta1CRD = "apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nmetadata: {name: gadgets.example.com}\nspec: {group: example.com}\n"
+	testService    = "apiVersion: v1\nkind: Service\nmetadata: {name: op-metrics}\n"
+	testReader     = `apiVersion: rbac.authorization.k8s.io/v1
 kind: ClusterRole
 metadata: {name: op-metrics-reader}
 rules:
@@ -120,6 +121,7 @@ func TestDeriveInstaller(t *testing.T) {
 	type access struct{ verb, group, resource, name, ns string }
 	tests := []struct {
 		name           string
+		csvExtra       string // more of the CSV's spec
 		manifests      []string
 		install, watch string
 		roles          []string // "ns/name" of the Roles
@@ -194,6 +196,16 @@ func TestDeriveInstaller(t *testing.T) {
 			{"create", "coordination.k8s.io", "leases", "", ""},
 		},
 	}, {
+		name:      "a v1beta1 CRD, named by the CSV",
+		csvExtra:  "  customresourcedefinitions:\n    owned:\n    - {name: gadgets.example.com, version: v1beta1, kind: Gadget}\n",
+		manifests: []string{testV1beta1CRD},
+		install:   "ops",
+		roles:     []string{"ops/op-installer-role"},
+		allowed: []access{
+			{"delete", "apiextensions.k8s.io", "customresourcedefinitions", "gadgets.example.com", ""},
+		},
+		notDerived: "CRD manifests/ma.yaml:1 is apiextensions.k8s.io/v1beta1, which Kubernetes serves no more (since 1.22): installing it fails",
+	}, {
 		name:      "a kind v1 does not install",
 		manifests: []string{testDeployment},
 		install:   "ops",
@@ -205,7 +217,7 @@ func TestDeriveInstaller(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			b, problems := registryv1.Loader{}.ReadFS(bundleFS(testCSVSpec, tt.manifests...), registryv1.Source{Kind: registryv1.FromFolder, Path: "op"})
+			b, problems := registryv1.Loader{}.ReadFS(bundleFS(testCSVSpec+tt.csvExtra, tt.manifests...), registryv1.Source{Kind: registryv1.FromFolder, Path: "op"})
 			if len(problems) > 0 {
 				t.Fatal(problems)
 			}
