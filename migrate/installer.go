@@ -53,6 +53,12 @@ const InstallerReleases = "operator-controller v1.0 to v1.10"
 //     service accounts of its permissions, and the bundle's namespaced
 //     manifests (services, config maps, secrets, roles, …); the rules of
 //     the bundle's Roles.
+//   - For the CSV's webhooks, what v1 generates with cert-manager as the
+//     certificate provider: the validating and mutating webhook
+//     configurations (cluster-scoped, named after each generateName), and
+//     for each deployment serving a webhook its Service
+//     (DEPLOYMENT-service), cert-manager Certificate (…-cert) and Issuer
+//     (…-selfsigned-issuer) in the install namespace.
 //   - For a watch namespace (SingleNamespace or OwnNamespace), the Roles
 //     and RoleBindings v1 generates there from the CSV's permissions: in
 //     that namespace's Role (the install namespace's for OwnNamespace),
@@ -73,9 +79,9 @@ type Installer struct {
 	// each bound to the service account by a binding of its name.
 	ClusterRoles []InstallerRole `json:"clusterRoles"`
 	Roles        []InstallerRole `json:"roles,omitempty"`
-	// NotDerived says what v1 installs for the bundle that the rules leave
-	// out (the objects it generates for webhooks), or what of the bundle v1
-	// refuses; empty when nothing is left out.
+	// NotDerived says what of the bundle the rules leave out: manifests of
+	// a kind v1 does not install, CRDs of an API version Kubernetes no
+	// longer serves (v1 fails on both); empty when nothing is left out.
 	NotDerived []string `json:"notDerived,omitempty"`
 }
 
@@ -89,9 +95,11 @@ type InstallerRole struct {
 
 // Kubernetes' groups and verbs the installer's rules name.
 const (
-	rbacGroup       = "rbac.authorization.k8s.io"
-	crdGroup        = "apiextensions.k8s.io"
-	maxResourceName = 63 // operator-controller's limit on generated names
+	admissionGroup   = "admissionregistration.k8s.io"
+	certManagerGroup = "cert-manager.io"
+	rbacGroup        = "rbac.authorization.k8s.io"
+	crdGroup         = "apiextensions.k8s.io"
+	maxResourceName  = 63 // operator-controller's limit on generated names
 )
 
 var (
@@ -286,8 +294,29 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 			}
 		}
 	}
-	if len(csv.Webhooks) > 0 {
-		in.NotDerived = append(in.NotDerived, fmt.Sprintf("the objects v1 generates for the CSV's %d webhook definitions (webhook configurations, their services and certificates)", len(csv.Webhooks)))
+	// What v1 generates for the CSV's webhooks, with cert-manager as the
+	// certificate provider (OpenShift's service CA needs a subset): the
+	// admission webhook configurations, and for each deployment serving a
+	// webhook its Service, Certificate and Issuer.
+	served := map[string]bool{}
+	for _, wh := range csv.Webhooks {
+		switch wh.Type {
+		case graph.WebhookValidating:
+			cluster.add(gr{admissionGroup, "validatingwebhookconfigurations"}, strings.TrimSuffix(wh.GenerateName, "-"))
+		case graph.WebhookMutating:
+			cluster.add(gr{admissionGroup, "mutatingwebhookconfigurations"}, strings.TrimSuffix(wh.GenerateName, "-"))
+		}
+		if served[wh.DeploymentName] {
+			continue
+		}
+		served[wh.DeploymentName] = true
+		service := nameWithSuffix(strings.ReplaceAll(wh.DeploymentName, ".", "-"), "service")
+		cert := nameWithSuffix(service, "cert")
+		if slices.Contains(csv.Deployments, wh.DeploymentName) {
+			install.add(gr{"", "services"}, service)
+		}
+		install.add(gr{certManagerGroup, "certificates"}, cert)
+		install.add(gr{certManagerGroup, "issuers"}, nameWithSuffix(cert, "selfsigned-issuer"))
 	}
 
 	// The ClusterRole that manages the objects: every kind's list and watch
@@ -414,9 +443,15 @@ func generatedName(csv string, p graph.StrategyPermissions) string {
 	sum := sha256.Sum224(append(j, '\n'))
 	var i big.Int
 	i.SetBytes(sum[:])
-	suffix := i.Text(36)
+	return nameWithSuffix(base, i.Text(36))
+}
+
+// nameWithSuffix is "base-suffix", base cut as operator-controller cuts
+// it: when base and suffix together pass 63 characters (so that the name
+// may be 64 long, as there).
+func nameWithSuffix(base, suffix string) string {
 	if len(base)+len(suffix) > maxResourceName {
-		base = base[:maxResourceName-len(suffix)-1]
+		base = base[:max(maxResourceName-len(suffix)-1, 0)]
 	}
 	return base + "-" + suffix
 }

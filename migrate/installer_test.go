@@ -196,6 +196,30 @@ func TestDeriveInstaller(t *testing.T) {
 			{"create", "coordination.k8s.io", "leases", "", ""},
 		},
 	}, {
+		name: "webhooks",
+		csvExtra: `  webhookdefinitions:
+  - {type: ValidatingAdmissionWebhook, generateName: vwidgets.example.com-, deploymentName: op-controller}
+  - {type: MutatingAdmissionWebhook, generateName: mwidgets.example.com, deploymentName: op-controller}
+  - {type: ConversionWebhook, generateName: cwidgets.example.com, deploymentName: op.converter, conversionCRDs: [widgets.example.com]}
+`,
+		manifests: []string{testCRD},
+		install:   "ops",
+		roles:     []string{"ops/op-installer-role"},
+		allowed: []access{
+			{"create", "admissionregistration.k8s.io", "validatingwebhookconfigurations", "", ""},
+			{"patch", "admissionregistration.k8s.io", "validatingwebhookconfigurations", "vwidgets.example.com", ""},
+			{"delete", "admissionregistration.k8s.io", "mutatingwebhookconfigurations", "mwidgets.example.com", ""},
+			{"update", "", "services", "op-controller-service", "ops"},
+			{"get", "cert-manager.io", "certificates", "op-controller-service-cert", "ops"},
+			{"get", "cert-manager.io", "issuers", "op-controller-service-cert-selfsigned-issuer", "ops"},
+			{"get", "cert-manager.io", "certificates", "op-converter-service-cert", "ops"},
+			{"list", "cert-manager.io", "issuers", "", ""},
+		},
+		denied: []access{
+			{"get", "", "services", "op-converter-service", "ops"}, // op.converter is no deployment of the CSV
+			{"get", "admissionregistration.k8s.io", "validatingwebhookconfigurations", "cwidgets.example.com", ""},
+		},
+	}, {
 		name:      "a v1beta1 CRD, named by the CSV",
 		csvExtra:  "  customresourcedefinitions:\n    owned:\n    - {name: gadgets.example.com, version: v1beta1, kind: Gadget}\n",
 		manifests: []string{testV1beta1CRD},
@@ -263,4 +287,21 @@ func TestDeriveInstaller(t *testing.T) {
 func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestNameWithSuffix: a generated name is cut as operator-controller
+// cuts it, the suffix kept whole: only when base and suffix together pass
+// 63 characters, so that base-suffix may be 64 long, as there.
+func TestNameWithSuffix(t *testing.T) {
+	tests := []struct{ base, suffix, want string }{
+		{"op-controller", "service", "op-controller-service"},
+		{strings.Repeat("a", 60), "service", strings.Repeat("a", 55) + "-service"},
+		{strings.Repeat("b", 56), "service", strings.Repeat("b", 56) + "-service"},
+		{strings.Repeat("c", 55), "service", strings.Repeat("c", 55) + "-service"},
+	}
+	for _, tt := range tests {
+		if got := nameWithSuffix(tt.base, tt.suffix); got != tt.want {
+			t.Errorf("nameWithSuffix(%q, %q) = %q, want %q", tt.base, tt.suffix, got, tt.want)
+		}
+	}
 }
