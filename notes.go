@@ -3,6 +3,7 @@ package sextant
 import (
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/resolver"
+	"github.com/sextantdev/sextant/resolver/predict"
 )
 
 // Note is something the world decided or left out that the user did not
@@ -126,4 +127,10 @@ const (
 	NoteNamespaceDropped      = NoteCode(cluster.NoteNamespaceDropped)
 	NoteServiceAccountIgnored = NoteCode(cluster.NoteServiceAccountIgnored)
 	NoteCatalogNameLabel      = NoteCode(cluster.NoteCatalogNameLabel)
+	// NoteCustomResourcesUnchecked is a plan's note (under the same code,
+	// predict.NoteCustomResourcesUnchecked): steps whose bundles would
+	// replace CRDs that have custom resources in the manifests, whose
+	// contents are not known, so those are not validated against the new
+	// CRDs.
+	NoteCustomResourcesUnchecked = NoteCode(predict.NoteCustomResourcesUnchecked)
 )

@@ -202,6 +202,8 @@ func noteAdvice(n sextant.Note) string {
 		return ", as -n says"
 	case sextant.NoteExcluded:
 		return " (--allow-invalid)"
+	case sextant.NoteCustomResourcesUnchecked:
+		return " (--bundles DIR gives bundle folders; --bundle-images reads the bundles' images)"
 	case sextant.NoteCatalogNotVisible:
 		return fmt.Sprintf("; if %s is the cluster's global catalog namespace, add --global-namespace %s", n.Catalog.Namespace, n.Catalog.Namespace)
 	}
