@@ -305,3 +305,64 @@ func TestNameWithSuffix(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDeriveInstaller derives the installer of any bundle the reader
+// takes (a CSV's spec and one manifest): it never panics, the same
+// bundle gives the same objects, and every object the bundle installs
+// — its CSV's deployments, its manifests of a kind v1 installs — may be
+// updated by name in its scope, and every rule of its cluster
+// permissions is held.
+func FuzzDeriveInstaller(f *testing.F) {
+	f.Add(testCSVSpec, testService, "")
+	f.Add(testCSVSpec, testReader, "apps")
+	f.Add(testCSVSpec, testAuthBinding, "ops")
+	f.Add(testCSVSpec+"  webhookdefinitions:\n  - {type: ValidatingAdmissionWebhook, generateName: v-, deploymentName: op-controller}\n", testCRD, "")
+	f.Add("  version: 1.0.0\n", testPriorityClass, "")
+	f.Fuzz(func(t *testing.T, spec, manifest, watch string) {
+		b, _ := registryv1.Loader{MaxDocument: 1 << 16}.ReadFS(bundleFS(spec, manifest), registryv1.Source{Kind: registryv1.FromFolder, Path: "op"})
+		if b == nil || b.CSV == nil {
+			return
+		}
+		in, err := DeriveInstaller(b, nil, "op", "ops", watch)
+		if err != nil {
+			if !strings.Contains(err.Error(), "manifests/") {
+				t.Fatalf("an error that names no manifest: %v", err)
+			}
+			return
+		}
+		again, _ := DeriveInstaller(b, nil, "op", "ops", watch)
+		if jsonText(in.Manifests()) != jsonText(again.Manifests()) {
+			t.Fatal("two derivations differ")
+		}
+		for _, d := range b.CSV.Deployments {
+			if !allows(rulesIn(in, "ops"), "update", "apps", "deployments", d) {
+				t.Errorf("deployment %q may not be updated", d)
+			}
+		}
+		for _, o := range b.Objects {
+			k, ok := installableKinds[o.Kind]
+			if !ok || o.Name == "" {
+				continue
+			}
+			group, _, found := strings.Cut(o.APIVersion, "/")
+			if !found {
+				group = ""
+			}
+			ns := ""
+			if k.namespaced {
+				ns = "ops"
+			}
+			if !allows(rulesIn(in, ns), "update", group, k.resource, o.Name) {
+				t.Errorf("%s %q may not be updated", o.Kind, o.Name)
+			}
+		}
+		held := jsonText(in.ClusterRoles)
+		for _, p := range b.CSV.ClusterPermissions {
+			for _, r := range p.Rules {
+				if !strings.Contains(held, jsonText(r)) {
+					t.Errorf("cluster permission rule %s not held", jsonText(r))
+				}
+			}
+		}
+	})
+}

@@ -573,6 +573,14 @@ func TestInstallers(t *testing.T) {
 	if !strings.Contains(text.String(), line) {
 		t.Errorf("the text has no line %q", line)
 	}
+	var mdText bytes.Buffer
+	if err := rep.WriteMarkdown(&mdText); err != nil {
+		t.Fatal(err)
+	}
+	mdLine := "- operators/ack-ecr-controller (ack-ecr-controller.v1.8.1): ServiceAccount operators/ack-ecr-controller-installer: ClusterRole ack-ecr-controller-installer-clusterrole (11 rules)"
+	if !strings.Contains(mdText.String(), "## Installer service accounts (operator-controller v1.0 to v1.10)\n\n"+mdLine) {
+		t.Errorf("the Markdown has no installer section with %q:\n%s", mdLine, mdText.String())
+	}
 	var yml, plain, objs bytes.Buffer
 	if err := rep.WriteYAML(&yml, true); err != nil {
 		t.Fatal(err)

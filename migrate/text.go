@@ -165,6 +165,25 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			e.writeMarkdown(bw)
 		}
 	}
+	header := false
+	for i := range r.Subscriptions {
+		e := &r.Subscriptions[i]
+		if e.Installer == nil && (e.InstallerNotDerived == "" || e.InstallerNotDerived == NotDerivedNoContents) {
+			continue
+		}
+		if !header {
+			fmt.Fprintf(bw, "\n## Installer service accounts (%s)\n\n", InstallerReleases)
+			header = true
+		}
+		if e.Installer == nil {
+			fmt.Fprintf(bw, "- %s/%s: not derived: %s\n", md(e.Namespace), md(e.Name), md(e.InstallerNotDerived))
+			continue
+		}
+		fmt.Fprintf(bw, "- %s/%s (%s): %s\n", md(e.Namespace), md(e.Name), md(e.Installer.Bundle), md(e.Installer.Summary()))
+		for _, n := range e.Installer.NotDerived {
+			fmt.Fprintf(bw, "  - not derived: %s\n", md(n))
+		}
+	}
 	if len(r.Notes) > 0 {
 		bw.WriteString("\n## Notes\n\n")
 		for _, n := range r.Notes {
