@@ -219,8 +219,7 @@ type YAML struct {
 	off     int64 // offset of the next unread byte
 	line    int   // line of the next unread byte
 	buf     []byte
-	long    []byte // a line longer than r's buffer
-	bom     bool   // a byte-order mark may come
+	bom     bool // a byte-order mark may come
 	done    bool
 	pendErr error // reported by the next call
 	carry   *Doc  // a document begun on a "--- value" line
@@ -429,6 +428,11 @@ func lineStarting(c []byte, p string) int {
 
 // add appends l, read up to y.off, to the document's text (grow).
 func (y *YAML) add(l []byte) {
+	if len(l) > 0 && len(l) <= cap(y.buf)-len(y.buf) && &y.buf[:len(y.buf)+1][len(y.buf)] == &l[0] {
+		// A long line readLine read where it belongs, past the text.
+		y.buf = y.buf[:len(y.buf)+len(l)]
+		return
+	}
 	y.buf = append(grow(y.buf, len(l), y.end-y.off, y.max), l...)
 }
 
@@ -478,16 +482,20 @@ func (y *YAML) readLine() ([]byte, error) {
 	if err != bufio.ErrBufferFull {
 		return l, err
 	}
-	y.long = append(y.long[:0], l...)
+	// A line longer than r's buffer is read into the document's buffer,
+	// past its text, where add takes it in without copying it.
+	start := len(y.buf)
+	buf := append(y.buf, l...)
 	for err == bufio.ErrBufferFull {
-		if y.max > 0 && int64(len(y.buf)+len(y.long)) > y.max {
+		n := len(buf) - start // the line so far
+		if y.max > 0 && int64(len(buf)) > y.max {
 			return nil, &TooLargeError{What: "document", Limit: y.max, Offset: y.off, Line: y.line}
 		}
 		l, err = y.r.ReadSlice('\n')
 		if i := indexBinary(l); i >= 0 {
-			return nil, &BinaryError{Offset: y.off + int64(len(y.long)+i), Line: y.line, Byte: l[i]}
+			return nil, &BinaryError{Offset: y.off + int64(n+i), Line: y.line, Byte: l[i]}
 		}
-		if err == bufio.ErrBufferFull && y.max > 0 && int64(len(y.buf)+len(y.long)+len(l)) > y.max {
+		if err == bufio.ErrBufferFull && y.max > 0 && int64(len(buf)+len(l)) > y.max {
 			// Over the limit with this piece and more to come: refuse
 			// before keeping it.
 			return nil, &TooLargeError{What: "document", Limit: y.max, Offset: y.off, Line: y.line}
@@ -495,13 +503,14 @@ func (y *YAML) readLine() ([]byte, error) {
 		// Doubling up to what the document may hold (append grows a large
 		// slice by a quarter, copying a long line many times); past a MiB,
 		// to the rest of the stream (Expect) or of the limit at once.
-		room, rest := y.max-int64(len(y.buf)), y.end-y.off-int64(len(y.long)+len(l))
+		rest := y.end - y.off - int64(n+len(l))
 		if y.max > 0 {
-			rest = min(rest, room-int64(len(y.long)+len(l)))
+			rest = min(rest, y.max-int64(len(buf)+len(l)))
 		}
-		y.long = append(grow(y.long, len(l), rest, room), l...)
+		buf = append(grow(buf, len(l), rest, y.max), l...)
 	}
-	return y.long, err
+	y.buf = buf[:start]
+	return buf[start:], err
 }
 
 // marker returns "---" or "..." when l is a document marker line, else "".

@@ -3,6 +3,7 @@ package docstream
 import (
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -256,8 +257,8 @@ func TestYAMLLongLineOverLimit(t *testing.T) {
 		if r.n > limit+2*64<<10 {
 			t.Errorf("read %d bytes, want at most the limit and a buffer, %d", r.n, limit+64<<10)
 		}
-		if cap(y.long) > limit {
-			t.Errorf("line buffer of %d bytes, over the limit %d", cap(y.long), limit)
+		if cap(y.buf) > limit {
+			t.Errorf("document buffer of %d bytes, over the limit %d", cap(y.buf), limit)
 		}
 	}
 }
@@ -271,4 +272,24 @@ func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += n
 	return n, err
+}
+
+// A line longer than the reader's buffer is read once into the document's
+// buffer: a document of one long line costs about its size in memory, not
+// twice (a buffer for the line, then the document's).
+func TestYAMLLongLineReadInPlace(t *testing.T) {
+	const size = 8 << 20
+	text := "a: b\nc: " + strings.Repeat("x", size) + "\nd: e\n"
+	y := NewYAML(strings.NewReader(text), 0, 0, 1)
+	y.Expect(int64(len(text)))
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	doc, err := y.Next()
+	runtime.ReadMemStats(&after)
+	if err != nil || string(doc.Text) != text {
+		t.Fatalf("Next: %d bytes, %v; want the whole text", len(doc.Text), err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > size*3/2 {
+		t.Errorf("read a document of %d bytes allocating %d bytes, want at most %d", len(text), got, size*3/2)
+	}
 }
