@@ -143,16 +143,24 @@ const (
 // spells out only MaxSameErrors times) is returned as a yamlSkimmed value,
 // anything else is parsed.
 func (r *itemReader) read(it *fastyaml.ListItem, skim bool) (any, error) {
-	r.text = it.AppendText(r.text[:0])
-	if skim && !bytes.Contains(r.text, []byte("kind")) {
+	// The item is read where it lies in the document, its dash blanked
+	// meanwhile (no copy of a large item), or else from a copy.
+	text, ok := it.BlankDash()
+	if ok {
+		defer it.Restore()
+	} else {
+		r.text = it.AppendText(r.text[:0])
+		text = r.text
+	}
+	if skim && !bytes.Contains(text, []byte("kind")) {
 		if r.scanner == nil {
 			r.scanner = fastyaml.NewScanner("apiVersion", "kind", "schema")
 		}
-		if root, ok := r.scanner.Scan(r.text); ok && root == fastyaml.Object && kindless(r.scanner) {
+		if root, ok := r.scanner.Scan(text); ok && root == fastyaml.Object && kindless(r.scanner) {
 			return yamlSkimmed{it}, nil
 		}
 	}
-	return fastyaml.Value(r.text)
+	return fastyaml.Value(text)
 }
 
 // kindless reports whether the object s scanned has no kind, no schema

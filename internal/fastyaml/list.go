@@ -240,6 +240,23 @@ func (it *ListItem) Text() []byte {
 // Size returns the length of the item's text.
 func (it *ListItem) Size() int { return len(it.text) + 1 }
 
+// BlankDash blanks the item's dash where it lies, in the document's text,
+// and returns the item's text as Text returns it, in place, when the item's
+// line feed follows it there (ok false otherwise: use AppendText). Until
+// Restore puts the dash back, the document's text reads otherwise: only
+// the caller may read the item's bytes meanwhile.
+func (it *ListItem) BlankDash() (text []byte, ok bool) {
+	n := len(it.text)
+	if cap(it.text) == n || it.text[:n+1][n] != '\n' || it.text[it.indent] != '-' {
+		return nil, false
+	}
+	it.text[it.indent] = ' '
+	return it.text[:n+1], true
+}
+
+// Restore puts back the dash BlankDash blanked.
+func (it *ListItem) Restore() { it.text[it.indent] = '-' }
+
 // AppendText appends the item's text, as Text returns it, to b.
 func (it *ListItem) AppendText(b []byte) []byte {
 	for range it.indent + 1 {

@@ -114,9 +114,22 @@ func checkListItems(t *testing.T, doc []byte) (split bool) {
 	if len(items) != len(want) || all.Len() != len(want) {
 		t.Fatalf("%d items, the line split %d, for %q", len(items), len(want), doc)
 	}
+	orig := bytes.Clone(doc)
 	for i := range items {
 		if items[i].First != want[i].first || string(items[i].Text()) != want[i].text {
 			t.Fatalf("item %d at line %d: %q; the line split: at line %d: %q", i, items[i].First, items[i].Text(), want[i].first, want[i].text)
+		}
+		// In place, the same text; the document as it was once restored.
+		if text, ok := items[i].BlankDash(); ok {
+			if string(text) != want[i].text {
+				t.Fatalf("item %d in place: %q; the line split: %q", i, text, want[i].text)
+			}
+			items[i].Restore()
+			if !bytes.Equal(doc, orig) {
+				t.Fatalf("item %d: the document not restored: %q, was %q", i, doc, orig)
+			}
+		} else if i < len(items)-1 {
+			t.Fatalf("item %d of %d not read in place (a line feed follows it) in %q", i, len(items), doc)
 		}
 	}
 	// A header counts only as a List's, with "items" null (the items
