@@ -6,11 +6,13 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"weak"
 )
 
 // Violation is one problem OLM v0 finds validating an existing custom
@@ -96,7 +98,7 @@ func (s *Schema) Validate(obj any) []Violation {
 	if s == nil {
 		return nil
 	}
-	r := validateValue(s, "", Normalize(obj))
+	r := validateValue(s, "", obj)
 	out := make([]Violation, 0, len(r.errs))
 	for _, e := range r.errs {
 		out = append(out, e.violation())
@@ -124,6 +126,15 @@ func Normalize(v any) any {
 			l[i] = Normalize(x)
 		}
 		return l
+	}
+	return scalar(v)
+}
+
+// scalar returns a number as Normalize does; any other value as it is
+// (objects and lists are validated member by member, each normalized
+// when met, without a copy).
+func scalar(v any) any {
+	switch v := v.(type) {
 	case json.Number:
 		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil {
 			return i
@@ -227,7 +238,7 @@ func badValue(v any) string {
 	case string:
 		return strconv.Quote(t)
 	}
-	return fmt.Sprintf("%#v", v)
+	return fmt.Sprintf("%#v", Normalize(v))
 }
 
 // result is what validating a value found: its problems, each once (by
@@ -322,6 +333,7 @@ func typeOf(v any) (string, string) {
 // array, enum, object.
 func validateValue(s *Schema, name string, v any) *result {
 	res := &result{}
+	v = scalar(v)
 	if v == nil {
 		res.merge(validateType(s, name, nil))
 		res.merge(validateEnum(s, name, nil))
@@ -632,7 +644,8 @@ func validateArray(s *Schema, name string, v []any) *result {
 	}
 	if s.UniqueItems {
 		for i := range v {
-			if slices.ContainsFunc(v[:i], func(x any) bool { return reflect.DeepEqual(x, v[i]) }) {
+			vi := Normalize(v[i])
+			if slices.ContainsFunc(v[:i], func(x any) bool { return reflect.DeepEqual(Normalize(x), vi) }) {
 				res.add(verr{name: name, msg: fmt.Sprintf("%s in body shouldn't contain duplicates", name)})
 				break
 			}
@@ -651,8 +664,30 @@ func validateEnum(s *Schema, name string, v any) *result {
 	if len(s.Enum) == 0 {
 		return nil
 	}
-	values := make([]any, 0, len(s.Enum))
-	for _, e := range s.Enum {
+	values := enumValues(s.Enum)
+	for _, x := range values {
+		if enumEqual(v, x) {
+			return nil
+		}
+	}
+	return fail(verr{code: codeEnum, name: name, value: v, hasVal: true, enum: values,
+		msg: fmt.Sprintf("%s in body should be one of %v", name, values)})
+}
+
+// enums holds the decoded values of each enum met, by a weak pointer to
+// its first value (shared by every copy of its schema); an entry goes
+// when its enum does.
+var enums sync.Map
+
+// enumValues returns the values of enum decoded as Kubernetes decodes
+// JSON (integers int64, other numbers float64), once per enum.
+func enumValues(enum []JSON) []any {
+	key := weak.Make(&enum[0])
+	if x, ok := enums.Load(key); ok {
+		return x.([]any)
+	}
+	values := make([]any, 0, len(enum))
+	for _, e := range enum {
 		dec := json.NewDecoder(strings.NewReader(string(e)))
 		dec.UseNumber()
 		var x any
@@ -661,13 +696,11 @@ func validateEnum(s *Schema, name string, v any) *result {
 		}
 		values = append(values, Normalize(x))
 	}
-	for _, x := range values {
-		if enumEqual(v, x) {
-			return nil
-		}
+	if x, loaded := enums.LoadOrStore(key, values); loaded {
+		return x.([]any)
 	}
-	return fail(verr{code: codeEnum, name: name, value: v, hasVal: true, enum: values,
-		msg: fmt.Sprintf("%s in body should be one of %v", name, values)})
+	runtime.AddCleanup(&enum[0], func(k weak.Pointer[JSON]) { enums.Delete(k) }, key)
+	return values
 }
 
 // enumEqual reports whether data, converted to the Go type of the enum
@@ -702,7 +735,7 @@ func enumEqual(data, e any) bool {
 		}
 		return false
 	}
-	return reflect.DeepEqual(data, e)
+	return reflect.DeepEqual(Normalize(data), e)
 }
 
 // intToString is Go's conversion of an integer to a string: its code

@@ -147,7 +147,7 @@ func (r *Resolver) fixes(ctx context.Context, ns string, state *cluster.State, p
 	set := fixSet{byKind: map[SuggestionKind][]fix{}}
 	subs, failed := failingSubscriptions(ns, state, plan)
 	pr := predict.New(ns, r.plat, state, planned)
-	pr.SetBundleCRDs(ctx, r.opts.BundleCRDs)
+	pr.SetBundleCRDs(ctx, r.opts.BundleCRDs, &r.crMemo)
 	r.subscriptionFixes(&set, ns, state, subs, failed, pr)
 	operatorGroupFixes(&set, ns, state)
 	for _, s := range subs {

@@ -336,7 +336,7 @@ func (res *resolution) plan(sol *constraints.Solution[variable]) *Plan {
 	plan := &Plan{Namespace: res.ns, Steps: make([]Step, 0, len(res.subs)), Unchanged: make([]Unchanged, 0, len(res.installed))}
 	chosenBy := res.chosenBy(sol)
 	pr := predict.New(res.ns, res.r.plat, res.state, res.planned)
-	pr.SetBundleCRDs(res.ctx, res.r.opts.BundleCRDs)
+	pr.SetBundleCRDs(res.ctx, res.r.opts.BundleCRDs, &res.r.crMemo)
 	res.pred = pr
 	stepOf := make(map[variable]int, len(res.subs))
 	polls := 0

@@ -39,6 +39,9 @@ type Resolver struct {
 	// annotations, once each.
 	apis apiCache
 	cel  celCache
+	// crMemo remembers the custom resources validated against a step's
+	// new CRDs (Options.BundleCRDs), for every resolution of r.
+	crMemo predict.CRMemo
 }
 
 // catalogIndex is one catalog with the per-channel candidate lists that

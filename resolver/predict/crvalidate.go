@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/crd"
@@ -31,9 +32,51 @@ type BundleCRDs func(ctx context.Context, b *graph.Bundle) ([]*crd.Definition, e
 
 // SetBundleCRDs makes pr validate the custom resources of the state
 // against the CRDs that f finds in a step's bundle (see Bundle), asking f
-// with ctx; nil validates none.
-func (pr *Predictor) SetBundleCRDs(ctx context.Context, f BundleCRDs) {
-	pr.ctx, pr.bundleCRDs = ctx, f
+// with ctx, and remembering in memo (if not nil) what it validated; nil f
+// validates none.
+func (pr *Predictor) SetBundleCRDs(ctx context.Context, f BundleCRDs, memo *CRMemo) {
+	pr.ctx, pr.bundleCRDs, pr.memo = ctx, f, memo
+}
+
+// CRMemo remembers the custom resources validated against the schema of
+// a CRD's version, each by its CRD, version, file, line and key, across
+// the Predictors that share it: a resolution's fixes re-solve the
+// namespace, and a rollout's rounds follow, each with a Predictor of its
+// own, on the same objects. It is safe for concurrent use; the zero value
+// is ready.
+type CRMemo struct {
+	mu sync.Mutex
+	m  map[crMemoKey][]crd.Violation // nil: the object passed
+}
+
+type crMemoKey struct {
+	def           *crd.Definition
+	version, file string
+	line          int
+	key           string
+}
+
+// validate returns the violations of c against the schema of version v
+// of d (obj: c's object at that version), validating it once per memo.
+func (m *CRMemo) validate(d *crd.Definition, v *crd.Version, c *cluster.CustomResource, obj map[string]any) []crd.Violation {
+	if m == nil {
+		return v.Schema.Validate(obj)
+	}
+	k := crMemoKey{d, v.Name, c.File, c.Line, c.Key()}
+	m.mu.Lock()
+	vs, ok := m.m[k]
+	m.mu.Unlock()
+	if ok {
+		return vs
+	}
+	vs = v.Schema.Validate(obj)
+	m.mu.Lock()
+	if m.m == nil {
+		m.m = map[crMemoKey][]crd.Violation{}
+	}
+	m.m[k] = vs
+	m.mu.Unlock()
+	return vs
 }
 
 // crsOf returns the custom resources of the state of the CRD group and
@@ -95,7 +138,7 @@ func (pr *Predictor) customResources(out []Prediction, b *graph.Bundle) ([]Predi
 		if len(crs) == 0 {
 			continue
 		}
-		cr, vs, version := firstInvalid(d, pr.oldServed(d, crs), crs)
+		cr, vs, version := firstInvalid(d, pr.oldServed(d, crs), crs, pr.memo)
 		if vs == nil {
 			continue
 		}
@@ -135,8 +178,9 @@ func (pr *Predictor) oldServed(d *crd.Definition, crs []cluster.CustomResource) 
 // alone), and returns the first that fails, its violations and the
 // version. OLM v0 walks the versions in Go's map order, so which version
 // it reports first when several fail varies; Sextant takes d's order.
-func firstInvalid(d *crd.Definition, old []string, crs []cluster.CustomResource) (cluster.CustomResource, []crd.Violation, string) {
-	for _, v := range d.Versions {
+func firstInvalid(d *crd.Definition, old []string, crs []cluster.CustomResource, memo *CRMemo) (cluster.CustomResource, []crd.Violation, string) {
+	for i := range d.Versions {
+		v := &d.Versions[i]
 		if !v.Served || !slices.Contains(old, v.Name) || v.Schema == nil {
 			continue
 		}
@@ -149,7 +193,7 @@ func firstInvalid(d *crd.Definition, old []string, crs []cluster.CustomResource)
 				}
 				obj["apiVersion"] = d.Group + "/" + v.Name
 			}
-			if vs := v.Schema.Validate(obj); vs != nil {
+			if vs := memo.validate(d, v, &c, obj); vs != nil {
 				return c, vs, v.Name
 			}
 		}

@@ -98,37 +98,42 @@ func TestCustomResources(t *testing.T) {
 		{"contents unreadable", false, func(t *testing.T) ([]*crd.Definition, error) { return nil, errors.New("no such image") }, "",
 			"existing custom resources not validated against the new CRDs of bundle memcached-operator.v0.0.2 (no such image): the bundle contents are not known"},
 	} {
-		t.Run(c.name, func(t *testing.T) {
-			b := both
-			if c.beta {
-				b = beta
-			}
-			pr := New("operators", Platform{}, state, nil)
-			pr.SetBundleCRDs(context.Background(), func(_ context.Context, got *graph.Bundle) ([]*crd.Definition, error) {
-				if got != b {
-					t.Errorf("asked for %s", got.Name)
+		// Each case alone, then twice with one memo: the second answers
+		// from the memo, the same.
+		memo := &CRMemo{}
+		for _, m := range []*CRMemo{nil, memo, memo} {
+			t.Run(c.name, func(t *testing.T) {
+				b := both
+				if c.beta {
+					b = beta
 				}
-				return c.crds(t)
+				pr := New("operators", Platform{}, state, nil)
+				pr.SetBundleCRDs(context.Background(), func(_ context.Context, got *graph.Bundle) ([]*crd.Definition, error) {
+					if got != b {
+						t.Errorf("asked for %s", got.Name)
+					}
+					return c.crds(t)
+				}, m)
+				var lines []string
+				for _, p := range pr.Bundle(b) {
+					if p.Reason == ReasonInstallComponentFailed || p.Reason == ReasonCRDValidation {
+						lines = append(lines, string(p.Severity)+" "+string(p.Reason)+": "+p.Message)
+					}
+				}
+				if got := strings.Join(lines, "\n"); got != c.want {
+					t.Errorf("predictions:\n got %s\nwant %s", got, c.want)
+				}
+				var notes []string
+				for _, n := range pr.Notes() {
+					if n.Code == NoteCustomResourcesUnchecked {
+						notes = append(notes, n.Text)
+					}
+				}
+				if got := strings.Join(notes, "\n"); got != c.notes {
+					t.Errorf("notes:\n got %s\nwant %s", got, c.notes)
+				}
 			})
-			var lines []string
-			for _, p := range pr.Bundle(b) {
-				if p.Reason == ReasonInstallComponentFailed || p.Reason == ReasonCRDValidation {
-					lines = append(lines, string(p.Severity)+" "+string(p.Reason)+": "+p.Message)
-				}
-			}
-			if got := strings.Join(lines, "\n"); got != c.want {
-				t.Errorf("predictions:\n got %s\nwant %s", got, c.want)
-			}
-			var notes []string
-			for _, n := range pr.Notes() {
-				if n.Code == NoteCustomResourcesUnchecked {
-					notes = append(notes, n.Text)
-				}
-			}
-			if got := strings.Join(notes, "\n"); got != c.notes {
-				t.Errorf("notes:\n got %s\nwant %s", got, c.notes)
-			}
-		})
+		}
 	}
 }
 
@@ -144,7 +149,7 @@ func TestCustomResourcesNotAsked(t *testing.T) {
 	pr.SetBundleCRDs(context.Background(), func(context.Context, *graph.Bundle) ([]*crd.Definition, error) {
 		t.Error("contents asked for")
 		return nil, nil
-	})
+	}, nil)
 	pr.Bundle(&graph.Bundle{Name: "other.v1", Provides: []graph.GVK{{Group: "other.example.com", Version: "v1", Kind: "Other"}}})
 	if n := pr.Notes(); len(n) != 0 {
 		t.Errorf("notes %v", n)

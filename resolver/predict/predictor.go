@@ -96,6 +96,7 @@ type Predictor struct {
 	crIdx      map[[2]string][]cluster.CustomResource
 	bundleCRDs BundleCRDs
 	ctx        context.Context
+	memo       *CRMemo
 	unchecked  []string
 }
 
