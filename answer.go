@@ -204,6 +204,8 @@ func (w *World) Resolve(ctx context.Context, opts AnswerOptions) (*Answer, error
 			return nil, err
 		}
 		a.Extensions = res
+		a.Notes = append(a.Notes, crdUncheckedNotes(res.Unchecked)...)
+		a.Notes = append(a.Notes, w.noClusterCRDsNote(res)...)
 		if len(a.Namespaces) > 0 {
 			a.Notes = append(a.Notes, w.heldByV1(a.Namespaces)...)
 		}

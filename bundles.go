@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/sextantdev/sextant/internal/words"
+	"github.com/sextantdev/sextant/olmv1"
 	"github.com/sextantdev/sextant/registryv1"
 )
 
@@ -21,7 +22,57 @@ const (
 	// NoteBundlesUnused: bundle folders read whose CSV no answer asked
 	// for (UnusedBundles).
 	NoteBundlesUnused NoteCode = "bundles-unused"
+	// NoteCRDPreflightUnchecked: OLM v1's CRD upgrade safety preflight
+	// was not predicted in full for some extensions (olmv1.Unchecked): a
+	// chosen bundle's contents not found, or a cluster CRD the manifests
+	// do not hold whole; one note, the first three named.
+	NoteCRDPreflightUnchecked NoteCode = "crd-preflight-unchecked"
+	// NoteNoClusterCRDs: bundle contents are given, and the manifests hold
+	// no CustomResourceDefinition: OLM v1's CRD upgrade safety preflight,
+	// which compares the cluster's CRDs, is not predicted.
+	NoteNoClusterCRDs NoteCode = "no-cluster-crds"
 )
+
+// noClusterCRDsNote is the note of a v1 answer given bundle contents and
+// no cluster CRD: with the contents of some bundle read, none was
+// compared.
+func (w *World) noClusterCRDsNote(res *olmv1.Outcome) []Note {
+	if len(w.State.CRDs) > 0 || (w.Bundles.Len() == 0 && w.opts.BundleImages == nil) {
+		return nil
+	}
+	var names []string
+	for _, x := range res.Extensions {
+		if x.Error == "" && x.Action != olmv1.ActionStay {
+			names = append(names, x.Name)
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return []Note{{Code: NoteNoClusterCRDs, Text: fmt.Sprintf("CRD upgrade safety preflight not predicted (%s): the manifests hold no CustomResourceDefinition to compare the bundles' CRDs with (kubectl get crd -o yaml prints the cluster's)",
+		words.Join(names, "and"))}}
+}
+
+// crdUncheckedNotes is the note of what the v1 answer could not compare
+// of the CRD upgrade safety preflight: none, or one naming the first
+// three, the others counted.
+func crdUncheckedNotes(unchecked []olmv1.Unchecked) []Note {
+	if len(unchecked) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, u := range unchecked[:min(len(unchecked), 3)] {
+		what := u.Bundle
+		if u.CRD != "" {
+			what += " CRD " + u.CRD
+		}
+		parts = append(parts, fmt.Sprintf("%s (%s): %s", u.Extension, what, u.Reason))
+	}
+	if len(unchecked) > 3 {
+		parts = append(parts, fmt.Sprintf("and %d more", len(unchecked)-3))
+	}
+	return []Note{{Code: NoteCRDPreflightUnchecked, Text: "CRD upgrade safety preflight not predicted in full: " + strings.Join(parts, "; ")}}
+}
 
 // maxBundleNotes is how many problems of bundle folders are noted one by
 // one; the others are counted.

@@ -205,6 +205,7 @@ func (w *World) V1Options() olmv1.Options {
 	return olmv1.Options{
 		KubeVersion: w.opts.KubeVersion, OpenShiftVersion: w.opts.OpenShiftVersion,
 		SingleOwnNamespace: w.opts.V1.SingleOwnNamespace, BundleRelease: w.opts.V1.BundleRelease, NoWebhookProvider: w.opts.V1.NoWebhookProvider,
+		Bundles: w.Bundles,
 	}
 }
 

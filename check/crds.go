@@ -246,7 +246,7 @@ func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.
 			for _, r := range from.CRDs {
 				if r.APIVersion == crd.APIVersion {
 					if d := parse(e.from, r); d != nil {
-						live[d.Name] = withConversion(d, from.CSV)
+						live[d.Name] = from.Rendered(d)
 					}
 				}
 			}
@@ -256,7 +256,7 @@ func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.
 			continue // a CRD the source does not have: installed, not upgraded
 		}
 		sum.Pairs++
-		u := crd.CheckUpgrade(old.Live(), withConversion(next, to.CSV))
+		u := crd.CheckUpgrade(old.Live(), to.Rendered(next))
 		if u.Safe() {
 			continue
 		}
@@ -264,54 +264,10 @@ func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.
 		fs = append(fs, Finding{
 			Severity: graph.SeverityWarning, Code: CodeCRDUpgradeUnsafe, Catalog: name,
 			Package: p.Name, Bundle: e.to.Name, From: e.from.Name, CRD: next.Name, Pos: e.to.Pos,
-			Message: u.Message(), Brief: crdBrief(u),
+			Message: u.Message(), Brief: u.Brief(),
 		})
 	}
 	return fs, sum
-}
-
-// withConversion returns d as OLM renders it from a bundle whose CSV is
-// csv: with the conversion strategy Webhook when the CSV defines a
-// conversion webhook for it (a copy then; d is shared).
-func withConversion(d *crd.Definition, csv *graph.CSVManifest) *crd.Definition {
-	if csv == nil || d.ConversionStrategy == "Webhook" {
-		return d
-	}
-	for _, w := range csv.Webhooks {
-		if w.Type == graph.WebhookConversion && slices.Contains(w.ConversionCRDs, d.Name) {
-			c := *d
-			c.ConversionStrategy = "Webhook"
-			return &c
-		}
-	}
-	return d
-}
-
-// crdBrief says what the preflight refuses in a few words, for a line
-// that names the CRD: its one problem, or each problem's check and
-// property (the first four).
-func crdBrief(u *crd.Upgrade) string {
-	if len(u.Problems) == 1 {
-		return u.Problems[0].String()
-	}
-	var parts []string
-	for _, p := range u.Problems {
-		part := p.Check + " " + p.Property
-		switch {
-		case p.Version == "":
-			_, what, _ := strings.Cut(p.Detail, " : ")
-			part = p.Check + " " + what
-		case strings.Contains(p.Version, " -> "):
-			part += " (" + p.Version + ")"
-		}
-		if !slices.Contains(parts, part) {
-			parts = append(parts, part)
-		}
-	}
-	if len(parts) > 4 {
-		parts = append(parts[:4], fmt.Sprintf("and %d more", len(parts)-4))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // crdSummaries accumulates the CRDs check's counts per catalog.

@@ -279,3 +279,8 @@ func (x CRDIndex) StoredVersionLosses(provides []graph.GVK) []StoredVersionLoss 
 	}
 	return out
 }
+
+// Find returns the CRD of the index that defines group and kind, or nil.
+func (x CRDIndex) Find(group, kind string) *CRD {
+	return x.byGroupKind[groupKind{group, kind}]
+}

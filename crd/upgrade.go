@@ -503,3 +503,30 @@ func parseKubeVersion(v string) (major, typ, minor int, ok bool) {
 	}
 	return major, typ, minor, true
 }
+
+// Brief says what the preflight refuses in a few words, for a line that
+// names the CRD: its one problem, or each problem's check and property
+// (the first four, the others counted); "" when the upgrade is safe.
+func (u *Upgrade) Brief() string {
+	if len(u.Problems) == 1 {
+		return u.Problems[0].String()
+	}
+	var parts []string
+	for _, p := range u.Problems {
+		part := p.Check + " " + p.Property
+		switch {
+		case p.Version == "":
+			_, what, _ := strings.Cut(p.Detail, " : ")
+			part = p.Check + " " + what
+		case strings.Contains(p.Version, " -> "):
+			part += " (" + p.Version + ")"
+		}
+		if !slices.Contains(parts, part) {
+			parts = append(parts, part)
+		}
+	}
+	if len(parts) > 4 {
+		parts = append(parts[:4], fmt.Sprintf("and %d more", len(parts)-4))
+	}
+	return strings.Join(parts, ", ")
+}

@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -18,6 +19,7 @@ import (
 
 // builder holds what Build reads while it answers for each subscription.
 type builder struct {
+	ctx      context.Context // bounds the reading of bundle contents
 	state    *cluster.State
 	catalogs []resolver.Catalog
 	crds     cluster.CRDIndex
@@ -44,6 +46,9 @@ type builder struct {
 	// crdCache parses the CRDs of the bundles installers are derived
 	// from, once per digest.
 	crdCache registryv1.CRDCache
+	// unchecked is what v1's CRD upgrade safety preflight could not
+	// compare.
+	unchecked []olmv1.Unchecked
 }
 
 type subKey struct{ namespace, name string }

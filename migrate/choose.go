@@ -66,11 +66,14 @@ func (b *builder) choose(e *Entry, ext *cluster.ClusterExtension, cat *graph.Cat
 	if now != nil {
 		e.V1Now.Channel = words.Join(now.Channels, "and")
 		b.dependencies(e, now, "v1's choice")
-		for _, l := range b.crds.StoredVersionLosses(now.Provides) {
-			refusal := olmv1.StoredVersionRefusal(l)
-			e.V1Now.Failures = append(e.V1Now.Failures, string(olmv1.ReasonCRDUpgradeSafety)+": "+refusal)
-			b.refusal(e, res.Bundle, BlockV1Refuses, fmt.Sprintf("CRD %s stores %s, which the bundle no longer has", l.CRD.Name, words.Join(l.Dropped, "and")), refusal)
+		// The cluster's CRDs are those v0 installed: v1's preflight
+		// compares them with the bundle's at install.
+		preds, unchecked := b.v1.CRDPreflight(b.ctx, ext, now, res.Version, b.state.CRDs)
+		for _, p := range preds {
+			e.V1Now.Failures = append(e.V1Now.Failures, string(p.Reason)+": "+p.V1Message)
+			b.refusal(e, res.Bundle, BlockV1Refuses, p.Message, p.V1Message)
 		}
+		b.unchecked = append(b.unchecked, unchecked...)
 	}
 	if len(res.Next) > 0 {
 		h := res.Next[0]

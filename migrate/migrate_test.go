@@ -596,3 +596,55 @@ func TestInstallers(t *testing.T) {
 		t.Error("WriteYAML without installers is not cluster.Encode of Objects")
 	}
 }
+
+// TestCRDPreflight: with the bundles' contents, v1's choice for a moved
+// operator is compared with the cluster's CRDs (those v0 installed) as
+// v1's CRD upgrade safety preflight compares them at install: a refused
+// CRD blocks the subscription, with operator-controller's text, and its
+// ClusterExtension is not in the YAML. Without the contents, only stored
+// versions are compared, and a note says so.
+func TestCRDPreflight(t *testing.T) {
+	ctx := context.Background()
+	in := sextant.Input{
+		Catalogs:      []sextant.CatalogInput{{Name: "widgets", Path: "../testdata/cli/crds/catalog.yaml"}},
+		Manifests:     []sextant.File{{Path: "../testdata/migrate/crd-preflight.yaml"}},
+		AllNamespaces: true,
+	}
+	for _, tc := range []struct {
+		name    string
+		bundles []string
+		verdict migrate.Verdict
+		note    string
+	}{
+		{"contents", []string{"../testdata/cli/crds/bundles"}, migrate.Blocked, ""},
+		{"no contents", nil, migrate.ReadyWithChanges, "v1's CRD upgrade safety preflight not predicted in full: widgets (widgets.v2.1.0): its contents were not found"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in.Bundles = tc.bundles
+			w, err := sextant.Load(ctx, in, sextant.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := migrate.Build(ctx, w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := entry(t, rep, "operators", "widgets")
+			if e.Verdict != tc.verdict {
+				t.Fatalf("verdict %s, blocks %+v; want %s", e.Verdict, e.Blocks, tc.verdict)
+			}
+			if tc.verdict == migrate.Blocked {
+				const v1 = `error for resolved bundle "widgets.v2.1.0" with version "2.1.0": validating upgrade for CRD "widgets.example.com": existingFieldRemoval: removed field : v1.^.spec.color`
+				if len(e.Blocks) != 1 || e.Blocks[0].Kind != migrate.BlockV1Refuses || !strings.HasPrefix(e.Blocks[0].V1Reason, v1) {
+					t.Errorf("blocks %+v, want v1's refusal %q", e.Blocks, v1)
+				}
+				if len(rep.Objects().ClusterExtensions) != 0 {
+					t.Error("the blocked subscription's ClusterExtension is in the YAML")
+				}
+			}
+			if tc.note != "" && !slices.ContainsFunc(rep.Notes, func(n string) bool { return strings.HasPrefix(n, tc.note) }) {
+				t.Errorf("notes %q, want %q", rep.Notes, tc.note)
+			}
+		})
+	}
+}

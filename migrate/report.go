@@ -15,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/sextantdev/sextant"
 	"github.com/sextantdev/sextant/cluster"
@@ -289,7 +290,7 @@ func Build(ctx context.Context, w *sextant.World) (*Report, error) {
 		}
 	}
 	var err error
-	b := &builder{state: state, catalogs: catalogs, crds: cluster.IndexCRDs(state.CRDs), featureSet: w.Options().V1.FeatureSet}
+	b := &builder{ctx: ctx, state: state, catalogs: catalogs, crds: cluster.IndexCRDs(state.CRDs), featureSet: w.Options().V1.FeatureSet}
 	b.clusterCatalogs()
 	v1cats := make([]olmv1.Catalog, len(catalogs))
 	for i, c := range catalogs {
@@ -326,6 +327,16 @@ func Build(ctx context.Context, w *sextant.World) (*Report, error) {
 		if e := &rep.Subscriptions[i]; e.InstallerNotDerived == NotDerivedNoContents {
 			noContents = append(noContents, fmt.Sprintf("%s/%s (%s)", e.Namespace, e.Name, e.V1Now.Bundle))
 		}
+	}
+	if len(b.unchecked) > 0 {
+		var parts []string
+		for _, u := range b.unchecked[:min(len(b.unchecked), 3)] {
+			parts = append(parts, fmt.Sprintf("%s (%s): %s", u.Extension, u.Bundle, u.Reason))
+		}
+		if len(b.unchecked) > 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(b.unchecked)-3))
+		}
+		b.note("v1's CRD upgrade safety preflight not predicted in full: " + strings.Join(parts, "; "))
 	}
 	if len(rep.Subscriptions) > 0 {
 		b.note(ServiceAccountNote)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/registryv1"
 )
 
 // Catalog is one ClusterCatalog with its content: its identity, labels,
@@ -49,6 +50,15 @@ type Options struct {
 	// WebhookProviderCertManager and WebhookProviderOpenshiftServiceCA, GA
 	// and on by default): a bundle that defines webhooks is then refused.
 	NoWebhookProvider bool
+	// Bundles finds the contents of the catalogs' bundles (package
+	// registryv1): with them, [Resolver.Resolve] predicts OLM v1's CRD
+	// upgrade safety preflight in full, comparing each CRD the chosen
+	// bundle carries with the cluster's CRD of its name (the state's
+	// CustomResourceDefinitions read whole, cluster.CRD.Definition). nil,
+	// or a bundle whose contents it does not find: only the stored
+	// versions are compared, from the APIs the bundle's olm.gvk properties
+	// list, and Outcome.Unchecked says so.
+	Bundles *registryv1.Set
 	// MaxHops bounds the upgrades [Resolver.Resolve] looks ahead for each
 	// extension (0: DefaultMaxHops; negative: none).
 	MaxHops int
@@ -68,6 +78,7 @@ type Resolver struct {
 
 	mu    sync.Mutex
 	facts map[*graph.Package][]bundleFacts
+	crds  registryv1.CRDCache // the chosen bundles' CRDs, parsed once
 }
 
 // bundleFacts is what OLM v1 reads of one bundle, in the order of its
@@ -150,7 +161,7 @@ func (r *Resolver) Resolve(ctx context.Context, state *cluster.State) (*Outcome,
 		}
 		res.Extensions = append(res.Extensions, r.ResolveExtension(&exts[i]))
 	}
-	r.storedVersions(res, exts, state.CRDs)
+	r.crdPreflights(ctx, res, exts, state.CRDs)
 	r.besideV0(res, exts, state)
 	r.ownership(res, exts)
 	return res, nil

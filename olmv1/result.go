@@ -18,6 +18,10 @@ import (
 // one entry per extension, sorted by name.
 type Outcome struct {
 	Extensions []ExtensionOutcome `json:"extensions"`
+	// Unchecked says what of OLM v1's CRD upgrade safety preflight could
+	// not be predicted (the chosen bundles' contents, or the cluster's
+	// CRDs, missing), by extension.
+	Unchecked []Unchecked `json:"unchecked,omitempty"`
 }
 
 // Failed reports whether an extension has no bundle (v1's error) or a

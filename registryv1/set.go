@@ -256,3 +256,20 @@ func (c *CRDCache) Len() int {
 	defer c.mu.Unlock()
 	return len(c.m)
 }
+
+// Rendered returns d, a CRD of b, as OLM renders it from b: with the
+// conversion strategy Webhook when b's CSV defines a conversion webhook
+// for it (a copy then; d may be shared, as CRDCache's are).
+func (b *Bundle) Rendered(d *crd.Definition) *crd.Definition {
+	if b == nil || b.CSV == nil || d.ConversionStrategy == "Webhook" {
+		return d
+	}
+	for _, w := range b.CSV.Webhooks {
+		if w.Type == graph.WebhookConversion && slices.Contains(w.ConversionCRDs, d.Name) {
+			c := *d
+			c.ConversionStrategy = "Webhook"
+			return &c
+		}
+	}
+	return d
+}

@@ -204,6 +204,8 @@ func noteAdvice(n sextant.Note) string {
 		return " (--allow-invalid)"
 	case sextant.NoteCustomResourcesUnchecked:
 		return " (--bundles DIR gives bundle folders; --bundle-images reads the bundles' images)"
+	case sextant.NoteCRDPreflightUnchecked:
+		return " (--bundles DIR or --bundle-images gives the bundles' contents; kubectl get crd -o yaml the cluster's CRDs)"
 	case sextant.NoteCatalogNotVisible:
 		return fmt.Sprintf("; if %s is the cluster's global catalog namespace, add --global-namespace %s", n.Catalog.Namespace, n.Catalog.Namespace)
 	}
