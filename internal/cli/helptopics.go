@@ -91,12 +91,14 @@ field), through the image cache, --offline and credentials as catalog images are
 whose CSV no answer asked for are noted once the answer is given.
 
 check reads them for its crds check; resolve, rollout and migrate where OLM reads a bundle's
-manifests; migrate derives from them the installer service accounts of operator-controller v1.0
-to v1.10 (-o yaml --service-accounts writes them). In resolve and rollout (OLM v0), a step whose
-bundle brings a CRD that has custom resources in the manifests (kubectl get PLURAL -A -o yaml) has
-them validated against the new CRD's schema, as OLM v0 validates them before it replaces the CRD:
-an object that fails fails the InstallPlan (InstallComponentFailed, in OLM's words); without the
-bundle's contents a note says they were not validated.`
+manifests: for a ClusterExtension, resolve and migrate compare each CRD of the bundle v1 installs
+with the cluster's CRD of its name in -f (kubectl get crd -o yaml) as OLM v1's CRD upgrade safety
+preflight does ("sextant help v1"); migrate derives from them the installer service accounts of
+operator-controller v1.0 to v1.10 (-o yaml --service-accounts writes them). In resolve and rollout
+(OLM v0), a step whose bundle brings a CRD that has custom resources in the manifests (kubectl get
+PLURAL -A -o yaml) has them validated against the new CRD's schema, as OLM v0 validates them before
+it replaces the CRD: an object that fails fails the InstallPlan (InstallComponentFailed, in OLM's
+words); without the bundle's contents a note says they were not validated.`
 
 const upgradesTopic = `Upgrades: approval, upgrades in flight, and what resolve and rollout predict.
 
@@ -220,6 +222,12 @@ find ('ClusterExtension.olm.operatorframework.io "x" is invalid: spec.namespace:
 takes, operator-controller answers extension by extension: an invalid label selector or version
 range is that extension's error, and the others are resolved. What the API server changes without
 a word is noted (a cluster-scoped object's namespace cleared, spec.serviceAccount ignored).
+
+CRD upgrade safety: with the cluster's CRDs in -f (kubectl get crd -o yaml) and the bundle's
+contents (--bundles DIR, --bundle-images, or olm.bundle.object; "sextant help bundles"), each CRD
+of the bundle v1 installs is compared with the cluster's CRD of its name as operator-controller's
+preflight compares them; a refusal is a CRDUpgradeSafety failure in its words. Without them only
+stored versions are compared, and a note says what was not.
 
 Text: one block per ClusterExtension (the choice, why, the bundles passed over — --full lists
 every one —, the next upgrades, predictions). JSON (-o json; -o yaml is the same) is a stable
