@@ -3,12 +3,14 @@ package olmv1_test
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"strings"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/olmv1"
+	"github.com/sextantdev/sextant/registryv1"
 )
 
 const exampleCatalog = `
@@ -142,4 +144,40 @@ properties:
 	// failure Configuration
 	//   Sextant: watchNamespace "team-a" is not the install namespace "gauges", and the bundle supports [OwnNamespace]: OwnNamespace, not SingleNamespace
 	//   operator-controller: error for resolved bundle "gauges.v1.0.0" with version "1.0.0": invalid ClusterExtension configuration: invalid configuration: invalid format for field "watchNamespace": 'team-a' is not valid ownNamespaceInstallMode: invalid value "team-a": must be "gauges" (the namespace where the operator is installed) because this operator only supports OwnNamespace install mode
+}
+
+// ExampleResolver_CRDPreflight predicts OLM v1's CRD upgrade safety
+// preflight for an upgrade: the bundle's CRDs, read from its folder,
+// against the cluster's CRD, as operator-controller compares them.
+func ExampleResolver_CRDPreflight() {
+	ctx := context.Background()
+	cat, err := graph.Loader{}.Load(ctx, "../testdata/cli/crds/catalog.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	bundles, err := registryv1.Loader{}.ReadDirs(ctx, "../testdata/cli/crds/bundles")
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, err := os.Open("../testdata/cli/crds/cluster-v1-crds.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	state, err := cluster.Decode(f, "cluster-v1-crds.yaml")
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := olmv1.New([]olmv1.Catalog{{ClusterCatalog: cluster.NewClusterCatalog("widgets"), Content: cat}}, olmv1.Options{Bundles: bundles})
+	if err != nil {
+		log.Fatal(err)
+	}
+	next := cat.Package("widgets").Bundle("widgets.v2.0.0")
+	preds, _ := r.CRDPreflight(ctx, &state.ClusterExtensions[0], next, "2.0.0", state.CRDs)
+	for _, p := range preds {
+		fmt.Println(p.V1Message)
+	}
+	// Output:
+	// error for resolved bundle "widgets.v2.0.0" with version "2.0.0": validating upgrade for CRD "widgets.example.com": existingFieldRemoval: removed field : v1.^.spec.color
+	// v1: ^.spec.color: type: type changed : "string" -> ""
 }
