@@ -586,6 +586,20 @@ func TestInstallers(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, "../testdata/migrate/objects-installers.yaml", yml.Bytes(), *update)
+	// Read back as any manifests are: every ClusterExtension of an entry
+	// not blocked, each naming its installer.
+	back, err := cluster.LoadFiles("../testdata/migrate/objects-installers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := rep.Summary.Ready + rep.Summary.ReadyWithChanges; len(back.ClusterExtensions) != want {
+		t.Errorf("%d ClusterExtensions read back, want %d", len(back.ClusterExtensions), want)
+	}
+	for _, x := range back.ClusterExtensions {
+		if x.ServiceAccount != x.Name+"-installer" {
+			t.Errorf("ClusterExtension %s names service account %q", x.Name, x.ServiceAccount)
+		}
+	}
 	if err := rep.WriteYAML(&plain, false); err != nil {
 		t.Fatal(err)
 	}
