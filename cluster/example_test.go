@@ -54,3 +54,40 @@ spec:
 	// subscription etcd to etcd on alpha installed etcdoperator.v0.9.2
 	// cluster.yaml:2: Subscription "operators/etcd": field spec.channel: is a number, want a string
 }
+
+// ExampleState_ClaimCustomResources reads a CRD and two objects of kinds
+// no reader takes: the Memcached, whose kind the CRD defines, is a custom
+// resource once claimed; the Widget, of no CRD, stays ignored.
+func ExampleState_ClaimCustomResources() {
+	s, err := cluster.Decode(strings.NewReader(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: memcacheds.cache.example.com}
+spec:
+  group: cache.example.com
+  names: {kind: Memcached, plural: memcacheds}
+  scope: Namespaced
+  versions: [{name: v1alpha1, served: true, storage: true}]
+---
+apiVersion: cache.example.com/v1alpha1
+kind: Memcached
+metadata: {name: cache, namespace: app}
+spec: {size: 5}
+---
+apiVersion: other.example.com/v1
+kind: Widget
+metadata: {name: w}
+`), "cluster.yaml")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("ignored:", s.IgnoredText())
+	s.ClaimCustomResources()
+	for _, c := range s.CustomResources {
+		fmt.Printf("%s %s %s (%s:%d)\n", c.APIVersion(), c.Kind, c.Key(), c.File, c.Line)
+	}
+	fmt.Println("ignored:", s.IgnoredText())
+	// Output:
+	// ignored: 1 Memcached, 1 Widget
+	// cache.example.com/v1alpha1 Memcached app/cache (cluster.yaml:10)
+	// ignored: 1 Widget
+}

@@ -11,7 +11,8 @@ import (
 )
 
 // FuzzDecode checks that Decode never panics and that, when it succeeds,
-// encoding the state and decoding it again gives the same state.
+// encoding the state and decoding it again gives the same state, and
+// claiming its custom resources keeps the count of objects (checkClaim).
 func FuzzDecode(f *testing.F) {
 	if data, err := os.ReadFile("testdata/kubectl-list.yaml"); err == nil {
 		f.Add(data)
@@ -19,6 +20,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"operators.coreos.com/v1alpha1","kind":"SubscriptionList","items":[{"metadata":{"name":"a","namespace":"ns"},"spec":{"name":"x","source":"s","sourceNamespace":"o"}}]}`))
 	f.Add([]byte("apiVersion: operators.coreos.com/v1alpha1\nkind: ClusterServiceVersion\nmetadata: {name: c, namespace: ns, annotations: {operatorframework.io/properties: '{\"properties\":[]}'}}\nspec: {version: 1.2.3}\n---\nkind: CatalogSource\nmetadata: {name: c, namespace: o}\nspec: {priority: 2}\n"))
 	f.Add([]byte(operatorGroupManifests))
+	f.Add([]byte(crManifests))
 	f.Add([]byte("apiVersion: operators.coreos.com/v1alpha1\nkind: Subscription\nmetadata: {name: s, namespace: ns}\nspec: {name: x, installPlanApproval: Manual}\nstatus: {state: UpgradePending, currentCSV: x.v2, installPlanRef: {name: install-1, namespace: ns}}\n---\napiVersion: operators.coreos.com/v1alpha1\nkind: InstallPlan\nmetadata: {name: install-1, namespace: ns}\nspec: {approval: Manual, approved: false, clusterServiceVersionNames: [x.v2]}\nstatus: {phase: RequiresApproval}\n"))
 	f.Add([]byte(widgetsCRD))
 	f.Add([]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: ws.x.io}\nspec:\n  group: x.io\n  names: {kind: W, plural: ws}\n  scope: Cluster\n  conversion: {strategy: None}\n  versions: [{name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, properties: {spec: {type: object, x-kubernetes-preserve-unknown-fields: true}}}}}]\nstatus: {storedVersions: [v1]}\n"))
@@ -50,6 +52,7 @@ func FuzzDecode(f *testing.F) {
 		if !reflect.DeepEqual(normalize(s), normalize(again)) {
 			t.Fatalf("round trip changed the state:\n%+v\n%+v\n%s", s, again, encoded)
 		}
+		checkClaim(t, s)
 	})
 }
 
@@ -79,4 +82,32 @@ func normalize(s *cluster.State) *cluster.State {
 		c.CRDs[i].Definition, c.CRDs[i].DefinitionErr = nil, nil
 	}
 	return c
+}
+
+// checkClaim claims the custom resources of a copy of s, twice: each
+// object kept is one of a kind a CRD or CSV of s defines, taken off the
+// ignored counts, whose total drops by as many; claiming again changes
+// nothing.
+func checkClaim(t *testing.T, s *cluster.State) {
+	t.Helper()
+	c := s.Clone()
+	total := func() (n int) {
+		for _, ig := range c.Ignored {
+			n += ig.Count
+		}
+		return n
+	}
+	before := total()
+	n := c.ClaimCustomResources()
+	if n != len(c.CustomResources) || total() != before-n {
+		t.Fatalf("claimed %d of %d, ignored %d -> %d", n, len(c.CustomResources), before, total())
+	}
+	for _, cr := range c.CustomResources {
+		if !cr.Claimed || cr.Name == "" || len(c.CustomResourcesOf(cr.Group, cr.Kind)) == 0 {
+			t.Fatalf("custom resource %+v", cr)
+		}
+	}
+	if again := c.ClaimCustomResources(); again != n || total() != before-n {
+		t.Fatalf("claimed again: %d, ignored %d", again, total())
+	}
 }
