@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/sextantdev/sextant"
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/migrate"
 	"github.com/sextantdev/sextant/registryv1"
 )
@@ -53,7 +54,7 @@ func ExampleDeriveInstaller() {
 		return
 	}
 	b := set.Named("ack-ecr-controller.v1.8.1")[0]
-	in, err := migrate.DeriveInstaller(b, nil, "ack-ecr-controller", "operators", "")
+	in, err := migrate.DeriveInstaller(b, nil, "ack-ecr-controller", "operators", "", cluster.FeatureSetStandard)
 	if err != nil {
 		fmt.Println(err)
 		return

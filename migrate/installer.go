@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/crd"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/words"
@@ -172,16 +173,21 @@ func (s scope) keys() []gr {
 // DeriveInstaller derives the installer service account of the
 // ClusterExtension ext, installed in installNamespace and watching
 // watchNamespace ("" for all namespaces), for the bundle b: see
-// [Installer]. CRDs are parsed through crds (nil: each parsed alone). An
-// error is a CRD of the bundle that does not parse, named with its file.
-func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, installNamespace, watchNamespace string) (*Installer, error) {
+// [Installer]. With operator-controller's experimental feature set
+// (fs), whose BoxcutterRuntime gate installs through revisions named
+// EXT-N, the ClusterRole also updates the revisions' finalizers
+// (clusterextensionrevisions/finalizers in v1.8, clusterobjectsets/
+// finalizers from v1.9), by no name: N grows with each revision. CRDs are
+// parsed through crds (nil: each parsed alone). An error is a CRD of the
+// bundle that does not parse, named with its file.
+func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, installNamespace, watchNamespace string, fs cluster.FeatureSet) (*Installer, error) {
 	if b == nil || b.CSV == nil {
 		return nil, fmt.Errorf("derive the installer of ClusterExtension %q: the bundle's contents have no ClusterServiceVersion", ext)
 	}
 	csv := b.CSV
 	in := &Installer{Bundle: csv.Name, ServiceAccount: ext + "-installer", Namespace: installNamespace}
 	allNamespaces := watchNamespace == ""
-	cluster, install := scope{}, scope{}
+	onCluster, install := scope{}, scope{}
 	watch := install
 	if !allNamespaces && watchNamespace != installNamespace {
 		watch = scope{}
@@ -199,10 +205,10 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 		case err != nil:
 			return nil, fmt.Errorf("derive the installer of ClusterExtension %q: %s: %w", ext, ref.Where(), err)
 		}
-		cluster.add(gr{crdGroup, "customresourcedefinitions"}, name)
+		onCluster.add(gr{crdGroup, "customresourcedefinitions"}, name)
 	}
 	for _, name := range csv.OwnedCRDs {
-		cluster.add(gr{crdGroup, "customresourcedefinitions"}, name)
+		onCluster.add(gr{crdGroup, "customresourcedefinitions"}, name)
 	}
 
 	// What v1 generates from the CSV: deployments, service accounts, and
@@ -227,8 +233,8 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 			// on namespaces they mean to add is lost), v1.3 on with it:
 			// the names of both.
 			name := generatedName(csv.Name, p)
-			cluster.add(gr{rbacGroup, "clusterroles"}, name)
-			cluster.add(gr{rbacGroup, "clusterrolebindings"}, name)
+			onCluster.add(gr{rbacGroup, "clusterroles"}, name)
+			onCluster.add(gr{rbacGroup, "clusterrolebindings"}, name)
 			p.Rules = append(slices.Clip(p.Rules), graph.PolicyRule{
 				Verbs: []string{"get", "list", "watch"}, APIGroups: []string{""}, Resources: []string{"namespaces"},
 			})
@@ -244,8 +250,8 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 	}
 	for _, p := range clusterPerms {
 		name := generatedName(csv.Name, p)
-		cluster.add(gr{rbacGroup, "clusterroles"}, name)
-		cluster.add(gr{rbacGroup, "clusterrolebindings"}, name)
+		onCluster.add(gr{rbacGroup, "clusterroles"}, name)
+		onCluster.add(gr{rbacGroup, "clusterrolebindings"}, name)
 		grant = append(grant, p.Rules...)
 	}
 
@@ -270,7 +276,7 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 		if k.namespaced {
 			install.add(g, o.Name)
 		} else {
-			cluster.add(g, o.Name)
+			onCluster.add(g, o.Name)
 		}
 		switch o.Kind {
 		case "ClusterRole":
@@ -302,9 +308,9 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 	for _, wh := range csv.Webhooks {
 		switch wh.Type {
 		case graph.WebhookValidating:
-			cluster.add(gr{admissionGroup, "validatingwebhookconfigurations"}, strings.TrimSuffix(wh.GenerateName, "-"))
+			onCluster.add(gr{admissionGroup, "validatingwebhookconfigurations"}, strings.TrimSuffix(wh.GenerateName, "-"))
 		case graph.WebhookMutating:
-			cluster.add(gr{admissionGroup, "mutatingwebhookconfigurations"}, strings.TrimSuffix(wh.GenerateName, "-"))
+			onCluster.add(gr{admissionGroup, "mutatingwebhookconfigurations"}, strings.TrimSuffix(wh.GenerateName, "-"))
 		}
 		if served[wh.DeploymentName] {
 			continue
@@ -322,17 +328,23 @@ func DeriveInstaller(b *registryv1.Bundle, crds *registryv1.CRDCache, ext, insta
 	// The ClusterRole that manages the objects: every kind's list and watch
 	// at cluster scope, then cluster-scoped objects by name.
 	manage := []graph.PolicyRule{{
-		Verbs: []string{"update"}, APIGroups: []string{"olm.operatorframework.io"},
+		Verbs: []string{"update"}, APIGroups: []string{cluster.APIGroupV1},
 		Resources: []string{"clusterextensions/finalizers"}, ResourceNames: []string{ext},
 	}}
+	if fs == cluster.FeatureSetExperimental {
+		manage = append(manage, graph.PolicyRule{
+			Verbs: []string{"update"}, APIGroups: []string{cluster.APIGroupV1},
+			Resources: []string{"clusterextensionrevisions/finalizers", "clusterobjectsets/finalizers"},
+		})
+	}
 	all := scope{}
-	for _, s := range []scope{cluster, install, watch} {
+	for _, s := range []scope{onCluster, install, watch} {
 		for k := range s {
 			all.add(k, "")
 		}
 	}
 	for _, k := range all.keys() {
-		if names, ok := cluster[k]; ok {
+		if names, ok := onCluster[k]; ok {
 			manage = append(manage, rule(k, clusterWideVerbs, nil))
 			if len(names) > 0 {
 				manage = append(manage, rule(k, objectVerbs, sortedKeys(names)))
@@ -539,7 +551,7 @@ func (b *builder) installer(ctx context.Context, bundles *registryv1.Set, e *Ent
 		return
 	}
 	x := &e.ClusterExtension
-	in, err := DeriveInstaller(contents, &b.crdCache, x.Name, x.Namespace, x.WatchNamespace)
+	in, err := DeriveInstaller(contents, &b.crdCache, x.Name, x.Namespace, x.WatchNamespace, b.featureSet)
 	if err != nil {
 		e.InstallerNotDerived = err.Error()
 		return

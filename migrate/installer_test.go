@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/registryv1"
 )
@@ -122,6 +123,7 @@ func TestDeriveInstaller(t *testing.T) {
 	tests := []struct {
 		name           string
 		csvExtra       string // more of the CSV's spec
+		featureSet     cluster.FeatureSet
 		manifests      []string
 		install, watch string
 		roles          []string // "ns/name" of the Roles
@@ -157,12 +159,25 @@ func TestDeriveInstaller(t *testing.T) {
 			{"get", "", "/metrics", "", ""},
 		},
 		denied: []access{
+			{"update", "olm.operatorframework.io", "clusterobjectsets/finalizers", "op-1", ""},
 			{"update", "olm.operatorframework.io", "clusterextensions/finalizers", "other", ""},
 			{"delete", "apiextensions.k8s.io", "customresourcedefinitions", "gadgets.example.com", ""},
 			{"create", "apps", "deployments", "", "default"},
 			{"update", "apps", "deployments", "other", "ops"},
 			{"create", "rbac.authorization.k8s.io", "roles", "", "ops"},
 			{"bind", "rbac.authorization.k8s.io", "clusterroles", "cluster-admin", ""},
+		},
+	}, {
+		name:       "experimental feature set: revisions",
+		featureSet: cluster.FeatureSetExperimental,
+		install:    "ops",
+		roles:      []string{"ops/op-installer-role"},
+		allowed: []access{
+			{"update", "olm.operatorframework.io", "clusterobjectsets/finalizers", "op-1", ""},
+			{"update", "olm.operatorframework.io", "clusterextensionrevisions/finalizers", "op-7", ""},
+		},
+		denied: []access{
+			{"delete", "olm.operatorframework.io", "clusterobjectsets/finalizers", "op-1", ""},
 		},
 	}, {
 		name:    "single namespace",
@@ -245,7 +260,7 @@ func TestDeriveInstaller(t *testing.T) {
 			if len(problems) > 0 {
 				t.Fatal(problems)
 			}
-			in, err := DeriveInstaller(b, nil, "op", tt.install, tt.watch)
+			in, err := DeriveInstaller(b, nil, "op", tt.install, tt.watch, tt.featureSet)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -276,7 +291,7 @@ func TestDeriveInstaller(t *testing.T) {
 			if got := strings.Join(in.NotDerived, "; "); got != tt.notDerived {
 				t.Errorf("not derived %q, want %q", got, tt.notDerived)
 			}
-			again, _ := DeriveInstaller(b, nil, "op", tt.install, tt.watch)
+			again, _ := DeriveInstaller(b, nil, "op", tt.install, tt.watch, tt.featureSet)
 			if !slices.EqualFunc(in.Manifests(), again.Manifests(), func(a, b map[string]any) bool { return jsonText(a) == jsonText(b) }) {
 				t.Error("two derivations differ")
 			}
@@ -323,14 +338,14 @@ func FuzzDeriveInstaller(f *testing.F) {
 		if b == nil || b.CSV == nil {
 			return
 		}
-		in, err := DeriveInstaller(b, nil, "op", "ops", watch)
+		in, err := DeriveInstaller(b, nil, "op", "ops", watch, "")
 		if err != nil {
 			if !strings.Contains(err.Error(), "manifests/") {
 				t.Fatalf("an error that names no manifest: %v", err)
 			}
 			return
 		}
-		again, _ := DeriveInstaller(b, nil, "op", "ops", watch)
+		again, _ := DeriveInstaller(b, nil, "op", "ops", watch, "")
 		if jsonText(in.Manifests()) != jsonText(again.Manifests()) {
 			t.Fatal("two derivations differ")
 		}
