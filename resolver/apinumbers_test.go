@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sextantdev/sextant/cluster"
@@ -15,38 +16,9 @@ import (
 // one API at a time: the same constraints, in the same order, with the
 // same APIs named, resolution after resolution.
 func TestManyAPIsSameProblem(t *testing.T) {
-	gvk := func(i int) graph.GVK {
-		return graph.GVK{Group: fmt.Sprintf("g%04d.example.com", i), Version: "v1", Kind: "K"}
-	}
-	shared := graph.GVK{Group: "shared.example.com", Version: "v1", Kind: "Shared"}
-	b := graph.NewBuilder()
-	b.AddPackage("cat", "stable")
-	b.AddChannel("cat", "stable", graph.Entry{Name: "cat.v1.0.0"})
-	if err := b.AddBundle("cat.v1.0.0", "cat", "img", graph.PackageProperty("cat", "1.0.0"), graph.GVKProperty(shared)); err != nil {
-		t.Fatal(err)
-	}
-	c, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := New([]Catalog{{Key: CatalogKey{Namespace: "olm", Name: "c"}, Catalog: c}}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// csv is an installed CSV of package pkg providing the APIs numbered
-	// from lo to hi (each listed twice when twice is set), and shared.
-	csv := func(name, pkg string, lo, hi int, twice bool) cluster.CSV {
-		props := []graph.Property{graph.PackageProperty(pkg, "1.0.0")}
-		for i := lo; i < hi; i++ {
-			props = append(props, graph.GVKProperty(gvk(i)))
-			if twice {
-				props = append(props, graph.GVKProperty(gvk(i)))
-			}
-		}
-		props = append(props, graph.GVKProperty(shared))
-		return cluster.CSV{Name: name, Namespace: "ns", Properties: cluster.NewCSVProperties(props...), Phase: cluster.CSVPhaseSucceeded}
-	}
-	sub := cluster.Subscription{Name: "cat", Namespace: "ns", Package: "cat", Channel: "stable", Source: "c", SourceNamespace: "olm"}
+	r := manyAPIsResolver(t)
+	csv := manyAPIsCSV
+	sub := manyAPIsSub
 	for _, tc := range []struct {
 		name string
 		csvs []cluster.CSV
@@ -92,5 +64,83 @@ func TestManyAPIsSameProblem(t *testing.T) {
 				t.Errorf("no constraint at all:\n%s", want)
 			}
 		})
+	}
+}
+
+// manyAPIsShared is the API the catalog's one bundle provides, and every
+// CSV of manyAPIsCSV.
+var manyAPIsShared = graph.GVK{Group: "shared.example.com", Version: "v1", Kind: "Shared"}
+
+// manyAPIsSub subscribes to the catalog's one package.
+var manyAPIsSub = cluster.Subscription{Name: "cat", Namespace: "ns", Package: "cat", Channel: "stable", Source: "c", SourceNamespace: "olm"}
+
+// manyAPIsResolver resolves against a catalog of one bundle, which provides
+// manyAPIsShared.
+func manyAPIsResolver(t *testing.T) *Resolver {
+	t.Helper()
+	b := graph.NewBuilder()
+	b.AddPackage("cat", "stable")
+	b.AddChannel("cat", "stable", graph.Entry{Name: "cat.v1.0.0"})
+	if err := b.AddBundle("cat.v1.0.0", "cat", "img", graph.PackageProperty("cat", "1.0.0"), graph.GVKProperty(manyAPIsShared)); err != nil {
+		t.Fatal(err)
+	}
+	c, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := New([]Catalog{{Key: CatalogKey{Namespace: "olm", Name: "c"}, Catalog: c}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// manyAPIsCSV is an installed CSV of package pkg providing the APIs
+// numbered from lo to hi (each listed twice when twice is set), and
+// manyAPIsShared.
+func manyAPIsCSV(name, pkg string, lo, hi int, twice bool) cluster.CSV {
+	props := []graph.Property{graph.PackageProperty(pkg, "1.0.0")}
+	for i := lo; i < hi; i++ {
+		g := graph.GVK{Group: fmt.Sprintf("g%04d.example.com", i), Version: "v1", Kind: "K"}
+		props = append(props, graph.GVKProperty(g))
+		if twice {
+			props = append(props, graph.GVKProperty(g))
+		}
+	}
+	props = append(props, graph.GVKProperty(manyAPIsShared))
+	return cluster.CSV{Name: name, Namespace: "ns", Properties: cluster.NewCSVProperties(props...), Phase: cluster.CSVPhaseSucceeded}
+}
+
+// TestManyAPIsConcurrent resolves one namespace from several goroutines
+// at once with a new Resolver, whose long annotations are numbered by the
+// first resolution that asks (run with -race): every answer the same.
+func TestManyAPIsConcurrent(t *testing.T) {
+	r := manyAPIsResolver(t)
+	st := &cluster.State{
+		CSVs:          []cluster.CSV{manyAPIsCSV("a", "pa", 0, 400, false), manyAPIsCSV("b", "pb", 300, 700, false), manyAPIsCSV("c", "pc", 650, 660, false)},
+		Subscriptions: []cluster.Subscription{manyAPIsSub},
+	}
+	answer := func() string {
+		res, err := r.Resolve(context.Background(), "ns", st)
+		if err != nil {
+			return err.Error()
+		}
+		return res.Plan().String()
+	}
+	const n = 4
+	got := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { got[i] = answer() })
+	}
+	wg.Wait()
+	want := answer()
+	if !strings.Contains(want, "g0300.example.com") {
+		t.Fatalf("the answer names no API the CSVs share:\n%s", want)
+	}
+	for i, g := range got {
+		if g != want {
+			t.Errorf("goroutine %d:\n%s\nwant:\n%s", i, g, want)
+		}
 	}
 }
