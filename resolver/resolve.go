@@ -476,9 +476,11 @@ func (res *resolution) uniqueness() {
 	}
 	nums := newAPINumbers(res.r)
 	var scratch []int32
+	inRun := false // whether idsOf's last result came from a run (cheap again)
 	// idsOf returns the numbers of the APIs v provides; the result is only
 	// valid until the next call and must not be modified.
 	idsOf := func(v variable) []int32 {
+		inRun = false
 		if v.kind == varBundle && v.idx >= 0 {
 			return v.ch.apis[v.idx]
 		}
@@ -489,6 +491,7 @@ func (res *resolution) uniqueness() {
 				// other APIs one run of this resolution's.
 				p := res.r.providedAPIs(n.typed)
 				if start, ok := nums.block(p, n.provides); ok {
+					inRun = true
 					buf = slices.Grow(buf, len(p.ids))
 					for _, id := range p.ids {
 						if id < 0 {
@@ -508,21 +511,28 @@ func (res *resolution) uniqueness() {
 		return buf
 	}
 	n := len(res.r.gvks) + installedAPIs
-	first := make([]string, 0, n) // per API: the first provider's package
-	state := make([]uint8, 0, n)  // per API: 0 none, 1 one package, 2 several
+	first := make([]int32, 0, n) // per API: the first provider's package, numbered in pkgNums
+	state := make([]uint8, 0, n) // per API: 0 none, 1 one package, 2 several
 	byPkg := map[string][]variable{}
+	pkgNums := map[string]int32{}
 	multi := 0
 	// The numbers of the installed CSVs' APIs, kept for the second pass: an
 	// installed CSV may provide very many APIs (its properties annotation),
-	// each numbered through maps.
+	// each numbered through maps (unless numbered as a run: see idsOf).
 	var installedIDs [][]int32
 	for v := range res.variables() {
 		pkg := res.pkgOf(v)
+		num := int32(-1)
 		if pkg != "" {
 			byPkg[pkg] = append(byPkg[pkg], v)
+			var ok bool
+			if num, ok = pkgNums[pkg]; !ok {
+				num = int32(len(pkgNums))
+				pkgNums[pkg] = num
+			}
 		}
 		ids := idsOf(v)
-		if v.kind == varInstalled && len(ids) > 0 {
+		if v.kind == varInstalled && len(ids) > 0 && !inRun {
 			if installedIDs == nil {
 				installedIDs = make([][]int32, len(res.installed))
 			}
@@ -530,18 +540,18 @@ func (res *resolution) uniqueness() {
 		}
 		for _, id := range ids {
 			if int(id) >= len(state) {
-				first = append(first, make([]string, int(id)+1-len(first))...)
+				first = append(first, make([]int32, int(id)+1-len(first))...)
 				state = append(state, make([]uint8, int(id)+1-len(state))...)
 			}
 			switch state[id] {
 			case 0:
-				state[id], first[id] = 1, pkg
-				if pkg == "" {
+				state[id], first[id] = 1, num
+				if num < 0 {
 					state[id] = 2
 					multi++
 				}
 			case 1:
-				if pkg == "" || pkg != first[id] {
+				if num < 0 || num != first[id] {
 					state[id] = 2
 					multi++
 				}
@@ -555,7 +565,7 @@ func (res *resolution) uniqueness() {
 	groups := map[int32][]variable{}
 	for v := range res.variables() {
 		ids := []int32(nil)
-		if v.kind == varInstalled && installedIDs != nil {
+		if v.kind == varInstalled && installedIDs != nil && installedIDs[v.idx] != nil {
 			ids = installedIDs[v.idx]
 		} else {
 			ids = idsOf(v)
