@@ -199,6 +199,7 @@ func crdChecks(ctx context.Context, name string, p *graph.Package, set *registry
 		}
 		return def
 	}
+	verdicts := map[pairKey]*verdict{}
 	for _, e := range edges {
 		if err := ctx.Err(); err != nil {
 			return nil, sum, err
@@ -208,7 +209,7 @@ func crdChecks(ctx context.Context, name string, p *graph.Package, set *registry
 			continue
 		}
 		sum.Compared++
-		efs, es := compareEdge(name, p, e, from, to, parse)
+		efs, es := compareEdge(name, p, e, from, to, parse, verdicts)
 		fs = append(fs, efs...)
 		sum.add(es)
 	}
@@ -216,16 +217,39 @@ func crdChecks(ctx context.Context, name string, p *graph.Package, set *registry
 	return fs, sum, nil
 }
 
+// pairKey names one comparison of the preflight: the digests of the
+// source's and the target's CRD manifests, and whether each bundle's CSV
+// renders it with a conversion webhook (Bundle.Rendered). Two edges with
+// the same key get the same verdict: a skipRange lists one pair of CRDs
+// on many edges.
+type pairKey struct {
+	from, to               registryv1.Digest
+	fromWebhook, toWebhook bool
+}
+
+// verdict is the preflight's answer on one pair: its texts, "" when it
+// lets the upgrade through (one string shared by every edge's finding).
+type verdict struct{ message, brief string }
+
+// liveCRD is a source's CRD as the cluster holds it, and its manifest's
+// digest.
+type liveCRD struct {
+	def     *crd.Definition
+	digest  registryv1.Digest
+	webhook bool
+}
+
 // compareEdge compares the CRDs of the bundles of edge e: each CRD of the
 // target whose manifest the source has not word for word, with the
-// source's CRD of its name.
-func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.Bundle, parse func(*graph.Bundle, registryv1.CRDRef) *crd.Definition) ([]Finding, CRDSummary) {
+// source's CRD of its name. verdicts holds the package's comparisons by
+// pairKey, each run once.
+func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.Bundle, parse func(*graph.Bundle, registryv1.CRDRef) *crd.Definition, verdicts map[pairKey]*verdict) ([]Finding, CRDSummary) {
 	var sum CRDSummary
 	same := make(map[registryv1.Digest]bool, len(from.CRDs))
 	for _, r := range from.CRDs {
 		same[r.Digest] = true
 	}
-	var live map[string]*crd.Definition // the source's CRDs by name, parsed when needed
+	var live map[string]liveCRD // the source's CRDs by name, parsed when needed
 	var fs []Finding
 	for _, ref := range to.CRDs {
 		if ref.APIVersion != crd.APIVersion {
@@ -242,29 +266,39 @@ func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.
 			continue
 		}
 		if live == nil {
-			live = map[string]*crd.Definition{}
+			live = map[string]liveCRD{}
 			for _, r := range from.CRDs {
 				if r.APIVersion == crd.APIVersion {
 					if d := parse(e.from, r); d != nil {
-						live[d.Name] = from.Rendered(d)
+						rd := from.Rendered(d)
+						live[d.Name] = liveCRD{rd, r.Digest, rd != d}
 					}
 				}
 			}
 		}
-		old := live[next.Name]
-		if old == nil {
+		old, ok := live[next.Name]
+		if !ok {
 			continue // a CRD the source does not have: installed, not upgraded
 		}
 		sum.Pairs++
-		u := crd.CheckUpgrade(old.Live(), to.Rendered(next))
-		if u.Safe() {
+		rn := to.Rendered(next)
+		k := pairKey{from: old.digest, to: ref.Digest, fromWebhook: old.webhook, toWebhook: rn != next}
+		v := verdicts[k]
+		if v == nil {
+			v = &verdict{}
+			if u := crd.CheckUpgrade(old.def.Live(), rn); !u.Safe() {
+				v.message, v.brief = u.Message(), u.Brief()
+			}
+			verdicts[k] = v
+		}
+		if v.message == "" {
 			continue
 		}
 		sum.Unsafe++
 		fs = append(fs, Finding{
 			Severity: graph.SeverityWarning, Code: CodeCRDUpgradeUnsafe, Catalog: name,
 			Package: p.Name, Bundle: e.to.Name, From: e.from.Name, CRD: next.Name, Pos: e.to.Pos,
-			Message: u.Message(), Brief: u.Brief(),
+			Message: v.message, Brief: v.brief,
 		})
 	}
 	return fs, sum
