@@ -200,6 +200,7 @@ func crdChecks(ctx context.Context, name string, p *graph.Package, set *registry
 		return def
 	}
 	verdicts := map[pairKey]*verdict{}
+	var checker crd.Checker // the package's schemas, each read once
 	for _, e := range edges {
 		if err := ctx.Err(); err != nil {
 			return nil, sum, err
@@ -209,7 +210,7 @@ func crdChecks(ctx context.Context, name string, p *graph.Package, set *registry
 			continue
 		}
 		sum.Compared++
-		efs, es := compareEdge(name, p, e, from, to, parse, verdicts)
+		efs, es := compareEdge(name, p, e, from, to, parse, verdicts, &checker)
 		fs = append(fs, efs...)
 		sum.add(es)
 	}
@@ -242,8 +243,8 @@ type liveCRD struct {
 // compareEdge compares the CRDs of the bundles of edge e: each CRD of the
 // target whose manifest the source has not word for word, with the
 // source's CRD of its name. verdicts holds the package's comparisons by
-// pairKey, each run once.
-func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.Bundle, parse func(*graph.Bundle, registryv1.CRDRef) *crd.Definition, verdicts map[pairKey]*verdict) ([]Finding, CRDSummary) {
+// pairKey, each run once, and checker its schemas.
+func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.Bundle, parse func(*graph.Bundle, registryv1.CRDRef) *crd.Definition, verdicts map[pairKey]*verdict, checker *crd.Checker) ([]Finding, CRDSummary) {
 	var sum CRDSummary
 	same := make(map[registryv1.Digest]bool, len(from.CRDs))
 	for _, r := range from.CRDs {
@@ -286,7 +287,7 @@ func compareEdge(name string, p *graph.Package, e crdEdge, from, to *registryv1.
 		v := verdicts[k]
 		if v == nil {
 			v = &verdict{}
-			if u := crd.CheckUpgrade(old.def.Live(), rn); !u.Safe() {
+			if u := checker.CheckUpgrade(old.def.Live(), rn); !u.Safe() {
 				v.message, v.brief = u.Message(), u.Brief()
 			}
 			verdicts[k] = v

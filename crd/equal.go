@@ -7,6 +7,13 @@ func semanticEqual(a, b *Schema) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
+	return shallowEqual(a, b) && eqSchemaMap(a.Properties, b.Properties) && eqItems(a.Items, b.Items)
+}
+
+// shallowEqual is semanticEqual of a and b (neither nil) without their
+// properties and items: a.shallow() and b.shallow() compared, without
+// the copies.
+func shallowEqual(a, b *Schema) bool {
 	return a.ID == b.ID && a.SchemaURI == b.SchemaURI && eqPtr(a.Ref, b.Ref) && a.Description == b.Description &&
 		a.Type == b.Type && a.Format == b.Format && a.Title == b.Title && eqPtr(a.Default, b.Default) &&
 		eqPtr(a.Maximum, b.Maximum) && a.ExclusiveMaximum == b.ExclusiveMaximum && eqPtr(a.Minimum, b.Minimum) &&
@@ -14,9 +21,9 @@ func semanticEqual(a, b *Schema) bool {
 		a.Pattern == b.Pattern && eqPtr(a.MaxItems, b.MaxItems) && eqPtr(a.MinItems, b.MinItems) &&
 		a.UniqueItems == b.UniqueItems && eqPtr(a.MultipleOf, b.MultipleOf) && eqSlice(a.Enum, b.Enum) &&
 		eqPtr(a.MaxProperties, b.MaxProperties) && eqPtr(a.MinProperties, b.MinProperties) &&
-		eqSlice(a.Required, b.Required) && eqItems(a.Items, b.Items) && eqSchemas(a.AllOf, b.AllOf) &&
+		eqSlice(a.Required, b.Required) && eqSchemas(a.AllOf, b.AllOf) &&
 		eqSchemas(a.OneOf, b.OneOf) && eqSchemas(a.AnyOf, b.AnyOf) && semanticEqual(a.Not, b.Not) &&
-		eqSchemaMap(a.Properties, b.Properties) && eqOrBool(a.AdditionalProperties, b.AdditionalProperties) &&
+		eqOrBool(a.AdditionalProperties, b.AdditionalProperties) &&
 		eqSchemaMap(a.PatternProperties, b.PatternProperties) && eqDeps(a.Dependencies, b.Dependencies) &&
 		eqOrBool(a.AdditionalItems, b.AdditionalItems) && eqSchemaMap(a.Definitions, b.Definitions) &&
 		eqPtr(a.ExternalDocs, b.ExternalDocs) && eqPtr(a.Example, b.Example) && a.Nullable == b.Nullable &&

@@ -47,6 +47,33 @@ func ExampleCheckUpgrade() {
 	// v1: ^.spec.name: maxLength: maximum constraint added when there was none previously : 63
 }
 
+// A Checker compares one CRD's manifests across a package's upgrades,
+// reading each schema once: here 1.0 -> 1.1 (a field added: safe) and
+// 1.0 -> 1.2 (a field's type changed), both from the same live CRD.
+func ExampleChecker() {
+	const manifest = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"widgets.example.com"},
+"spec":{"group":"example.com","names":{"plural":"widgets","kind":"Widget"},"scope":"Namespaced",
+"versions":[{"name":"v1","served":true,"storage":true,"schema":{"openAPIV3Schema":{"type":"object",
+"properties":{"spec":%s}}}}]}}`
+	v10 := decode(fmt.Sprintf(manifest, `{"type":"object","properties":{"size":{"type":"integer"}}}`))
+	v11 := decode(fmt.Sprintf(manifest, `{"type":"object","properties":{"size":{"type":"integer"},"name":{"type":"string"}}}`))
+	v12 := decode(fmt.Sprintf(manifest, `{"type":"object","properties":{"size":{"type":"string"}}}`))
+
+	var c crd.Checker
+	for _, next := range []*crd.Definition{v11, v12} {
+		u := c.CheckUpgrade(v10.Live(), next)
+		if u.Safe() {
+			fmt.Println("safe")
+			continue
+		}
+		fmt.Println(u.Message())
+	}
+	// Output:
+	// safe
+	// validating upgrade for CRD "widgets.example.com": v1: ^.spec.size: type: type changed : "integer" -> "string"
+}
+
 // ExampleDefinition_ValidateObject validates an existing custom resource
 // against the schema of a new CRD's version, as OLM v0 does before it
 // replaces the CRD, and writes the violations as OLM v0 does.

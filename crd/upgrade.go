@@ -87,36 +87,81 @@ func (u *Upgrade) Message() string {
 // through a webhook, and any other change crdify cannot classify an
 // error. Neither argument is changed.
 func CheckUpgrade(live, next *Definition) *Upgrade {
+	var c Checker
+	return c.CheckUpgrade(live, next)
+}
+
+// Checker runs [CheckUpgrade] on many pairs of CRDs, keeping what it has
+// read of each schema (its nodes by path) from one call to the next: the
+// CRDs of a package's upgrade edges, compared pair by pair, are each read
+// once. It keeps what it read of the last schemas it was given (a
+// bounded number) until dropped, and the definitions must not change
+// while it is used: keep one per piece of
+// work. A Checker is not safe for concurrent use; its zero value is
+// ready.
+type Checker struct {
+	index  map[*Schema]*schemaIndex
+	served map[*Version][]Problem // servedPairs by a definition's versions
+}
+
+// maxIndexed bounds the schemas a Checker keeps read: at that many it
+// starts again, as the CRDs compared next are mostly those of the next
+// edges.
+const maxIndexed = 64
+
+// schemaIndex is a schema's nodes: by path, and in path order.
+type schemaIndex struct {
+	flat  []flat
+	nodes map[string]*Schema
+}
+
+// CheckUpgrade returns what the function CheckUpgrade returns.
+func (c *Checker) CheckUpgrade(live, next *Definition) *Upgrade {
 	u := &Upgrade{CRD: next.Name}
-	u.Problems = append(u.Problems, crdWide(live, next)...)
+	u.Problems = append(u.Problems, c.crdWide(live, next)...)
 	for _, ov := range live.Versions {
 		nv := next.Version(ov.Name)
 		if nv == nil {
 			continue
 		}
-		u.Problems = append(u.Problems, compareVersions(ov.Name, ov.Schema, nv.Schema)...)
+		u.Problems = append(u.Problems, c.compareVersions(ov.Name, ov.Schema, nv.Schema)...)
 	}
 	if next.ConversionStrategy != "Webhook" {
-		u.Problems = append(u.Problems, servedProblems(live, next)...)
+		u.Problems = append(u.Problems, c.servedProblems(live, next)...)
 	}
 	return u
 }
 
+// schema returns s's nodes, walked once per Checker.
+func (c *Checker) schema(s *Schema) *schemaIndex {
+	if x := c.index[s]; x != nil {
+		return x
+	}
+	nodes := map[string]*Schema{}
+	walk(s, "^", func(path string, s *Schema) { nodes[path] = s })
+	x := &schemaIndex{flat: make([]flat, 0, len(nodes)), nodes: nodes}
+	for _, p := range sortedMapKeys(nodes) {
+		x.flat = append(x.flat, flat{p, nodes[p]})
+	}
+	if c.index == nil || len(c.index) >= maxIndexed {
+		c.index = map[*Schema]*schemaIndex{} // bounded: the oldest go
+	}
+	c.index[s] = x
+	return x
+}
+
 // crdWide are the checks of the whole CRD.
-func crdWide(live, next *Definition) []Problem {
+func (c *Checker) crdWide(live, next *Definition) []Problem {
 	var out []Problem
 	for _, nv := range next.Versions {
 		ov := live.Version(nv.Name)
 		if ov == nil {
 			continue
 		}
-		kept := map[string]bool{}
-		for _, f := range flatten(nv.Schema) {
-			kept[f.path] = true
-		}
+		kept := c.schema(nv.Schema).nodes
 		var removed []string
-		for _, f := range flatten(ov.Schema) {
-			if !kept[f.path] {
+		for _, f := range c.schema(ov.Schema).flat {
+			if kept[f.path] == nil {
 				removed = append(removed, f.path)
 			}
 		}
@@ -146,22 +191,12 @@ type flat struct {
 	schema *Schema
 }
 
-// flatten lists every node of a schema by its simple path, as crdify's
+// walk visits every node of a schema by its simple path, as crdify's
 // schema walk visits them: a node first, then its items, allOf, anyOf,
 // oneOf, not, properties (by name), additionalProperties,
-// patternProperties, additionalItems, definitions and dependencies; a
-// path met twice keeps the node visited last. The result is sorted by
-// path.
-func flatten(s *Schema) []flat {
-	nodes := map[string]*Schema{}
-	walk(s, "^", func(path string, s *Schema) { nodes[path] = s })
-	out := make([]flat, 0, len(nodes))
-	for _, p := range sortedMapKeys(nodes) {
-		out = append(out, flat{p, nodes[p]})
-	}
-	return out
-}
-
+// patternProperties, additionalItems, definitions and dependencies.
+// (Checker.schema keeps, of a path met twice, the node visited last, and
+// sorts the nodes by path.)
 func walk(s *Schema, path string, visit func(string, *Schema)) {
 	if s == nil {
 		return
@@ -208,19 +243,18 @@ func walk(s *Schema, path string, visit func(string, *Schema)) {
 // compareVersions compares the schemas of one version (or of two served
 // versions, named version) property by property: every property of old,
 // against the same path of next (an empty schema where next has none).
-func compareVersions(version string, old, next *Schema) []Problem {
-	newNodes := map[string]*Schema{}
-	walk(next, "^", func(path string, s *Schema) { newNodes[path] = s })
+func (c *Checker) compareVersions(version string, old, next *Schema) []Problem {
+	newNodes := c.schema(next).nodes
 	var out []Problem
-	for _, f := range flatten(old) {
-		a := f.schema.shallow()
-		b := &Schema{}
-		if n := newNodes[f.path]; n != nil {
-			b = n.shallow()
+	for _, f := range c.schema(old).flat {
+		n := newNodes[f.path]
+		if n == nil {
+			n = &Schema{}
 		}
-		if semanticEqual(a, b) {
+		if shallowEqual(f.schema, n) {
 			continue
 		}
+		a, b := f.schema.shallow(), n.shallow()
 		for _, d := range compareProperty(a, b) {
 			out = append(out, Problem{Check: d.check, Version: version, Property: f.path, Detail: d.detail, raw: d.raw})
 		}
@@ -426,13 +460,13 @@ func oneOfChange(a, b []Schema) string {
 
 // servedProblems compares every pair of served versions of next, and
 // keeps the problems the same pair of live did not have.
-func servedProblems(live, next *Definition) []Problem {
+func (c *Checker) servedProblems(live, next *Definition) []Problem {
 	known := map[Problem]bool{}
-	for _, p := range servedPairs(live) {
+	for _, p := range c.servedPairs(live) {
 		known[p] = true
 	}
 	var out []Problem
-	for _, p := range servedPairs(next) {
+	for _, p := range c.servedPairs(next) {
 		if !known[p] {
 			out = append(out, p)
 		}
@@ -442,7 +476,25 @@ func servedProblems(live, next *Definition) []Problem {
 
 // servedPairs compares each pair of served versions of d, lower version
 // first (Kubernetes' version order), in that order.
-func servedPairs(d *Definition) []Problem {
+func (c *Checker) servedPairs(d *Definition) []Problem {
+	if len(d.Versions) == 0 {
+		return nil
+	}
+	// Copies of a definition (Live, a rendering) share its versions.
+	key := &d.Versions[0]
+	if out, ok := c.served[key]; ok {
+		return out
+	}
+	out := c.comparePairs(d)
+	if c.served == nil {
+		c.served = map[*Version][]Problem{}
+	}
+	c.served[key] = out
+	return out
+}
+
+// comparePairs is servedPairs, worked out.
+func (c *Checker) comparePairs(d *Definition) []Problem {
 	var served []Version
 	for _, v := range d.Versions {
 		if v.Served {
@@ -453,7 +505,7 @@ func servedPairs(d *Definition) []Problem {
 	var out []Problem
 	for i, a := range served {
 		for _, b := range served[i+1:] {
-			out = append(out, compareVersions(a.Name+" -> "+b.Name, a.Schema, b.Schema)...)
+			out = append(out, c.compareVersions(a.Name+" -> "+b.Name, a.Schema, b.Schema)...)
 		}
 	}
 	return out
