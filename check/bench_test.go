@@ -3,9 +3,11 @@ package check
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"github.com/sextantdev/sextant/graph"
+	"github.com/sextantdev/sextant/registryv1"
 )
 
 // BenchmarkCheckCommunityDeclared sweeps community-operators-prod.declared
@@ -106,5 +108,32 @@ func BenchmarkCheckSkipRangeAll(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCheckCRDs runs the crds check as `sextant check --bundles`
+// does on the fixture of testdata/cli/crds (one package, six bundle
+// folders, a skipRange): the folders read and every edge's CRDs compared
+// in each op. The whole community index with every bundle folder of
+// community-operators-prod is measured in BENCHMARKS.md.
+func BenchmarkCheckCRDs(b *testing.B) {
+	cat, err := graph.LoadFile(filepath.Join("..", "testdata", "cli", "crds", "catalog.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := []Input{{Name: "crds", Catalog: cat}}
+	b.ReportAllocs()
+	for b.Loop() {
+		set, err := registryv1.Loader{}.ReadDirs(b.Context(), filepath.Join("..", "testdata", "cli", "crds", "bundles"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := Run(b.Context(), in, Options{Checks: []Check{CRDs}, Bundles: set})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if c := r.Catalogs[0].CRDs; c == nil || c.Unsafe == 0 {
+			b.Fatalf("no unsafe CRD pair found: %+v", c)
+		}
 	}
 }
