@@ -24,7 +24,8 @@ import (
 // alias in another item could name, a line that breaks the layout — and
 // the document is parsed whole, as before: the split is only ever a
 // faster way to the same values. The lines before "items:" must be whole
-// on their own (in the subset Fast reads).
+// on their own (in the subset Fast reads), and so must the last item when
+// a line at column 0 follows it and it holds a quote or a bracket.
 //
 // The items are not kept: ListItems checks the layout, and Items.All finds
 // them again, one at a time, so that the split holds no more memory than
@@ -47,8 +48,16 @@ func ListItems(text []byte) (header []byte, items Items, ok bool) {
 	}
 	itemsEnd := start + bytes.IndexByte(text[start:], '\n') + 1 // past the line "items:"
 	items = Items{line: bytes.Count(text[:itemsEnd], newline)}
-	items.n, items.end, ok = splitItems(text, itemsEnd, items.line, nil)
+	var last ListItem
+	items.n, items.end, last, ok = splitItems(text, itemsEnd, items.line, nil)
 	if !ok || items.n == 0 {
+		return nil, Items{}, false
+	}
+	if items.end < len(text) && openable(last.text) && !whole(&last) {
+		// The items end at a line at column 0 — the header's next key,
+		// unless it is text of a quoted scalar (or a flow collection) that
+		// the last item leaves open ("- a: \"x" then "b: y\""). Such an
+		// item must be whole on its own.
 		return nil, Items{}, false
 	}
 	items.text = text[itemsEnd:items.end]
@@ -62,6 +71,24 @@ func ListItems(text []byte) (header []byte, items Items, ok bool) {
 }
 
 var newline = []byte("\n")
+
+// openable reports whether text holds a quote or a flow collection's
+// opening bracket: a node that may go on over lines at any indentation.
+func openable(text []byte) bool { return bytes.ContainsAny(text, "\"'[{") }
+
+// whole reports whether item it is whole on its own: its text, read
+// where it lies (its dash blanked meanwhile: a line feed follows it when
+// a line follows), is a document in the subset Fast reads.
+func whole(it *ListItem) bool {
+	text, ok := it.BlankDash()
+	if !ok {
+		return false
+	}
+	defer it.Restore()
+	var p parser
+	s := skim{field: -1}
+	return p.parse(text, &s)
+}
 
 // bareCR reports whether text holds a carriage return that is not
 // followed by a line feed: YAML breaks the line there ("- 0\r0:" is an
@@ -131,9 +158,9 @@ func (it Items) All() iter.Seq[ListItem] {
 // the line after "items:") over the items of the sequence there, passing
 // each to yield when yield is not nil (until it returns false). It returns
 // the number of items, the offset where the header goes on (len(text)
-// when the items end the document), and ok false when a line breaks the
-// layout ListItems splits.
-func splitItems(text []byte, off, line int, yield func(ListItem) bool) (n, end int, ok bool) {
+// when the items end the document), the last item, and ok false when a
+// line breaks the layout ListItems splits.
+func splitItems(text []byte, off, line int, yield func(ListItem) bool) (n, end int, last ListItem, ok bool) {
 	indent := -1 // of the items' dashes
 	col := -1    // where the current item's node starts, -1 before its first line
 	var cur ListItem
@@ -155,18 +182,18 @@ func splitItems(text []byte, off, line int, yield func(ListItem) bool) (n, end i
 			continue // blank or comment: belongs to whatever it is in
 		}
 		if content[0] == '\t' {
-			return 0, 0, false
+			return 0, 0, ListItem{}, false
 		}
 		if indent < 0 {
 			if !isDash(content) {
-				return 0, 0, false // items: is not a block sequence here
+				return 0, 0, ListItem{}, false // items: is not a block sequence here
 			}
 			indent = k
 		}
 		switch {
 		case k == indent && isDash(content):
 			if curStart >= 0 && yield != nil && !yield(cur) {
-				return n, 0, true
+				return n, 0, ListItem{}, true
 			}
 			n++
 			cur, curStart = ListItem{First: line, indent: indent, text: l}, off
@@ -178,23 +205,23 @@ func splitItems(text []byte, off, line int, yield func(ListItem) bool) (n, end i
 				// Inside the item but left of its node ("-  kind: a"
 				// then "  b"): the whole parse refuses it, or reads it
 				// otherwise than the item alone.
-				return 0, 0, false
+				return 0, 0, ListItem{}, false
 			}
 			cur.text = text[curStart : off+e]
 		case k == 0:
 			if curStart >= 0 && yield != nil {
 				yield(cur)
 			}
-			return n, off, true // the next key of the header
+			return n, off, cur, true // the next key of the header
 		default:
-			return 0, 0, false
+			return 0, 0, ListItem{}, false
 		}
 		off += e
 	}
 	if curStart >= 0 && yield != nil {
 		yield(cur)
 	}
-	return n, len(text), true
+	return n, len(text), cur, true
 }
 
 // blank reports whether content (a line from its first non-space byte)

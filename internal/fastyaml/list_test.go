@@ -86,6 +86,14 @@ func splitByLines(text []byte) (header []byte, items []oracleItem, ok bool) {
 		}
 		it.text = b.String()
 	}
+	// As ListItems: items that end at column 0 end after a last item
+	// whole on its own, when a quoted scalar or a flow collection could
+	// go on over lines there.
+	if last := items[len(items)-1].text; end < len(lines) && strings.ContainsAny(last, "\"'[{") {
+		if _, ok := Fast([]byte(last)); !ok {
+			return nil, nil, false
+		}
+	}
 	return h.Bytes(), items, true
 }
 
@@ -182,6 +190,8 @@ var listItemsCases = []string{
 	"items:\n- a\nx: |+\n  b",     // nor a scalar at the document's end without one
 	"items:\n- a\nx: |+\n  b\n\n", // and its blank lines are its own
 	"items:\n- 0\r0:",             // a carriage return alone breaks the line: not split
+	"A0000: \nitems:\n- 0: \"0000000000000000000000000\n0000: 0000000000000000000\"", // FuzzListItems: a line at column 0 inside the last item's quoted scalar: not split
+	"items:\n- a: 'x\n    y'\nkind: List\n",                                          // a quoted scalar over lines, closed in the item: split
 }
 
 // TestListItems: ListItems splits as the line split does.
