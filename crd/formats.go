@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -25,18 +26,18 @@ var formats = map[string]func(string) bool{
 	"ipv6":         func(s string) bool { return net.ParseIP(s) != nil && strings.Contains(s, ":") },
 	"cidr":         isCIDR,
 	"mac":          func(s string) bool { _, err := net.ParseMAC(s); return err == nil },
-	"uuid":         rxUUID.MatchString,
-	"uuid3":        rxUUID3.MatchString,
-	"uuid4":        rxUUID4.MatchString,
-	"uuid5":        rxUUID5.MatchString,
+	"uuid":         func(s string) bool { return rxUUID().MatchString(s) },
+	"uuid3":        func(s string) bool { return rxUUID3().MatchString(s) },
+	"uuid4":        func(s string) bool { return rxUUID4().MatchString(s) },
+	"uuid5":        func(s string) bool { return rxUUID5().MatchString(s) },
 	"isbn":         anyString,
 	"isbn10":       anyString,
 	"isbn13":       anyString,
 	"creditcard":   anyString,
-	"ssn":          func(s string) bool { return len(s) == 11 && rxSSN.MatchString(s) },
-	"hexcolor":     rxHexColor.MatchString,
-	"rgbcolor":     rxRGBColor.MatchString,
-	"byte":         rxBase64.MatchString,
+	"ssn":          func(s string) bool { return len(s) == 11 && rxSSN().MatchString(s) },
+	"hexcolor":     func(s string) bool { return rxHexColor().MatchString(s) },
+	"rgbcolor":     func(s string) bool { return rxRGBColor().MatchString(s) },
+	"byte":         func(s string) bool { return rxBase64().MatchString(s) },
 	"password":     anyString,
 	"date":         isDate,
 	"duration":     isDuration,
@@ -45,18 +46,26 @@ var formats = map[string]func(string) bool{
 
 func anyString(string) bool { return true }
 
+// lazyRegexp compiles expr on first use: most commands never check a
+// format, and compiling these at start-up cost every command ~3 ms
+// (the hostname rule's Unicode classes most of it).
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
+// The formats' rules, compiled on first use.
 var (
-	rxHostname = regexp.MustCompile(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
-	rxUUID     = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	rxUUID3    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
-	rxUUID4    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
-	rxUUID5    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
-	rxSSN      = regexp.MustCompile(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
-	rxHexColor = regexp.MustCompile(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-	rxRGBColor = regexp.MustCompile(`^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`)
-	rxBase64   = regexp.MustCompile(`^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`)
-	rxTime     = regexp.MustCompile(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
-	rxDuration = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
+	rxHostname = lazyRegexp(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
+	rxUUID     = lazyRegexp(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
+	rxUUID3    = lazyRegexp(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
+	rxUUID4    = lazyRegexp(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
+	rxUUID5    = lazyRegexp(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
+	rxSSN      = lazyRegexp(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
+	rxHexColor = lazyRegexp(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+	rxRGBColor = lazyRegexp(`^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`)
+	rxBase64   = lazyRegexp(`^(?:[A-Za-z0-9+\/]{4})*(?:[A-Za-z0-9+\/]{2}==|[A-Za-z0-9+\/]{3}=|[A-Za-z0-9+\/]{4})$`)
+	rxTime     = lazyRegexp(`^([0-9]{2}):([0-9]{2}):([0-9]{2})(.[0-9]+)?(z|([+-][0-9]{2}:[0-9]{2}))$`)
+	rxDuration = lazyRegexp(`((\d+)\s*([A-Za-zµ]+))`)
 )
 
 func isHexLen(n int) func(string) bool {
@@ -74,7 +83,7 @@ func isHexLen(n int) func(string) bool {
 }
 
 func isHostname(s string) bool {
-	if !rxHostname.MatchString(s) || len(s) > 255 {
+	if !rxHostname().MatchString(s) || len(s) > 255 {
 		return false
 	}
 	for _, p := range strings.Split(s, ".") {
@@ -130,7 +139,7 @@ func isDateTime(s string) bool {
 	if len(parts) < 2 || !isDate(parts[0]) {
 		return false
 	}
-	m := rxTime.FindStringSubmatch(parts[1])
+	m := rxTime().FindStringSubmatch(parts[1])
 	return m != nil && m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
 }
 
@@ -145,7 +154,7 @@ func isDuration(s string) bool {
 	if _, err := time.ParseDuration(s); err == nil {
 		return true
 	}
-	for _, m := range rxDuration.FindAllStringSubmatch(s, -1) {
+	for _, m := range rxDuration().FindAllStringSubmatch(s, -1) {
 		if _, err := strconv.Atoi(m[2]); err != nil {
 			return false
 		}

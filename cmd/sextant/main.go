@@ -38,6 +38,7 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(gcLimit)
 	}
+	cli.PrepareHeap = func() { _ = reserveHeap() } // nothing to say where the kernel has no huge pages
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -141,6 +141,7 @@ func (f *sizeFlag) Set(v string) error {
 // catalog file) is read as opm serves it: a catalog that serves nothing
 // (check reports it as a finding; graph finds no package in it).
 func (e *env) loadCatalog(path string) (*graph.Catalog, error) {
+	prepareHeap()
 	var cat *graph.Catalog
 	if path == "-" {
 		r, err := e.takeStdin(`catalog "-"`)

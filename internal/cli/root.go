@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -33,6 +34,23 @@ const (
 	ExitNo       = 1 // the answer is no: checks failed, no plan
 	ExitBadInput = 2 // bad input or usage
 )
+
+// PrepareHeap, when set (by the command's main, before Run), is called
+// once per process just before the first catalog is read: a command that
+// reads none does not pay for it. cmd/sextant sets it to ask the kernel
+// for huge pages for the heap the catalogs will fill.
+var PrepareHeap func()
+
+var prepareHeapOnce sync.Once
+
+// prepareHeap calls PrepareHeap the first time it is called.
+func prepareHeap() {
+	prepareHeapOnce.Do(func() {
+		if PrepareHeap != nil {
+			PrepareHeap()
+		}
+	})
+}
 
 // Run runs the sextant command line with args (without the program name)
 // and returns the exit status. It reads stdin only for inputs named "-" and

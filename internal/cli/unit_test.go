@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/sextantdev/sextant/check"
@@ -348,5 +349,33 @@ func TestSkipRangesAuto(t *testing.T) {
 				t.Errorf("%d arrows, want one per pair (%d)", arrows, tt.entries*(tt.entries-1)/2)
 			}
 		})
+	}
+}
+
+// TestPrepareHeap: PrepareHeap runs once, just before the first catalog
+// is read, and never for a command that reads none.
+func TestPrepareHeap(t *testing.T) {
+	calls := 0
+	old := PrepareHeap
+	PrepareHeap = func() { calls++ }
+	prepareHeapOnce = sync.Once{}
+	t.Cleanup(func() { PrepareHeap, prepareHeapOnce = old, sync.Once{} })
+
+	steps := []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--version"}, 0},
+		{[]string{"help", "resolve"}, 0},
+		{[]string{"resolve", "--no-such-flag"}, 0},
+		{[]string{"graph", "testdata/cli/catalogs/etcd.yaml"}, 0}, // refused: no --package
+		{[]string{"graph", "testdata/cli/catalogs/etcd.yaml", "--package", "etcd"}, 1},
+		{[]string{"resolve", "--catalog", "testdata/cli/catalogs/etcd.yaml", "-f", "testdata/examples/cluster.yaml"}, 1},
+	}
+	for _, s := range steps {
+		run("", s.args...)
+		if calls != s.want {
+			t.Fatalf("after %v: PrepareHeap called %d times, want %d", s.args, calls, s.want)
+		}
 	}
 }

@@ -55,6 +55,7 @@ func (e *env) files(paths []string, what string) ([]sextant.File, error) {
 
 // catalogInputs returns the catalogs of the --catalog values.
 func (e *env) catalogInputs(values []string) ([]sextant.CatalogInput, error) {
+	prepareHeap()
 	var out []sextant.CatalogInput
 	for _, s := range values {
 		c, err := sextant.ParseCatalogArg(s)
