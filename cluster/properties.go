@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/internal/fastjson"
@@ -104,9 +105,10 @@ func (p *CSVProperties) UnmarshalJSON(data []byte) error {
 // annotation: {"properties":[{"type": ..., "value": ...}, ...]}. Values are
 // kept as compact JSON. Known property types are checked as graph checks
 // bundle properties; the properties that could be read are returned with
-// the error.
+// the error. The values point into s's memory (read, never written: no
+// copy of a long annotation).
 func parsePropertiesAnnotation(s string) (*CSVProperties, error) {
-	data := []byte(s)
+	data := unsafe.Slice(unsafe.StringData(s), len(s))
 	members, ok := fastjson.ValidObject(data)
 	if !ok || members == nil {
 		return NewCSVProperties(), fmt.Errorf("invalid properties annotation: want a JSON object {\"properties\": [...]}")

@@ -35,7 +35,9 @@ func parseDocument(text []byte, textLine int, whole bool) (any, error) {
 			}
 		}
 	}
-	v, err := fastyaml.Value(text)
+	// The document's text is the caller's to keep: a long annotation's
+	// value is read where it lies.
+	v, err := fastyaml.ValueSharing(text)
 	if err != nil {
 		if line, msg, ok := docstream.YAMLErrorLine(err, textLine, docstream.LastLine(text, textLine)); ok {
 			return nil, &yamlLineError{line: line, msg: msg}
@@ -144,9 +146,11 @@ const (
 // anything else is parsed.
 func (r *itemReader) read(it *fastyaml.ListItem, skim bool) (any, error) {
 	// The item is read where it lies in the document, its dash blanked
-	// meanwhile (no copy of a large item), or else from a copy.
-	text, ok := it.BlankDash()
-	if ok {
+	// meanwhile (no copy of a large item), or else from a copy. In the
+	// document's text — which the decoder keeps, and which changes only at
+	// the items' dashes — a long string is read where it lies too.
+	text, inPlace := it.BlankDash()
+	if inPlace {
 		defer it.Restore()
 	} else {
 		r.text = it.AppendText(r.text[:0])
@@ -160,7 +164,10 @@ func (r *itemReader) read(it *fastyaml.ListItem, skim bool) (any, error) {
 			return yamlSkimmed{it}, nil
 		}
 	}
-	return fastyaml.Value(text)
+	if inPlace {
+		return fastyaml.ValueSharing(text)
+	}
+	return fastyaml.Value(text) // r.text: the next item's
 }
 
 // kindless reports whether the object s scanned has no kind, no schema

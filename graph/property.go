@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"github.com/blang/semver/v4"
 	"github.com/sextantdev/sextant/graph/internal/jsonscan"
@@ -37,9 +38,10 @@ const (
 // The Bundle is never nil. When a property of a known type is malformed, the
 // error reports every such property ("property 2 (olm.gvk): ...", joined)
 // and the Bundle holds what could be read. The Bundle shares props with the
-// caller; neither ParseProperties nor the Bundle modifies it, and the caller
-// must not modify it while the Bundle is in use. ParseProperties is safe for
-// concurrent use.
+// caller, and its strings share the memory of the values (no copy of a long
+// list's names): neither ParseProperties nor the Bundle modifies them, and
+// the caller must not modify props or the bytes of their values after.
+// ParseProperties is safe for concurrent use.
 func ParseProperties(props []Property) (*Bundle, error) {
 	b := new(Bundle)
 	applyProperties(b, props, nil)
@@ -270,7 +272,8 @@ func fastFields(v []byte, k0, k1, k2 string) (f [3][]byte, ok bool) {
 // between the requirements that state the same range, and the install mode
 // and keyword lists of olm.csv.metadata values (by their raw JSON text:
 // versions of one operator repeat them). Each Builder owns one, so loads
-// never share or lock tables. A nil *interner interns nothing.
+// never share or lock tables. A nil *interner interns nothing: its strings
+// share the memory of the values they are read from (see intern).
 type interner struct {
 	stringTable
 	ranges map[string]rangeResult
@@ -293,9 +296,11 @@ func newInterner() *interner {
 }
 
 // intern returns b as a string, shared with equal strings interned before.
+// A nil *interner (ParseProperties') returns a string that shares b's
+// memory, which is never modified after.
 func (in *interner) intern(b []byte) string {
 	if in == nil {
-		return string(b)
+		return unsafe.String(unsafe.SliceData(b), len(b))
 	}
 	return in.stringTable.intern(b)
 }

@@ -38,6 +38,19 @@ func Value(doc []byte) (any, error) {
 	return Library(doc)
 }
 
+// ValueSharing is Value, except that a long string (64 KiB or more, at
+// least half of doc) that doc holds as it is — a scalar on one line
+// without escapes, the value of a large annotation, say — is not copied
+// into the value: the string shares doc's memory. doc's bytes that such a
+// string holds must not change while the value lives (doc's other bytes
+// may), and the string keeps doc's memory alive.
+func ValueSharing(doc []byte) (any, error) {
+	if v, ok := fastTree(doc, shareMin); ok {
+		return v, nil
+	}
+	return Library(doc)
+}
+
 // Library is Value by the YAML library alone, without the fast path.
 func Library(doc []byte) (any, error) {
 	var y any

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"sigs.k8s.io/yaml"
 
@@ -116,7 +117,52 @@ func checkFastYAML(t *testing.T, doc []byte) (fast bool) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("fastYAML gives %#v, the library %#v, for %q", got, want, doc)
 	}
+	// Its strings shared with the document from any length: the same value.
+	if shared, ok := fastTree(doc, 1); !ok || !reflect.DeepEqual(shared, got) {
+		t.Fatalf("fastYAML sharing strings gives %#v (%v), without %#v, for %q", shared, ok, got, doc)
+	}
 	return true
+}
+
+// TestValueSharing: ValueSharing gives Value's value, its long strings
+// where they lie in the document when they lie there as they read.
+func TestValueSharing(t *testing.T) {
+	long := strings.Repeat(`{"type":"olm.gvk","value":{"group":"g.example.com","kind":"K","version":"v1"}},`, 1000)
+	for _, c := range []struct {
+		name, doc string
+		shared    bool
+	}{
+		{"single-quoted on one line", "metadata:\n  annotations:\n    a: '" + long + "'\n", true},
+		{"plain", "a: x" + long + "\n", true},
+		{"double-quoted, escaped", "a: \"\\t" + strings.ReplaceAll(long, `"`, `\"`) + "\"\n", false},
+		{"on two lines", "a: '" + long + "\n  " + long + "'\nb: 'x\n  y'\n", false}, // put together in the parser's buffer, which b reuses
+		{"single-quoted with a quote", "a: '" + long + "''" + long + "'\n", false},
+		{"less than half the document", "a: '" + long + "'\nb: '" + long + "x'\nc: '" + long + "y'\n", false},
+		{"short", "a: 'x'\n", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			doc := []byte(c.doc)
+			got, err := ValueSharing(doc)
+			want, werr := Value(doc)
+			if err != nil || werr != nil || !reflect.DeepEqual(got, want) {
+				t.Fatalf("ValueSharing gives %.80v (%v), Value %.80v (%v)", got, err, want, werr)
+			}
+			a, _ := got.(map[string]any)["a"].(string)
+			if a == "" {
+				a = got.(map[string]any)["metadata"].(map[string]any)["annotations"].(map[string]any)["a"].(string)
+			}
+			start := unsafe.Pointer(unsafe.SliceData(doc))
+			in := uintptr(unsafe.Pointer(unsafe.StringData(a)))-uintptr(start) < uintptr(len(doc))
+			if in != c.shared {
+				t.Errorf("the string shares the document's memory: %v, want %v", in, c.shared)
+			}
+			if v, _ := Value(doc); v.(map[string]any)["a"] != nil {
+				if s := v.(map[string]any)["a"].(string); uintptr(unsafe.Pointer(unsafe.StringData(s)))-uintptr(start) < uintptr(len(doc)) {
+					t.Error("Value shares the document's memory")
+				}
+			}
+		})
+	}
 }
 
 // fastYAMLCases are documents in and near the subset fastYAML takes.
