@@ -1,7 +1,9 @@
 package resolver
 
 import (
+	"hash/maphash"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"weak"
@@ -21,16 +23,14 @@ var manyAPIs = 256
 // properties annotation) numbered against a Resolver: ids[i] is the number
 // of the i-th API, the Resolver's own when a catalog bundle provides it,
 // else -1-k where the list's foreign[k]-th API is the k-th API no catalog
-// provides (each once, in the order first listed). It holds no pointer to
-// the list: the list is the caller's, and keys the cache.
+// provides (each once, in the order first listed); index finds k from
+// the API. It holds no pointer to the list: the list is the caller's, and
+// keys the cache.
 type providedAPIs struct {
 	once    sync.Once
 	ids     []int32
 	foreign []int32
-	// index is foreign's inverse, built when a resolution first needs it
-	// (another installed CSV provides APIs no catalog provides).
-	indexOnce sync.Once
-	index     map[graph.GVK]int32
+	index   apiTable
 }
 
 // apiCache holds a Resolver's providedAPIs, by the typed properties they
@@ -69,37 +69,77 @@ func (r *Resolver) providedAPIs(bd *graph.Bundle) *providedAPIs {
 // number numbers provides.
 func (p *providedAPIs) number(r *Resolver, provides []graph.GVK) {
 	p.ids = make([]int32, len(provides))
-	var seen map[graph.GVK]int32 // foreign's inverse, while numbering
 	for i, g := range provides {
 		if id, ok := r.gvkIDs[g]; ok {
 			p.ids[i] = id
 			continue
 		}
-		if seen == nil {
-			seen = make(map[graph.GVK]int32, len(provides)-i)
+		if p.foreign == nil {
 			p.foreign = make([]int32, 0, len(provides)-i)
+			p.index = newAPITable(len(provides) - i)
 		}
-		k, ok := seen[g]
+		h := p.index.hash(g)
+		slot, k, ok := p.index.find(h, provides, p.foreign, g)
 		if !ok {
 			k = int32(len(p.foreign))
-			seen[g] = k
+			p.index.slots[slot] = h>>32<<32 | uint64(k+1)
 			p.foreign = append(p.foreign, int32(i))
 		}
 		p.ids[i] = -1 - k
 	}
+	p.foreign = slices.Clip(p.foreign)
 }
 
 // lookup returns k when g is the k-th API of p's list provides no catalog
 // provides.
 func (p *providedAPIs) lookup(provides []graph.GVK, g graph.GVK) (int32, bool) {
-	p.indexOnce.Do(func() {
-		p.index = make(map[graph.GVK]int32, len(p.foreign))
-		for k, i := range p.foreign {
-			p.index[provides[i]] = int32(k)
-		}
-	})
-	k, ok := p.index[g]
+	if len(p.foreign) == 0 {
+		return 0, false
+	}
+	_, k, ok := p.index.find(p.index.hash(g), provides, p.foreign, g)
 	return k, ok
+}
+
+// apiTable finds the APIs of a list that no catalog provides (a
+// providedAPIs' foreign APIs) by their place in it: an open-addressed hash
+// table of numbers, 8 bytes a slot, where a map of the APIs would take
+// some 100 bytes an entry — for the hundreds of thousands of APIs an
+// annotation may list.
+type apiTable struct {
+	seed maphash.Seed
+	// Each slot: k+1 for the k-th foreign API in the low 32 bits, the high
+	// 32 bits of its hash above them (an API compared only when they
+	// match); 0 for an empty slot.
+	slots []uint64
+}
+
+// newAPITable returns a table with room for n APIs, at most three quarters
+// full.
+func newAPITable(n int) apiTable {
+	size := 8
+	for size < n+n/3+1 {
+		size <<= 1
+	}
+	return apiTable{seed: maphash.MakeSeed(), slots: make([]uint64, size)}
+}
+
+// hash returns the hash of API g in t.
+func (t *apiTable) hash(g graph.GVK) uint64 { return maphash.Comparable(t.seed, g) }
+
+// find returns the slot of API g, whose hash is h, of the list provides
+// whose foreign APIs are listed in foreign: where it is, the k-th (found),
+// or the empty slot where it goes.
+func (t *apiTable) find(h uint64, provides []graph.GVK, foreign []int32, g graph.GVK) (slot int, k int32, found bool) {
+	mask := len(t.slots) - 1
+	for i := int(h) & mask; ; i = (i + 1) & mask {
+		s := t.slots[i]
+		if s == 0 {
+			return i, 0, false
+		}
+		if s>>32 == h>>32 && provides[foreign[uint32(s)-1]] == g {
+			return i, int32(uint32(s) - 1), true
+		}
+	}
 }
 
 // apiNumbers numbers, for one resolution, the APIs only installed CSVs
