@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 )
@@ -46,8 +47,13 @@ func reserveHeap() error {
 	if err != nil || !bytes.Contains(setting, []byte("[madvise]")) {
 		return nil
 	}
+	// Allocating heapReserve would start a collection of its own (the
+	// heap passes its goal); with the collector off meanwhile, the one
+	// collection below frees it.
+	gcPercent := debug.SetGCPercent(-1)
 	b := make([]byte, heapReserve)
 	err = syscall.Madvise(b, syscall.MADV_HUGEPAGE)
 	runtime.GC()
+	debug.SetGCPercent(gcPercent)
 	return err
 }
