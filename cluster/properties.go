@@ -158,6 +158,15 @@ func propertyList(raw []byte) ([]graph.Property, error) {
 	var typ string // the last type read, for the next property of that type
 	i := fastjson.After(raw, 1)
 	for n := 0; raw[i] != ']'; n++ {
+		if p, e, ok := canonicalProperty(raw, i, typ); ok {
+			typ = p.Type
+			props = append(props, p)
+			i = fastjson.After(raw, e)
+			if raw[i] == ',' {
+				i = fastjson.After(raw, i+1)
+			}
+			continue
+		}
 		e := fastjson.End(raw, i)
 		item := raw[i:e]
 		if p, ok := plainProperty(item, typ); ok {
@@ -174,6 +183,34 @@ func propertyList(raw []byte) ([]graph.Property, error) {
 		}
 	}
 	return props, errors.Join(errs...)
+}
+
+// canonicalProperty reads the property that starts at raw[i] when it is
+// written as encoding/json writes it, {"type":"<type>","value":<value>},
+// with a type without escapes and a value without white space, in one pass:
+// plainProperty's property, and the index past it; ok is false for any
+// other form (plainProperty reads it). A type equal to last is last.
+func canonicalProperty(raw []byte, i int, last string) (p graph.Property, end int, ok bool) {
+	const head, mid = `{"type":"`, `","value":`
+	if !bytes.HasPrefix(raw[i:], []byte(head)) {
+		return p, 0, false
+	}
+	i += len(head)
+	q := bytes.IndexByte(raw[i:], '"')
+	if q <= 0 || !bytes.HasPrefix(raw[i+q:], []byte(mid)) {
+		return p, 0, false
+	}
+	typ := raw[i : i+q]
+	v := i + q + len(mid)
+	e := fastjson.End(raw, v)
+	if e == v || e == len(raw) || raw[e] != '}' || bytes.IndexByte(typ, '\\') >= 0 || !utf8.Valid(typ) || hasSpace(raw[v:e]) {
+		return p, 0, false
+	}
+	t := last
+	if string(typ) != last {
+		t = string(typ)
+	}
+	return graph.Property{Type: t, Value: raw[v:e:e]}, e + 1, true
 }
 
 // plainProperty reads a property written plainly — an object of a "type"
