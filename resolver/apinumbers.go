@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"hash/maphash"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -30,7 +31,7 @@ type providedAPIs struct {
 	once    sync.Once
 	ids     []int32
 	foreign []int32
-	index   apiTable
+	index   apiIndex
 }
 
 // apiCache holds a Resolver's providedAPIs, by the typed properties they
@@ -66,7 +67,10 @@ func (r *Resolver) providedAPIs(bd *graph.Bundle) *providedAPIs {
 	return p
 }
 
-// number numbers provides.
+// number numbers provides. The APIs no catalog provides are found twice
+// by sorting their hashes, not through a map of the APIs (some 100 bytes
+// an entry, each written at random): for the hundreds of thousands of APIs
+// an annotation may list.
 func (p *providedAPIs) number(r *Resolver, provides []graph.GVK) {
 	p.ids = make([]int32, len(provides))
 	for i, g := range provides {
@@ -74,72 +78,86 @@ func (p *providedAPIs) number(r *Resolver, provides []graph.GVK) {
 			p.ids[i] = id
 			continue
 		}
-		if p.foreign == nil {
-			p.foreign = make([]int32, 0, len(provides)-i)
-			p.index = newAPITable(len(provides) - i)
+		if p.index.keys == nil {
+			p.index = apiIndex{seed: maphash.MakeSeed(), keys: make([]uint64, 0, len(provides)-i)}
 		}
-		h := p.index.hash(g)
-		slot, k, ok := p.index.find(h, provides, p.foreign, g)
-		if !ok {
-			k = int32(len(p.foreign))
-			p.index.slots[slot] = h>>32<<32 | uint64(k+1)
-			p.foreign = append(p.foreign, int32(i))
-		}
-		p.ids[i] = -1 - k
+		p.ids[i] = unnumbered
+		p.index.keys = append(p.index.keys, p.index.key(g, i))
 	}
-	p.foreign = slices.Clip(p.foreign)
+	if p.index.keys == nil {
+		return
+	}
+	slices.Sort(p.index.keys)
+	// An API listed again is numbered as where it is first listed: first
+	// is its first place, for each later one (seldom any).
+	var first map[int32]int32
+	keys := p.index.keys
+	for a := 0; a < len(keys); {
+		b := a + 1
+		for b < len(keys) && keys[b]>>indexBits == keys[a]>>indexBits {
+			b++
+		}
+		for x := a + 1; x < b; x++ { // the same hash: the same API, or not
+			i := int32(keys[x] & indexMask)
+			for y := a; y < x; y++ { // by place: the first equal is the first place
+				if j := int32(keys[y] & indexMask); provides[i] == provides[j] {
+					if first == nil {
+						first = map[int32]int32{}
+					}
+					first[i] = j
+					break
+				}
+			}
+		}
+		a = b
+	}
+	p.foreign = make([]int32, 0, len(keys)-len(first))
+	for i, id := range p.ids {
+		if id != unnumbered {
+			continue
+		}
+		if j, ok := first[int32(i)]; ok {
+			p.ids[i] = p.ids[j] // numbered: j < i
+			continue
+		}
+		p.ids[i] = -1 - int32(len(p.foreign))
+		p.foreign = append(p.foreign, int32(i))
+	}
 }
+
+// unnumbered marks, while numbering, an API no catalog provides.
+const unnumbered = math.MinInt32
 
 // lookup returns k when g is the k-th API of p's list provides no catalog
 // provides.
 func (p *providedAPIs) lookup(provides []graph.GVK, g graph.GVK) (int32, bool) {
-	if len(p.foreign) == 0 {
-		return 0, false
+	keys := p.index.keys
+	h := p.index.key(g, 0)
+	for x, _ := slices.BinarySearch(keys, h); x < len(keys) && keys[x]>>indexBits == h>>indexBits; x++ {
+		if i := keys[x] & indexMask; provides[i] == g {
+			return -1 - p.ids[i], true
+		}
 	}
-	_, k, ok := p.index.find(p.index.hash(g), provides, p.foreign, g)
-	return k, ok
+	return 0, false
 }
 
-// apiTable finds the APIs of a list that no catalog provides (a
-// providedAPIs' foreign APIs) by their place in it: an open-addressed hash
-// table of numbers, 8 bytes a slot, where a map of the APIs would take
-// some 100 bytes an entry — for the hundreds of thousands of APIs an
-// annotation may list.
-type apiTable struct {
+// apiIndex finds the APIs of a list that no catalog provides (a
+// providedAPIs' foreign APIs): for each, its hash's high bits and its
+// place in the list in one number, sorted.
+type apiIndex struct {
 	seed maphash.Seed
-	// Each slot: k+1 for the k-th foreign API in the low 32 bits, the high
-	// 32 bits of its hash above them (an API compared only when they
-	// match); 0 for an empty slot.
-	slots []uint64
+	keys []uint64
 }
 
-// newAPITable returns a table with room for n APIs, at most three quarters
-// full.
-func newAPITable(n int) apiTable {
-	size := 8
-	for size < n+n/3+1 {
-		size <<= 1
-	}
-	return apiTable{seed: maphash.MakeSeed(), slots: make([]uint64, size)}
-}
+// The low indexBits bits of a key are the API's place in its list.
+const (
+	indexBits = 31
+	indexMask = 1<<indexBits - 1
+)
 
-// hash returns the hash of API g in t.
-func (t *apiTable) hash(g graph.GVK) uint64 { return maphash.Comparable(t.seed, g) }
-
-// find returns the slot of API g, whose hash is h, of the list provides
-// whose foreign APIs are listed in foreign: where it is, the k-th (found),
-// or the empty slot where it goes.
-func (t *apiTable) find(h uint64, provides []graph.GVK, foreign []int32, g graph.GVK) (slot int, k int32, found bool) {
-	mask := len(t.slots) - 1
-	for i := int(h) & mask; ; i = (i + 1) & mask {
-		s := t.slots[i]
-		if s == 0 {
-			return i, 0, false
-		}
-		if s>>32 == h>>32 && provides[foreign[uint32(s)-1]] == g {
-			return i, int32(uint32(s) - 1), true
-		}
-	}
+// key returns the key of API g at place i.
+func (x *apiIndex) key(g graph.GVK, i int) uint64 {
+	return maphash.Comparable(x.seed, g)>>indexBits<<indexBits | uint64(i)
 }
 
 // apiNumbers numbers, for one resolution, the APIs only installed CSVs
