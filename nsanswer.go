@@ -126,7 +126,7 @@ func (a *NamespaceAnswer) WriteText(w io.Writer, opts TextOptions) error {
 	switch {
 	case a.Plan != nil:
 		a.Plan.WriteText(ew, "namespace "+a.Plan.Namespace)
-		writePlanNotes(ew, a.Plan, a.omitAssumed, opts)
+		writePlanNotes(ew, a.Plan.Notes, a.omitAssumed, opts)
 		a.Plan.WriteFixes(ew)
 	case a.Error != nil && a.Error.Explanation != nil:
 		a.Error.writeText(ew, opts, a.notes)
@@ -139,11 +139,11 @@ func (a *NamespaceAnswer) WriteText(w io.Writer, opts TextOptions) error {
 	return ew.Err
 }
 
-// writePlanNotes writes the plan's notes, "note: ..." each with opts'
+// writePlanNotes writes a plan's notes, "note: ..." each with opts'
 // advice (under the note's code), but the assumed OperatorGroup's with
 // omitAssumed.
-func writePlanNotes(w io.Writer, p *resolver.Plan, omitAssumed bool, opts TextOptions) {
-	for _, n := range p.Notes {
+func writePlanNotes(w io.Writer, notes []predict.Note, omitAssumed bool, opts TextOptions) {
+	for _, n := range notes {
 		if !omitAssumed || n.Code != predict.NoteAssumedOperatorGroup {
 			fmt.Fprintf(w, "note: %s\n", opts.noteText(Note{Code: NoteCode(n.Code), Text: n.Text}))
 		}

@@ -51,6 +51,9 @@ type RolloutAnswer struct {
 	unresolved bool
 	// simulated: the simulation reached a plan with nothing to do.
 	simulated bool
+	// omitAssumed: the world notes the assumed OperatorGroup (see
+	// NamespaceAnswer.omitAssumed).
+	omitAssumed bool
 }
 
 // RoundAnswer is one round of a RolloutAnswer: its number, and its plan
@@ -96,6 +99,7 @@ func (w *World) Rollout(ctx context.Context, ro resolver.RolloutOptions, opts An
 		}
 	}
 	a.Notes = excludedOnce(excluded)
+	a.omitAssumed = w.assumesGroups()
 	if a.Error != nil && a.Error.Explanation != nil {
 		a.Notes = append(a.Notes, w.answerNotes(&NamespaceAnswer{Namespace: ns, Error: a.Error})...)
 	}
@@ -168,7 +172,8 @@ func (w *World) roundFixes(ctx context.Context, ro *resolver.Rollout, n int, opt
 func (a *RolloutAnswer) No() bool { return (!a.Settled && !a.Waiting) || len(a.Failing) > 0 }
 
 // WriteText writes the rollout for a terminal or a CI log: a summary line,
-// one block per round (resolver.Plan.WriteText), then how it ended — the
+// one block per round (resolver.Plan.WriteText) with the notes of its plan
+// that no earlier round gave (as resolve writes a plan's notes), then how it ended — the
 // explanation of the round without a plan, the failure, the approval it
 // waits for, the rounds OLM is predicted to fail with the fixes of the
 // first, or how many rounds and approvals it took — and the stops.
@@ -179,6 +184,7 @@ func (a *RolloutAnswer) WriteText(w io.Writer, opts TextOptions) error {
 		return ew.Err
 	}
 	a.writeSummary(ew)
+	seen := map[predict.Note]bool{}
 	for _, r := range a.Rounds {
 		fmt.Fprintln(ew)
 		title := fmt.Sprintf("round %d", r.Round)
@@ -189,6 +195,14 @@ func (a *RolloutAnswer) WriteText(w io.Writer, opts TextOptions) error {
 			title += " (approved)"
 		}
 		r.Plan.WriteText(ew, title)
+		var notes []predict.Note
+		for _, n := range r.Plan.Notes {
+			if !seen[n] {
+				seen[n] = true
+				notes = append(notes, n)
+			}
+		}
+		writePlanNotes(ew, notes, a.omitAssumed, opts)
 	}
 	a.writeEnd(ew, opts)
 	writeStops(ew, a.Stops)
