@@ -44,7 +44,7 @@ const PropertiesVariable = "properties"
 // rule, or the error, is kept for the Evaluator's lifetime). The zero value
 // is not usable; call [New]. An Evaluator is safe for concurrent use.
 type Evaluator struct {
-	env   *cel.Env
+	env   func() *cel.Env // made on the first compile: most catalogs have no rule
 	mu    sync.Mutex
 	rules map[string]compiled
 }
@@ -57,8 +57,14 @@ type compiled struct {
 var _ resolver.CEL = (*Evaluator)(nil)
 
 // New returns an Evaluator with OLM's environment: the properties variable
-// and semver_compare.
+// and semver_compare. The environment is made when the first rule is
+// compiled (~1 ms), so an Evaluator that compiles none costs nothing.
 func New() *Evaluator {
+	return &Evaluator{env: sync.OnceValue(newEnv), rules: map[string]compiled{}}
+}
+
+// newEnv returns OLM's cel environment for rules.
+func newEnv() *cel.Env {
 	env, err := cel.NewEnv(
 		cel.Variable(PropertiesVariable, cel.ListType(cel.MapType(cel.StringType, cel.AnyType))),
 		cel.Function("semver_compare",
@@ -70,7 +76,7 @@ func New() *Evaluator {
 		// incompatibly, which the tests catch.
 		panic(fmt.Sprintf("celrule: cel environment: %v", err))
 	}
-	return &Evaluator{env: env, rules: map[string]compiled{}}
+	return env
 }
 
 // Compile compiles rule, or returns the result of an earlier Compile of the
@@ -99,14 +105,14 @@ func (e *Evaluator) CompileRule(rule string) (*Rule, error) {
 }
 
 func (e *Evaluator) compile(rule string) (*Rule, error) {
-	ast, issues := e.env.Compile(rule)
+	ast, issues := e.env().Compile(rule)
 	if err := issues.Err(); err != nil {
 		return nil, err
 	}
 	if t := ast.OutputType(); !t.IsExactType(cel.BoolType) {
 		return nil, fmt.Errorf("a cel rule must be of type bool, not %s", t)
 	}
-	prog, err := e.env.Program(ast)
+	prog, err := e.env().Program(ast)
 	if err != nil {
 		return nil, err
 	}
