@@ -122,6 +122,48 @@ func TestUpgrade(t *testing.T) {
 	}
 }
 
+// TestCheckerShared runs every case of testdata/upgrade, both ways and
+// twice, through one Checker, each definition forgotten after its second
+// round: the messages are those of a fresh CheckUpgrade (what a Checker
+// keeps — schemas read, go-cmp reports by contents — never changes an
+// answer).
+func TestCheckerShared(t *testing.T) {
+	files, _ := filepath.Glob("testdata/upgrade/*.txtar")
+	var defs [][2]*Definition
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := txtar.Parse(data)
+		liveData, _ := a.Get("live.json")
+		newData, _ := a.Get("new.json")
+		live, _, err1 := Decode(decodeJSON(t, liveData))
+		next, _, err2 := Decode(decodeJSON(t, newData))
+		if err1 != nil || err2 != nil {
+			t.Fatal(f, err1, err2)
+		}
+		defs = append(defs, [2]*Definition{live, next})
+	}
+	var c Checker
+	for round := range 2 {
+		for i, d := range defs {
+			for _, p := range [][2]*Definition{{d[0], d[1]}, {d[1].Live(), d[0]}} {
+				if got, want := c.CheckUpgrade(p[0], p[1]).Message(), CheckUpgrade(p[0], p[1]).Message(); got != want {
+					t.Errorf("%s (round %d): a shared Checker says\n%s\nwant\n%s", files[i], round, got, want)
+				}
+			}
+			if round == 1 {
+				c.Forget(d[0])
+				c.Forget(d[1])
+			}
+		}
+	}
+	if len(c.index) != 0 || len(c.served) != 0 {
+		t.Errorf("after Forget: %d schemas, %d definitions' served pairs kept; want none", len(c.index), len(c.served))
+	}
+}
+
 var (
 	crdPrefix = regexp.MustCompile(`^validating upgrade for CRD "[^"]*": `)
 	required  = regexp.MustCompile(`new required fields: \[(.*)\]$`)

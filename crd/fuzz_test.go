@@ -9,8 +9,10 @@ import (
 
 // FuzzUpgrade decodes two CRD manifests (JSON) and checks properties of the
 // comparison: no panic; a CRD replacing itself is safe; the verdict and
-// its message are the same every time; and two schemas differ to go-cmp
-// (its report is not empty) exactly when they differ semantically.
+// its message are the same every time, from a Checker that has compared
+// them before too; and two schemas differ to go-cmp (its report is not
+// empty) exactly when they differ semantically, and exactly when their
+// encodings for a Checker's reports differ.
 func FuzzUpgrade(f *testing.F) {
 	const crd = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"a.b"},
 "spec":{"group":"b","names":{"plural":"a","kind":"A"},"scope":"%s","versions":[
@@ -33,16 +35,23 @@ func FuzzUpgrade(f *testing.F) {
 			t.Fatalf("a CRD replacing itself is refused:\n%s", u.Message())
 		}
 		u1, u2 := CheckUpgrade(x, y), CheckUpgrade(x, y)
-		if u1.Message() != u2.Message() {
-			t.Fatalf("two messages:\n%s\n%s", u1.Message(), u2.Message())
+		var c Checker
+		c.CheckUpgrade(y, x)
+		u3 := c.CheckUpgrade(x, y)
+		if u1.Message() != u2.Message() || u1.Message() != u3.Message() {
+			t.Fatalf("messages differ:\n%s\n%s\n%s", u1.Message(), u2.Message(), u3.Message())
 		}
 		for _, v := range x.Versions {
 			w := y.Version(v.Name)
 			if w == nil {
 				continue
 			}
-			if eq, diff := semanticEqual(v.Schema, w.Schema), cmpDiff(v.Schema, w.Schema); eq != (diff == "") {
+			diff := cmpDiff(v.Schema, w.Schema)
+			if eq := semanticEqual(v.Schema, w.Schema); eq != (diff == "") {
 				t.Fatalf("semantically equal %v, go-cmp report:\n%s", eq, diff)
+			}
+			if same := bytes.Equal(appendSchema(nil, v.Schema), appendSchema(nil, w.Schema)); same != (diff == "") {
+				t.Fatalf("encodings equal %v, go-cmp report:\n%s", same, diff)
 			}
 		}
 	})

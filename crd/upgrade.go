@@ -102,6 +102,8 @@ func CheckUpgrade(live, next *Definition) *Upgrade {
 type Checker struct {
 	index  map[*Schema]*schemaIndex
 	served map[*Version][]Problem // servedPairs by a definition's versions
+	diffs  map[[32]byte]unhandled // unhandledDiff's reports by key
+	key    []byte                 // unhandledDiff's buffer
 }
 
 // maxIndexed bounds the schemas a Checker keeps read: at that many it
@@ -130,6 +132,20 @@ func (c *Checker) CheckUpgrade(live, next *Definition) *Upgrade {
 		u.Problems = append(u.Problems, c.servedProblems(live, next)...)
 	}
 	return u
+}
+
+// Forget drops what the Checker keeps of d's schemas (and of any copy of
+// d sharing its versions, as Live and a rendering do): once no pair left
+// to compare has d, its schemas need not be kept read, nor d itself kept
+// reachable.
+func (c *Checker) Forget(d *Definition) {
+	if len(d.Versions) == 0 {
+		return
+	}
+	for i := range d.Versions {
+		delete(c.index, d.Versions[i].Schema)
+	}
+	delete(c.served, &d.Versions[0])
 }
 
 // schema returns s's nodes, walked once per Checker.
@@ -255,7 +271,7 @@ func (c *Checker) compareVersions(version string, old, next *Schema) []Problem {
 			continue
 		}
 		a, b := f.schema.shallow(), n.shallow()
-		for _, d := range compareProperty(a, b) {
+		for _, d := range c.compareProperty(a, b) {
 			out = append(out, Problem{Check: d.check, Version: version, Property: f.path, Detail: d.detail, raw: d.raw})
 		}
 	}
@@ -275,8 +291,8 @@ type finding struct{ check, detail, raw string }
 
 // compareProperty runs crdify's property validations on a and b in their
 // registration order, each clearing the fields it handles, then reports
-// what is left as unhandled. a and b are changed.
-func compareProperty(a, b *Schema) []finding {
+// what is left as unhandled (unhandledDiff). a and b are changed.
+func (c *Checker) compareProperty(a, b *Schema) []finding {
 	var out []finding
 	add := func(check, format string, args ...any) {
 		out = append(out, finding{check: check, detail: fmt.Sprintf(format, args...)})
@@ -354,8 +370,8 @@ func compareProperty(a, b *Schema) []finding {
 	}
 	a.OneOf, b.OneOf = nil, nil
 	if !semanticEqual(a, b) {
-		diff := cmpDiff(a, b)
-		out = append(out, finding{"unhandled", conciseUnhandled(diff), diff})
+		u := c.unhandledDiff(a, b)
+		out = append(out, finding{"unhandled", u.concise, u.raw})
 	}
 	return out
 }
