@@ -183,6 +183,7 @@ func crdChecks(ctx context.Context, name string, p *graph.Package, set *registry
 	}
 	var cache registryv1.CRDCache
 	badCRD := map[registryv1.Digest]bool{} // reported once
+	defs := map[registryv1.Digest]*crd.Definition{}
 	parse := func(b *graph.Bundle, ref registryv1.CRDRef) *crd.Definition {
 		def, _, err := cache.Parse(ref)
 		var ve *crd.VersionError
@@ -197,11 +198,31 @@ func crdChecks(ctx context.Context, name string, p *graph.Package, set *registry
 			}
 			return nil
 		}
+		defs[ref.Digest] = def
 		return def
+	}
+	// A CRD is kept parsed (and its schemas read) until the last edge
+	// that has it is compared, then forgotten: a package's CRDs are not
+	// all held at once.
+	last := map[registryv1.Digest]int{}
+	for i, e := range edges {
+		from, to := found[e.from].b, found[e.to].b
+		if from == nil || to == nil {
+			continue
+		}
+		for _, b := range [...]*registryv1.Bundle{from, to} {
+			for _, r := range b.CRDs {
+				last[r.Digest] = i
+			}
+		}
+	}
+	done := make([][]registryv1.Digest, len(edges))
+	for d, i := range last {
+		done[i] = append(done[i], d)
 	}
 	verdicts := map[pairKey]*verdict{}
 	var checker crd.Checker // the package's schemas, each read once
-	for _, e := range edges {
+	for i, e := range edges {
 		if err := ctx.Err(); err != nil {
 			return nil, sum, err
 		}
@@ -213,6 +234,13 @@ func crdChecks(ctx context.Context, name string, p *graph.Package, set *registry
 		efs, es := compareEdge(name, p, e, from, to, parse, verdicts, &checker)
 		fs = append(fs, efs...)
 		sum.add(es)
+		for _, d := range done[i] {
+			if def := defs[d]; def != nil {
+				checker.Forget(def)
+				delete(defs, d)
+			}
+			cache.Forget(d)
+		}
 	}
 	sum.Parsed = cache.Len()
 	return fs, sum, nil

@@ -219,12 +219,14 @@ func (r CRDRef) read() ([]byte, error) {
 
 // CRDCache parses CRDs once per digest: two manifests of one text are one
 // CRD. The definitions it returns are shared (do not change them). It
-// holds every CRD it parsed until dropped: keep one per piece of work
-// (a package's bundles), not one for everything. A CRDCache is safe for
-// concurrent use; its zero value is ready.
+// holds every CRD it parsed until dropped or forgotten ([CRDCache.Forget]):
+// keep one per piece of work (a package's bundles), not one for
+// everything. A CRDCache is safe for concurrent use; its zero value is
+// ready.
 type CRDCache struct {
-	mu sync.Mutex
-	m  map[Digest]*parsed
+	mu     sync.Mutex
+	m      map[Digest]*parsed
+	parses int // the entries made, forgotten ones included
 }
 
 type parsed struct {
@@ -244,17 +246,29 @@ func (c *CRDCache) Parse(ref CRDRef) (*crd.Definition, crd.Decoded, error) {
 	if p == nil {
 		p = &parsed{}
 		c.m[ref.Digest] = p
+		c.parses++
 	}
 	c.mu.Unlock()
 	p.once.Do(func() { p.def, p.dec, p.err = ref.Parse() })
 	return p.def, p.dec, p.err
 }
 
-// Len returns the number of digests parsed.
+// Len returns the number of digests parsed; a digest forgotten and
+// parsed again counts twice.
 func (c *CRDCache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.m)
+	return c.parses
+}
+
+// Forget drops the CRD of digest d, parsed or not: a later Parse of it
+// parses it again. A piece of work that knows it is done with a CRD
+// (no comparison left that needs it) forgets it so that its definition
+// is not kept until the cache is dropped.
+func (c *CRDCache) Forget(d Digest) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.m, d)
 }
 
 // Rendered returns d, a CRD of b, as OLM renders it from b: with the

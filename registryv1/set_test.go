@@ -283,7 +283,7 @@ func TestReadCatalogBundle(t *testing.T) {
 }
 
 // TestCRDCache parses a digest once: the same definition for two refs of
-// one text, concurrently.
+// one text, concurrently; once forgotten, parsed again.
 func TestCRDCache(t *testing.T) {
 	read := func(path string) *Bundle {
 		b, problems := Loader{}.ReadFS(bundleFS("widgets", "widgets.v1", "1.0.0"), Source{Kind: FromFolder, Path: path})
@@ -304,6 +304,11 @@ func TestCRDCache(t *testing.T) {
 	da, _, _ := c.Parse(a)
 	if err != nil || da != db || c.Len() != 1 {
 		t.Errorf("parsed %p and %p (%v), %d digests; want one definition", da, db, err, c.Len())
+	}
+	c.Forget(a.Digest)
+	again, _, err := c.Parse(b)
+	if err != nil || again == da || again.Name != da.Name || c.Len() != 2 {
+		t.Errorf("after Forget: parsed %p (%v) again, %d parses; want a new definition of %s, 2 parses", again, err, c.Len(), da.Name)
 	}
 }
 
