@@ -75,7 +75,7 @@ func (pi *pkgIndex) invalid() []graph.Finding {
 // package. An invalid package is an error, one joined error per finding,
 // each prefixed with what reached the package; with AllowInvalid, the
 // package is left out and recorded in res.invalidLeftOut.
-func (res *resolution) usable(pi *pkgIndex, reachedBy string) (bool, error) {
+func (res *resolution) usable(pi *pkgIndex, reachedBy func() string) (bool, error) {
 	if res.r.opts.SkipValidation {
 		return true, nil
 	}
@@ -86,7 +86,7 @@ func (res *resolution) usable(pi *pkgIndex, reachedBy string) (bool, error) {
 	if !res.r.opts.AllowInvalid {
 		errs := make([]error, len(problems))
 		for i, f := range problems {
-			errs[i] = fmt.Errorf("%s: %w", reachedBy, &CatalogError{
+			errs[i] = fmt.Errorf("%s: %w", reachedBy(), &CatalogError{
 				Catalog: pi.cat.key, Package: f.Package, Channel: f.Channel, Bundle: f.Bundle,
 				Err: &InvalidPackageError{Catalog: pi.cat.key, Finding: f},
 			})

@@ -54,7 +54,7 @@ func (res *resolution) candidates(q *requirement, cat *catalogIndex, self variab
 			rank = -1
 		}
 		for b, pi := range res.satisfying(ci, q) {
-			if ok, err := res.usable(pi, fmt.Sprintf("%s: candidate %q", res.describe(self), b.Name)); err != nil {
+			if ok, err := res.usable(pi, func() string { return fmt.Sprintf("%s: candidate %q", res.describe(self), b.Name) }); err != nil {
 				return nil, err
 			} else if !ok {
 				continue

@@ -159,7 +159,14 @@ func (r *Resolver) prepare(ctx context.Context, namespace string, state *cluster
 	if err := res.build(); err != nil {
 		return nil, err
 	}
+	r.size.Store(packSize(res.p.NumVars(), res.p.Len()))
 	return res, nil
+}
+
+// packSize packs a problem's numbers of variables and constraints into
+// one word for Resolver.size (each capped at 2³¹−1).
+func packSize(vars, cons int) uint64 {
+	return uint64(min(vars, 1<<31-1))<<32 | uint64(min(cons, 1<<31-1))
 }
 
 // catalogOrder computes the visible catalogs and their base preference:
@@ -341,8 +348,11 @@ func (res *resolution) installedNode(idx int32, c *cluster.CSV, subs []*cluster.
 func (res *resolution) build() error {
 	p := &res.p
 	// About a subscription, a candidate or two and an installed CSV each,
-	// and as many constraints: reserved once rather than grown by doubling.
-	p.Grow(3*len(res.subs)+len(res.installed), 3*len(res.subs)+2*len(res.installed))
+	// and as many constraints, or as many as the resolver's last problem
+	// had (the re-solves that confirm changes build nearly the same
+	// problem): reserved once rather than grown by doubling.
+	last := res.r.size.Load()
+	p.Grow(max(3*len(res.subs)+len(res.installed), int(last>>32)), max(3*len(res.subs)+2*len(res.installed), int(last&(1<<32-1))))
 	for _, s := range res.subs {
 		v := variable{kind: varSubscription, idx: s.idx}
 		p.Mandatory(reason{kind: FactSubscription, sub: s}, v)
@@ -652,7 +662,7 @@ func (res *resolution) subscription(s *subNode) error {
 		if pi == nil || len(pi.pkg.Bundles) == 0 {
 			continue
 		}
-		if ok, err := res.usable(pi, fmt.Sprintf("subscription %q in namespace %q", sub.Name, res.ns)); err != nil {
+		if ok, err := res.usable(pi, func() string { return fmt.Sprintf("subscription %q in namespace %q", sub.Name, res.ns) }); err != nil {
 			return err
 		} else if !ok {
 			continue

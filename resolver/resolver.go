@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sextantdev/sextant/cluster"
 	"github.com/sextantdev/sextant/graph"
@@ -42,6 +43,9 @@ type Resolver struct {
 	// crMemo remembers the custom resources validated against a step's
 	// new CRDs (Options.BundleCRDs), for every resolution of r.
 	crMemo predict.CRMemo
+	// size is the last problem's numbers of variables and constraints
+	// (packSize), the room the next one reserves.
+	size atomic.Uint64
 }
 
 // catalogIndex is one catalog with the per-channel candidate lists that
