@@ -313,3 +313,38 @@ func TestCRDCache(t *testing.T) {
 }
 
 var _ fs.FS = fstest.MapFS{}
+
+// TestReadDirsSharesPermissions: the CSVs of one ReadDirs that grant the
+// same permissions share one list, read as each CSV writes it; other
+// permissions are their own.
+func TestReadDirsSharesPermissions(t *testing.T) {
+	root := t.TempDir()
+	perms := func(verbs string) string {
+		return "  install:\n    strategy: deployment\n    spec:\n      permissions:\n      - serviceAccountName: op\n        rules:\n        - apiGroups: [\"\"]\n          resources: [configmaps]\n          verbs: [" + verbs + "]\n"
+	}
+	for i, verbs := range []string{"get, list", "get, list", "get"} {
+		dir := filepath.Join(root, fmt.Sprintf("widgets/1.%d.0", i))
+		writeBundle(t, dir, "widgets", fmt.Sprintf("widgets.v1.%d.0", i), fmt.Sprintf("1.%d.0", i))
+		csv := csvYAML(fmt.Sprintf("widgets.v1.%d.0", i), fmt.Sprintf("1.%d.0", i)) + perms(verbs)
+		if err := os.WriteFile(filepath.Join(dir, "manifests/csv.yaml"), []byte(csv), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Loader{}.ReadDirs(context.Background(), root)
+	if err != nil || len(s.Problems) > 0 || s.Len() != 3 {
+		t.Fatalf("ReadDirs: %v, %v, %d bundles", err, s.Problems, s.Len())
+	}
+	b := s.Bundles()
+	want := []graph.StrategyPermissions{{ServiceAccountName: "op", Rules: []graph.PolicyRule{{Verbs: []string{"get", "list"}, APIGroups: []string{""}, Resources: []string{"configmaps"}}}}}
+	for _, c := range b[:2] {
+		if !reflect.DeepEqual(c.CSV.Permissions, want) {
+			t.Errorf("%s: permissions %+v, want %+v", c.CSV.Name, c.CSV.Permissions, want)
+		}
+	}
+	if &b[0].CSV.Permissions[0] != &b[1].CSV.Permissions[0] {
+		t.Error("the same permissions of two CSVs are two lists, want one shared")
+	}
+	if got := b[2].CSV.Permissions[0].Rules[0].Verbs; !reflect.DeepEqual(got, []string{"get"}) {
+		t.Errorf("%s: verbs %v, want [get]", b[2].CSV.Name, got)
+	}
+}
