@@ -485,7 +485,12 @@ func (res *resolution) uniqueness() {
 		}
 	}
 	nums := newAPINumbers(res.r)
-	var scratch []int32
+	// The lists of the pass come from the Resolver's pool and go back to it.
+	l, _ := res.r.lists.Get().(*uniqueLists)
+	if l == nil {
+		l = new(uniqueLists)
+	}
+	scratch := l.scratch[:0]
 	inRun := false // whether idsOf's last result came from a run (cheap again)
 	// idsOf returns the numbers of the APIs v provides; the result is only
 	// valid until the next call and must not be modified.
@@ -521,8 +526,12 @@ func (res *resolution) uniqueness() {
 		return buf
 	}
 	n := len(res.r.gvks) + installedAPIs
-	first := make([]int32, 0, n) // per API: the first provider's package, numbered in pkgNums
-	state := make([]uint8, 0, n) // per API: 0 none, 1 one package, 2 several
+	first := slices.Grow(l.first[:0], n) // per API: the first provider's package, numbered in pkgNums
+	state := slices.Grow(l.state[:0], n) // per API: 0 none, 1 one package, 2 several
+	defer func() {
+		l.first, l.state, l.scratch = first[:0], state[:0], scratch[:0]
+		res.r.lists.Put(l)
+	}()
 	byPkg := map[string][]variable{}
 	pkgNums := map[string]int32{}
 	multi := 0
@@ -587,6 +596,16 @@ func (res *resolution) uniqueness() {
 		}
 	}
 	res.onePerAPI(groups, nums)
+}
+
+// uniqueLists are the per-API lists of a resolution's uniqueness pass,
+// kept from one resolution to the next (Resolver.lists): for an annotation
+// of 600,000 APIs they take megabytes, which, new each time, cost their
+// page faults again in every resolution.
+type uniqueLists struct {
+	first   []int32
+	state   []uint8
+	scratch []int32
 }
 
 // onePerPackage adds at most one bundle of each package with more than one

@@ -40,6 +40,8 @@ type Resolver struct {
 	// annotations, once each.
 	apis apiCache
 	cel  celCache
+	// lists are uniqueness passes' lists (*uniqueLists), for reuse.
+	lists sync.Pool
 	// crMemo remembers the custom resources validated against a step's
 	// new CRDs (Options.BundleCRDs), for every resolution of r.
 	crMemo predict.CRMemo
