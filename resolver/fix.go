@@ -103,30 +103,40 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 	before := planFailures(plan)
 	var out []Suggestion
 	var kept planKeys // the target plans of the fixes kept
-	_, err := confirm.Run(ctx, confirm.Budget{Max: max, Tries: tries, Time: opts.Budget}, r.fixes(ctx, namespace, state, plan, planned),
-		func(ctx context.Context, f fix) (bool, error) {
+	type solved struct {
+		p, target *Plan
+		shown     string
+	}
+	_, err := confirm.Pipelined(ctx, confirm.Budget{Max: max, Tries: tries, Time: opts.Budget}, r.confirmWorkers(), r.fixes(ctx, namespace, state, plan, planned),
+		func(ctx context.Context, f fix) (solved, error) {
 			st, shown := f.apply(state)
 			p, err := r.solvePlan(ctx, namespace, st, planned)
 			if err != nil {
-				return false, err
+				return solved{}, err
 			}
-			after := planFailures(p)
 			target := p
 			if shown != namespace {
 				if target, err = r.solvePlan(ctx, shown, st, planned); err != nil {
-					return false, err
+					return solved{}, err
 				}
+			}
+			return solved{p, target, shown}, nil
+		},
+		func(f fix, sv solved) bool {
+			p, target, shown := sv.p, sv.target, sv.shown
+			after := planFailures(p)
+			if shown != namespace {
 				after = append(after, planFailures(target)...)
 			}
 			if len(after) >= len(before) || slices.ContainsFunc(after, func(k failureKey) bool { return !slices.Contains(before, k) }) {
-				return false, nil
+				return false
 			}
 			// A channel or startingCSV fix that only leaves the subscription
 			// where it is, with no step, is a hold, not a fix.
 			hold := (f.s.Kind == SuggestSwitchChannel || f.s.Kind == SuggestStartingCSV) &&
 				!slices.ContainsFunc(p.Steps, func(st Step) bool { return st.Reason.Subscription == f.s.Subscription })
 			if hold || !kept.add(shown, target) {
-				return false, nil
+				return false
 			}
 			s := f.s
 			s.Plan, s.Summary = target, planSummary(target, nil)
@@ -134,7 +144,7 @@ func (r *Resolver) fixesOf(ctx context.Context, namespace string, state *cluster
 				s.Summary = "in namespace " + shown + ", " + s.Summary
 			}
 			out = append(out, s)
-			return true, nil
+			return true
 		})
 	if err != nil {
 		return out, fmt.Errorf("fixes for namespace %q: %w", namespace, err)

@@ -410,16 +410,19 @@ func (r *Resolver) heldBackChange(ctx context.Context, ns string, state *cluster
 	}
 	// Removing the held subscription does not move it: not a candidate.
 	cands := slices.DeleteFunc(r.changes(ns, state, ex), func(c change) bool { return c.sub == h.Subscription && c.edit == nil })
-	_, err = confirm.Run(ctx, confirm.Budget{Max: 1, Tries: tries}, cands, func(ctx context.Context, c change) (bool, error) {
-		plan, err := r.solvePlan(ctx, ns, c.apply(ns, state), nil)
-		if err != nil || !moves(plan, h.Package, cur) {
-			return false, err
-		}
-		s := c.s
-		s.Plan, s.Summary = plan, planSummary(plan, []string{h.Package})
-		h.Change = &s
-		return true, nil
-	})
+	_, err = confirm.Pipelined(ctx, confirm.Budget{Max: 1, Tries: tries}, r.confirmWorkers(), cands,
+		func(ctx context.Context, c change) (*Plan, error) {
+			return r.solvePlan(ctx, ns, c.apply(ns, state), nil)
+		},
+		func(c change, plan *Plan) bool {
+			if !moves(plan, h.Package, cur) {
+				return false
+			}
+			s := c.s
+			s.Plan, s.Summary = plan, planSummary(plan, []string{h.Package})
+			h.Change = &s
+			return true
+		})
 	if err != nil {
 		return fmt.Errorf("explain held back %s in namespace %q: %w", h.Package, ns, err)
 	}

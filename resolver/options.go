@@ -3,6 +3,7 @@ package resolver
 import (
 	"github.com/sextantdev/sextant/graph"
 	"github.com/sextantdev/sextant/resolver/predict"
+	"runtime"
 )
 
 // EventKind is the kind of a trace event.
@@ -118,4 +119,16 @@ func (r *Resolver) trace(e Event) {
 	if r.opts.Tracer != nil {
 		r.opts.Tracer.Trace(e)
 	}
+}
+
+// confirmWorkers is how many of the re-solves that confirm candidate
+// changes (suggestions, fixes, held-back changes) run at once: one per
+// processor, their results taken in rank order so the answer is the same;
+// one when a Tracer observes the resolutions, since Trace is called from
+// the goroutine that runs Resolve.
+func (r *Resolver) confirmWorkers() int {
+	if r.opts.Tracer != nil {
+		return 1
+	}
+	return runtime.GOMAXPROCS(0)
 }

@@ -200,16 +200,18 @@ func (r *Resolver) explain(ctx context.Context, namespace string, state *cluster
 	}
 	var kept planKeys // the plans of the suggestions kept
 	focus := factPackages(ex.Facts)
-	_, err := confirm.Run(ctx, confirm.Budget{Max: max, Tries: tries, Time: opts.Budget}, r.changes(namespace, state, ex),
-		func(ctx context.Context, c change) (bool, error) {
-			plan, err := r.solvePlan(ctx, namespace, c.apply(namespace, state), nil)
-			if err != nil || !kept.add("", plan) {
-				return false, err
+	_, err := confirm.Pipelined(ctx, confirm.Budget{Max: max, Tries: tries, Time: opts.Budget}, r.confirmWorkers(), r.changes(namespace, state, ex),
+		func(ctx context.Context, c change) (*Plan, error) {
+			return r.solvePlan(ctx, namespace, c.apply(namespace, state), nil)
+		},
+		func(c change, plan *Plan) bool {
+			if !kept.add("", plan) {
+				return false
 			}
 			s := c.s
 			s.Plan, s.Summary = plan, planSummary(plan, focus)
 			ex.Suggestions = append(ex.Suggestions, s)
-			return true, nil
+			return true
 		})
 	if err != nil {
 		return ex, fmt.Errorf("explain namespace %q: %w", namespace, err)

@@ -19,6 +19,7 @@ package confirm
 
 import (
 	"context"
+	"sync"
 	"time"
 )
 
@@ -66,6 +67,88 @@ func Run[C any](ctx context.Context, b Budget, candidates []C, try func(ctx cont
 			continue
 		}
 		if ok {
+			kept++
+		}
+	}
+	return kept, ctx.Err()
+}
+
+// Pipelined is Run with each try split in two: solve, the costly and
+// self-contained part (a re-solve), and keep, which decides with solve's
+// result whether the candidate is kept (and records it). Up to workers
+// solves run at once, ahead of the order, while keep is called one
+// candidate at a time in candidate order, so what is tried, what is kept,
+// the count and the error are Run's with try = keep after solve, whatever
+// workers is; solves started ahead of a candidate that ends the run are
+// cancelled and their results dropped. solve must be safe to call from
+// several goroutines at once; keep is never called concurrently.
+func Pipelined[C, R any](ctx context.Context, b Budget, workers int, candidates []C, solve func(ctx context.Context, c C) (R, error), keep func(c C, r R) bool) (int, error) {
+	n := len(candidates)
+	if b.Tries > 0 {
+		n = min(n, b.Tries)
+	}
+	if workers <= 1 || n <= 1 {
+		return Run(ctx, b, candidates[:n], func(ctx context.Context, c C) (bool, error) {
+			r, err := solve(ctx, c)
+			if err != nil {
+				return false, err
+			}
+			return keep(c, r), nil
+		})
+	}
+	tctx := ctx
+	if b.Time > 0 {
+		var cancel context.CancelFunc
+		tctx, cancel = context.WithTimeout(ctx, b.Time)
+		defer cancel()
+	}
+	sctx, stop := context.WithCancel(tctx)
+	type result struct {
+		r   R
+		err error
+	}
+	results := make([]chan result, n)
+	for i := range results {
+		results[i] = make(chan result, 1)
+	}
+	var wg sync.WaitGroup
+	defer func() { stop(); wg.Wait() }()
+	next := 0 // the next candidate to start solving
+	start := func() {
+		i := next
+		next++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := solve(sctx, candidates[i])
+			results[i] <- result{r, err}
+		}()
+	}
+	for next < min(n, workers) {
+		start()
+	}
+	kept := 0
+	for i := range n {
+		if b.Max > 0 && kept >= b.Max {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return kept, err
+		}
+		if tctx.Err() != nil {
+			break // the time bound: not an error
+		}
+		res := <-results[i]
+		if next < n {
+			start()
+		}
+		if res.err != nil {
+			if ctxErr := ctx.Err(); ctxErr != nil {
+				return kept, ctxErr
+			}
+			continue
+		}
+		if keep(candidates[i], res.r) {
 			kept++
 		}
 	}

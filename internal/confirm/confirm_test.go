@@ -3,7 +3,9 @@ package confirm_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -81,5 +83,77 @@ func TestRunTime(t *testing.T) {
 	})
 	if err != nil || kept != 0 || !slices.Equal(tried, []int{0}) {
 		t.Errorf("tried %v, kept %d, error %v; want [0], 0, nil", tried, kept, err)
+	}
+}
+
+// TestPipelinedIsRun holds Pipelined to Run's rule: for random candidate
+// lists, budgets and worker counts, keep sees the candidates Run's try
+// would see, in the same order, and the count and error are Run's.
+func TestPipelinedIsRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 41))
+	for round := range 500 {
+		n := rng.IntN(9)
+		keepIt := make([]bool, n)
+		failIt := make([]bool, n)
+		for i := range n {
+			keepIt[i], failIt[i] = rng.IntN(2) == 0, rng.IntN(4) == 0
+		}
+		b := confirm.Budget{Max: rng.IntN(4) - 1, Tries: rng.IntN(6) - 1}
+		cands := make([]int, n)
+		for i := range cands {
+			cands[i] = i
+		}
+		var want []int
+		wantKept, wantErr := confirm.Run(context.Background(), b, cands, func(_ context.Context, c int) (bool, error) {
+			if failIt[c] {
+				return false, errNoPlan
+			}
+			want = append(want, c)
+			return keepIt[c], nil
+		})
+		workers := 1 + rng.IntN(4)
+		var got []int
+		gotKept, gotErr := confirm.Pipelined(context.Background(), b, workers, cands,
+			func(_ context.Context, c int) (int, error) {
+				if failIt[c] {
+					return 0, errNoPlan
+				}
+				return c * 10, nil
+			},
+			func(c, r int) bool {
+				if r != c*10 {
+					t.Errorf("round %d: keep(%d) got solve's result %d", round, c, r)
+				}
+				got = append(got, c)
+				return keepIt[c]
+			})
+		if gotKept != wantKept || !errors.Is(gotErr, wantErr) || !slices.Equal(got, want) {
+			t.Fatalf("round %d (budget %+v, %d workers, keep %v, fail %v): Pipelined kept %d %v err %v, Run kept %d %v err %v",
+				round, b, workers, keepIt, failIt, gotKept, got, gotErr, wantKept, want, wantErr)
+		}
+	}
+}
+
+// TestPipelinedCancelled: when the caller's context ends, Pipelined
+// returns its error and leaves no solve running.
+func TestPipelinedCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var running atomic.Int32
+	kept, err := confirm.Pipelined(ctx, confirm.Budget{}, 3, []int{0, 1, 2, 3, 4, 5},
+		func(ctx context.Context, c int) (int, error) {
+			running.Add(1)
+			defer running.Add(-1)
+			if c == 2 {
+				cancel()
+			}
+			<-ctx.Done()
+			return 0, ctx.Err()
+		},
+		func(c, r int) bool { return true })
+	if kept != 0 || !errors.Is(err, context.Canceled) {
+		t.Errorf("kept %d, err %v; want 0, context.Canceled", kept, err)
+	}
+	if n := running.Load(); n != 0 {
+		t.Errorf("%d solves still running after Pipelined returned", n)
 	}
 }
