@@ -40,14 +40,15 @@ const thpSetting = "/sys/kernel/mm/transparent_hugepage/enabled"
 // here with runtime.GC took ~10 ms of wall clock); later allocations
 // reuse those addresses. The range is the heap's own; nothing outside Go's
 // allocator is mapped, and nothing changes but how the kernel backs it.
-// It returns the madvise error, if any, for the tests.
-func reserveHeap() error {
+// It reports whether it left such a range for the collector to free, and
+// the madvise error, if any, for the tests.
+func reserveHeap() (bool, error) {
 	if strings.Contains(","+os.Getenv("GODEBUG")+",", ",disablethp=1,") {
-		return nil
+		return false, nil
 	}
 	setting, err := os.ReadFile(thpSetting)
 	if err != nil || !bytes.Contains(setting, []byte("[madvise]")) {
-		return nil
+		return false, nil
 	}
 	// Allocating heapReserve would start a collection at once, while b
 	// is still live; with the collector off until b is dead, the first
@@ -55,7 +56,7 @@ func reserveHeap() error {
 	gcPercent := debug.SetGCPercent(-1)
 	err = madviseHuge(heapReserve)
 	debug.SetGCPercent(gcPercent)
-	return err
+	return true, err
 }
 
 // madviseHuge allocates n bytes, marks them MADV_HUGEPAGE and drops them.

@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// TestReserveHeap checks on this machine that reserveHeap leaves a range
-// of the heap at least heapReserve long marked for huge pages ("hg" among
+// TestReserveHeap checks on this machine that reserveHeap leaves ranges
+// of the heap at least heapReserve long in all marked for huge pages ("hg" among
 // its VmFlags in /proc/self/smaps), when the kernel gives huge pages only
 // on request, and that GODEBUG=disablethp=1 leaves the heap alone.
 func TestReserveHeap(t *testing.T) {
@@ -20,18 +20,20 @@ func TestReserveHeap(t *testing.T) {
 	}
 	t.Setenv("GODEBUG", "disablethp=1")
 	before := hugeRanges(t)
-	if err := reserveHeap(); err != nil {
+	if _, err := reserveHeap(); err != nil {
 		t.Fatal(err)
 	}
 	if after := hugeRanges(t); after != before {
 		t.Errorf("with GODEBUG=disablethp=1: %d bytes marked, %d before", after, before)
 	}
 	t.Setenv("GODEBUG", "")
-	if err := reserveHeap(); err != nil {
+	if _, err := reserveHeap(); err != nil {
 		t.Fatal(err)
 	}
-	if after := hugeRanges(t); after < before+heapReserve {
-		t.Errorf("%d bytes marked for huge pages, %d before: want %d more", after, before, heapReserve)
+	// A range freed by an earlier run of the test (-count) is marked
+	// already and may be the one reused: at least heapReserve bytes.
+	if after := hugeRanges(t); after < heapReserve {
+		t.Errorf("%d bytes marked for huge pages (%d before): want at least %d", after, before, heapReserve)
 	}
 }
 
