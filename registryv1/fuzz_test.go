@@ -8,6 +8,8 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/sextantdev/sextant/crd"
+	"github.com/sextantdev/sextant/internal/fastyaml"
 	"github.com/sextantdev/sextant/internal/txtar"
 )
 
@@ -51,6 +53,36 @@ func FuzzReadFS(f *testing.F) {
 		checkCRDs(t, b, fsys)
 		if b != nil && !reflect.DeepEqual(b.CSV, b2.CSV) {
 			t.Errorf("two CSVs")
+		}
+	})
+}
+
+// FuzzPlainCRD holds plainCRD to the fast scan and to topLevelCRD: a
+// document plainCRD takes for a CRD is one for the scan, with the same
+// apiVersion, whenever the scan reads it, and one for topLevelCRD
+// otherwise.
+func FuzzPlainCRD(f *testing.F) {
+	f.Add([]byte(crdYAML("widgets")))
+	f.Add([]byte("# c\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a}\n"))
+	f.Add([]byte("kind: CustomResourceDefinition\n  more\napiVersion: a/v1\n"))
+	f.Add([]byte("apiVersion: a/v1\nkind: CustomResourceDefinition\nkind: Other\n"))
+	f.Add([]byte("apiVersion: a/v1\r\nkind: CustomResourceDefinition\r\nspec: &x {}\r\n"))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		av, ok := plainCRD(text)
+		if !ok {
+			return
+		}
+		sc := fastyaml.NewScanner("apiVersion", "kind")
+		root, scanned := sc.Scan(text)
+		if scanned {
+			a, k := sc.Field(0), sc.Field(1)
+			if root != fastyaml.Object || k.Type != fastyaml.String || string(k.Text) != crd.Kind || a.Type != fastyaml.String || string(a.Text) != av {
+				t.Fatalf("plainCRD: a CRD of %q; the scan: root %v, kind %q, apiVersion %q", av, root, k.Text, a.Text)
+			}
+			return
+		}
+		if tav, tok := topLevelCRD(text); !tok || tav != av {
+			t.Fatalf("plainCRD: a CRD of %q; topLevelCRD: %v, %q", av, tok, tav)
 		}
 	})
 }

@@ -389,6 +389,10 @@ var converters = sync.Pool{New: func() any { return new(fastyaml.Converter) }}
 // (the fast scan tells most of them without converting them), a CSV read,
 // any other object named, a List's items read one by one.
 func (r *bundleReader) document(text []byte, loc docLoc) {
+	if av, ok := plainCRD(text); ok {
+		r.addCRD(text, av, loc)
+		return
+	}
 	sc := scanners.Get().(*fastyaml.Scanner)
 	root, ok := sc.Scan(text)
 	apiVersion, kind := sc.Field(0), sc.Field(1)
@@ -538,6 +542,75 @@ func jsonFieldError(err error) error {
 		return fmt.Errorf("%sis %s%s", where, article, te.Value)
 	}
 	return err
+}
+
+// plainCRD reports whether a document is a CRD's manifest as most are
+// written, told from its lines alone (CRDs are most of a bundle's bytes,
+// and a line's first bytes cost less than the fast scan of every line):
+// its first line with content starts with a letter; one unindented line is
+// "kind: CustomResourceDefinition" and one "apiVersion: GROUP/VERSION"
+// (letters, digits, '.', '-', '_' and a '/', unquoted), each followed by
+// an unindented line with content (or the end), so that neither value
+// goes on. No other line starts with "kind:" or "apiVersion:". Such a
+// document, when it is YAML the fast scan reads, has that kind and
+// apiVersion for it too (FuzzPlainCRD); when it is not, topLevelCRD
+// says the same. ok is false for any other document: the scan decides.
+func plainCRD(text []byte) (apiVersion string, ok bool) {
+	kinds, versions := 0, 0
+	first := true
+	after := false // the line after a kind or apiVersion line must be unindented content
+	for rest := text; len(rest) > 0; {
+		var l []byte
+		l, rest, _ = bytes.Cut(rest, []byte("\n"))
+		l = bytes.TrimRight(l, " \t\r")
+		if after {
+			if len(l) == 0 || l[0] == ' ' || l[0] == '\t' || l[0] == '#' {
+				return "", false
+			}
+			after = false
+		}
+		if first {
+			if t := bytes.TrimLeft(l, " \t"); len(t) == 0 || t[0] == '#' {
+				continue
+			}
+			if !isLetter(l[0]) {
+				return "", false
+			}
+			first = false
+		}
+		if v, found := bytes.CutPrefix(l, []byte("kind:")); found {
+			if kinds++; string(v) != " "+crd.Kind {
+				return "", false
+			}
+			after = true
+		} else if v, found := bytes.CutPrefix(l, []byte("apiVersion:")); found {
+			versions++
+			v, found = bytes.CutPrefix(v, []byte(" "))
+			if !found || !plainGroupVersion(v) {
+				return "", false
+			}
+			apiVersion = string(v)
+			after = true
+		}
+	}
+	return apiVersion, kinds == 1 && versions == 1
+}
+
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+
+// plainGroupVersion reports whether v is GROUP/VERSION written plainly:
+// a letter or digit first, then letters, digits, '.', '-', '_' and one
+// '/'.
+func plainGroupVersion(v []byte) bool {
+	if len(v) == 0 || !isLetter(v[0]) && (v[0] < '0' || v[0] > '9') || bytes.Count(v, []byte("/")) != 1 {
+		return false
+	}
+	for _, c := range v {
+		if !isLetter(c) && (c < '0' || c > '9') && c != '.' && c != '-' && c != '_' && c != '/' {
+			return false
+		}
+	}
+	return true
 }
 
 // topLevelCRD reports whether a document is most likely a CRD's manifest
