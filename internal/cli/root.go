@@ -55,7 +55,8 @@ func prepareHeap() {
 // Run runs the sextant command line with args (without the program name)
 // and returns the exit status. It reads stdin only for inputs named "-" and
 // writes results to stdout and errors to stderr. Run keeps no state between
-// calls and may be called concurrently with distinct writers.
+// calls (but that PrepareHeap is called once per process) and may be
+// called concurrently with distinct writers.
 func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if ctx == nil {
 		ctx = context.Background()
