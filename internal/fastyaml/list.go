@@ -24,8 +24,9 @@ import (
 // alias in another item could name, a line that breaks the layout — and
 // the document is parsed whole, as before: the split is only ever a
 // faster way to the same values. The lines before "items:" must be whole
-// on their own (in the subset Fast reads), and so must the last item when
-// a line at column 0 follows it and it holds a quote or a bracket.
+// on their own (in the subset Fast reads), and so must every item that a
+// line follows and that may leave a quoted scalar or a flow collection
+// open (closedItem).
 //
 // The items are not kept: ListItems checks the layout, and Items.All finds
 // them again, one at a time, so that the split holds no more memory than
@@ -48,16 +49,38 @@ func ListItems(text []byte) (header []byte, items Items, ok bool) {
 	}
 	itemsEnd := start + bytes.IndexByte(text[start:], '\n') + 1 // past the line "items:"
 	items = Items{line: bytes.Count(text[:itemsEnd], newline)}
+	// An item ends where the next one's dash is, or at a line at column
+	// 0 — the header's next key —, unless that line is text of a quoted
+	// scalar (or a flow collection) the item leaves open ("- a: \"x" then
+	// "- b\"" or "b: y\""). An item not certainly closed (closedItem) must
+	// be whole on its own.
+	var pending ListItem // the item before the one check is given: a line follows it
+	open, has := false, false
+	check := func(it ListItem) bool {
+		if has && !closedItem(pending.text) && !whole(&pending) {
+			open = true
+			return false
+		}
+		pending, has = it, true
+		return true
+	}
 	var last ListItem
-	items.n, items.end, last, ok = splitItems(text, itemsEnd, items.line, nil)
-	if !ok || items.n == 0 {
+	items.n, items.end, last, ok = splitItems(text, itemsEnd, items.line, check)
+	if !ok || open || items.n == 0 {
 		return nil, Items{}, false
 	}
-	if items.end < len(text) && openable(last.text) && !whole(&last) {
-		// The items end at a line at column 0 — the header's next key,
-		// unless it is text of a quoted scalar (or a flow collection) that
-		// the last item leaves open ("- a: \"x" then "b: y\""). Such an
-		// item must be whole on its own.
+	if items.end < len(text) && !closedItem(last.text) && !whole(&last) {
+		return nil, Items{}, false
+	}
+	if keepChomped(text[itemsEnd:items.end]) {
+		// A keep-chomped block scalar ("|+") holds the blank lines after
+		// it, which the split leaves between the items.
+		return nil, Items{}, false
+	}
+	if items.end == len(text) && text[len(text)-1] != '\n' {
+		// The items end a document without a line feed at its end, which
+		// an item's text gains (Text): a block scalar there would gain it
+		// too ("- |" then "  a" is "a", and "a\n" with it).
 		return nil, Items{}, false
 	}
 	items.text = text[itemsEnd:items.end]
@@ -72,10 +95,6 @@ func ListItems(text []byte) (header []byte, items Items, ok bool) {
 
 var newline = []byte("\n")
 
-// openable reports whether text holds a quote or a flow collection's
-// opening bracket: a node that may go on over lines at any indentation.
-func openable(text []byte) bool { return bytes.ContainsAny(text, "\"'[{") }
-
 // whole reports whether item it is whole on its own: its text, read
 // where it lies (its dash blanked meanwhile: a line feed follows it when
 // a line follows), is a document in the subset Fast reads.
@@ -88,6 +107,27 @@ func whole(it *ListItem) bool {
 	var p parser
 	s := skim{field: -1}
 	return p.parse(text, &s)
+}
+
+// keepChomped reports whether text may hold the header of a keep-chomped
+// block scalar: a "+" after "|" or ">", a digit between or not (it also
+// finds text that only looks so).
+func keepChomped(text []byte) bool {
+	for i := bytes.IndexByte(text, '+'); i >= 0; {
+		j := i - 1
+		if j >= 0 && text[j] >= '1' && text[j] <= '9' {
+			j--
+		}
+		if j >= 0 && (text[j] == '|' || text[j] == '>') {
+			return true
+		}
+		k := bytes.IndexByte(text[i+1:], '+')
+		if k < 0 {
+			return false
+		}
+		i += 1 + k
+	}
+	return false
 }
 
 // bareCR reports whether text holds a carriage return that is not

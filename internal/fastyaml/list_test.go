@@ -86,11 +86,20 @@ func splitByLines(text []byte) (header []byte, items []oracleItem, ok bool) {
 		}
 		it.text = b.String()
 	}
-	// As ListItems: items that end at column 0 end after a last item
-	// whole on its own, when a quoted scalar or a flow collection could
-	// go on over lines there.
-	if last := items[len(items)-1].text; end < len(lines) && strings.ContainsAny(last, "\"'[{") {
-		if _, ok := Fast([]byte(last)); !ok {
+	if keepChomped(bytes.Join(lines[start+1:end], []byte("\n"))) {
+		return nil, nil, false // as ListItems: a keep-chomped block scalar holds the blank lines after it
+	}
+	if end == len(lines) && !bytes.HasSuffix(text, []byte("\n")) {
+		return nil, nil, false // as ListItems: the items end a document without a last line feed
+	}
+	// As ListItems: an item that a line follows ends there only if it
+	// certainly leaves nothing open, or is whole on its own.
+	for k, it := range items {
+		if k == len(items)-1 && end == len(lines) {
+			break // the document's last lines
+		}
+		raw := bytes.Join(lines[it.first:it.last+1], []byte("\n"))
+		if _, ok := Fast([]byte(it.text)); !closedItem(raw) && !ok {
 			return nil, nil, false
 		}
 	}
@@ -147,6 +156,24 @@ func checkListItems(t *testing.T, doc []byte) (split bool) {
 	if (listHeader(got) || listHeader(wantV)) && !reflect.DeepEqual(got, wantV) {
 		t.Fatalf("header %q: %#v; the line split's %q: %#v", header, got, wantHeader, wantV)
 	}
+	// Where the whole document parses and the header is a List's, its
+	// items are the items parsed one by one: the split is only a faster
+	// way to the same values.
+	if whole, err := Value(doc); err == nil && listHeader(got) {
+		if m, ok := whole.(map[string]any); ok {
+			if list, ok := m["items"].([]any); ok {
+				if len(list) != len(items) {
+					t.Fatalf("%d items, the whole document %d, for %q", len(items), len(list), doc)
+				}
+				for i := range items {
+					v, err := Value(items[i].Text())
+					if err != nil || !reflect.DeepEqual(v, list[i]) {
+						t.Fatalf("item %d: %#v (%v); the whole document's: %#v, for %q", i, v, err, list[i], doc)
+					}
+				}
+			}
+		}
+	}
 	// And the header's fields are the whole document's, items aside.
 	if whole, err := Value(doc); err == nil && listHeader(got) {
 		if m, ok := whole.(map[string]any); ok {
@@ -192,6 +219,18 @@ var listItemsCases = []string{
 	"items:\n- 0\r0:",             // a carriage return alone breaks the line: not split
 	"A0000: \nitems:\n- 0: \"0000000000000000000000000\n0000: 0000000000000000000\"", // FuzzListItems: a line at column 0 inside the last item's quoted scalar: not split
 	"items:\n- a: 'x\n    y'\nkind: List\n",                                          // a quoted scalar over lines, closed in the item: split
+	"kind: List\nitems:\n- metadata:\n    annotations:\n      p: '{\"a\":\"b\n        c\"}'\n    name: x\n  spec:\n    d: |-\n      say \"hi\n    e: \"f\"\n- b: 1\nmetadata: {}\n", // as kubectl writes: split
+	"kind: List\nitems:\n- a:\n    b\n    \"c\n  e: \"x\n- f\"\n",                    // a plain scalar alone on its line goes on deeper: not split
+	"kind: List\nitems:\n- - a\n    \"b\n  - \"x\n- y\"\n",                           // and one after a dash, deeper than the dash: not split
+	"kind: List\nitems:\n- a: b\n   \"c\"\n  d: \"x\n- y\"\n",                        // and one after a key, deeper than the key: not split
+	"items:\n- |+\n\n- a\n",                                                          // FuzzListItems: a keep-chomped scalar holds the blank line: not split
+	"items:\n- |\n  0",                                                               // FuzzListItems: no line feed at the end, which the item would gain: not split
+	"items:\n- \"\n- \n0: 0\"",                                                       // FuzzListItems: an earlier item's quote holds the next dash line and the line at column 0: not split
+	"kind: List\nitems:\n- a: \"x\n- b: y\"\n- c: 1\n",                               // an item's quote holds the next item's dash line: not split
+	"kind: List\nitems:\n- a: |\n    say \"hi\n  b: \"x\n- c\"\n",                    // a quote in a block scalar is text; the next key's opens: not split
+	"kind: List\nitems:\n- a: foo\n    \"bar\n  b: \"x\n- c\"\n",                     // a quote in a plain scalar's next line is text: not split
+	"kind: List\nitems:\n- {a: b, c: \"d\n- e\"}\n",                                  // a flow collection over lines: not split
+	"kind: List\nitems:\n- a: 'it''s\n    long'\n  b: \"x\\\"y\"\n- c: [1, \"2\"]\n", // closed quotes and flows, escapes: split
 }
 
 // TestListItems: ListItems splits as the line split does.
