@@ -183,23 +183,28 @@ func TestListSplitAgrees(t *testing.T) {
 			if withoutLines(splitErr) != withoutLines(wholeErr) {
 				t.Fatalf("split, error\n%s\nwhole, error\n%s", splitErr, wholeErr)
 			}
-			// Notes and custom resources are at the item's line, or the
-			// List's, as errors are.
-			for _, s := range []*State{split, whole} {
-				if s == nil {
-					continue
-				}
-				for i := range s.Notes {
-					s.Notes[i].Line = 0
-				}
-				for i := range s.CustomResources {
-					s.CustomResources[i].Line = 0
-				}
-			}
+			withoutItemLines(split, whole)
 			if !reflect.DeepEqual(split, whole) {
 				t.Fatalf("split, state %+v\nwhole, state %+v", split, whole)
 			}
 		})
+	}
+}
+
+// withoutItemLines sets the lines of the states' notes and custom
+// resources to 0: they are at the item's line, read item by item, or the
+// List's, read whole, as errors are.
+func withoutItemLines(states ...*State) {
+	for _, s := range states {
+		if s == nil {
+			continue
+		}
+		for i := range s.Notes {
+			s.Notes[i].Line = 0
+		}
+		for i := range s.CustomResources {
+			s.CustomResources[i].Line = 0
+		}
 	}
 }
 
@@ -287,6 +292,7 @@ func FuzzListSplit(f *testing.F) {
 		if (splitErr == "") != (wholeErr == "") {
 			t.Fatalf("split, error %q; whole, error %q", splitErr, wholeErr)
 		}
+		withoutItemLines(split, whole)
 		if wholeErr == "" && !reflect.DeepEqual(split, whole) {
 			t.Fatalf("split, state %+v\nwhole, state %+v", split, whole)
 		}

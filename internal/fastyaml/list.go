@@ -26,7 +26,7 @@ import (
 // faster way to the same values. The lines before "items:" must be whole
 // on their own (in the subset Fast reads), and so must every item that a
 // line follows and that may leave a quoted scalar or a flow collection
-// open (closedItem).
+// open (closedItem), unless the whole document does not parse either.
 //
 // The items are not kept: ListItems checks the layout, and Items.All finds
 // them again, one at a time, so that the split holds no more memory than
@@ -53,24 +53,30 @@ func ListItems(text []byte) (header []byte, items Items, ok bool) {
 	// 0 — the header's next key —, unless that line is text of a quoted
 	// scalar (or a flow collection) the item leaves open ("- a: \"x" then
 	// "- b\"" or "b: y\""). An item not certainly closed (closedItem) must
-	// be whole on its own.
+	// be whole on its own; if one is not, the split stands only when the
+	// whole document does not parse either (each item's error is then
+	// told at its line).
 	var pending ListItem // the item before the one check is given: a line follows it
-	open, has := false, false
+	broken, has := false, false
 	check := func(it ListItem) bool {
-		if has && !closedItem(pending.text) && !whole(&pending) {
-			open = true
-			return false
+		if has && !broken && !closedItem(pending.text) && !whole(&pending) {
+			broken = true
 		}
 		pending, has = it, true
 		return true
 	}
 	var last ListItem
 	items.n, items.end, last, ok = splitItems(text, itemsEnd, items.line, check)
-	if !ok || open || items.n == 0 {
+	if !ok || items.n == 0 {
 		return nil, Items{}, false
 	}
-	if items.end < len(text) && !closedItem(last.text) && !whole(&last) {
-		return nil, Items{}, false
+	if !broken && items.end < len(text) && !closedItem(last.text) && !whole(&last) {
+		broken = true
+	}
+	if broken {
+		if _, err := Value(text); err == nil {
+			return nil, Items{}, false
+		}
 	}
 	if keepChomped(text[itemsEnd:items.end]) {
 		// A keep-chomped block scalar ("|+") holds the blank lines after

@@ -100,7 +100,10 @@ func splitByLines(text []byte) (header []byte, items []oracleItem, ok bool) {
 		}
 		raw := bytes.Join(lines[it.first:it.last+1], []byte("\n"))
 		if _, ok := Fast([]byte(it.text)); !closedItem(raw) && !ok {
-			return nil, nil, false
+			if _, err := Value(text); err == nil {
+				return nil, nil, false // unless the whole document does not parse either
+			}
+			break
 		}
 	}
 	return h.Bytes(), items, true
