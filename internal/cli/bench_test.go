@@ -46,7 +46,8 @@ func BenchmarkGraphAllPackages(b *testing.B) {
 	}
 }
 
-// BenchmarkResolveCommand runs the README's two examples end to end:
+// BenchmarkResolveCommand runs the README's examples end to end (the first
+// predicts a failure: exit 1) and the 20-subscription scenario:
 // loading the community catalog (v4.20 index) and the manifests, resolving,
 // and printing the plan — or, for the conflict, the explanation with its
 // re-solved suggestions.
@@ -55,11 +56,16 @@ func BenchmarkResolveCommand(b *testing.B) {
 	for _, bc := range []struct {
 		name, manifests string
 		code            int
-	}{{"plan", "testdata/examples/cluster.yaml", ExitOK}, {"conflict", "testdata/examples/conflict.yaml", ExitNo}} {
+		catalogName     string
+	}{
+		{name: "plan", manifests: "testdata/examples/cluster.yaml", code: ExitNo},
+		{name: "conflict", manifests: "testdata/examples/conflict.yaml", code: ExitNo},
+		{name: "twenty", manifests: "testdata/examples/twenty-subscriptions.yaml", code: ExitOK, catalogName: "community="},
+	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if code := Run(context.Background(), []string{"resolve", "--catalog", catalog, "-f", bc.manifests}, strings.NewReader(""), io.Discard, io.Discard); code != bc.code {
+				if code := Run(context.Background(), []string{"resolve", "--catalog", bc.catalogName + catalog, "-f", bc.manifests}, strings.NewReader(""), io.Discard, io.Discard); code != bc.code {
 					b.Fatalf("exit %d", code)
 				}
 			}
