@@ -19,15 +19,7 @@ const firstCollectionAt = 160 << 20
 // 20-subscription scenario spent ~10% of its CPU there. A command that
 // allocates more than firstCollectionAt collects at it and then as
 // before, so its peak is what it was.
-//
-// With first set (reserveHeap has left a range to free), the collector
-// stays on for one more collection — the one that frees that range, at
-// the next allocation — and goes off after it.
-func collectLate(first bool) {
-	if first {
-		afterCollection(func() { collectLate(false) })
-		return
-	}
+func collectLate() {
 	percent := debug.SetGCPercent(-1)
 	limit := debug.SetMemoryLimit(firstCollectionAt)
 	afterCollection(func() {

@@ -42,11 +42,8 @@ func main() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(gcLimit)
 	}
-	cli.PrepareHeap = func() {
-		reserved, _ := reserveHeap() // nothing to say where the kernel has no huge pages
-		if ours {
-			collectLate(reserved)
-		}
+	if ours {
+		cli.PrepareHeap = collectLate
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

@@ -37,8 +37,8 @@ const (
 
 // PrepareHeap, when set (by the command's main, before Run), is called
 // once per process just before the first catalog is read: a command that
-// reads none does not pay for it. cmd/sextant sets it to ask the kernel
-// for huge pages for the heap the catalogs will fill.
+// reads none does not pay for it. cmd/sextant sets it to hold the
+// collector off while the catalogs fill the heap.
 var PrepareHeap func()
 
 var prepareHeapOnce sync.Once
